@@ -1,0 +1,86 @@
+/// The one error type ReceptionKit surfaces to a host (spec 5.5).
+///
+/// `code` is a stable string: a service code (spec 5.3) or one of the client codes in `ReceptionError.Code`
+/// (spec 5.4). It is not an enum, so a host must keep a fallback for codes it does not know. `status` is the HTTP
+/// status, or 0 when no valid HTTP response was received. Two errors are equal when code and status are equal; the
+/// other fields are details that travel with the error.
+public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable machine-readable code.
+    public let code: String
+    /// The HTTP status, or 0 without a valid HTTP response.
+    public let status: Int
+    /// Seconds to wait before trying again: a cooldown's remaining time (rounded up, at least 1) or a usable
+    /// `Retry-After` (spec 5.2).
+    public let retryAfter: Int?
+    /// The cooldown scope the service named or the route implies (spec 6.3.1).
+    public let retryScope: RetryScope?
+    /// The platform's transport error code for `connection_failed`.
+    public let transportCode: Int?
+    /// The revision a `chat_reset` asks the client to adopt (spec 7.12).
+    public let resetRevision: Int?
+
+    /// Makes an error; only `code` and `status` take part in equality.
+    public init(
+        code: String, status: Int = 0, retryAfter: Int? = nil, retryScope: RetryScope? = nil,
+        transportCode: Int? = nil, resetRevision: Int? = nil
+    ) {
+        self.code = code
+        self.status = status
+        self.retryAfter = retryAfter
+        self.retryScope = retryScope
+        self.transportCode = transportCode
+        self.resetRevision = resetRevision
+    }
+
+    public static func == (lhs: ReceptionError, rhs: ReceptionError) -> Bool {
+        lhs.code == rhs.code && lhs.status == rhs.status
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(status)
+    }
+
+    public var description: String {
+        var text = "ReceptionError(\(code), status: \(status)"
+        if let retryAfter { text += ", retryAfter: \(retryAfter)s" }
+        if let retryScope { text += ", scope: \(retryScope.rawValue)" }
+        if let transportCode { text += ", transport: \(transportCode)" }
+        if let resetRevision { text += ", resetRevision: \(resetRevision)" }
+        return text + ")"
+    }
+}
+
+extension ReceptionError {
+    /// Spec 6.2: whether an automatic retry is worth it. Transport failures (not cancellations), anything carrying
+    /// a transport code, HTTP 5xx, 408 and 429 are transient; everything else is permanent for that attempt.
+    package var isTransient: Bool {
+        if code == Code.cancelled { return false }
+        if code == Code.connectionFailed || transportCode != nil { return true }
+        return (500...599).contains(status) || status == 408 || status == 429
+    }
+
+    /// A transport failure without an HTTP response (spec 5.4).
+    public static func connectionFailed(transportCode: Int? = nil) -> ReceptionError {
+        ReceptionError(code: Code.connectionFailed, status: 0, transportCode: transportCode)
+    }
+
+    /// The task was cancelled or the session replaced; never retried or logged.
+    public static let cancelled = ReceptionError(code: Code.cancelled)
+
+    /// The secure store could not be read or written (spec 7.17).
+    public static let secureStorageUnavailable = ReceptionError(code: Code.secureStorageUnavailable)
+
+    /// A response that could not be interpreted.
+    public static func invalidResponse(status: Int = 0) -> ReceptionError {
+        ReceptionError(code: Code.invalidResponse, status: status)
+    }
+
+    /// A request held locally by a cooldown (spec 6.3); costs no retry attempt.
+    public static func cooldown(retryAfter: Int, scope: RetryScope) -> ReceptionError {
+        ReceptionError(code: Code.cooldown, status: 0, retryAfter: max(1, retryAfter), retryScope: scope)
+    }
+
+    /// An image that cannot be prepared or encoded (spec 7.9).
+    public static let invalidImage = ReceptionError(code: Code.invalidImage)
+}

@@ -1,0 +1,44 @@
+/// Sending-permission flags from `GET conversation` and `GET conversation/messages` (spec 4.6, 7.7).
+/// A present key sets or clears its state; an absent key leaves the state unchanged.
+public struct DeviceFlags: Codable, Hashable, Sendable {
+    /// `true`: the team blocked this device; it may read but not send.
+    public var blocked: Bool?
+    /// `true`: the app accepts only verified users and this session is not verified.
+    public var verificationRequired: Bool?
+
+    /// Makes flags; `nil` means "not reported".
+    public init(blocked: Bool? = nil, verificationRequired: Bool? = nil) {
+        self.blocked = blocked
+        self.verificationRequired = verificationRequired
+    }
+}
+
+/// One stage of the unread polling schedule (spec 4.7): while the last activity is younger than `forMinutes`, poll
+/// every `everySeconds`; `everySeconds <= 0` disables polling.
+public struct UnreadPollingStage: Codable, Hashable, Sendable {
+    /// The age bound of the last activity, in minutes.
+    public var forMinutes: Int
+    /// The polling interval in seconds while the bound holds.
+    public var everySeconds: Int
+
+    /// Makes a stage.
+    public init(forMinutes: Int, everySeconds: Int) {
+        self.forMinutes = forMinutes
+        self.everySeconds = everySeconds
+    }
+
+    /// Spec 7.11: the stages used when the service sends none.
+    public static let defaults: [UnreadPollingStage] = [
+        UnreadPollingStage(forMinutes: 1, everySeconds: 15),
+        UnreadPollingStage(forMinutes: 10, everySeconds: 60),
+        UnreadPollingStage(forMinutes: 1440, everySeconds: 600),
+    ]
+
+    /// Spec 4.7: the interval for a last activity `ageSeconds` old, checking stages in order; `nil` = no polling.
+    public static func interval(forActivityAge ageSeconds: Double, stages: [UnreadPollingStage]) -> Int? {
+        for stage in stages where ageSeconds < Double(stage.forMinutes) * 60 {
+            return stage.everySeconds > 0 ? stage.everySeconds : nil
+        }
+        return nil
+    }
+}

@@ -1,0 +1,101 @@
+/// How much the SDK logs (spec 7.22). Ordered: `off` < `error` < `info` < `debug`; a message is emitted when its
+/// level is not above the configured one. The default is `info`.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    case off = 0
+    case error = 1
+    case info = 2
+    case debug = 3
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String {
+        switch self {
+        case .off: "off"
+        case .error: "error"
+        case .info: "info"
+        case .debug: "debug"
+        }
+    }
+}
+
+/// One log line. Messages must never contain tokens, secrets, identity claims, push tokens, user details, metadata
+/// values, message text, image URLs or conversation content (spec 7.22); codes, statuses, counts and revisions are
+/// fine.
+public struct LogRecord: Sendable, Hashable {
+    /// The level the line was logged at (never `off`).
+    public let level: LogLevel
+    /// The module or concern that logged it (`SecureStore`, `Transport`, …).
+    public let category: String
+    /// The text.
+    public let message: String
+
+    /// Makes a record.
+    public init(level: LogLevel, category: String, message: String) {
+        self.level = level
+        self.category = category
+        self.message = message
+    }
+}
+
+/// Receives log lines; a host may replace console output with its own handler.
+public protocol LogHandler: Sendable {
+    /// Handles one line that passed the level filter.
+    func log(_ record: LogRecord)
+}
+
+/// Writes lines to standard error as `[Reception] level category: message`.
+public struct ConsoleLogHandler: LogHandler {
+    /// Makes a console handler.
+    public init() {}
+
+    public func log(_ record: LogRecord) {
+        var standardError = StandardErrorStream()
+        print("[Reception] \(record.level) \(record.category): \(record.message)", to: &standardError)
+    }
+}
+
+/// A handler that drops everything.
+public struct SilentLogHandler: LogHandler {
+    /// Makes a silent handler.
+    public init() {}
+    public func log(_ record: LogRecord) {}
+}
+
+/// What modules log through: a handler, a level filter and a category. Messages are autoclosures, so a filtered
+/// line costs nothing.
+public struct ReceptionLogger: Sendable {
+    /// Where lines go.
+    public let handler: any LogHandler
+    /// The most detailed level emitted.
+    public let level: LogLevel
+    /// The category stamped on every line.
+    public let category: String
+
+    /// Makes a logger.
+    public init(handler: any LogHandler = ConsoleLogHandler(), level: LogLevel = .info, category: String) {
+        self.handler = handler
+        self.level = level
+        self.category = category
+    }
+
+    /// The same handler and level under another category.
+    public func with(category: String) -> ReceptionLogger {
+        ReceptionLogger(handler: handler, level: level, category: category)
+    }
+
+    /// Logs at `level` if it passes the filter.
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard level != .off, level <= self.level else { return }
+        handler.log(LogRecord(level: level, category: category, message: message()))
+    }
+
+    /// Logs a failure the host should know about.
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    /// Logs a notable event.
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    /// Logs detail for debugging an integration.
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+
+    /// A logger that drops everything.
+    public static let silent = ReceptionLogger(handler: SilentLogHandler(), level: .off, category: "")
+}

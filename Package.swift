@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// ReceptionKit: a native support-chat SDK and a local emulator of the service it talks to.
+// One package, one target per module under Modules/, one test target per module under Tests/.
+// Docs/ARCHITECTURE.md says who may import whom; scripts/check-imports enforces it.
+import PackageDescription
+
+let package = Package(
+    name: "ReceptionKit",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "ReceptionCore", targets: ["ReceptionCore"]),
+        .library(name: "SecureStore", targets: ["SecureStore"]),
+        .library(name: "ReceptionTesting", targets: ["ReceptionTesting"]),
+        .library(name: "Digest", targets: ["Digest"]),
+    ],
+    targets: [
+        // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
+        .systemLibrary(
+            name: "CSQLite", path: "Modules/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+
+        // Foundation-free SHA-256, HMAC-SHA256 and Base64: the one target client and emulator both import.
+        .target(name: "Digest", path: "Modules/Digest"),
+
+        // The shared vocabulary: errors, events, wire models, limits, and the seams a host may replace.
+        .target(name: "ReceptionCore", dependencies: ["Digest"], path: "Modules/ReceptionCore"),
+
+        // Secure storage of session credentials: files on Linux, Keychain on Apple platforms.
+        .target(name: "SecureStore", dependencies: ["ReceptionCore"], path: "Modules/SecureStore"),
+
+        // Fakes that hosts and our own tests use: in-memory stores, a manual clock, recording sinks.
+        .target(name: "ReceptionTesting", dependencies: ["ReceptionCore"], path: "Modules/ReceptionTesting"),
+
+        .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),
+        .testTarget(
+            name: "ReceptionCoreTests", dependencies: ["ReceptionCore", "ReceptionTesting"],
+            path: "Tests/ReceptionCoreTests"),
+        .testTarget(
+            name: "SecureStoreTests", dependencies: ["SecureStore", "ReceptionCore", "ReceptionTesting"],
+            path: "Tests/SecureStoreTests"),
+        .testTarget(
+            name: "ReceptionTestingTests", dependencies: ["ReceptionTesting", "ReceptionCore"],
+            path: "Tests/ReceptionTestingTests"),
+        .testTarget(
+            name: "SystemLibrariesTests", dependencies: ["CSQLite", "CZlib"],
+            path: "Tests/SystemLibrariesTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)
