@@ -33,14 +33,19 @@ public enum InternetDate {
         var fraction = 0.0
         if b[index] == UInt8(ascii: ".") {
             index += 1
-            var scale = 0.1
+            // Digits beyond nanoseconds are read but cannot change a Double timestamp.
             let start = index
+            var numerator = 0
+            var denominator = 1
             while index < b.count, b[index] >= 48, b[index] <= 57 {
-                fraction += Double(b[index] - 48) * scale
-                scale /= 10
+                if index - start < 9 {
+                    numerator = numerator * 10 + Int(b[index] - 48)
+                    denominator *= 10
+                }
                 index += 1
             }
             guard index > start else { return nil }
+            fraction = Double(numerator) / Double(denominator)
         }
         guard index < b.count else { return nil }
         var offsetSeconds = 0
@@ -66,7 +71,7 @@ public enum InternetDate {
     /// `date` in UTC with millisecond precision, the form the emulator and the caches write
     /// (`2026-09-25T10:00:00.000Z`).
     public static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let millisecond = Int(((totalMilliseconds % 1000) + 1000) % 1000)
         let totalSeconds = (totalMilliseconds - Int64(millisecond)) / 1000
         var days = Int(totalSeconds / 86_400)

@@ -1,14 +1,12 @@
+// The three server-defined kinds below are structs, not enums: the standard library's Codable support for
+// String-backed RawRepresentable types encodes them as their raw string, and any string decodes.
+
 /// Who wrote a message (spec 4.2). Server-defined: a value the client does not know decodes, round-trips, and is
 /// rendered as an incoming message.
 public struct MessageSender: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     /// This device's person.
     public static let user: MessageSender = "USER"
@@ -24,11 +22,6 @@ public struct MessageKind: RawRepresentable, Codable, Hashable, Sendable, Expres
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     /// A plain message.
     public static let text: MessageKind = "TEXT"
@@ -44,11 +37,6 @@ public struct ConversationStatus: RawRepresentable, Codable, Hashable, Sendable,
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     /// The conversation accepts messages and is polled for unread replies.
     public static let open: ConversationStatus = "OPEN"

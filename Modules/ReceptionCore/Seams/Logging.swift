@@ -1,3 +1,5 @@
+import Foundation
+
 /// How much the SDK logs (spec 7.22). Ordered: `off` < `error` < `info` < `debug`; a message is emitted when its
 /// level is not above the configured one. The default is `info`.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
@@ -43,14 +45,29 @@ public protocol LogHandler: Sendable {
     func log(_ record: LogRecord)
 }
 
-/// Writes lines to standard error as `[Reception] level category: message`.
+/// Writes one text line per record, `[Reception] level category: message`, to a sink; by default standard error.
 public struct ConsoleLogHandler: LogHandler {
-    /// Makes a console handler.
-    public init() {}
+    private let write: @Sendable (String) -> Void
+
+    /// A handler writing to standard error.
+    public init() {
+        self.init { line in
+            var standardError = StandardErrorStream()
+            print(line, to: &standardError)
+        }
+    }
+
+    /// A handler writing each formatted line (without a newline) to `write`.
+    public init(write: @escaping @Sendable (String) -> Void) { self.write = write }
 
     public func log(_ record: LogRecord) {
-        var standardError = StandardErrorStream()
-        print("[Reception] \(record.level) \(record.category): \(record.message)", to: &standardError)
+        write(Self.format(record))
+    }
+
+    /// The line for a record. Newlines in the message are escaped so one record is always one line.
+    public static func format(_ record: LogRecord) -> String {
+        let message = record.message.replacingOccurrences(of: "\n", with: "\\n")
+        return "[Reception] \(record.level) \(record.category): \(message)"
     }
 }
 
