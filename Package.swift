@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SecureStore", targets: ["SecureStore"]),
         .library(name: "ReceptionTesting", targets: ["ReceptionTesting"]),
         .library(name: "Digest", targets: ["Digest"]),
+        .library(name: "Transport", targets: ["Transport"]),
     ],
     targets: [
         // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
@@ -31,6 +32,9 @@ let package = Package(
         // Secure storage of session credentials: files on Linux, Keychain on Apple platforms.
         .target(name: "SecureStore", dependencies: ["ReceptionCore"], path: "Modules/SecureStore"),
 
+        // The client side of the HTTP protocol: typed endpoints, cooldowns, token refresh, halting, the event stream.
+        .target(name: "Transport", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Transport"),
+
         // Fakes that hosts and our own tests use: in-memory stores, a manual clock, recording sinks.
         .target(name: "ReceptionTesting", dependencies: ["ReceptionCore"], path: "Modules/ReceptionTesting"),
 
@@ -44,6 +48,9 @@ let package = Package(
         .testTarget(
             name: "ReceptionTestingTests", dependencies: ["ReceptionTesting", "ReceptionCore"],
             path: "Tests/ReceptionTestingTests"),
+        .testTarget(
+            name: "TransportTests", dependencies: ["Transport", "ReceptionCore", "ReceptionTesting", "Digest"],
+            path: "Tests/TransportTests"),
         .testTarget(
             name: "SystemLibrariesTests", dependencies: ["CSQLite", "CZlib"],
             path: "Tests/SystemLibrariesTests"),

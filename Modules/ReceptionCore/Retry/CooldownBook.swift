@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+
+/// The wait a set of cooldown scopes imposes now (spec 6.3.4): the latest deadline among the active ones, automatic
+/// only if every active one is.
+public struct CooldownWait: Sendable, Hashable {
+    /// The scope whose deadline is the latest.
+    public let scope: RetryScope
+    /// The wall-clock end of the wait.
+    public let until: Date
+    /// Whether a held message may wait it out without a tap (every active wait was ≤ 60 s when imposed).
+    public let automatic: Bool
+    /// Whole seconds left, rounded up, at least 1.
+    public let remainingSeconds: Int
+
+    /// The `cooldown` error a request held by this wait fails with (spec 5.4).
+    public var error: ReceptionError { .cooldown(retryAfter: remainingSeconds, scope: scope) }
+}
+
+/// The server-imposed waits of one session (spec 6.3), shared by the transport that records them and the chat
+/// engine that shows them. Persisted through `save` on every change; survives relaunch and chat reset, not logout.
+public final class CooldownBook: Sendable {
+    private struct State {
+        var entries: [RetryScope: StoredCooldown]
+        var changes: [RetryScope: Int] = [:]
+    }
+
+    /// A wait longer than this needs a manual retry (spec 7.8.5).
+    public static let automaticLimitSeconds = 60
+
+    private let state: Mutex<State>
+    private let save: @Sendable ([StoredCooldown]) -> Void
+
+    /// A book starting from `stored` waits (clamped to one day from `now`, expired ones pruned), calling `save`
+    /// with the whole set after every change.
+    public init(stored: [StoredCooldown] = [], now: Date, save: @escaping @Sendable ([StoredCooldown]) -> Void = { _ in }) {
+        var entries: [RetryScope: StoredCooldown] = [:]
+        for cooldown in stored where cooldown.until > now {
+            var clamped = cooldown
+            clamped.until = min(cooldown.until, now.addingTimeInterval(Double(Limits.maximumRetryAfterSeconds)))
+            if let existing = entries[cooldown.scope], existing.until >= clamped.until { continue }
+            entries[cooldown.scope] = clamped
+        }
+        self.state = Mutex(State(entries: entries))
+        self.save = save
+    }
+
+    /// Records a wait of `seconds` (already clamped to 1 … 86,400) for `scope` reported by the service at `now`.
+    /// It replaces the stored wait only when it ends more than one second later (spec 6.3.4: `Retry-After` has
+    /// one-second resolution, and a shorter report never shortens a longer wait). Returns whether it changed.
+    @discardableResult
+    public func record(scope: RetryScope, seconds: Int, now: Date) -> Bool {
+        let snapshot: [StoredCooldown]? = state.withLock { state in
+            state.changes[scope, default: 0] += 1
+            prune(&state, now: now)
+            let until = now.addingTimeInterval(Double(seconds))
+            if let existing = state.entries[scope], until.timeIntervalSince(existing.until) <= 1 { return nil }
+            state.entries[scope] = StoredCooldown(
+                scope: scope, until: until, automatic: seconds <= Self.automaticLimitSeconds)
+            return sorted(state)
+        }
+        guard let snapshot else { return false }
+        save(snapshot)
+        return true
+    }
+
+    /// Spec 6.3.6: the service released (`seconds == 0`) or re-set a wait after a limit recheck. A re-set wait is
+    /// never automatic, so a shortened long wait does not turn into a timer-driven resend.
+    public func applyRecheck(scope: RetryScope, seconds: Int, now: Date) {
+        let snapshot: [StoredCooldown] = state.withLock { state in
+            if seconds <= 0 {
+                state.entries[scope] = nil
+            } else {
+                state.entries[scope] = StoredCooldown(
+                    scope: scope, until: now.addingTimeInterval(Double(seconds)), automatic: false)
+            }
+            return sorted(state)
+        }
+        save(snapshot)
+    }
+
+    /// The wait that holds a request gated by `scopes` at `now`, or `nil` when none is active.
+    public func wait(for scopes: some Sequence<RetryScope>, now: Date) -> CooldownWait? {
+        let wanted = Set(scopes)
+        return state.withLock { state in
+            clamp(&state, now: now)
+            let active = state.entries.values.filter { wanted.contains($0.scope) && $0.until > now }
+            guard let latest = active.max(by: { $0.until < $1.until }) else { return nil }
+            let remaining = latest.until.timeIntervalSince(now)
+            return CooldownWait(
+                scope: latest.scope, until: latest.until, automatic: active.allSatisfy(\.automatic),
+                remainingSeconds: max(1, Int(remaining.rounded(.up))))
+        }
+    }
+
+    /// How many rejections were reported for `scope` so far (spec 6.3.6 rule 4: an answer to a recheck is ignored
+    /// for a scope whose counter moved while it was in flight).
+    public func changeCount(of scope: RetryScope) -> Int { state.withLock { $0.changes[scope, default: 0] } }
+
+    /// Every active wait at `now`, for the one timer that announces the nearest end.
+    public func active(now: Date) -> [StoredCooldown] {
+        state.withLock { state in
+            clamp(&state, now: now)
+            return sorted(state).filter { $0.until > now }
+        }
+    }
+
+    /// The nearest end of an active wait, or `nil`.
+    public func nextDeadline(now: Date) -> Date? { active(now: now).map(\.until).min() }
+
+    /// Forgets every wait (logout, session revocation, deletion).
+    public func removeAll() {
+        state.withLock { $0.entries.removeAll() }
+        save([])
+    }
+
+    private func prune(_ state: inout State, now: Date) {
+        state.entries = state.entries.filter { $0.value.until > now }
+    }
+
+    /// Spec 6.3.4: a deadline more than a day ahead (the clock was set back) is reduced to one day from now.
+    private func clamp(_ state: inout State, now: Date) {
+        let limit = now.addingTimeInterval(Double(Limits.maximumRetryAfterSeconds))
+        for (scope, entry) in state.entries where entry.until > limit {
+            state.entries[scope]?.until = limit
+        }
+        prune(&state, now: now)
+    }
+
+    private func sorted(_ state: State) -> [StoredCooldown] {
+        state.entries.values.sorted { $0.scope.rawValue < $1.scope.rawValue }
+    }
+}

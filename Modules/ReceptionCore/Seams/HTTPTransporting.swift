@@ -1,0 +1,78 @@
+import Foundation
+
+/// One HTTP request as ReceptionKit builds it: every header is explicit (spec 1.2), nothing is added by the
+/// transport, and the timeout is the spec 1.3 value for the route.
+public struct HTTPRequest: Sendable, Hashable {
+    /// `GET`, `POST`, `PATCH`, `PUT` or `DELETE`.
+    public var method: String
+    /// The absolute URL.
+    public var url: URL
+    /// Header name → value, sent exactly as given.
+    public var headers: [String: String]
+    /// The body, or `nil` for none.
+    public var body: Data?
+    /// For ordinary requests the whole-request timeout; for the event stream the idle timeout between bytes.
+    public var timeout: Duration
+
+    /// Makes a request.
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// A complete HTTP response. Header names are stored lower-cased; look them up with `header(_:)`.
+public struct HTTPResponse: Sendable, Hashable {
+    /// The status code.
+    public var status: Int
+    /// Lower-cased header name → value.
+    public var headers: [String: String]
+    /// The body bytes (possibly empty).
+    public var body: Data
+
+    /// Makes a response; header names are lower-cased.
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.body = body
+    }
+
+    /// The value of header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// What an open event stream delivers: the response head once, then body bytes as they arrive.
+public enum HTTPStreamEvent: Sendable, Hashable {
+    /// The status and headers, before any body bytes.
+    case head(status: Int, headers: [String: String])
+    /// The next bytes of the body.
+    case bytes(Data)
+}
+
+/// The network: one request/response exchange, and a streaming GET for server-sent events. A host may bring its own
+/// networking by implementing this; `Transport.URLSessionTransport` is the default.
+///
+/// Failures are `ReceptionError`s: `connection_failed` (status 0, with the platform error code in
+/// `transportCode`) when no HTTP response arrived, `cancelled` when the calling task was cancelled. Any HTTP status,
+/// including 4xx and 5xx, is a response, not an error.
+public protocol HTTPTransporting: Sendable {
+    /// Sends `request` and returns the whole response. `uploadProgress` receives the fraction of the body sent.
+    func send(
+        _ request: HTTPRequest, uploadProgress: (@Sendable (Double) -> Void)?
+    ) async throws(ReceptionError) -> HTTPResponse
+
+    /// Opens a streaming request. The stream yields `.head` first, then `.bytes`; it finishes when the server
+    /// closes the body and throws a `ReceptionError` on a transport failure or an idle timeout. Cancelling the
+    /// consuming task closes the connection.
+    func stream(_ request: HTTPRequest) -> AsyncThrowingStream<HTTPStreamEvent, any Error>
+}
+
+extension HTTPTransporting {
+    /// Sends `request` without progress reporting.
+    public func send(_ request: HTTPRequest) async throws(ReceptionError) -> HTTPResponse {
+        try await send(request, uploadProgress: nil)
+    }
+}

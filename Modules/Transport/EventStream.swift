@@ -1,0 +1,149 @@
+import Foundation
+import ReceptionCore
+
+/// What a line of the event stream means to the client (spec 3.12). Everything else is ignored.
+public enum StreamSignal: Sendable, Hashable {
+    /// `data: changed`: fetch newer messages now.
+    case changed
+    /// `: ping`: keep-alive; fetch once if a minute passed since the last stream-triggered fetch.
+    case ping
+    /// `data: typing`: an agent is typing.
+    case typing
+    /// `data: idle`: the agent stopped typing.
+    case idle
+    /// `data: reconnect`: the server closes this stream; reopen at once, without backoff.
+    case reconnect
+
+    /// The signal of one exact line, without its line ending.
+    public init?(line: Substring) {
+        switch line {
+        case "data: changed": self = .changed
+        case ": ping": self = .ping
+        case "data: typing": self = .typing
+        case "data: idle": self = .idle
+        case "data: reconnect": self = .reconnect
+        default: return nil
+        }
+    }
+}
+
+/// Splits a byte stream into lines at LF, dropping a CR before it (spec 3.12: LF or CRLF). Bytes of an unfinished
+/// line wait for the next chunk; an over-long line (garbage) is dropped rather than buffered without bound.
+public struct LineSplitter: Sendable {
+    private var pending: [UInt8] = []
+    private var discarding = false
+    /// The longest line kept; the meaningful lines are 15 bytes.
+    public static let maximumLineLength = 4096
+
+    /// An empty splitter.
+    public init() {}
+
+    /// The complete lines in `chunk`, appended to what was pending.
+    public mutating func lines(in chunk: Data) -> [Substring] {
+        var lines: [Substring] = []
+        for byte in chunk {
+            if byte == UInt8(ascii: "\n") {
+                if !discarding {
+                    if pending.last == UInt8(ascii: "\r") { pending.removeLast() }
+                    lines.append(Substring(String(decoding: pending, as: UTF8.self)))
+                }
+                pending.removeAll(keepingCapacity: true)
+                discarding = false
+            } else if !discarding {
+                pending.append(byte)
+                if pending.count > Self.maximumLineLength {
+                    pending.removeAll()
+                    discarding = true
+                }
+            }
+        }
+        return lines
+    }
+}
+
+extension ReceptionAPIClient {
+    /// Opens `GET conversation/events` (spec 3.12) and returns its signals. Opening goes through the request
+    /// pipeline: cooldown gates `stream` + `requests`, a 401 `unauthorized` renews the token and reopens once, a
+    /// non-2xx answer is read as an error envelope (404 `no_conversation`, 409 `chat_reset`, 429 → `stream` wait)
+    /// and thrown. The returned stream finishes when the server ends the body and throws on a transport failure
+    /// or the 45 s idle timeout; cancelling its consumer closes the connection.
+    public func events() async throws(ReceptionError) -> AsyncThrowingStream<StreamSignal, any Error> {
+        guard !invalidated else { throw .cancelled }
+        let route = Route.events
+        if let wait = deps.cooldowns.wait(for: route.gates, now: deps.clock.now) { throw wait.error }
+        var token = try await self.token(allowRegistration: false, probe: false)
+        if let wait = deps.cooldowns.wait(for: route.gates, now: deps.clock.now) { throw wait.error }
+        if halt != nil { throw ReceptionError(code: ReceptionError.Code.sessionHalted) }
+        for attempt in 0..<2 {
+            let request = try buildRequest(route, body: nil, token: token)
+            let opened = Self.open(deps.transport.stream(request))
+            var heads = opened.head.makeAsyncIterator()
+            guard let head = await heads.next() else { throw .cancelled }
+            let (status, headers, body): (Int, [String: String], Data)
+            switch head {
+            case .success(let value): (status, headers, body) = value
+            case .failure(let error): throw invalidated ? .cancelled : error
+            }
+            if route.isSuccess(status) { return opened.signals }
+            let response = HTTPResponse(status: status, headers: headers, body: body)
+            let failure = ResponseInterpreter.failure(response, route: route)
+            if attempt == 0, status == 401, failure.error.code == ReceptionError.Code.unauthorized {
+                token = try await renewAfterRejection(of: token)
+                continue
+            }
+            guard !invalidated else { throw .cancelled }
+            try await handleFailure(failure, route: route)
+            throw failure.error
+        }
+        throw .invalidResponse()
+    }
+
+    private typealias Head = Result<(Int, [String: String], Data), ReceptionError>
+
+    /// Reads `source` in one task: the head (with the whole body when the status is not a success) goes to `head`,
+    /// then each meaningful line of a successful body goes to `signals`.
+    private static func open(
+        _ source: AsyncThrowingStream<HTTPStreamEvent, any Error>
+    ) -> (head: AsyncStream<Head>, signals: AsyncThrowingStream<StreamSignal, any Error>) {
+        let (head, headContinuation) = AsyncStream<Head>.makeStream()
+        let (signals, continuation) = AsyncThrowingStream<StreamSignal, any Error>.makeStream()
+        let pump = Task {
+            var events = source.makeAsyncIterator()
+            var splitter = LineSplitter()
+            do {
+                guard case .head(let status, let headers)? = try await events.next() else {
+                    headContinuation.yield(.failure(.invalidResponse()))
+                    headContinuation.finish()
+                    continuation.finish()
+                    return
+                }
+                guard (200...299).contains(status) else {
+                    var body = Data()
+                    while let event = try? await events.next() {
+                        if case .bytes(let data) = event { body.append(data) }
+                    }
+                    headContinuation.yield(.success((status, headers, body)))
+                    headContinuation.finish()
+                    continuation.finish()
+                    return
+                }
+                headContinuation.yield(.success((status, headers, Data())))
+                headContinuation.finish()
+                while let event = try await events.next() {
+                    guard case .bytes(let data) = event else { continue }
+                    for line in splitter.lines(in: data) {
+                        if let signal = StreamSignal(line: line) { continuation.yield(signal) }
+                    }
+                }
+                continuation.finish()
+            } catch {
+                let failure = (error as? ReceptionError) ?? .cancelled
+                headContinuation.yield(.failure(failure))
+                headContinuation.finish()
+                continuation.finish(throwing: failure)
+            }
+        }
+        continuation.onTermination = { _ in pump.cancel() }
+        return (head, signals)
+    }
+}

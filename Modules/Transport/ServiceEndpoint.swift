@@ -1,0 +1,66 @@
+import Foundation
+import ReceptionCore
+
+/// Where the service is and which app is talking to it (spec 1.1, 1.4).
+public struct ServiceEndpoint: Sendable, Hashable {
+    /// The hosted service.
+    public static let hostedRoot = URL(string: "https://reception.sh")
+
+    /// The validated App ID.
+    public let appID: String
+    /// The root URL: scheme, host, port and normalised path prefix.
+    public let root: URL
+    private let prefixSegments: [String]
+
+    /// An endpoint for `appID` at `root`. Throws `invalid_configuration` for an App ID that is not
+    /// `app_` + 22 ASCII letters or digits, or a root whose scheme is not http or https.
+    public init(appID: String, root: URL) throws(ReceptionError) {
+        guard Self.isValidAppID(appID) else { throw ReceptionError(code: ReceptionError.Code.invalidConfiguration) }
+        guard let scheme = root.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let components = URLComponents(url: root, resolvingAgainstBaseURL: false), components.host != nil
+        else { throw ReceptionError(code: ReceptionError.Code.invalidConfiguration) }
+        self.appID = appID
+        self.root = root
+        self.prefixSegments = components.path.split(separator: "/").map(String.init)
+    }
+
+    /// Spec 1.4: exactly `^app_[A-Za-z0-9]{22}$`, no surrounding whitespace.
+    public static func isValidAppID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 26, bytes.starts(with: Array("app_".utf8)) else { return false }
+        return bytes.dropFirst(4).allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+    }
+
+    /// Spec 1.4: a value that looks like the identity secret, which must never be shipped in an app.
+    public static func looksLikeIdentitySecret(_ text: String) -> Bool { text.hasPrefix("ids_") }
+
+    /// `<root path segments>/v1/<path>` with `query` appended verbatim (already percent-encoded).
+    public func url(path: String, query: String? = nil) throws(ReceptionError) -> URL {
+        guard var components = URLComponents(url: root, resolvingAgainstBaseURL: false) else {
+            throw ReceptionError(code: ReceptionError.Code.invalidURL)
+        }
+        let segments = prefixSegments + ["v1"] + path.split(separator: "/").map(String.init)
+        components.percentEncodedPath = "/" + segments.joined(separator: "/")
+        components.percentEncodedQuery = query
+        components.fragment = nil
+        guard let url = components.url else { throw ReceptionError(code: ReceptionError.Code.invalidURL) }
+        return url
+    }
+
+    /// Spec 3.15: an attachment ID as one path segment: letters and digits of any script and `-_.~` stay, every
+    /// other byte is percent-encoded.
+    public static func pathSegment(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || "-_.~".unicodeScalars.contains(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import ReceptionCore
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default `HTTPTransporting`: `URLSession` with an ephemeral configuration (no cookies, no cache, no
+/// credential storage), every request a data task whose events arrive through one delegate. Linux Foundation has
+/// no `AsyncBytes`, so the event stream is read incrementally from the delegate's data callbacks.
+public final class URLSessionTransport: HTTPTransporting {
+    private let router: TaskRouter
+    private let session: URLSession
+
+    /// A transport over a fresh ephemeral session.
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCredentialStorage = nil
+        // Spec 1.3: the per-request timeouts are set on each request; the resource limit must not cut a long
+        // event stream.
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
+        let router = TaskRouter()
+        self.router = router
+        self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    public func send(
+        _ request: HTTPRequest, uploadProgress: (@Sendable (Double) -> Void)?
+    ) async throws(ReceptionError) -> HTTPResponse {
+        let task = session.dataTask(with: Self.urlRequest(request))
+        let result: Result<HTTPResponse, ReceptionError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                router.register(task.taskIdentifier, .collect(continuation: continuation, progress: uploadProgress))
+                if Task.isCancelled { task.cancel() }
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        return try result.get()
+    }
+
+    public func stream(_ request: HTTPRequest) -> AsyncThrowingStream<HTTPStreamEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<HTTPStreamEvent, any Error>.makeStream()
+        let task = session.dataTask(with: Self.urlRequest(request))
+        router.register(task.taskIdentifier, .stream(continuation))
+        continuation.onTermination = { _ in task.cancel() }
+        task.resume()
+        return stream
+    }
+
+    static func urlRequest(_ request: HTTPRequest) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        urlRequest.timeoutInterval = max(Double(request.timeout.components.seconds), 1)
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        return urlRequest
+    }
+
+    /// Maps a URL-loading failure to the client codes of spec 5.4.
+    static func error(_ error: any Error) -> ReceptionError {
+        if let urlError = error as? URLError {
+            if urlError.code == .cancelled { return .cancelled }
+            return .connectionFailed(transportCode: urlError.code.rawValue)
+        }
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorCancelled { return .cancelled }
+        return .connectionFailed(transportCode: nsError.code)
+    }
+}
+
+/// Routes the session delegate's callbacks to the waiting request or the open stream, by task identifier.
+private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
+    enum Sink {
+        case collect(continuation: CheckedContinuation<Result<HTTPResponse, ReceptionError>, Never>,
+                     progress: (@Sendable (Double) -> Void)?)
+        case stream(AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation)
+    }
+
+    struct Entry {
+        var sink: Sink
+        var status = 0
+        var headers: [String: String] = [:]
+        var body = Data()
+    }
+
+    private let entries = Mutex<[Int: Entry]>([:])
+
+    func register(_ identifier: Int, _ sink: Sink) {
+        entries.withLock { $0[identifier] = Entry(sink: sink) }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let http = response as? HTTPURLResponse
+        let status = http?.statusCode ?? 0
+        var headers: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        let stream: AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation? = entries.withLock { entries in
+            entries[dataTask.taskIdentifier]?.status = status
+            entries[dataTask.taskIdentifier]?.headers = headers
+            if case .stream(let continuation) = entries[dataTask.taskIdentifier]?.sink { return continuation }
+            return nil
+        }
+        stream?.yield(.head(status: status, headers: headers))
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let stream: AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation? = entries.withLock { entries in
+            guard let entry = entries[dataTask.taskIdentifier] else { return nil }
+            if case .stream(let continuation) = entry.sink { return continuation }
+            entries[dataTask.taskIdentifier]?.body.append(data)
+            return nil
+        }
+        stream?.yield(.bytes(data))
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard totalBytesExpectedToSend > 0 else { return }
+        let progress: (@Sendable (Double) -> Void)? = entries.withLock { entries in
+            if case .collect(_, let progress) = entries[task.taskIdentifier]?.sink { return progress }
+            return nil
+        }
+        progress?(min(1, Double(totalBytesSent) / Double(totalBytesExpectedToSend)))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let entry = entries.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        switch entry.sink {
+        case .collect(let continuation, _):
+            if let error {
+                continuation.resume(returning: .failure(URLSessionTransport.error(error)))
+            } else if entry.status == 0 {
+                continuation.resume(returning: .failure(.invalidResponse(status: 0)))
+            } else {
+                continuation.resume(returning: .success(
+                    HTTPResponse(status: entry.status, headers: entry.headers, body: entry.body)))
+            }
+        case .stream(let continuation):
+            if let error {
+                continuation.finish(throwing: URLSessionTransport.error(error))
+            } else {
+                continuation.finish()
+            }
+        }
+    }
+}
