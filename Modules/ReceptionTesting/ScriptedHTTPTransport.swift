@@ -59,6 +59,8 @@ public final class ScriptedHTTPTransport: HTTPTransporting {
 
     private struct State {
         var queues: [String: [Reply]] = [:]
+        /// Routes whose single remaining reply was already used (it repeats until new replies are queued).
+        var repeating: Set<String> = []
         var handlers: [String: @Sendable (HTTPRequest) async -> Reply] = [:]
         var recorded: [Recorded] = []
         var unexpected: [Recorded] = []
@@ -72,9 +74,12 @@ public final class ScriptedHTTPTransport: HTTPTransporting {
     public init() {}
 
     /// Queues replies for `"METHOD path"` (path without the query, e.g. `"POST /v1/devices"`); they are used in
-    /// order and the last one repeats.
+    /// order and the last one repeats until more are queued.
     public func on(_ route: String, _ replies: Reply...) {
-        state.withLock { $0.queues[route, default: []].append(contentsOf: replies) }
+        state.withLock { state in
+            if state.repeating.remove(route) != nil { state.queues[route] = [] }
+            state.queues[route, default: []].append(contentsOf: replies)
+        }
     }
 
     /// Answers `"METHOD path"` with a function of the request (evaluated per request).
@@ -164,7 +169,7 @@ public final class ScriptedHTTPTransport: HTTPTransporting {
                 state.unexpected.append(recorded)
                 return (nil, nil)
             }
-            if queue.count > 1 { queue.removeFirst() }
+            if queue.count > 1 { queue.removeFirst() } else { state.repeating.insert(recorded.route) }
             state.queues[recorded.route] = queue
             return (nil, first)
         }

@@ -68,6 +68,22 @@ public enum ResponseInterpreter {
 
 /// The body of responses that carry no data: it must still be a JSON object (spec 1.6).
 public struct EmptyObject: Codable, Sendable, Hashable {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     /// Makes one.
     public init() {}
+
+    /// Succeeds only for a JSON object (any keys); `[]`, `null` and scalars fail.
+    public init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        _ = encoder.container(keyedBy: AnyKey.self)
+    }
 }
