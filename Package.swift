@@ -50,7 +50,7 @@ let package = Package(
             path: "Tests/ReceptionTestingTests"),
         .testTarget(
             name: "TransportTests", dependencies: ["Transport", "ReceptionCore", "ReceptionTesting", "Digest"],
-            path: "Tests/TransportTests"),
+            path: "Tests/TransportTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "SystemLibrariesTests", dependencies: ["CSQLite", "CZlib"],
             path: "Tests/SystemLibrariesTests"),

@@ -1,0 +1,163 @@
+import Foundation
+import ReceptionCore
+import Testing
+import Transport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default transport over real loopback sockets, against an independent HTTP server (Python's http.server).
+@Suite("URLSessionTransportTests", .serialized)
+struct URLSessionTransportTests {
+    static let server = LoopbackServer()
+    let transport = URLSessionTransport()
+
+    func request(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:],
+                 timeout: Duration = .seconds(10)) throws -> HTTPRequest {
+        HTTPRequest(method: method, url: try Self.server.url(path), headers: headers, body: body.map { Data($0.utf8) },
+                    timeout: timeout)
+    }
+
+    func echo(_ response: HTTPResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    @Test func headersAndBodyGoOutExactly() async throws {
+        let response = try await transport.send(request(
+            "PATCH", "/echo/v1/devices/me?after=41", body: #"{"a":1}"#,
+            headers: ["X-App-Id": "app_x", "X-Reception-Revision": "2", "Content-Type": "application/json",
+                      "Authorization": "Bearer at"]))
+        #expect(response.status == 200)
+        #expect(response.header("content-type") == "application/json")
+        let echo = try echo(response)
+        #expect(echo["method"] as? String == "PATCH")
+        #expect(echo["query"] as? String == "after=41")
+        #expect(echo["body"] as? String == #"{"a":1}"#)
+        let headers = try #require(echo["headers"] as? [String: String])
+        #expect(headers["x-app-id"] == "app_x" && headers["x-reception-revision"] == "2")
+        #expect(headers["authorization"] == "Bearer at" && headers["content-type"] == "application/json")
+    }
+
+    // Spec 3.5: a DELETE with a JSON body.
+    @Test func aDeleteCarriesItsBody() async throws {
+        let response = try await transport.send(request("DELETE", "/echo/v1/devices/me", body: #"{"sessionSecret":"s"}"#))
+        #expect(try echo(response)["body"] as? String == #"{"sessionSecret":"s"}"#)
+    }
+
+    @Test func errorStatusesAreResponsesWithHeaders() async throws {
+        let response = try await transport.send(request("GET", "/status/429"))
+        #expect(response.status == 429)
+        #expect(response.header("Retry-After") == "7")
+        #expect(String(decoding: response.body, as: UTF8.self).contains("scripted"))
+    }
+
+    @Test func uploadProgressReachesTheEnd() async throws {
+        let fractions = Fractions()
+        let body = String(repeating: "x", count: 300_000)
+        _ = try await transport.send(request("PUT", "/echo/put", body: body), uploadProgress: { fractions.add($0) })
+        #expect(fractions.last == 1.0)
+    }
+
+    @Test func aRefusedConnectionIsConnectionFailed() async throws {
+        let closed = HTTPRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/v1/x")!, timeout: .seconds(5))
+        do {
+            _ = try await transport.send(closed)
+            Issue.record("a refused connection answered")
+        } catch {
+            #expect(error.code == "connection_failed" && error.status == 0 && error.transportCode != nil)
+            #expect(error.isTransient)
+        }
+    }
+
+    @Test func aTimeoutIsConnectionFailed() async throws {
+        let slow = try request("GET", "/slow", timeout: .seconds(1))
+        do {
+            _ = try await transport.send(slow)
+            Issue.record("the slow request answered within its timeout")
+        } catch {
+            #expect(error.code == "connection_failed")
+        }
+    }
+
+    @Test func cancellingTheCallerIsCancelled() async throws {
+        let slow = try request("GET", "/slow")
+        let task = Task { try await transport.send(slow) }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        await #expect(throws: ReceptionError.cancelled) { try await task.value }
+    }
+
+    @Test func theEventStreamArrivesIncrementally() async throws {
+        var splitter = LineSplitter()
+        var lines: [Substring] = []
+        var status = 0
+        let open = try request("GET", "/stream", headers: ["Accept": "text/event-stream"])
+        for try await event in transport.stream(open) {
+            switch event {
+            case .head(let code, _): status = code
+            case .bytes(let data): lines += splitter.lines(in: data)
+            }
+        }
+        #expect(status == 200)
+        #expect(lines.compactMap(StreamSignal.init(line:)) == [.ping, .typing, .changed, .reconnect])
+    }
+
+    @Test func aSilentStreamEndsWithTheIdleTimeout() async throws {
+        var sawHead = false
+        let silent = try request("GET", "/silent-stream", timeout: .seconds(1))
+        do {
+            for try await event in transport.stream(silent) {
+                if case .head = event { sawHead = true }
+            }
+            Issue.record("a silent stream ended normally")
+        } catch let error as ReceptionError {
+            #expect(error.code == "connection_failed")
+        }
+        #expect(sawHead)
+    }
+}
+
+final class Fractions: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Double] = []
+    func add(_ value: Double) { lock.withLock { values.append(value) } }
+    var last: Double? { lock.withLock { values.last } }
+}
+
+/// The Python server, started once per test process.
+final class LoopbackServer: Sendable {
+    private let port: Int?
+    private let process: Process?
+
+    init() {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/loopback_server.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        // The server exits when this pipe closes, that is when the test process ends; it must not hold the test
+        // runner's output open either.
+        process.standardInput = Pipe()
+        process.standardError = FileHandle.nullDevice
+        var port: Int?
+        if (try? process.run()) != nil {
+            var line = Data()
+            while let byte = try? pipe.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
+                line.append(first)
+            }
+            port = Int(String(decoding: line, as: UTF8.self))
+        }
+        self.port = port
+        self.process = process
+    }
+
+    deinit { process?.terminate() }
+
+    func url(_ path: String) throws -> URL {
+        let port = try #require(port, "the loopback server did not start")
+        return try #require(URL(string: "http://127.0.0.1:\(port)\(path)"))
+    }
+}
