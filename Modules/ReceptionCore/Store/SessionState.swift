@@ -1,0 +1,112 @@
+import Foundation
+
+/// The small per-session bookkeeping that must survive a relaunch (spec 7.17's plain-preference rows), read and
+/// written as one value so an update is atomic.
+public struct SessionState: Codable, Hashable, Sendable {
+    /// The paging cursor: the highest `seq` a history GET returned (spec 7.10).
+    public var cursor: Int64?
+    /// The chat revision adopted from the last `chat_reset` (spec 7.12); sent as `X-Reception-Revision`.
+    public var chatRevision: Int
+    /// Spec 7.3: the person sent a message, or the session found a non-empty cache.
+    public var hasStartedChat: Bool
+    /// What the last unread refresh learnt (spec 7.11).
+    public var unread: UnreadSnapshot
+    /// Cooldowns that outlive the process (spec 6.3); they also survive a chat reset.
+    public var cooldowns: [StoredCooldown]
+    /// When the limits were last rechecked (spec 6.3.6).
+    public var lastLimitCheck: Date?
+    /// Card messages whose button taps still have to be reported, oldest first (spec 7.21).
+    public var pendingActionClicks: [String]
+    /// The preference values the service last acknowledged (spec 7.6).
+    public var preferences: SynchronisedPreferences
+
+    /// Makes a state; the defaults are those of a fresh session.
+    public init(
+        cursor: Int64? = nil, chatRevision: Int = 0, hasStartedChat: Bool = false,
+        unread: UnreadSnapshot = UnreadSnapshot(), cooldowns: [StoredCooldown] = [], lastLimitCheck: Date? = nil,
+        pendingActionClicks: [String] = [], preferences: SynchronisedPreferences = SynchronisedPreferences()
+    ) {
+        self.cursor = cursor
+        self.chatRevision = chatRevision
+        self.hasStartedChat = hasStartedChat
+        self.unread = unread
+        self.cooldowns = cooldowns
+        self.lastLimitCheck = lastLimitCheck
+        self.pendingActionClicks = pendingActionClicks
+        self.preferences = preferences
+    }
+
+    /// Spec 7.12: what a chat reset leaves of the state. Cooldowns and synchronised preferences are kept;
+    /// everything about the conversation is forgotten, and the new revision is adopted.
+    public func afterChatReset(revision: Int) -> SessionState {
+        SessionState(chatRevision: revision, cooldowns: cooldowns, lastLimitCheck: lastLimitCheck,
+                     preferences: preferences)
+    }
+}
+
+/// The conversation facts of the last `GET conversation/unread` (spec 7.11).
+public struct UnreadSnapshot: Codable, Hashable, Sendable {
+    /// Whether the device has a conversation.
+    public var hasConversation: Bool
+    /// The conversation's status, when known.
+    public var status: ConversationStatus?
+    /// When the conversation last had a message.
+    public var lastMessageAt: Date?
+    /// The service's push flag.
+    public var pushActive: Bool
+    /// The service's polling stages; `nil` means the defaults, an empty array disables polling.
+    public var pollingStages: [UnreadPollingStage]?
+
+    /// Makes a snapshot; the defaults describe a device without a conversation.
+    public init(
+        hasConversation: Bool = false, status: ConversationStatus? = nil, lastMessageAt: Date? = nil,
+        pushActive: Bool = false, pollingStages: [UnreadPollingStage]? = nil
+    ) {
+        self.hasConversation = hasConversation
+        self.status = status
+        self.lastMessageAt = lastMessageAt
+        self.pushActive = pushActive
+        self.pollingStages = pollingStages
+    }
+}
+
+/// A cooldown as persisted (spec 7.17: `[{scope, until, automatic}]`).
+public struct StoredCooldown: Codable, Hashable, Sendable {
+    /// What it holds.
+    public var scope: RetryScope
+    /// Wall-clock end.
+    public var until: Date
+    /// Whether a held send may wait it out automatically (original length ≤ 60 s, spec 7.8.5).
+    public var automatic: Bool
+
+    /// Makes a cooldown.
+    public init(scope: RetryScope, until: Date, automatic: Bool) {
+        self.scope = scope
+        self.until = until
+        self.automatic = automatic
+    }
+}
+
+/// The preference values the last successful device registration or update carried (spec 7.6), so a change is
+/// noticed after relaunch.
+public struct SynchronisedPreferences: Codable, Hashable, Sendable {
+    /// The app language the service has.
+    public var language: String?
+    /// The `updatesAppBadge` value the service has.
+    public var updatesAppBadge: Bool?
+    /// The paywall IDs the service has as available.
+    public var availablePaywalls: [String]?
+    /// Cleared when an update fails, because the service may have applied a value whose response was lost.
+    public var badgeSynchronised: Bool
+
+    /// Makes preferences; the defaults mean "nothing synchronised yet".
+    public init(
+        language: String? = nil, updatesAppBadge: Bool? = nil, availablePaywalls: [String]? = nil,
+        badgeSynchronised: Bool = false
+    ) {
+        self.language = language
+        self.updatesAppBadge = updatesAppBadge
+        self.availablePaywalls = availablePaywalls
+        self.badgeSynchronised = badgeSynchronised
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// One message as the device keeps it between launches (spec 7.17, "chat cache contents"): a confirmed message from
+/// the service, or an unsent one of this person's with everything a retry after relaunch needs.
+///
+/// For the person's own messages `id` is the local ID, which is also the `clientId` sent to the service (spec
+/// 7.8.1), so `clientId` is not stored separately.
+public struct StoredMessage: Codable, Hashable, Sendable {
+    /// The local ID: the client ID for own messages, the service's ID for incoming ones. Unique within a scope.
+    public var id: String
+    /// The service's sequence number; `nil` while the message is unconfirmed (unsent, sending or failed).
+    public var seq: Int64?
+    /// `USER` or `AGENT` (or a value the service added later).
+    public var sender: MessageSender
+    /// The text, possibly empty for photo-only messages and cards.
+    public var text: String
+    /// `TEXT`, `REVIEW`, `PAYWALL`, or a kind the service added later.
+    public var kind: MessageKind
+    /// For review cards: the link the button opens.
+    public var reviewUrl: String?
+    /// For paywall cards: the host's paywall ID.
+    public var paywallId: String?
+    /// For paywall cards: the title the agent sent.
+    public var paywallTitle: String?
+    /// The agent's button text for cards.
+    public var buttonLabel: String?
+    /// The team member who wrote an agent reply.
+    public var authorId: String?
+    /// When a card's button was first opened.
+    public var actionClickedAt: Date?
+    /// When the message was written (local time for unsent ones, the service's time once confirmed).
+    public var createdAt: Date
+    /// The failure bookkeeping of spec 7.8.4; meaningful only while the message is unconfirmed.
+    public var delivery: DeliveryFlags
+    /// The confirmed attachments, in order.
+    public var attachments: [Attachment]
+    /// The prepared JPEG bytes of each photo, kept until the message is confirmed with attachments, so a retry
+    /// after relaunch uploads the same bytes with the same checksum (spec 7.9, 7.17).
+    public var images: [Data]
+    /// The attachment IDs already uploaded for `images`, in photo order (spec 7.8.2 step 5): a prefix, because
+    /// photos upload one after the other.
+    public var attachmentIds: [String]
+    /// How many photos the message was sent with, so a photo set that lost an image is detected (spec 7.8.2 step 1).
+    public var expectedImageCount: Int
+
+    /// Makes a stored message; only the identity, sender, text and time are required.
+    public init(
+        id: String, seq: Int64? = nil, sender: MessageSender, text: String, kind: MessageKind = .text,
+        reviewUrl: String? = nil, paywallId: String? = nil, paywallTitle: String? = nil, buttonLabel: String? = nil,
+        authorId: String? = nil, actionClickedAt: Date? = nil, createdAt: Date, delivery: DeliveryFlags = [],
+        attachments: [Attachment] = [], images: [Data] = [], attachmentIds: [String] = [],
+        expectedImageCount: Int? = nil
+    ) {
+        self.id = id
+        self.seq = seq
+        self.sender = sender
+        self.text = text
+        self.kind = kind
+        self.reviewUrl = reviewUrl
+        self.paywallId = paywallId
+        self.paywallTitle = paywallTitle
+        self.buttonLabel = buttonLabel
+        self.authorId = authorId
+        self.actionClickedAt = actionClickedAt
+        self.createdAt = createdAt
+        self.delivery = delivery
+        self.attachments = attachments
+        self.images = images
+        self.attachmentIds = attachmentIds
+        self.expectedImageCount = expectedImageCount ?? images.count
+    }
+
+    /// Whether the service has confirmed the message (it has a `seq`). Unconfirmed messages are the outbox.
+    public var isConfirmed: Bool { seq != nil }
+}
+
+extension StoredMessage {
+    /// The stored form of a message the service sent (history, poll or send confirmation), under `localID` (spec
+    /// 7.10: a merged message keeps its local ID).
+    public init(confirmed message: Message, localID: String? = nil) {
+        self.init(
+            id: localID ?? message.clientId ?? message.id, seq: message.seq, sender: message.sender,
+            text: message.text, kind: message.kind, reviewUrl: message.reviewUrl, paywallId: message.paywallId,
+            paywallTitle: message.paywallTitle, buttonLabel: message.buttonLabel, authorId: message.authorId,
+            actionClickedAt: message.actionClickedAt, createdAt: message.createdAt,
+            attachments: message.attachments)
+    }
+
+    /// Spec 7.10's list order over a window: confirmed messages by `seq`, unsent ones (already in insertion order)
+    /// placed by `createdAt` among them, after confirmed messages of the same time. Both stores load through this,
+    /// so the in-memory fake and SQLite agree on order.
+    public static func inListOrder(confirmed: [StoredMessage], unsent: [StoredMessage]) -> [StoredMessage] {
+        let confirmed = confirmed.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }
+        // A stable sort keeps insertion order among unsent messages written in the same instant.
+        let unsent = unsent.enumerated()
+            .sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }
+            .map(\.element)
+        var result: [StoredMessage] = []
+        result.reserveCapacity(confirmed.count + unsent.count)
+        var next = 0
+        for message in confirmed {
+            while next < unsent.count, unsent[next].createdAt < message.createdAt {
+                result.append(unsent[next])
+                next += 1
+            }
+            result.append(message)
+        }
+        result.append(contentsOf: unsent[next...])
+        return result
+    }
+}
+
+/// The failure bookkeeping of an unconfirmed message (spec 7.8.4), persisted so the relaunch rules of spec 7.8.7
+/// and 7.8.8 can tell what may be resent automatically.
+public struct DeliveryFlags: OptionSet, Codable, Hashable, Sendable {
+    public let rawValue: Int
+    /// Makes flags from their stored bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The last attempt failed ("not delivered"); without it an unconfirmed message is *sending*.
+    public static let failed = DeliveryFlags(rawValue: 1 << 0)
+    /// Only a tap on Retry may send it again.
+    public static let awaitsManualRetry = DeliveryFlags(rawValue: 1 << 1)
+    /// A `messages` or `uploads` limit holds it; released on an opening load once the limit is over (spec 7.8.8).
+    public static let retryAfterLimitRelease = DeliveryFlags(rawValue: 1 << 2)
+    /// A transient failure without a cooldown; recovered automatically on the next opening load (spec 7.8.7).
+    public static let retryAfterTransientFailure = DeliveryFlags(rawValue: 1 << 3)
+}
