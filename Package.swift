@@ -43,7 +43,7 @@ let package = Package(
             path: "Tests/MessageCacheTests"),
         // The process the crash-safety and lock tests start and kill; built with the tests by `swift test`.
         .executableTarget(
-            name: "message-cache-child", dependencies: ["MessageCache", "ReceptionCore", "CSQLite"],
+            name: "message-cache-child", dependencies: ["MessageCache", "ReceptionCore", "ReceptionTesting", "CSQLite"],
             path: "Tests/MessageCacheChild"),
         // Append, window load and outbox round trip beside raw SQLite and a rewrite-one-JSON-file baseline.
         .executableTarget(
