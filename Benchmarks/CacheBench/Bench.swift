@@ -7,6 +7,8 @@ struct Bench {
     let appends = 200
     let loads = 200
     let roundTrips = 60
+    /// Scenario names to run (`append`, `load`, `outbox`); all when empty, e.g. to profile one of them.
+    var only: Set<String> = []
 
     private func makeContenders(_ scenario: String) throws -> [any Contender] {
         func folder(_ name: String) throws -> URL {
@@ -53,20 +55,25 @@ struct Bench {
         var rows: [(String, [Double])] = []
 
         // 1. Append one confirmed message, one commit each, at a full window with photos.
+        if only.isEmpty || only.contains("append") {
         let appending = try makeContenders("append")
         for contender in appending { try fill(contender, photos: photos) }
         rows.append(("append 1 confirmed (full window + 4 photos)", try medianSeconds(appending, count: appends) {
             contender, index in try contender.appendConfirmed(Workload.confirmed(Int64(1_000 + index)))
         }))
+        }
 
         // 2. Load the window (52 messages, 4 photos of 300 KB).
+        if only.isEmpty || only.contains("load") {
         let loading = try makeContenders("load")
         for contender in loading { try fill(contender, photos: photos) }
         rows.append(("load window (52 msgs, 4 photos)", try medianSeconds(loading, count: loads) { contender, _ in
             guard try contender.loadWindowCount() == 52 else { throw BenchFailure(description: "window size") }
         }))
+        }
 
         // 3. Enqueue a message with two 300 KB photos, then complete it with the confirmed copy.
+        if only.isEmpty || only.contains("outbox") {
         let sending = try makeContenders("outbox")
         for contender in sending { try fill(contender, photos: photos) }
         rows.append(("enqueue + complete, 2×300 KB photos", try medianSeconds(sending, count: roundTrips) {
@@ -75,6 +82,7 @@ struct Bench {
             try contender.enqueue(message)
             try contender.complete(message.id, with: Workload.confirmation(of: message, seq: Int64(5_000 + index)))
         }))
+        }
 
         return format(rows)
     }

@@ -1,6 +1,6 @@
 // CacheBench: the message cache's three hot paths, each beside two baselines measured in the same run.
 //
-//   swift run -c release CacheBench
+//   swift run -c release CacheBench [append] [load] [outbox]
 //
 // Targets (issue 5): SQLiteMessageStore at ≥ 0.8× the throughput of raw SQLite C calls doing the same SQL, and
 // ≥ 10× faster than rewriting one JSON file per change when appending at a full window with photos.
@@ -10,7 +10,9 @@ let root = FileManager.default.temporaryDirectory.appendingPathComponent("CacheB
 defer { try? FileManager.default.removeItem(at: root) }
 
 do {
-    let report = try Bench(root: root).run()
+    var bench = Bench(root: root)
+    bench.only = Set(CommandLine.arguments.dropFirst())
+    let report = try bench.run()
     print(report)
 } catch {
     print("CacheBench failed: \(error)")

@@ -4,10 +4,7 @@ import ReceptionCore
 extension SQLiteMessageStore {
     public func loadWindow() throws(ReceptionError) -> [StoredMessage] {
         try access("load the window") { connection, scope throws(SQLiteFailure) in
-            let messages = try Self.readMessages(
-                connection, where: "scope = ?1", [.text(scope.key)], logger: logger)
-            return StoredMessage.inListOrder(
-                confirmed: messages.filter(\.isConfirmed), unsent: messages.filter { !$0.isConfirmed })
+            StoredMessage.inListOrder(try Self.readMessages(.window, connection, scope, logger: logger))
         }
     }
 
@@ -41,7 +38,7 @@ extension SQLiteMessageStore {
 
     public func unsentMessages() throws(ReceptionError) -> [StoredMessage] {
         try access("read the outbox") { connection, scope throws(SQLiteFailure) in
-            try Self.readMessages(connection, where: "scope = ?1 AND seq IS NULL", [.text(scope.key)], logger: logger)
+            try Self.readMessages(.outbox, connection, scope, logger: logger)
         }
     }
 
@@ -136,13 +133,49 @@ extension SQLiteMessageStore {
             """, [.text(scope.key), .integer(Int64(limit - 1))])
     }
 
-    /// Messages matching `condition` in insertion order, with their photos.
+    /// Which messages a read returns; each has its SQL written out once, so a read neither builds nor hashes a
+    /// new statement text.
+    enum Selection {
+        case window
+        case outbox
+
+        var messagesSQL: String {
+            switch self {
+            case .window: Self.windowMessages
+            case .outbox: Self.outboxMessages
+            }
+        }
+
+        var imagesSQL: String {
+            switch self {
+            case .window: Self.windowImages
+            case .outbox: Self.outboxImages
+            }
+        }
+
+        // No ORDER BY: SQLite would sort through a temporary B-tree; the rows are put in order in Swift instead.
+        private static let windowMessages = "SELECT \(MessageRow.columns) FROM messages WHERE scope = ?1"
+        private static let outboxMessages =
+            "SELECT \(MessageRow.columns) FROM messages WHERE scope = ?1 AND seq IS NULL"
+        private static let windowImages = """
+            SELECT message_row, jpeg FROM images
+            WHERE message_row IN (SELECT row FROM messages WHERE scope = ?1) ORDER BY message_row, position
+            """
+        private static let outboxImages = """
+            SELECT message_row, jpeg FROM images
+            WHERE message_row IN (SELECT row FROM messages WHERE scope = ?1 AND seq IS NULL)
+            ORDER BY message_row, position
+            """
+    }
+
+    /// The selected messages in insertion order, with their photos.
     private static func readMessages(
-        _ connection: SQLiteConnection, where condition: String, _ values: [SQLiteValue], logger: ReceptionLogger
+        _ selection: Selection, _ connection: SQLiteConnection, _ scope: StorageScope, logger: ReceptionLogger
     ) throws(SQLiteFailure) -> [StoredMessage] {
+        let values: [SQLiteValue] = [.text(scope.key)]
         var rows: [Int64] = []
         var messages: [StoredMessage] = []
-        try connection.with("SELECT \(MessageRow.columns) FROM messages WHERE \(condition) ORDER BY row", values) {
+        try connection.with(selection.messagesSQL, values) {
             statement throws(SQLiteFailure) in
             while try statement.step() {
                 let (row, message) = MessageRow.read(statement, logger: logger)
@@ -150,18 +183,20 @@ extension SQLiteMessageStore {
                 messages.append(message)
             }
         }
-        let imageSQL = """
-            SELECT message_row, jpeg FROM images
-            WHERE message_row IN (SELECT row FROM messages WHERE \(condition)) ORDER BY message_row, position
-            """
-        var images: [Int64: [Data]] = [:]
-        try connection.with(imageSQL, values) { statement throws(SQLiteFailure) in
-            while try statement.step() {
-                images[statement.int64(0), default: []].append(statement.optionalBlob(1) ?? Data())
-            }
+        if zip(rows, rows.dropFirst()).contains(where: { $0 > $1 }) {
+            let order = rows.indices.sorted { rows[$0] < rows[$1] }
+            rows = order.map { rows[$0] }
+            messages = order.map { messages[$0] }
         }
-        if !images.isEmpty {
-            for index in messages.indices { messages[index].images = images[rows[index]] ?? [] }
+        // Both lists are now in row order, so photos are attached by walking the two lists together.
+        var position = 0
+        try connection.with(selection.imagesSQL, values) { statement throws(SQLiteFailure) in
+            while try statement.step() {
+                let row = statement.int64(0)
+                while position < rows.count, rows[position] < row { position += 1 }
+                guard position < rows.count, rows[position] == row else { continue }
+                messages[position].images.append(statement.optionalBlob(1) ?? Data())
+            }
         }
         return messages
     }

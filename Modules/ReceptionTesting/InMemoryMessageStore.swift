@@ -53,9 +53,7 @@ public final class InMemoryMessageStore: MessageStoring {
     // MARK: Window and outbox
 
     public func loadWindow() throws(ReceptionError) -> [StoredMessage] {
-        let messages = read { $0.messages }
-        return StoredMessage.inListOrder(
-            confirmed: messages.filter(\.isConfirmed), unsent: messages.filter { !$0.isConfirmed })
+        StoredMessage.inListOrder(read { $0.messages })
     }
 
     public func save(_ messages: [StoredMessage]) throws(ReceptionError) {
