@@ -29,7 +29,7 @@ extension SQLiteStatement {
             var string = string
             code = string.withUTF8 { bytes in
                 guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                    return sqlite3_bind_text(handle, index, "", 0, nil)
+                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
                 }
                 return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
                     sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(bytes.count), sqliteTransient,
