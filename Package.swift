@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ReceptionTesting", targets: ["ReceptionTesting"]),
         .library(name: "Digest", targets: ["Digest"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "MessageCache", targets: ["MessageCache"]),
     ],
     targets: [
         // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
@@ -37,6 +38,21 @@ let package = Package(
 
         // Fakes that hosts and our own tests use: in-memory stores, a manual clock, recording sinks.
         .target(name: "ReceptionTesting", dependencies: ["ReceptionCore"], path: "Modules/ReceptionTesting"),
+
+        // The default message store: one SQLite file in WAL mode (Docs/MessageCache.md).
+        .target(name: "MessageCache", dependencies: ["ReceptionCore", "CSQLite"], path: "Modules/MessageCache"),
+
+        .testTarget(
+            name: "MessageCacheTests", dependencies: ["MessageCache", "ReceptionCore", "ReceptionTesting", "CSQLite"],
+            path: "Tests/MessageCacheTests"),
+        // The process the crash-safety and lock tests start and kill; built with the tests by `swift test`.
+        .executableTarget(
+            name: "message-cache-child", dependencies: ["MessageCache", "ReceptionCore", "ReceptionTesting", "CSQLite"],
+            path: "Tests/MessageCacheChild"),
+        // Append, window load and outbox round trip beside raw SQLite and a rewrite-one-JSON-file baseline.
+        .executableTarget(
+            name: "CacheBench", dependencies: ["MessageCache", "ReceptionCore", "CSQLite"],
+            path: "Benchmarks/CacheBench"),
 
         .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),
         .testTarget(

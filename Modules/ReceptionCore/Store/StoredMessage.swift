@@ -86,26 +86,30 @@ extension StoredMessage {
             attachments: message.attachments)
     }
 
-    /// Spec 7.10's list order over a window: confirmed messages by `seq`, unsent ones (already in insertion order)
-    /// placed by `createdAt` among them, after confirmed messages of the same time. Both stores load through this,
-    /// so the in-memory fake and SQLite agree on order.
-    public static func inListOrder(confirmed: [StoredMessage], unsent: [StoredMessage]) -> [StoredMessage] {
-        let confirmed = confirmed.sorted { ($0.seq ?? 0) < ($1.seq ?? 0) }
-        // A stable sort keeps insertion order among unsent messages written in the same instant.
-        let unsent = unsent.enumerated()
-            .sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }
-            .map(\.element)
+    /// Spec 7.10's list order over a window: confirmed messages by `seq`, unsent ones placed by `createdAt` among
+    /// them (after confirmed messages of the same time, and in their given order among themselves). Both stores
+    /// load through this, so the in-memory fake and SQLite agree on order.
+    public static func inListOrder(_ messages: [StoredMessage]) -> [StoredMessage] {
+        // Sorting indices instead of values: a message is a large struct, and the window is loaded at every
+        // launch, so each element is copied exactly once, into the result.
+        var confirmed: [Int] = []
+        var unsent: [Int] = []
+        for index in messages.indices {
+            if messages[index].isConfirmed { confirmed.append(index) } else { unsent.append(index) }
+        }
+        confirmed.sort { (messages[$0].seq ?? 0, $0) < (messages[$1].seq ?? 0, $1) }
+        unsent.sort { (messages[$0].createdAt, $0) < (messages[$1].createdAt, $1) }
         var result: [StoredMessage] = []
-        result.reserveCapacity(confirmed.count + unsent.count)
+        result.reserveCapacity(messages.count)
         var next = 0
-        for message in confirmed {
-            while next < unsent.count, unsent[next].createdAt < message.createdAt {
-                result.append(unsent[next])
+        for index in confirmed {
+            while next < unsent.count, messages[unsent[next]].createdAt < messages[index].createdAt {
+                result.append(messages[unsent[next]])
                 next += 1
             }
-            result.append(message)
+            result.append(messages[index])
         }
-        result.append(contentsOf: unsent[next...])
+        for index in unsent[next...] { result.append(messages[index]) }
         return result
     }
 }

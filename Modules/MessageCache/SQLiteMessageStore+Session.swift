@@ -1,0 +1,78 @@
+import Foundation
+import ReceptionCore
+
+extension SQLiteMessageStore {
+    public func draft() throws(ReceptionError) -> String {
+        try access("read the draft") { connection, scope throws(SQLiteFailure) in
+            try Self.value(Key.draft, connection, scope).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+    }
+
+    public func setDraft(_ text: String) throws(ReceptionError) {
+        try access("save the draft") { connection, scope throws(SQLiteFailure) in
+            if text.isEmpty {
+                try connection.run(
+                    "DELETE FROM session_values WHERE scope = ?1 AND key = ?2", [.text(scope.key), .text(Key.draft)])
+            } else {
+                try Self.setValue(Data(text.utf8), for: Key.draft, connection, scope)
+            }
+        }
+    }
+
+    public func sessionState() throws(ReceptionError) -> SessionState {
+        try access("read the session state") { connection, scope throws(SQLiteFailure) in
+            try Self.readSessionState(connection, scope, logger: logger)
+        }
+    }
+
+    public func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError) {
+        try access("save the session state") { connection, scope throws(SQLiteFailure) in
+            try connection.transaction { () throws(SQLiteFailure) in
+                var state = try Self.readSessionState(connection, scope, logger: logger)
+                change(&state)
+                try Self.writeSessionState(state, connection, scope)
+            }
+        }
+    }
+
+    static func readSessionState(
+        _ connection: SQLiteConnection, _ scope: StorageScope, logger: ReceptionLogger
+    ) throws(SQLiteFailure) -> SessionState {
+        guard let data = try value(Key.session, connection, scope) else { return SessionState() }
+        do {
+            return try JSONDecoder().decode(SessionState.self, from: data)
+        } catch {
+            // Only this build writes the value; if it stops decoding, a fresh state is the safe fallback (the
+            // service re-teaches the cursor, revision and cooldowns on the next request).
+            logger.error("stored session state did not decode; starting from a fresh state")
+            return SessionState()
+        }
+    }
+
+    static func writeSessionState(
+        _ state: SessionState, _ connection: SQLiteConnection, _ scope: StorageScope
+    ) throws(SQLiteFailure) {
+        guard let data = try? JSONEncoder().encode(state) else {
+            throw SQLiteFailure(code: .misuse, message: "session state did not encode")
+        }
+        try setValue(data, for: Key.session, connection, scope)
+    }
+
+    private static func value(
+        _ key: String, _ connection: SQLiteConnection, _ scope: StorageScope
+    ) throws(SQLiteFailure) -> Data? {
+        try connection.with(
+            "SELECT value FROM session_values WHERE scope = ?1 AND key = ?2", [.text(scope.key), .text(key)]
+        ) { statement throws(SQLiteFailure) in
+            try statement.step() ? statement.optionalBlob(0) : nil
+        }
+    }
+
+    private static func setValue(
+        _ data: Data, for key: String, _ connection: SQLiteConnection, _ scope: StorageScope
+    ) throws(SQLiteFailure) {
+        try connection.run(
+            "INSERT OR REPLACE INTO session_values(scope, key, value) VALUES (?1, ?2, ?3)",
+            [.text(scope.key), .text(key), .blob(data)])
+    }
+}

@@ -1,0 +1,199 @@
+import CSQLite
+import Foundation
+import ReceptionCore
+import Synchronization
+
+/// The default `MessageStoring`: one SQLite file in WAL mode holding every scope's window, outbox, draft and
+/// session state, with each call in one transaction (Docs/MessageCache.md).
+///
+/// A file that is not a database, is corrupt, or comes from a newer build is moved aside (`messages.sqlite.damaged`)
+/// and the store opens empty, with an error line in the log; a file another process holds locked is left alone and
+/// the open throws `storage_unavailable`.
+public final class SQLiteMessageStore: MessageStoring {
+    /// Tuning a host rarely needs; tests use it to shorten waits.
+    public struct Options: Sendable {
+        /// How long a call waits for another connection's lock before failing with `storage_unavailable`.
+        public var busyTimeoutMilliseconds: Int32
+
+        /// Makes options; by default a locked file is waited on for two seconds.
+        public init(busyTimeoutMilliseconds: Int32 = 2000) {
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        }
+    }
+
+    struct State {
+        let connection: SQLiteConnection
+        var scope: StorageScope
+    }
+
+    /// The connection lives only inside this lock, so calls from any thread or task are serialised.
+    private let state: Mutex<State>
+    let logger: ReceptionLogger
+    /// The database file.
+    public let fileURL: URL
+
+    /// The file name inside the store's directory.
+    public static let fileName = "messages.sqlite"
+
+    /// Opens (or creates) the store in `directory` for `scope`, erasing whatever an earlier generation of the same
+    /// App ID left behind (a logout that could not finish its erasure).
+    public init(
+        directory: URL, scope: StorageScope, logger: ReceptionLogger = ReceptionLogger(category: "MessageCache"),
+        options: Options = Options()
+    ) throws(ReceptionError) {
+        self.logger = logger
+        let storeDirectory = StoreDirectory(url: directory, logger: logger)
+        try storeDirectory.prepare()
+        fileURL = storeDirectory.databaseURL
+        let connection = try Self.openConnection(in: storeDirectory, options: options, logger: logger)
+        do {
+            try Self.adopt(scope, on: connection)
+        } catch {
+            logger.error("could not register the storage scope: \(error)")
+            throw error.receptionError
+        }
+        state = Mutex(State(connection: connection, scope: scope))
+    }
+
+    /// The scope reads and writes go to.
+    public var scope: StorageScope { state.withLock { $0.scope } }
+
+    public func resetChat(revision: Int) throws(ReceptionError) {
+        try access("reset the chat") { connection, scope throws(SQLiteFailure) in
+            try connection.transaction { () throws(SQLiteFailure) in
+                try connection.run("DELETE FROM messages WHERE scope = ?1", [.text(scope.key)])
+                try connection.run(
+                    "DELETE FROM session_values WHERE scope = ?1 AND key = ?2", [.text(scope.key), .text(Key.draft)])
+                let state = try Self.readSessionState(connection, scope, logger: logger)
+                try Self.writeSessionState(state.afterChatReset(revision: revision), connection, scope)
+            }
+        }
+    }
+
+    public func rotate(to newScope: StorageScope) throws(ReceptionError) {
+        // The switch happens first and unconditionally: even if the erasure below fails, nothing of the old scope
+        // is reachable through this store, and the next open erases it (spec 7.15).
+        state.withLock { $0.scope = newScope }
+        try access("erase the previous scope") { connection, scope throws(SQLiteFailure) in
+            try Self.adopt(scope, on: connection)
+            // The WAL still holds copies of the erased pages; checkpointing into the main file (where
+            // secure_delete has zeroed them) and truncating the WAL leaves no readable copy behind.
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
+    /// Runs `body` on the connection under the lock and turns a SQLite failure into the stable error, with a log
+    /// line naming the operation (never the data).
+    func access<T: Sendable>(
+        _ operation: String, _ body: (SQLiteConnection, StorageScope) throws(SQLiteFailure) -> T
+    ) throws(ReceptionError) -> T {
+        do {
+            return try state.withLock { state throws(SQLiteFailure) -> T in
+                try body(state.connection, state.scope)
+            }
+        } catch {
+            logger.error("message cache could not \(operation): \(error)")
+            throw error.receptionError
+        }
+    }
+
+    /// Records `scope` as its App ID's current scope and erases every other scope of that App ID, in one
+    /// transaction. Images go with their messages through the foreign key's cascade.
+    private static func adopt(_ scope: StorageScope, on connection: SQLiteConnection) throws(SQLiteFailure) {
+        try connection.transaction { () throws(SQLiteFailure) in
+            try connection.run(
+                "INSERT OR IGNORE INTO scopes(scope, app_id) VALUES (?1, ?2)", [.text(scope.key), .text(scope.appID)])
+            let stale = "SELECT scope FROM scopes WHERE app_id = ?1 AND scope <> ?2"
+            let values: [SQLiteValue] = [.text(scope.appID), .text(scope.key)]
+            try connection.run("DELETE FROM messages WHERE scope IN (\(stale))", values)
+            try connection.run("DELETE FROM session_values WHERE scope IN (\(stale))", values)
+            try connection.run("DELETE FROM scopes WHERE app_id = ?1 AND scope <> ?2", values)
+        }
+    }
+
+    /// Opens the file, moving it aside once if it is unusable.
+    private static func openConnection(
+        in directory: StoreDirectory, options: Options, logger: ReceptionLogger
+    ) throws(ReceptionError) -> SQLiteConnection {
+        do {
+            return try prepareConnection(path: directory.databaseURL.path, options: options)
+        } catch where error.fileIsUnusable {
+            logger.error("message cache file unusable (\(error)); moved aside, starting empty")
+            try directory.moveDatabaseAside()
+        } catch {
+            logger.error("message cache could not be opened: \(error)")
+            throw error.receptionError
+        }
+        do {
+            return try prepareConnection(path: directory.databaseURL.path, options: options)
+        } catch {
+            logger.error("message cache could not be recreated: \(error)")
+            throw error.receptionError
+        }
+    }
+
+    /// Opens, configures, checks and migrates one connection.
+    static func prepareConnection(
+        path: String, options: Options, schemaVersion: Int32 = Schema.latestVersion
+    ) throws(SQLiteFailure) -> SQLiteConnection {
+        let connection = try SQLiteConnection.open(
+            path: path, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+        // WAL: a commit appends to the log instead of rewriting pages, and a crash mid-write leaves the last
+        // committed state. FULL syncs the log on every commit, so a returned commit survives power loss too.
+        try connection.execute("""
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = FULL;
+            PRAGMA secure_delete = ON;
+            PRAGMA foreign_keys = ON;
+            """)
+        try checkIntegrity(connection)
+        try Schema.migrate(connection, to: schemaVersion)
+        return connection
+    }
+
+    /// A truncated or overwritten file can still open and fail only when a damaged page is read; a quick check
+    /// at open finds that before any message is trusted.
+    private static func checkIntegrity(_ connection: SQLiteConnection) throws(SQLiteFailure) {
+        let verdict = try connection.with("PRAGMA quick_check(1)") { statement throws(SQLiteFailure) in
+            try statement.step() ? statement.text(0) : "ok"
+        }
+        if verdict != "ok" {
+            throw SQLiteFailure(code: .corrupt, message: "quick_check failed", fileIsUnusable: true)
+        }
+    }
+}
+
+extension SQLiteMessageStore {
+    /// The keys of `session_values`.
+    enum Key {
+        static let draft = "draft"
+        static let session = "session"
+    }
+
+    /// Test knob: a file at an older schema version, as an earlier build left it, for migration tests.
+    package static func createDatabase(at url: URL, schemaVersion: Int32) throws(ReceptionError) {
+        do {
+            _ = try prepareConnection(path: url.path, options: Options(), schemaVersion: schemaVersion)
+        } catch {
+            throw error.receptionError
+        }
+    }
+
+    /// Test knob: the file may not grow past its current size, so the next write that needs a new page fails with
+    /// `SQLITE_FULL`, as on a full disk.
+    package func limitGrowthToCurrentSize() throws(ReceptionError) {
+        try access("limit growth") { connection, _ throws(SQLiteFailure) in
+            let pages = try connection.integer("PRAGMA page_count") ?? 1
+            try connection.execute("PRAGMA max_page_count = \(pages)")
+        }
+    }
+
+    /// The schema version of the open file.
+    package var schemaVersion: Int32 {
+        get throws(ReceptionError) {
+            try access("read the schema version") { connection, _ throws(SQLiteFailure) in
+                Int32(truncatingIfNeeded: try connection.integer("PRAGMA user_version") ?? 0)
+            }
+        }
+    }
+}
