@@ -1,0 +1,128 @@
+/// Reads one pixel of a source format as red, green, blue in 0...255.
+protocol PixelReader {
+    static var bytesPerPixel: Int { get }
+    static func rgb(_ pixel: UnsafePointer<UInt8>) -> (Float, Float, Float)
+}
+
+/// Three bytes per pixel.
+enum RGBReader: PixelReader {
+    static var bytesPerPixel: Int { 3 }
+    @inline(__always)
+    static func rgb(_ p: UnsafePointer<UInt8>) -> (Float, Float, Float) { (Float(p[0]), Float(p[1]), Float(p[2])) }
+}
+
+/// Four bytes per pixel; transparency is flattened onto opaque white (spec 7.9 step 3).
+enum RGBAReader: PixelReader {
+    static var bytesPerPixel: Int { 4 }
+    @inline(__always)
+    static func rgb(_ p: UnsafePointer<UInt8>) -> (Float, Float, Float) {
+        // Over white: c·α + 255·(1 − α) = 255 − (255 − c)·α.
+        let alpha = Float(p[3]) * (1 / 255)
+        return (255 - (255 - Float(p[0])) * alpha, 255 - (255 - Float(p[1])) * alpha, 255 - (255 - Float(p[2])) * alpha)
+    }
+}
+
+/// Fills a strip's sample planes from source rows: colour conversion (JFIF YCbCr, level-shifted by −128 for the
+/// DCT) fused with chroma downsampling, so each source pixel is read once. Rows and columns past the image edge
+/// repeat the last row or column, which keeps the padding blocks smooth and cheap to code.
+struct StripConverter {
+    let source: UnsafePointer<UInt8>
+    let width: Int
+    let height: Int
+    let bytesPerRow: Int
+    let layout: FrameLayout
+
+    /// The clamped source row for strip-relative row `y` of strip `strip`.
+    @inline(__always)
+    private func row(_ strip: Int, _ y: Int) -> UnsafePointer<UInt8> {
+        source + min(strip * layout.mcuHeight + y, height - 1) * bytesPerRow
+    }
+
+    /// Grey input to the single plane of a grayscale frame.
+    func convertGray(strip: Int, into planes: StripPlanes) {
+        let luma = UnsafeMutableRawPointer(planes.samples[0]).assumingMemoryBound(to: Float.self)
+        let groups = layout.components[0].groups
+        let paddedWidth = layout.mcusPerRow * layout.mcuWidth
+        for y in 0..<layout.mcuHeight {
+            let pixels = row(strip, y)
+            for x in 0..<paddedWidth {
+                luma[laneIndex(x: x, y: y, groups: groups)] = Float(pixels[min(x, width - 1)]) - 128
+            }
+        }
+    }
+
+    /// Colour input at full chroma resolution (4:4:4).
+    func convert444<Reader: PixelReader>(_ reader: Reader.Type, strip: Int, into planes: StripPlanes) {
+        let y0 = UnsafeMutableRawPointer(planes.samples[0]).assumingMemoryBound(to: Float.self)
+        let cb = UnsafeMutableRawPointer(planes.samples[1]).assumingMemoryBound(to: Float.self)
+        let cr = UnsafeMutableRawPointer(planes.samples[2]).assumingMemoryBound(to: Float.self)
+        let groups = layout.components[0].groups
+        let paddedWidth = layout.mcusPerRow * layout.mcuWidth
+        for y in 0..<layout.mcuHeight {
+            let pixels = row(strip, y)
+            for x in 0..<paddedWidth {
+                let (r, g, b) = Reader.rgb(pixels + min(x, width - 1) * Reader.bytesPerPixel)
+                let index = laneIndex(x: x, y: y, groups: groups)
+                y0[index] = luma(r, g, b)
+                cb[index] = blueDifference(r, g, b)
+                cr[index] = redDifference(r, g, b)
+            }
+        }
+    }
+
+    /// Colour input with chroma averaged over each 2×2 square (4:2:0). Averaging RGB and then converting equals
+    /// averaging the converted chroma (the transform is linear) and costs one conversion instead of four.
+    func convert420<Reader: PixelReader>(_ reader: Reader.Type, strip: Int, into planes: StripPlanes) {
+        let lumaPlane = UnsafeMutableRawPointer(planes.samples[0]).assumingMemoryBound(to: Float.self)
+        let cb = UnsafeMutableRawPointer(planes.samples[1]).assumingMemoryBound(to: Float.self)
+        let cr = UnsafeMutableRawPointer(planes.samples[2]).assumingMemoryBound(to: Float.self)
+        let lumaGroups = layout.components[0].groups
+        let chromaGroups = layout.components[1].groups
+        let chromaWidth = layout.mcusPerRow * 8
+        // Chroma columns whose two source columns both lie inside the image need no clamping.
+        let interior = min(chromaWidth, width / 2)
+        let step = Reader.bytesPerPixel
+        for cy in 0..<(layout.mcuHeight / 2) {
+            let top = row(strip, 2 * cy)
+            let bottom = row(strip, 2 * cy + 1)
+            var cx = 0
+            while cx < chromaWidth {
+                let x0 = cx < interior ? 2 * cx : min(2 * cx, width - 1)
+                let x1 = cx < interior ? 2 * cx + 1 : min(2 * cx + 1, width - 1)
+                let (r0, g0, b0) = Reader.rgb(top + x0 * step)
+                let (r1, g1, b1) = Reader.rgb(top + x1 * step)
+                let (r2, g2, b2) = Reader.rgb(bottom + x0 * step)
+                let (r3, g3, b3) = Reader.rgb(bottom + x1 * step)
+                // (2cx, 2cy) and its neighbours: +8 floats is the next column, +64 the next row of the block.
+                let index = laneIndex(x: 2 * cx, y: 2 * cy, groups: lumaGroups)
+                lumaPlane[index] = luma(r0, g0, b0)
+                lumaPlane[index + 8] = luma(r1, g1, b1)
+                lumaPlane[index + 64] = luma(r2, g2, b2)
+                lumaPlane[index + 72] = luma(r3, g3, b3)
+                let r = (r0 + r1) + (r2 + r3), g = (g0 + g1) + (g2 + g3), b = (b0 + b1) + (b2 + b3)
+                let chromaIndex = laneIndex(x: cx, y: cy, groups: chromaGroups)
+                cb[chromaIndex] = blueDifference(r, g, b) * 0.25
+                cr[chromaIndex] = redDifference(r, g, b) * 0.25
+                cx += 1
+            }
+        }
+    }
+}
+
+// JFIF (ITU-T T.871) full-range YCbCr. Y is shifted by −128 for the DCT; Cb and Cr would be +128 and −128, which
+// cancel, so they are used as computed.
+
+@inline(__always)
+func luma(_ r: Float, _ g: Float, _ b: Float) -> Float {
+    0.299 * r + 0.587 * g + 0.114 * b - 128
+}
+
+@inline(__always)
+func blueDifference(_ r: Float, _ g: Float, _ b: Float) -> Float {
+    -0.168_735_892 * r - 0.331_264_108 * g + 0.5 * b
+}
+
+@inline(__always)
+func redDifference(_ r: Float, _ g: Float, _ b: Float) -> Float {
+    0.5 * r - 0.418_687_589 * g - 0.081_312_411 * b
+}
