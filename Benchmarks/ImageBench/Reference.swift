@@ -1,0 +1,87 @@
+import Foundation
+
+/// libjpeg-turbo, measured in the same run: Pillow (which links libjpeg-turbo) timing its own in-process encode loop,
+/// plus `cjpeg -optimize` for the size target and luma PSNR of any JPEG against the source.
+enum Reference {
+    /// The Python side of the comparison. `pillow SRC Q SUB OPT SECONDS OUT` prints `mps bytes`; `psnr SRC JPG`
+    /// decodes with Pillow (libjpeg-turbo) and prints the luma PSNR in dB; `version` prints the library version.
+    static let helper = #"""
+        import io, sys, time
+        import numpy as np
+        from PIL import Image, features
+
+        def luma(im):
+            a = np.asarray(im.convert("RGB"), dtype=np.float64)
+            return 0.299 * a[..., 0] + 0.587 * a[..., 1] + 0.114 * a[..., 2]
+
+        cmd = sys.argv[1]
+        if cmd == "version":
+            print(features.version("libjpeg_turbo"))
+        elif cmd == "pillow":
+            src, q, sub, opt, seconds, out = sys.argv[2:8]
+            im = Image.open(src); im.load()
+            kw = dict(quality=int(q), subsampling=0 if sub == "444" else 2, optimize=opt == "1")
+            best = None; runs = 0; start = time.perf_counter()
+            while runs < 3 or time.perf_counter() - start < float(seconds):
+                buf = io.BytesIO(); t = time.perf_counter(); im.save(buf, "JPEG", **kw); t = time.perf_counter() - t
+                best = t if best is None else min(best, t); runs += 1
+            open(out, "wb").write(buf.getvalue())
+            print(im.width * im.height / best / 1e6, len(buf.getvalue()))
+        elif cmd == "psnr":
+            a = luma(Image.open(sys.argv[2])); b = luma(Image.open(sys.argv[3]))
+            print(10 * np.log10(255.0 ** 2 / np.mean((a - b) ** 2)))
+        """#
+
+    /// Runs `executable` with `arguments` and returns its standard output; throws on a non-zero exit.
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchFailure("\(executable) \(arguments) failed") }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func python(_ arguments: [String]) throws -> [Double] {
+        try run("python3", ["-c", helper] + arguments).split(separator: " ").compactMap { Double($0) }
+    }
+
+    static func version() -> String {
+        (try? run("python3", ["-c", helper, "version"])) ?? "unknown"
+    }
+
+    /// libjpeg-turbo's in-process throughput (best of a timed loop) and output size.
+    static func pillow(source: String, quality: Int, chroma: String, optimize: Bool, output: String) throws
+        -> (megapixelsPerSecond: Double, bytes: Int)
+    {
+        let values = try python(["pillow", source, "\(quality)", chroma, optimize ? "1" : "0", "1.5", output])
+        guard values.count == 2 else { throw BenchFailure("pillow helper answered \(values)") }
+        return (values[0], Int(values[1]))
+    }
+
+    /// Luma PSNR of `jpeg` against `source`.
+    static func psnr(source: String, jpeg: String) throws -> Double {
+        guard let value = try python(["psnr", source, jpeg]).first else { throw BenchFailure("psnr failed") }
+        return value
+    }
+
+    /// Size of `cjpeg -optimize` output (libjpeg-turbo's own optimised-Huffman encoder).
+    static func cjpegOptimizedBytes(source: String, quality: Int, chroma: String) throws -> Int {
+        let output = source + ".cjpeg.jpg"
+        _ = try run(
+            "cjpeg", ["-quality", "\(quality)", "-sample", chroma == "444" ? "1x1" : "2x2", "-optimize",
+                      "-outfile", output, source])
+        let attributes = try FileManager.default.attributesOfItem(atPath: output)
+        return (attributes[.size] as? Int) ?? 0
+    }
+}
+
+/// A benchmark step that could not run.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
