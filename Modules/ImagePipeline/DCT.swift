@@ -57,19 +57,18 @@ enum ForwardDCT {
 
     /// Quantizes the 64 transformed vectors of `block` into `out`, rounding to nearest.
     ///
-    /// Adding and subtracting 1.5·2²³ rounds a float to an integer in two plain additions (any |x| < 2²² fits),
-    /// which keeps the loop vectorised where a call to a rounding function per lane would not be.
+    /// Adding 1.5·2²³ to a float with |x| < 2²² rounds it to an integer (ties to even) and leaves that integer in
+    /// the low mantissa bits, so the bit pattern minus the constant's pattern is the result: no per-lane rounding
+    /// or conversion call, which the generic SIMD conversions fall back to.
     @inline(__always)
     static func quantize(
-        _ block: UnsafePointer<Lanes>, multipliers: UnsafePointer<Float>, into out: UnsafeMutablePointer<SIMD8<Int16>>
+        _ block: UnsafePointer<Lanes>, multipliers: UnsafePointer<Float>, into out: UnsafeMutablePointer<SIMD8<Int32>>
     ) {
         let magic = Lanes(repeating: 12_582_912)
+        let magicBits = SIMD8<Int32>(repeating: 0x4B40_0000)
         for k in 0..<64 {
-            let scaled = block[k] * Lanes(repeating: multipliers[k])
-            let rounded = (scaled + magic) - magic
-            // Baseline AC symbols stop at size 10 (|v| ≤ 1023); float error at quality 100 could step past it.
-            let clamped = rounded.clamped(lowerBound: Lanes(repeating: -1023), upperBound: Lanes(repeating: 1023))
-            out[k] = SIMD8<Int16>(truncatingIfNeeded: SIMD8<Int32>(clamped))
+            let shifted = block[k] * Lanes(repeating: multipliers[k]) + magic
+            out[k] = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- magicBits
         }
     }
 }

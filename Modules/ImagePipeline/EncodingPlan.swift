@@ -129,7 +129,7 @@ struct EncodingPlan {
         predictions: UnsafeMutablePointer<Int32>, into consumer: inout Consumer
     ) {
         let components = layout.components
-        let bases = planes.coefficients.map { UnsafeRawPointer($0).assumingMemoryBound(to: Int16.self) }
+        let bases = planes.coefficients.map { UnsafeRawPointer($0).assumingMemoryBound(to: Int32.self) }
         let interval = options.restartInterval
         let blocksPerMCU = layout.blocksPerMCU
         // DC predictions restart at each strip only through restart markers; keep them across strips.

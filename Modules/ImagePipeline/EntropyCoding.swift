@@ -31,17 +31,17 @@ func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
 /// qualities leave most coefficients zero, and this skips them without a branch each.
 @inline(__always)
 func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
-    _ coefficients: UnsafePointer<Int16>, previousDC: inout Int32, dcTable: Int, acTable: Int,
+    _ coefficients: UnsafePointer<Int32>, previousDC: inout Int32, dcTable: Int, acTable: Int,
     scanOrder: UnsafePointer<Int32>, scratch: UnsafeMutablePointer<Int32>, into consumer: inout Consumer
 ) {
-    let dc = Int32(coefficients[0])
+    let dc = coefficients[0]
     let (dcSize, dcBits) = magnitude(dc &- previousDC)
     previousDC = dc
     consumer.dc(dcSize, extra: dcBits, extraLength: dcSize, table: dcTable)
 
     var nonZero: UInt64 = 0
     for k in 1..<64 {
-        let value = Int32(coefficients[Int(scanOrder[k])])
+        let value = coefficients[Int(scanOrder[k])]
         scratch[k] = value
         nonZero |= UInt64(value != 0 ? 1 : 0) &<< UInt64(k)
     }
@@ -54,7 +54,8 @@ func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
             consumer.ac(0xF0, extra: 0, extraLength: 0, table: acTable)
             run -= 16
         }
-        let (size, bits) = magnitude(scratch[k])
+        // Baseline AC sizes stop at 10 (|v| ≤ 1023); float error at quality 100 could step one past it.
+        let (size, bits) = magnitude(min(1023, max(-1023, scratch[k])))
         consumer.ac(run << 4 | size, extra: bits, extraLength: size, table: acTable)
         last = k
     }

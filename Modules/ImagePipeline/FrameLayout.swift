@@ -63,7 +63,7 @@ func laneIndex(x: Int, y: Int, groups: Int) -> Int {
 /// on the image width only, never on the height: the encoder reuses it for every strip.
 final class StripPlanes {
     let samples: [UnsafeMutablePointer<SIMD8<Float>>]
-    let coefficients: [UnsafeMutablePointer<SIMD8<Int16>>]
+    let coefficients: [UnsafeMutablePointer<SIMD8<Int32>>]
     /// Total bytes held, reported by the benchmark.
     let byteCount: Int
 
@@ -74,16 +74,16 @@ final class StripPlanes {
             return planes
         }
         coefficients = layout.components.map { component in
-            let planes = UnsafeMutablePointer<SIMD8<Int16>>.allocate(capacity: component.vectorCount)
+            let planes = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: component.vectorCount)
             planes.initialize(repeating: .zero, count: component.vectorCount)
             return planes
         }
         byteCount = Self.byteCount(layout)
     }
 
-    /// Bytes the planes of `layout` take: 32 per float vector plus 16 per coefficient vector.
+    /// Bytes the planes of `layout` take: 32 per float vector and per coefficient vector.
     static func byteCount(_ layout: FrameLayout) -> Int {
-        layout.components.reduce(0) { $0 + $1.vectorCount * (32 + 16) }
+        layout.components.reduce(0) { $0 + $1.vectorCount * (32 + 32) }
     }
 
     deinit {
