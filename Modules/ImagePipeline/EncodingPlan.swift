@@ -31,18 +31,23 @@ struct EncodingPlan {
     /// Encodes the image whose pixels start at `pixels` (already validated against the geometry) into `sink`.
     func run<Sink: JPEGByteSink>(pixels: UnsafePointer<UInt8>, into sink: inout Sink) {
         let planes = StripPlanes(layout: layout)
-        let multipliers = quantization.map { QuantizationMultipliers(table: $0).values }
+        // Multipliers in zig-zag order, like the coefficients quantization writes.
+        let multipliers = quantization.map { table in
+            let natural = QuantizationMultipliers(table: table).values
+            return ZigZag.naturalIndex.map { natural[$0] }
+        }
         let converter = StripConverter(
             source: pixels, width: image.width, height: image.height, bytesPerRow: image.bytesPerRow, layout: layout)
-        // Scratch: 64 zig-zag values, the 64 scan offsets, and one DC prediction per component.
-        let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 64 + 64 + 4)
+        // One DC prediction per component, then the natural position of each zig-zag index.
+        let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 4 + 64)
         defer { scratch.deallocate() }
-        let scanOrder = scratch + 64
-        let predictions = scratch + 128
-        for k in 0..<64 { scanOrder[k] = Int32(ZigZag.naturalIndex[k] * 8) }
+        let predictions = scratch
+        let scanOrder = scratch + 4
+        for k in 0..<64 { scanOrder[k] = Int32(ZigZag.naturalIndex[k]) }
 
         let prepare = { (strip: Int) in
-            self.transform(strip: strip, converter: converter, planes: planes, multipliers: multipliers)
+            self.transform(
+                strip: strip, converter: converter, planes: planes, multipliers: multipliers, scanOrder: scanOrder)
         }
 
         let chromaUsed = layout.components.count > 1
@@ -54,7 +59,7 @@ struct EncodingPlan {
             for strip in 0..<layout.stripCount {
                 prepare(strip)
                 code(
-                    strip: strip, planes: planes, scanOrder: scanOrder, scratch: scratch, predictions: predictions,
+                    strip: strip, planes: planes, predictions: predictions,
                     into: &counter)
             }
             for table in 0..<(chromaUsed ? 2 : 1) {
@@ -71,7 +76,7 @@ struct EncodingPlan {
         for strip in 0..<layout.stripCount {
             prepare(strip)
             code(
-                    strip: strip, planes: planes, scanOrder: scanOrder, scratch: scratch, predictions: predictions,
+                    strip: strip, planes: planes, predictions: predictions,
                     into: &writer)
             writer.bits.drain(into: &sink)
         }
@@ -95,7 +100,10 @@ struct EncodingPlan {
     }
 
     /// Fills the strip's planes from the source and turns them into quantized coefficients.
-    private func transform(strip: Int, converter: StripConverter, planes: StripPlanes, multipliers: [[Float]]) {
+    private func transform(
+        strip: Int, converter: StripConverter, planes: StripPlanes, multipliers: [[Float]],
+        scanOrder: UnsafePointer<Int32>
+    ) {
         switch (image.format, layout.components.count) {
         case (.gray8, _): converter.convertGray(strip: strip, into: planes)
         case (.rgb8, 3) where layout.components[0].horizontal == 2:
@@ -116,7 +124,8 @@ struct EncodingPlan {
                     for group in 0..<usedGroups {
                         let offset = (blockRow * component.groups + group) * 64
                         ForwardDCT.transform(samples + offset)
-                        ForwardDCT.quantize(samples + offset, multipliers: table, into: coefficients + offset)
+                        ForwardDCT.quantize(
+                            samples + offset, multipliers: table, scanOrder: scanOrder, into: coefficients + offset)
                     }
                 }
             }
@@ -125,8 +134,7 @@ struct EncodingPlan {
 
     /// Walks the strip's MCUs in order (T.81 A.2.3) and codes every block into `consumer`.
     private func code<Consumer: SymbolConsumer & ~Copyable>(
-        strip: Int, planes: StripPlanes, scanOrder: UnsafePointer<Int32>, scratch: UnsafeMutablePointer<Int32>,
-        predictions: UnsafeMutablePointer<Int32>, into consumer: inout Consumer
+        strip: Int, planes: StripPlanes, predictions: UnsafeMutablePointer<Int32>, into consumer: inout Consumer
     ) {
         let components = layout.components
         let bases = planes.coefficients.map { UnsafeRawPointer($0).assumingMemoryBound(to: Int32.self) }
@@ -147,7 +155,7 @@ struct EncodingPlan {
                         let offset = ((v * component.groups + blockX >> 3) * 64) * 8 + (blockX & 7)
                         codeBlock(
                             bases[index] + offset, previousDC: &predictions[index], dcTable: component.table,
-                            acTable: component.table, scanOrder: scanOrder, scratch: scratch, into: &consumer)
+                            acTable: component.table, into: &consumer)
                     }
                 }
             }

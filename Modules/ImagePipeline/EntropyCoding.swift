@@ -25,14 +25,14 @@ func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
 /// Entropy-codes one 8×8 block of quantized coefficients (T.81 F.1.2): the DC difference from `previousDC`, then
 /// the AC coefficients in zig-zag order as (zero run, size) symbols.
 ///
-/// `coefficients` points at coefficient 0 of the block inside a lane-interleaved buffer, so coefficient k (natural
-/// order) is at `coefficients[k * 8]`. The walk first builds a 64-bit mask of the non-zero positions in zig-zag
+/// `coefficients` points at coefficient 0 of the block inside a lane-interleaved buffer stored in zig-zag order
+/// (quantization writes it so), so the k-th coefficient of the scan is at `coefficients[k * 8]`. The walk first builds a 64-bit mask of the non-zero positions in zig-zag
 /// order, then jumps from one non-zero coefficient to the next with a trailing-zero count: photos at usual
 /// qualities leave most coefficients zero, and this skips them without a branch each.
 @inline(__always)
 func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
     _ coefficients: UnsafePointer<Int32>, previousDC: inout Int32, dcTable: Int, acTable: Int,
-    scanOrder: UnsafePointer<Int32>, scratch: UnsafeMutablePointer<Int32>, into consumer: inout Consumer
+    into consumer: inout Consumer
 ) {
     let dc = coefficients[0]
     let (dcSize, dcBits) = magnitude(dc &- previousDC)
@@ -41,9 +41,7 @@ func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
 
     var nonZero: UInt64 = 0
     for k in 1..<64 {
-        let value = coefficients[Int(scanOrder[k])]
-        scratch[k] = value
-        nonZero |= UInt64(value != 0 ? 1 : 0) &<< UInt64(k)
+        nonZero |= UInt64(coefficients[k &* 8] != 0 ? 1 : 0) &<< UInt64(k)
     }
     var last = 0
     while nonZero != 0 {
@@ -55,7 +53,7 @@ func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
             run -= 16
         }
         // Baseline AC sizes stop at 10 (|v| ≤ 1023); float error at quality 100 could step one past it.
-        let (size, bits) = magnitude(min(1023, max(-1023, scratch[k])))
+        let (size, bits) = magnitude(min(1023, max(-1023, coefficients[k &* 8])))
         consumer.ac(run << 4 | size, extra: bits, extraLength: size, table: acTable)
         last = k
     }
