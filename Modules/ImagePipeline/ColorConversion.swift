@@ -1,24 +1,49 @@
 /// Reads one pixel of a source format as red, green, blue in 0...255.
 protocol PixelReader {
     static var bytesPerPixel: Int { get }
-    static func rgb(_ pixel: UnsafePointer<UInt8>) -> (Float, Float, Float)
+    static func rgb(_ pixel: UnsafePointer<UInt8>) -> (Int, Int, Int)
 }
 
 /// Three bytes per pixel.
 enum RGBReader: PixelReader {
     static var bytesPerPixel: Int { 3 }
     @inline(__always)
-    static func rgb(_ p: UnsafePointer<UInt8>) -> (Float, Float, Float) { (Float(p[0]), Float(p[1]), Float(p[2])) }
+    static func rgb(_ p: UnsafePointer<UInt8>) -> (Int, Int, Int) { (Int(p[0]), Int(p[1]), Int(p[2])) }
 }
 
 /// Four bytes per pixel; transparency is flattened onto opaque white (spec 7.9 step 3).
 enum RGBAReader: PixelReader {
     static var bytesPerPixel: Int { 4 }
     @inline(__always)
-    static func rgb(_ p: UnsafePointer<UInt8>) -> (Float, Float, Float) {
-        // Over white: c·α + 255·(1 − α) = 255 − (255 − c)·α.
-        let alpha = Float(p[3]) * (1 / 255)
-        return (255 - (255 - Float(p[0])) * alpha, 255 - (255 - Float(p[1])) * alpha, 255 - (255 - Float(p[2])) * alpha)
+    static func rgb(_ p: UnsafePointer<UInt8>) -> (Int, Int, Int) {
+        // Over white: c·α + 255·(1 − α) = 255 − (255 − c)·α/255, rounded to nearest.
+        let alpha = Int(p[3])
+        return (
+            255 - ((255 - Int(p[0])) * alpha + 127) / 255, 255 - ((255 - Int(p[1])) * alpha + 127) / 255,
+            255 - ((255 - Int(p[2])) * alpha + 127) / 255
+        )
+    }
+}
+
+/// Per-channel luma contributions for every byte value, so a luma sample is three loads and two additions instead
+/// of three conversions, three multiplications and three additions (the −128 level shift rides on blue).
+final class LumaTables {
+    let values: UnsafeMutablePointer<Float>
+
+    init() {
+        values = .allocate(capacity: 3 * 256)
+        for v in 0..<256 {
+            values[v] = 0.299 * Float(v)
+            values[256 + v] = 0.587 * Float(v)
+            values[512 + v] = 0.114 * Float(v) - 128
+        }
+    }
+
+    deinit { values.deallocate() }
+
+    @inline(__always)
+    func luma(_ r: Int, _ g: Int, _ b: Int) -> Float {
+        values[r] + values[256 &+ g] + values[512 &+ b]
     }
 }
 
@@ -31,6 +56,7 @@ struct StripConverter {
     let height: Int
     let bytesPerRow: Int
     let layout: FrameLayout
+    let tables = LumaTables()
 
     /// The clamped source row for strip-relative row `y` of strip `strip`.
     @inline(__always)
@@ -63,9 +89,9 @@ struct StripConverter {
             for x in 0..<paddedWidth {
                 let (r, g, b) = Reader.rgb(pixels + min(x, width - 1) * Reader.bytesPerPixel)
                 let index = laneIndex(x: x, y: y, groups: groups)
-                y0[index] = luma(r, g, b)
-                cb[index] = blueDifference(r, g, b)
-                cr[index] = redDifference(r, g, b)
+                y0[index] = tables.luma(r, g, b)
+                cb[index] = blueDifference(Float(r), Float(g), Float(b))
+                cr[index] = redDifference(Float(r), Float(g), Float(b))
             }
         }
     }
@@ -95,11 +121,11 @@ struct StripConverter {
                 let (r3, g3, b3) = Reader.rgb(bottom + x1 * step)
                 // (2cx, 2cy) and its neighbours: +8 floats is the next column, +64 the next row of the block.
                 let index = laneIndex(x: 2 * cx, y: 2 * cy, groups: lumaGroups)
-                lumaPlane[index] = luma(r0, g0, b0)
-                lumaPlane[index + 8] = luma(r1, g1, b1)
-                lumaPlane[index + 64] = luma(r2, g2, b2)
-                lumaPlane[index + 72] = luma(r3, g3, b3)
-                let r = (r0 + r1) + (r2 + r3), g = (g0 + g1) + (g2 + g3), b = (b0 + b1) + (b2 + b3)
+                lumaPlane[index] = tables.luma(r0, g0, b0)
+                lumaPlane[index + 8] = tables.luma(r1, g1, b1)
+                lumaPlane[index + 64] = tables.luma(r2, g2, b2)
+                lumaPlane[index + 72] = tables.luma(r3, g3, b3)
+                let r = Float(r0 + r1 + r2 + r3), g = Float(g0 + g1 + g2 + g3), b = Float(b0 + b1 + b2 + b3)
                 let chromaIndex = laneIndex(x: cx, y: cy, groups: chromaGroups)
                 cb[chromaIndex] = blueDifference(r, g, b) * 0.25
                 cr[chromaIndex] = redDifference(r, g, b) * 0.25
@@ -109,13 +135,8 @@ struct StripConverter {
     }
 }
 
-// JFIF (ITU-T T.871) full-range YCbCr. Y is shifted by −128 for the DCT; Cb and Cr would be +128 and −128, which
-// cancel, so they are used as computed.
-
-@inline(__always)
-func luma(_ r: Float, _ g: Float, _ b: Float) -> Float {
-    0.299 * r + 0.587 * g + 0.114 * b - 128
-}
+// JFIF (ITU-T T.871) full-range YCbCr. Y is shifted by −128 for the DCT (in `LumaTables`); Cb and Cr would be
+// +128 and −128, which cancel, so they are used as computed.
 
 @inline(__always)
 func blueDifference(_ r: Float, _ g: Float, _ b: Float) -> Float {
