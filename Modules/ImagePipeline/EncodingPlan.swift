@@ -122,10 +122,11 @@ struct EncodingPlan {
                 let usedGroups = (component.blocksWide + 7) / 8
                 for blockRow in 0..<component.vertical {
                     for group in 0..<usedGroups {
-                        let offset = (blockRow * component.groups + group) * 64
-                        ForwardDCT.transform(samples + offset)
+                        let index = blockRow * component.groups + group
+                        ForwardDCT.transform(samples + index * 64)
                         ForwardDCT.quantize(
-                            samples + offset, multipliers: table, scanOrder: scanOrder, into: coefficients + offset)
+                            samples + index * 64, multipliers: table, scanOrder: scanOrder,
+                            into: coefficients + index * ForwardDCT.coefficientVectorsPerGroup)
                     }
                 }
             }
@@ -152,7 +153,8 @@ struct EncodingPlan {
                 for v in 0..<component.vertical {
                     for h in 0..<component.horizontal {
                         let blockX = mcuX * component.horizontal + h
-                        let offset = ((v * component.groups + blockX >> 3) * 64) * 8 + (blockX & 7)
+                        let group = v * component.groups + blockX >> 3
+                        let offset = group * ForwardDCT.coefficientVectorsPerGroup * 8 + (blockX & 7)
                         codeBlock(
                             bases[index] + offset, previousDC: &predictions[index], dcTable: component.table,
                             acTable: component.table, into: &consumer)

@@ -26,9 +26,9 @@ func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
 /// the AC coefficients in zig-zag order as (zero run, size) symbols.
 ///
 /// `coefficients` points at coefficient 0 of the block inside a lane-interleaved buffer stored in zig-zag order
-/// (quantization writes it so), so the k-th coefficient of the scan is at `coefficients[k * 8]`. The walk first builds a 64-bit mask of the non-zero positions in zig-zag
-/// order, then jumps from one non-zero coefficient to the next with a trailing-zero count: photos at usual
-/// qualities leave most coefficients zero, and this skips them without a branch each.
+/// (quantization writes it so), so the k-th coefficient of the scan is at `coefficients[k * 8]`, followed by the
+/// block's 64-bit non-zero mask. The walk jumps from one non-zero coefficient to the next with a trailing-zero
+/// count: photos at usual qualities leave most coefficients zero, and this skips them without a branch each.
 @inline(__always)
 func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
     _ coefficients: UnsafePointer<Int32>, previousDC: inout Int32, dcTable: Int, acTable: Int,
@@ -39,10 +39,10 @@ func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
     previousDC = dc
     consumer.dc(dcSize, extra: dcBits, extraLength: dcSize, table: dcTable)
 
-    var nonZero: UInt64 = 0
-    for k in 1..<64 {
-        nonZero |= UInt64(coefficients[k &* 8] != 0 ? 1 : 0) &<< UInt64(k)
-    }
+    // The mask quantization stored after the 64 coefficients, without the DC bit.
+    let low = UInt64(UInt32(bitPattern: coefficients[64 &* 8]))
+    let high = UInt64(UInt32(bitPattern: coefficients[65 &* 8]))
+    var nonZero = (high &<< 32 | low) & ~1
     var last = 0
     while nonZero != 0 {
         let k = nonZero.trailingZeroBitCount

@@ -12,6 +12,9 @@ struct ComponentLayout {
     var groups: Int { (blocksWide + 7) / 8 }
     /// Vectors (`SIMD8`) one strip of this plane occupies: 64 per group per block row.
     var vectorCount: Int { groups * vertical * 64 }
+    /// Vectors one strip of quantized coefficients occupies: per group the 64 coefficients (zig-zag order) and two
+    /// vectors of non-zero masks (`ForwardDCT.quantize`).
+    var coefficientVectorCount: Int { groups * vertical * ForwardDCT.coefficientVectorsPerGroup }
 }
 
 /// The geometry of a frame: components, MCU size, and how many MCU rows ("strips") cover the image.
@@ -74,8 +77,8 @@ final class StripPlanes {
             return planes
         }
         coefficients = layout.components.map { component in
-            let planes = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: component.vectorCount)
-            planes.initialize(repeating: .zero, count: component.vectorCount)
+            let planes = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: component.coefficientVectorCount)
+            planes.initialize(repeating: .zero, count: component.coefficientVectorCount)
             return planes
         }
         byteCount = Self.byteCount(layout)
@@ -83,7 +86,7 @@ final class StripPlanes {
 
     /// Bytes the planes of `layout` take: 32 per float vector and per coefficient vector.
     static func byteCount(_ layout: FrameLayout) -> Int {
-        layout.components.reduce(0) { $0 + $1.vectorCount * (32 + 32) }
+        layout.components.reduce(0) { $0 + ($1.vectorCount + $1.coefficientVectorCount) * 32 }
     }
 
     deinit {
