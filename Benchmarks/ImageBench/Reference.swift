@@ -1,18 +1,15 @@
 import Foundation
+import ImagePipeline
+import ReceptionCore
 
 /// libjpeg-turbo, measured in the same run: Pillow (which links libjpeg-turbo) timing its own in-process encode loop,
-/// plus `cjpeg -optimize` for the size target and luma PSNR of any JPEG against the source.
+/// `cjpeg -optimize` for the size target, and `djpeg` to decode any JPEG for the luma PSNR.
 enum Reference {
-    /// The Python side of the comparison. `pillow SRC Q SUB OPT SECONDS OUT` prints `mps bytes`; `psnr SRC JPG`
-    /// decodes with Pillow (libjpeg-turbo) and prints the luma PSNR in dB; `version` prints the library version.
+    /// The Python side of the comparison. `pillow SRC Q SUB OPT SECONDS OUT` prints `mps bytes`; `version` prints
+    /// the libjpeg-turbo version Pillow links.
     static let helper = #"""
         import io, sys, time
-        import numpy as np
         from PIL import Image, features
-
-        def luma(im):
-            a = np.asarray(im.convert("RGB"), dtype=np.float64)
-            return 0.299 * a[..., 0] + 0.587 * a[..., 1] + 0.114 * a[..., 2]
 
         cmd = sys.argv[1]
         if cmd == "version":
@@ -27,13 +24,16 @@ enum Reference {
                 best = t if best is None else min(best, t); runs += 1
             open(out, "wb").write(buf.getvalue())
             print(im.width * im.height / best / 1e6, len(buf.getvalue()))
-        elif cmd == "psnr":
-            a = luma(Image.open(sys.argv[2])); b = luma(Image.open(sys.argv[3]))
-            print(10 * np.log10(255.0 ** 2 / np.mean((a - b) ** 2)))
         """#
 
     /// Runs `executable` with `arguments` and returns its standard output; throws on a non-zero exit.
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        String(decoding: try output(executable, arguments), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs `executable` and returns its standard output bytes; throws on a non-zero exit.
+    static func output(_ executable: String, _ arguments: [String]) throws -> [UInt8] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
@@ -43,7 +43,7 @@ enum Reference {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw BenchFailure("\(executable) \(arguments) failed") }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return [UInt8](data)
     }
 
     static func python(_ arguments: [String]) throws -> [Double] {
@@ -55,18 +55,29 @@ enum Reference {
     }
 
     /// libjpeg-turbo's in-process throughput (best of a timed loop) and output size.
-    static func pillow(source: String, quality: Int, chroma: String, optimize: Bool, output: String) throws
+    static func pillow(
+        source: String, quality: Int, chroma: String, optimize: Bool, output: String, seconds: Double
+    ) throws
         -> (megapixelsPerSecond: Double, bytes: Int)
     {
-        let values = try python(["pillow", source, "\(quality)", chroma, optimize ? "1" : "0", "1.5", output])
+        let values = try python(["pillow", source, "\(quality)", chroma, optimize ? "1" : "0", "\(seconds)", output])
         guard values.count == 2 else { throw BenchFailure("pillow helper answered \(values)") }
         return (values[0], Int(values[1]))
     }
 
-    /// Luma PSNR of `jpeg` against `source`.
-    static func psnr(source: String, jpeg: String) throws -> Double {
-        guard let value = try python(["psnr", source, jpeg]).first else { throw BenchFailure("psnr failed") }
-        return value
+    /// Luma PSNR of `jpeg` (decoded by `djpeg`) against `source`.
+    static func psnr(source: PixelBuffer, jpeg: String) throws -> Double {
+        let decoded = try PortablePixmap.decode(output("djpeg", ["-ppm", jpeg]))
+        guard decoded.width == source.width, decoded.height == source.height else { throw BenchFailure("djpeg size") }
+        var squared = 0.0
+        for index in 0..<(source.width * source.height) {
+            let p = index * 3
+            let a = 0.299 * Double(source.bytes[p]) + 0.587 * Double(source.bytes[p + 1]) + 0.114 * Double(source.bytes[p + 2])
+            let b = 0.299 * Double(decoded.bytes[p]) + 0.587 * Double(decoded.bytes[p + 1])
+                + 0.114 * Double(decoded.bytes[p + 2])
+            squared += (a - b) * (a - b)
+        }
+        return 10 * log10(255 * 255 / max(squared / Double(source.width * source.height), 1e-10))
     }
 
     /// Size of `cjpeg -optimize` output (libjpeg-turbo's own optimised-Huffman encoder).

@@ -10,7 +10,7 @@ import Foundation
 
 let quick = CommandLine.arguments.contains("--quick")
 do {
-    try ImageBenchmark(seconds: quick ? 0.5 : 1.5).run()
+    try ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3).run()
 } catch {
     FileHandle.standardError.write(Data("ImageBench: \(error)\n".utf8))
     exit(1)
