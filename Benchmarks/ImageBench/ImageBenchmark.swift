@@ -22,7 +22,8 @@ struct ImageBenchmark {
         let sourcePath = directory + "/bench-2048.ppm"
         try Data(PortablePixmap.encode(image)).write(to: URL(fileURLWithPath: sourcePath))
         let megapixels = Double(image.width * image.height) / 1e6
-        print("ImageBench: \(image.width)x\(image.height) tiled photos, libjpeg-turbo \(Reference.version()) via Pillow")
+        let version = Reference.version()
+        print("ImageBench: \(image.width)x\(image.height) tiled photos, libjpeg-turbo \(version) via Pillow")
         let memory = JPEGEncoder().workingMemoryBytes(width: image.width, height: image.height, format: image.format)
         let tall = JPEGEncoder().workingMemoryBytes(width: image.width, height: 65_535, format: image.format)
         print("working memory beyond input and output: \(memory) bytes (same for height 65535: \(tall == memory))")

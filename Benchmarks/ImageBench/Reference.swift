@@ -72,7 +72,8 @@ enum Reference {
         var squared = 0.0
         for index in 0..<(source.width * source.height) {
             let p = index * 3
-            let a = 0.299 * Double(source.bytes[p]) + 0.587 * Double(source.bytes[p + 1]) + 0.114 * Double(source.bytes[p + 2])
+            let a = 0.299 * Double(source.bytes[p]) + 0.587 * Double(source.bytes[p + 1])
+                + 0.114 * Double(source.bytes[p + 2])
             let b = 0.299 * Double(decoded.bytes[p]) + 0.587 * Double(decoded.bytes[p + 1])
                 + 0.114 * Double(decoded.bytes[p + 2])
             squared += (a - b) * (a - b)

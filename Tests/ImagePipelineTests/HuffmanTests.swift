@@ -3,7 +3,7 @@ import Testing
 
 /// Annex K.2 optimised tables: valid prefix codes of at most 16 bits, shorter codes for frequent symbols.
 @Suite struct HuffmanTests {
-    /// Kraft sum of the code lengths, in units of 2⁻¹⁶; a complete prefix code without the all-ones code is < 2¹⁶.
+    /// Kraft sum of the code lengths in units of 2⁻¹⁶; below 2¹⁶ when the all-ones code is left free.
     private func kraft(_ spec: HuffmanSpec) -> Int {
         spec.counts.enumerated().reduce(0) { $0 + Int($1.element) << (15 - $1.offset) }
     }

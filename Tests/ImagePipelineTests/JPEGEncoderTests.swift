@@ -35,7 +35,8 @@ import Testing
         #expect(psnr >= threshold, "\(name) \(setting.testDescription): \(psnr) dB < \(threshold) dB")
         if setting.optimize {
             // Issue 3: optimised output no larger than `cjpeg -optimize` at the same quality, within 1%.
-            #expect(Double(ours.count) <= Double(reference.count) * 1.01, "\(ours.count) B vs cjpeg \(reference.count) B")
+            #expect(
+                Double(ours.count) <= Double(reference.count) * 1.01, "\(ours.count) B vs cjpeg \(reference.count) B")
         }
     }
 
@@ -45,7 +46,8 @@ import Testing
         var grey = [UInt8](repeating: 0, count: photo.width * photo.height)
         for index in grey.indices {
             let p = index * 3
-            let y = 0.299 * Double(photo.bytes[p]) + 0.587 * Double(photo.bytes[p + 1]) + 0.114 * Double(photo.bytes[p + 2])
+            let y = 0.299 * Double(photo.bytes[p]) + 0.587 * Double(photo.bytes[p + 1])
+                + 0.114 * Double(photo.bytes[p + 2])
             grey[index] = UInt8(min(255, y.rounded()))
         }
         let image = PixelBuffer(width: photo.width, height: photo.height, format: .gray8, bytes: grey)
@@ -99,7 +101,8 @@ import Testing
                 (y * stride)..<(y * stride + photo.width * 3),
                 with: photo.bytes[(y * photo.bytesPerRow)..<(y * photo.bytesPerRow + photo.width * 3)])
         }
-        let strided = PixelBuffer(width: photo.width, height: photo.height, format: .rgb8, bytesPerRow: stride, bytes: padded)
+        let strided = PixelBuffer(
+            width: photo.width, height: photo.height, format: .rgb8, bytesPerRow: stride, bytes: padded)
         #expect(try JPEGEncoder().encodeJPEG(strided, quality: 80) == JPEGEncoder().encodeJPEG(photo, quality: 80))
     }
 
@@ -135,8 +138,8 @@ import Testing
         let dri = try #require(Reference.segment(0xDD, in: restarted))
         #expect(dri == [UInt8(interval >> 8), UInt8(interval & 0xFF)])
         var markers = 0
-        for index in 0..<(restarted.count - 1) where restarted[index] == 0xFF && (0xD0...0xD7).contains(restarted[index + 1]) {
-            markers += 1
+        for index in 0..<(restarted.count - 1) where restarted[index] == 0xFF {
+            if (0xD0...0xD7).contains(restarted[index + 1]) { markers += 1 }
         }
         let mcus = ((photo.width + 15) / 16) * ((photo.height + 15) / 16)
         #expect(markers == (mcus - 1) / interval)
@@ -155,6 +158,39 @@ import Testing
         }
         #expect(Array(jpeg.prefix(2)) == [0xFF, 0xD8] && Array(jpeg.suffix(2)) == [0xFF, 0xD9])
         #expect(markers == [0xE0, 0xDB, 0xC0, 0xC4, 0xDA])
+    }
+
+    @Test("a tall photo (tables counted on a sample of strips) stays within 1% of cjpeg -optimize")
+    func sampledCounting() throws {
+        let photo = try Reference.photo("coffee")
+        // Three copies stacked: 1,200 rows, 75 strips at 4:2:0, so the counting pass samples every fourth strip.
+        let tall = PixelBuffer(
+            width: photo.width, height: photo.height * 3, format: .rgb8, bytes: photo.bytes + photo.bytes + photo.bytes)
+        let ours = try JPEGEncoder().encodeJPEG(tall, quality: 85)
+        let reference = try Reference.cjpeg(tall, quality: 85, chroma: .halved, optimize: true)
+        #expect(Double(ours.count) <= Double(reference.count) * 1.01, "\(ours.count) B vs cjpeg \(reference.count) B")
+        let threshold = Reference.lumaPSNR(tall, try Reference.djpeg(reference)) - 0.1
+        #expect(Reference.lumaPSNR(tall, try Reference.djpeg(ours)) >= threshold)
+    }
+
+    @Test("symbols that occur only in strips the counting pass skipped still get codes")
+    func uncountedSymbols() throws {
+        // 80 strips of 16 rows: the counted strips (every fourth) are flat grey, every other strip is noise whose
+        // large coefficients use symbols the counted strips never produce.
+        let width = 32, height = 80 * 16
+        var state: UInt32 = 12_345
+        var bytes = [UInt8](repeating: 128, count: width * height * 3)
+        for y in 0..<height where (y / 16) % 4 != 0 {
+            for index in (y * width * 3)..<((y + 1) * width * 3) {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                bytes[index] = UInt8(truncatingIfNeeded: state >> 24)
+            }
+        }
+        let image = PixelBuffer(width: width, height: height, format: .rgb8, bytes: bytes)
+        let decoded = try Reference.djpeg(JPEGEncoder().encodeJPEG(image, quality: 95))
+        let reference = try Reference.cjpeg(image, quality: 95, chroma: .halved, optimize: true)
+        let threshold = Reference.lumaPSNR(image, try Reference.djpeg(reference)) - 0.1
+        #expect(Reference.lumaPSNR(image, decoded) >= threshold)
     }
 
     @Test("a custom sink receives the same bytes as the array result, in more than one write")
