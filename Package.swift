@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Digest", targets: ["Digest"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "MessageCache", targets: ["MessageCache"]),
+        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .executable(name: "reception-image", targets: ["reception-image"]),
     ],
     targets: [
         // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
@@ -53,6 +55,15 @@ let package = Package(
         .executableTarget(
             name: "CacheBench", dependencies: ["MessageCache", "ReceptionCore", "CSQLite"],
             path: "Benchmarks/CacheBench"),
+        // The pure-Swift JPEG encoder (and, later, PNG decoding through CZlib); Foundation-free codec core.
+        .target(name: "ImagePipeline", dependencies: ["ReceptionCore"], path: "Modules/ImagePipeline"),
+        // Command-line front end of the image pipeline for host developers and benchmark harnesses.
+        .executableTarget(
+            name: "reception-image", dependencies: ["ImagePipeline", "ReceptionCore"],
+            path: "Modules/reception-image"),
+        // Encoder speed and size against libjpeg-turbo on the same images in the same run.
+        .executableTarget(
+            name: "ImageBench", dependencies: ["ImagePipeline", "ReceptionCore"], path: "Benchmarks/ImageBench"),
 
         .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),
         .testTarget(
@@ -70,6 +81,9 @@ let package = Package(
         .testTarget(
             name: "SystemLibrariesTests", dependencies: ["CSQLite", "CZlib"],
             path: "Tests/SystemLibrariesTests"),
+        .testTarget(
+            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ReceptionCore"],
+            path: "Tests/ImagePipelineTests"),
     ],
     swiftLanguageModes: [.v6]
 )

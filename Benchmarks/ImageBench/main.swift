@@ -1,0 +1,17 @@
+// ImageBench: our JPEG encoder against libjpeg-turbo on the same images in the same run (issue 3 targets).
+//
+//   swift run -c release ImageBench [--quick]
+//
+// Speed is in-process megapixels per second (best of a timed loop, single thread) for both encoders; size compares
+// our optimised-Huffman output with `cjpeg -optimize`; quality compares luma PSNR after decoding both with
+// libjpeg-turbo. The test image tiles real photos (scikit-image's public-domain/CC0 samples) to 2048×2048, the
+// largest size photo preparation encodes (spec 7.9).
+import Foundation
+
+let quick = CommandLine.arguments.contains("--quick")
+do {
+    try ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3).run()
+} catch {
+    FileHandle.standardError.write(Data("ImageBench: \(error)\n".utf8))
+    exit(1)
+}

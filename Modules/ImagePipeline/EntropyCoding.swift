@@ -1,0 +1,133 @@
+/// What the block coder does with each Huffman symbol: write it (`HuffmanBlockWriter`) or count it for an optimised
+/// table (`SymbolCounter`). Both run the same walk over the coefficients, so the counts always match what is written.
+protocol SymbolConsumer: ~Copyable {
+    /// Called before each MCU with the number of blocks it holds.
+    mutating func beginMCU(blocks: Int)
+    /// Called before the MCU that follows restart marker number `index` (0, 1, …).
+    mutating func restart(_ index: Int)
+    /// A DC symbol (the magnitude category of the difference) with its `extraLength` extra bits.
+    mutating func dc(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int)
+    /// An AC symbol (run << 4 | size) with its extra bits; 0x00 is end-of-block and 0xF0 a run of 16 zeros.
+    mutating func ac(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int)
+}
+
+/// The magnitude category of `value` (T.81 F.1.2.1: bits needed for |value|) and its extra bits: the value itself
+/// when positive, value − 1 (one's complement) when negative, keeping only the low `size` bits.
+@inline(__always)
+func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
+    let sign = value &>> 31  // 0 or −1
+    let absolute = (value ^ sign) &- sign
+    let size = 32 - absolute.leadingZeroBitCount
+    let bits = UInt64(truncatingIfNeeded: UInt32(bitPattern: value &+ sign)) & ((1 &<< UInt64(size)) &- 1)
+    return (size, bits)
+}
+
+/// Entropy-codes one 8×8 block of quantized coefficients (T.81 F.1.2): the DC difference from `previousDC`, then
+/// the AC coefficients in zig-zag order as (zero run, size) symbols.
+///
+/// `coefficients` points at coefficient 0 of the block inside a lane-interleaved buffer stored in zig-zag order
+/// (quantization writes it so), so the k-th coefficient of the scan is at `coefficients[k * 8]`, followed by the
+/// block's 64-bit non-zero mask. The walk jumps from one non-zero coefficient to the next with a trailing-zero
+/// count: photos at usual qualities leave most coefficients zero, and this skips them without a branch each.
+@inline(__always)
+func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
+    _ coefficients: UnsafePointer<Int32>, previousDC: inout Int32, dcTable: Int, acTable: Int,
+    into consumer: inout Consumer
+) {
+    let dc = coefficients[0]
+    let (dcSize, dcBits) = magnitude(dc &- previousDC)
+    previousDC = dc
+    consumer.dc(dcSize, extra: dcBits, extraLength: dcSize, table: dcTable)
+
+    // The mask quantization stored after the 64 coefficients, without the DC bit.
+    let low = UInt64(UInt32(bitPattern: coefficients[64 &* 8]))
+    let high = UInt64(UInt32(bitPattern: coefficients[65 &* 8]))
+    var nonZero = (high &<< 32 | low) & ~1
+    var last = 0
+    while nonZero != 0 {
+        let k = nonZero.trailingZeroBitCount
+        nonZero &= nonZero &- 1
+        var run = k - last - 1
+        while run >= 16 {
+            consumer.ac(0xF0, extra: 0, extraLength: 0, table: acTable)
+            run -= 16
+        }
+        // Baseline AC sizes stop at 10 (|v| ≤ 1023); float error at quality 100 could step one past it.
+        let (size, bits) = magnitude(min(1023, max(-1023, coefficients[k &* 8])))
+        consumer.ac(run << 4 | size, extra: bits, extraLength: size, table: acTable)
+        last = k
+    }
+    if last != 63 {
+        consumer.ac(0x00, extra: 0, extraLength: 0, table: acTable)
+    }
+}
+
+/// Writes symbols with fixed tables through a `BitWriter`.
+struct HuffmanBlockWriter: SymbolConsumer, ~Copyable {
+    var bits: BitWriter
+    /// Packed tables (`code << 8 | length`), 256 entries each: DC tables 0 and 1, then AC tables 0 and 1.
+    let tables: UnsafeMutablePointer<UInt32>
+
+    init(dc: [HuffmanEncodingTable], ac: [HuffmanEncodingTable], bits: consuming BitWriter) {
+        self.bits = bits
+        tables = .allocate(capacity: 4 * 256)
+        for (index, table) in (dc + ac).prefix(4).enumerated() {
+            for symbol in 0..<256 { tables[index * 256 + symbol] = table.packed[symbol] }
+        }
+    }
+
+    deinit { tables.deallocate() }
+
+    @inline(__always)
+    mutating func beginMCU(blocks: Int) {
+        // A block codes to at most 1 + 63 codes of ≤ 26 bits each, under 210 bytes; 0xFF stuffing can double it.
+        bits.reserve(blocks &* 420 &+ 16)
+    }
+
+    mutating func restart(_ index: Int) {
+        bits.flushBits()
+        bits.writeRaw(Markers.restart(index))
+    }
+
+    @inline(__always)
+    private mutating func emit(_ entry: UInt32, extra: UInt64, extraLength: Int) {
+        let code = UInt64(entry &>> 8)
+        let length = Int(entry & 0xFF)
+        bits.put(code &<< UInt64(extraLength) | extra, length: length + extraLength)
+    }
+
+    @inline(__always)
+    mutating func dc(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int) {
+        emit(tables[table &* 256 &+ symbol], extra: extra, extraLength: extraLength)
+    }
+
+    @inline(__always)
+    mutating func ac(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int) {
+        emit(tables[512 &+ table &* 256 &+ symbol], extra: extra, extraLength: extraLength)
+    }
+}
+
+/// Counts symbols per table for the optimised-table pass (Annex K.2 needs only the frequencies).
+struct SymbolCounter: SymbolConsumer {
+    /// 256 counts per table: DC tables 0 and 1, then AC tables 0 and 1.
+    var counts = [Int](repeating: 0, count: 4 * 256)
+
+    func beginMCU(blocks: Int) {}
+    func restart(_ index: Int) {}
+
+    @inline(__always)
+    mutating func dc(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int) {
+        counts[table &* 256 &+ symbol] &+= 1
+    }
+
+    @inline(__always)
+    mutating func ac(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int) {
+        counts[512 &+ table &* 256 &+ symbol] &+= 1
+    }
+
+    /// The counts of one table: `ac` false for DC, true for AC.
+    func frequencies(ac: Bool, table: Int) -> [Int] {
+        let start = (ac ? 512 : 0) + table * 256
+        return Array(counts[start..<(start + 256)])
+    }
+}

@@ -1,0 +1,71 @@
+import ReceptionCore
+
+/// Reads binary Netpbm images (P6 colour, P5 grey, 8-bit), the simplest lossless input the `reception-image`
+/// tool, the tests and the benchmark share. Malformed headers or short data throw `invalid_image`.
+package enum PortablePixmap {
+    /// Parses a whole `.ppm`/`.pgm` file.
+    package static func decode(_ bytes: [UInt8]) throws(ReceptionError) -> PixelBuffer {
+        var position = 0
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "P") else { throw .invalidImage }
+        let format: PixelFormat
+        switch bytes[1] {
+        case UInt8(ascii: "6"): format = .rgb8
+        case UInt8(ascii: "5"): format = .gray8
+        default: throw .invalidImage
+        }
+        position = 2
+        let width = try number(bytes, &position)
+        let height = try number(bytes, &position)
+        let maximum = try number(bytes, &position)
+        // Exactly one whitespace byte separates the header from the samples.
+        guard maximum == 255, position < bytes.count, isSpace(bytes[position]) else { throw .invalidImage }
+        position += 1
+        guard (1...PixelBuffer.maximumDimension).contains(width), (1...PixelBuffer.maximumDimension).contains(height)
+        else { throw .invalidImage }
+        let needed = width * height * format.bytesPerPixel
+        guard bytes.count - position >= needed else { throw .invalidImage }
+        return PixelBuffer(
+            width: width, height: height, format: format, bytes: Array(bytes[position..<(position + needed)]))
+    }
+
+    /// Encodes a buffer as P6 (colour; alpha is dropped) or P5 (grey), for tests and tools.
+    package static func encode(_ image: PixelBuffer) -> [UInt8] {
+        let grey = image.format == .gray8
+        var out = Array("\(grey ? "P5" : "P6")\n\(image.width) \(image.height)\n255\n".utf8)
+        for y in 0..<image.height {
+            let row = y * image.bytesPerRow
+            for x in 0..<image.width {
+                let pixel = row + x * image.format.bytesPerPixel
+                if grey { out.append(image.bytes[pixel]) } else { out += image.bytes[pixel..<(pixel + 3)] }
+            }
+        }
+        return out
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// The next decimal header field, skipping whitespace and `#` comments; at most 9 digits.
+    private static func number(_ bytes: [UInt8], _ position: inout Int) throws(ReceptionError) -> Int {
+        while position < bytes.count {
+            if isSpace(bytes[position]) {
+                position += 1
+            } else if bytes[position] == UInt8(ascii: "#") {
+                while position < bytes.count && bytes[position] != 0x0A { position += 1 }
+            } else {
+                break
+            }
+        }
+        var value = 0
+        var digits = 0
+        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+            guard digits < 9 else { throw .invalidImage }
+            value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+            digits += 1
+            position += 1
+        }
+        guard digits > 0 else { throw .invalidImage }
+        return value
+    }
+}
