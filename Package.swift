@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "SecureStore", targets: ["SecureStore"]),
         .library(name: "ReceptionTesting", targets: ["ReceptionTesting"]),
         .library(name: "Digest", targets: ["Digest"]),
+        .library(name: "ReceptionEmulator", targets: ["ReceptionEmulator"]),
+        .executable(name: "reception-emulator", targets: ["reception-emulator"]),
     ],
     targets: [
         // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
@@ -33,6 +35,21 @@ let package = Package(
 
         // Fakes that hosts and our own tests use: in-memory stores, a manual clock, recording sinks.
         .target(name: "ReceptionTesting", dependencies: ["ReceptionCore"], path: "Modules/ReceptionTesting"),
+
+        // The emulator of the service side (Docs/Emulator.md): HTTP on libmicrohttpd, storage in SQLite.
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Modules/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .target(
+            name: "ReceptionEmulator", dependencies: ["Digest", "CSQLite", "CMicroHTTPD"],
+            path: "Modules/ReceptionEmulator"),
+        .executableTarget(
+            name: "reception-emulator", dependencies: ["ReceptionEmulator"], path: "Modules/reception-emulator"),
+        .executableTarget(
+            name: "EmulatorBench", dependencies: ["ReceptionEmulator", "CMicroHTTPD"], path: "Benchmarks/EmulatorBench"),
+        .testTarget(
+            name: "ReceptionEmulatorTests", dependencies: ["ReceptionEmulator", "Digest"],
+            path: "Tests/ReceptionEmulatorTests"),
 
         .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),
         .testTarget(
