@@ -122,7 +122,7 @@ extension EmulatorState {
     func devicesJSON(_ id: String?) throws -> [JSONValue] {
         let rows =
             try id.map { try db.query("SELECT * FROM devices WHERE id = ?", [.text($0)]) }
-            ?? db.query("SELECT * FROM devices ORDER BY created_at")
+            ?? db.query("SELECT * FROM devices ORDER BY rowid")
         return try rows.map { row in
             let deviceId = row.text("id") ?? ""
             let record = try conversationRecord(deviceId: deviceId)
