@@ -60,6 +60,7 @@ package struct SQLRow: Sendable {
 package final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    private var transactionDepth = 0
     // SQLITE_TRANSIENT (a macro cast of -1 Swift cannot import): SQLite copies bound bytes before returning.
     private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -118,15 +119,20 @@ package final class SQLiteDatabase {
         try query(sql, arguments).first
     }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A transaction inside
+    /// another becomes a savepoint, so storage helpers can be composed.
     package func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        let depth = transactionDepth
+        let savepoint = "nested_\(depth)"
+        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
             throw error
         }
     }
