@@ -44,7 +44,12 @@ enum Schema {
             CREATE INDEX messages_by_conversation ON messages (conversation_id, seq);
             CREATE INDEX attachments_by_message ON attachments (message_id, position);
             """
-        )
+        ),
+        (
+            // Unread counts (spec 8.2) filter by sender above a seq; without this they scan the conversation.
+            "002_unread_index",
+            "CREATE INDEX messages_by_sender ON messages (conversation_id, sender, seq);"
+        ),
     ]
 
     /// Applies every migration not yet recorded.
