@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "MessageCache", targets: ["MessageCache"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .executable(name: "reception-image", targets: ["reception-image"]),
+        .library(name: "ReceptionEmulator", targets: ["ReceptionEmulator"]),
+        .executable(name: "reception-emulator", targets: ["reception-emulator"]),
     ],
     targets: [
         // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
@@ -64,6 +66,20 @@ let package = Package(
         // Encoder speed and size against libjpeg-turbo on the same images in the same run.
         .executableTarget(
             name: "ImageBench", dependencies: ["ImagePipeline", "ReceptionCore"], path: "Benchmarks/ImageBench"),
+        // The emulator of the service side (Docs/Emulator.md): HTTP on libmicrohttpd, storage in SQLite.
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Modules/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .target(
+            name: "ReceptionEmulator", dependencies: ["Digest", "CSQLite", "CMicroHTTPD"],
+            path: "Modules/ReceptionEmulator"),
+        .executableTarget(
+            name: "reception-emulator", dependencies: ["ReceptionEmulator"], path: "Modules/reception-emulator"),
+        .executableTarget(
+            name: "EmulatorBench", dependencies: ["ReceptionEmulator", "CMicroHTTPD"], path: "Benchmarks/EmulatorBench"),
+        .testTarget(
+            name: "ReceptionEmulatorTests", dependencies: ["ReceptionEmulator", "Digest"],
+            path: "Tests/ReceptionEmulatorTests"),
 
         .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),
         .testTarget(

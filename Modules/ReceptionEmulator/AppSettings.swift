@@ -1,0 +1,49 @@
+/// A request budget for one cooldown scope (spec 6.3.1): `limit` requests per `windowSeconds` per device.
+struct RateLimit: Codable, Sendable, Equatable {
+    var limit: Int
+    var windowSeconds: Int
+}
+
+/// One unread polling stage (spec 4.7).
+struct PollingStage: Codable, Sendable, Equatable {
+    var forMinutes: Int
+    var everySeconds: Int
+}
+
+/// Notification content settings (seed 002 "Customize notification content").
+struct PushSettings: Codable, Sendable, Equatable {
+    /// APNs credentials are "configured": `push` in unread answers is true for devices with a token.
+    var configured = true
+    /// The app name: the fallback for an empty rendered title.
+    var appName = "Reception Emulator"
+    /// Custom title template (≤ 120 characters), `nil` for the built-in text.
+    var titleTemplate: String?
+    /// Custom body template (≤ 120 characters), `nil` for the built-in text.
+    var bodyTemplate: String?
+    /// Sender name shared by all languages (trimmed, ≤ 60), `nil` for the localized default.
+    var senderName: String?
+    /// "Show message": the reply text is the preview; off → a generic prompt.
+    var showMessage = true
+    /// `aps.sound: "default"` when on.
+    var sound = true
+    /// Paywall (offer) cards also push (off by default).
+    var offerPushes = false
+}
+
+/// The app's persistent settings: credentials, switches and the team's configuration. Kept as one JSON document in
+/// the `settings` table.
+struct AppSettings: Codable, Sendable {
+    var appId: String
+    var adminToken: String
+    var identitySecret: String?
+    /// Key of the storage and attachment URL signatures (never shown).
+    var signingKey: String
+    var disabled = false
+    var onlyVerifiedUsers = false
+    var rateLimits: [String: RateLimit] = [:]
+    var unreadPolling: [PollingStage]?
+    var push = PushSettings()
+    /// The published appearance object as JSON text, with its revision (spec 3.16).
+    var appearance = "{}"
+    var appearanceRevision = 0
+}

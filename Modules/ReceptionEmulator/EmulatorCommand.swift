@@ -1,0 +1,77 @@
+import Foundation
+
+/// The `reception-emulator` command line: `--port`, `--data`, `--host`, `--ping-interval` (Docs/Emulator.md).
+public enum EmulatorCommand {
+    /// The usage text.
+    public static let usage = """
+        usage: reception-emulator [--port N] [--data DIR] [--host IPv4] [--ping-interval SECONDS]
+          --port            port to listen on (default 8080; 0 = any free port)
+          --data            folder of the emulator database (default ./reception-emulator-data)
+          --host            numeric IPv4 address to listen on (default 127.0.0.1)
+          --ping-interval   seconds between ': ping' lines on idle event streams (default 20)
+        """
+
+    /// Parses `arguments` into a configuration, or returns a message for the user.
+    public static func configuration(arguments: [String]) -> Result<EmulatorConfiguration, UsageError> {
+        var configuration = EmulatorConfiguration(dataDirectory: "reception-emulator-data")
+        var remaining = arguments[...]
+        while let flag = remaining.popFirst() {
+            if flag == "--help" || flag == "-h" { return .failure(UsageError(message: usage)) }
+            guard let value = remaining.popFirst() else { return .failure(UsageError(message: "\(flag) needs a value\n\(usage)")) }
+            switch flag {
+            case "--port":
+                guard let port = Int(value), (0...65535).contains(port) else {
+                    return .failure(UsageError(message: "--port needs 0…65535"))
+                }
+                configuration.port = port
+            case "--data": configuration.dataDirectory = value
+            case "--host": configuration.host = value
+            case "--ping-interval":
+                guard let seconds = Double(value), seconds > 0, seconds < 45 else {
+                    return .failure(UsageError(message: "--ping-interval needs seconds between 0 and 45"))
+                }
+                configuration.pingInterval = seconds
+            default: return .failure(UsageError(message: "unknown option \(flag)\n\(usage)"))
+            }
+        }
+        return .success(configuration)
+    }
+
+    /// A command-line mistake, with what to print.
+    public struct UsageError: Error {
+        /// The message for standard error.
+        public var message: String
+    }
+
+    /// Starts the emulator, prints where it listens and its credentials, and serves until the process is killed.
+    /// Returns the exit status when it cannot start.
+    public static func run(arguments: [String]) -> Int32 {
+        let configuration: EmulatorConfiguration
+        switch self.configuration(arguments: arguments) {
+        case .success(let value): configuration = value
+        case .failure(let error):
+            FileHandle.standardError.write(Data((error.message + "\n").utf8))
+            return 2
+        }
+        do {
+            let emulator = try ReceptionEmulator(configuration: configuration)
+            try emulator.start()
+            let credentials = emulator.credentials
+            let banner = """
+                Reception emulator listening on \(emulator.baseURL)
+                  App ID:           \(credentials.appId)
+                  Admin token:      \(credentials.adminToken)
+                  Identity secret:  \(credentials.identitySecret ?? "(none)")
+                  Database:         \(configuration.dataDirectory)/emulator.sqlite
+                The credentials are kept in the database; the same ones print on every start.
+
+                """
+            // Written straight to the file descriptor so it shows at once even when stdout is a pipe.
+            FileHandle.standardOutput.write(Data(banner.utf8))
+            while true { sleep(3600) }
+        } catch {
+            FileHandle.standardError.write(Data("reception-emulator: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Everything mutable about the emulated service: the database, the app settings and the rate-limit windows.
+/// One request uses it at a time (it lives in the emulator's `Mutex`), so the handlers in `Routes/` are plain
+/// methods on it.
+final class EmulatorState {
+    let db: SQLiteDatabase
+    var settings: AppSettings
+    let configuration: EmulatorConfiguration
+    let hub: EventHub
+    /// `http://host:port`, known once the server listens; the prefix of upload and attachment URLs.
+    var baseURL = ""
+    /// Open rate-limit windows by `scope|subject`.
+    var rateWindows: [String: RateWindow] = [:]
+
+    init(configuration: EmulatorConfiguration, hub: EventHub) throws {
+        self.configuration = configuration
+        self.hub = hub
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        db = try SQLiteDatabase(path: configuration.dataDirectory + "/emulator.sqlite")
+        try Schema.migrate(db)
+        if let stored = try db.row("SELECT value FROM settings WHERE key = 'app'")?.text("value"),
+            let settings = try? JSONDecoder().decode(AppSettings.self, from: Data(stored.utf8))
+        {
+            self.settings = settings
+        } else {
+            let random = configuration.randomText
+            settings = AppSettings(
+                appId: "app_" + random(22), adminToken: "adm_" + random(32), identitySecret: "ids_" + random(40),
+                signingKey: random(40))
+            try saveSettings()
+        }
+    }
+
+    /// Writes the settings document.
+    func saveSettings() throws {
+        let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        try db.query("INSERT OR REPLACE INTO settings (key, value) VALUES ('app', ?)", [.text(text)])
+    }
+
+    /// Seconds since 1970.
+    var now: Double { configuration.now() }
+
+    /// A new identifier: `prefix` + 22 random letters and digits.
+    func newID(_ prefix: String) -> String { prefix + configuration.randomText(22) }
+
+    var credentials: EmulatorCredentials {
+        EmulatorCredentials(
+            appId: settings.appId, adminToken: settings.adminToken, identitySecret: settings.identitySecret)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+
+/// The Reception emulator: the service side of the wire protocol (spec §3–§5, §8) on one machine, with a team/admin
+/// API for replies, switches and fault injection (Docs/Emulator.md).
+public final class ReceptionEmulator: Sendable {
+    /// The configuration it was created with.
+    public let configuration: EmulatorConfiguration
+    let state: Mutex<EmulatorState>
+    let hub: EventHub
+    let faults = FaultPlan()
+    private let server = Mutex<HTTPServer?>(nil)
+
+    /// Opens (or creates, with fresh credentials) the database in the configured data folder.
+    public init(configuration: EmulatorConfiguration) throws {
+        self.configuration = configuration
+        let hub = EventHub()
+        self.hub = hub
+        state = Mutex(try EmulatorState(configuration: configuration, hub: hub))
+    }
+
+    /// The App ID, admin token and identity secret stored in the database.
+    public var credentials: EmulatorCredentials { state.withLock { $0.credentials } }
+
+    /// The port being listened on, 0 before ``start()``.
+    public var port: Int { server.withLock { $0?.port ?? 0 } }
+
+    /// `http://host:port` of the running server.
+    public var baseURL: String { state.withLock { $0.baseURL } }
+
+    /// Starts listening on the configured host and port.
+    public func start() throws {
+        let http = HTTPServer(
+            handler: { [weak self] request in
+                self?.handle(request) ?? APIError(503, "unavailable", "The emulator is shutting down.").response
+            },
+            bodyLimit: { method, path in BodyLimits.limit(method: method, path: path) },
+            streamEnded: { [hub] stream in hub.remove(stream) })
+        try http.start(host: configuration.host, port: configuration.port)
+        let url = "http://\(configuration.host):\(http.port)"
+        state.withLock { $0.baseURL = url }
+        server.withLock { $0 = http }
+    }
+
+    /// Ends every event stream with `data: reconnect` and stops listening.
+    public func stop() {
+        hub.closeAll()
+        let running = server.withLock { value -> HTTPServer? in defer { value = nil }; return value }
+        running?.stop()
+    }
+}
+
+/// Largest accepted request bodies, by kind of endpoint (Docs/Emulator.md "Limits").
+public enum BodyLimits {
+    /// `/v1/` JSON bodies: 64 KiB (the largest legitimate body, a device payload with 20 metadata entries, is
+    /// far smaller).
+    public static let api = 65_536
+    /// Storage PUT of one photo: 1 MiB, the client's JPEG budget (spec 7.9).
+    public static let upload = 1_048_576
+    /// Admin API bodies (agent photos as Base64): 8 MiB.
+    public static let admin = 8 * 1_048_576
+
+    /// The limit for a request to `path`.
+    public static func limit(method: String, path: String) -> Int {
+        if path.hasPrefix("/storage/") { return upload }
+        if path.hasPrefix("/admin/") { return admin }
+        return api
+    }
+}

@@ -1,0 +1,147 @@
+import Digest
+
+/// `/admin/devices/<id>/…`: what the team does to one device (spec 8.2 "Team actions to emulate").
+extension EmulatorState {
+    func routeAdminDevice(_ request: HTTPRequest, _ deviceId: String, _ rest: [String]) throws -> HTTPResponse {
+        guard let device = try devicesJSON(deviceId).first else {
+            throw APIError(404, "device_not_found", "No such device.")
+        }
+        switch (request.method, rest) {
+        case ("GET", []): return .json(200, device)
+        case ("DELETE", []):
+            try removeDevice(deviceId)
+            return .json(200, [:])
+        case ("GET", ["messages"]):
+            let record = try conversationRecord(deviceId: deviceId)
+            let messages = try record.map {
+                try messagesJSON("SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq", [.text($0.id)])
+            }
+            return .json(200, ["messages": .array(messages ?? [])])
+        case ("POST", ["messages"]): return try agentReply(request, deviceId: deviceId)
+        case ("POST", ["typing"]):
+            guard let typing = try request.jsonObject().optionalBool("typing") else {
+                throw APIError.invalidRequest("typing must be a boolean")
+            }
+            hub.send(typing ? "typing" : "idle", to: deviceId)
+            return .json(200, [:])
+        case ("POST", ["block"]), ("POST", ["unblock"]):
+            try db.query("UPDATE devices SET blocked = ? WHERE id = ?", [.bool(rest == ["block"]), .text(deviceId)])
+            hub.send("changed", to: deviceId)
+            return .json(200, try devicesJSON(deviceId).first ?? .null)
+        case ("POST", ["reset"]): return try resetSupport(deviceId)
+        case ("POST", ["status"]):
+            let status = try request.jsonObject().requiredString("status")
+            guard !status.isEmpty, status.utf16.count <= 32 else { throw APIError.invalidRequest("status must be 1–32 characters") }
+            guard let record = try conversationRecord(deviceId: deviceId) else {
+                throw APIError(404, "no_conversation", "This device has no conversation yet.")
+            }
+            try db.query("UPDATE conversations SET status = ? WHERE id = ?", [.text(status), .text(record.id)])
+            hub.send("changed", to: deviceId)
+            return .json(200, ["id": .string(record.id), "status": .string(status)])
+        default: throw APIError.notFound
+        }
+    }
+
+    /// Dashboard "Reset support" (seed 000): deletes conversations and images, keeps the device, session, identity,
+    /// metadata and push token, clears the block and chat activity, and bumps the reset revision so the client's
+    /// next request gets 409 `chat_reset` (spec 7.12).
+    private func resetSupport(_ deviceId: String) throws -> HTTPResponse {
+        try db.transaction {
+            try db.query("DELETE FROM conversations WHERE device_id = ?", [.text(deviceId)])
+            try db.query("DELETE FROM attachments WHERE device_id = ?", [.text(deviceId)])
+            try db.query(
+                "UPDATE devices SET blocked = 0, read_seq = 0, user_typing = 0, reset_revision = reset_revision + 1 WHERE id = ?",
+                [.text(deviceId)])
+        }
+        hub.close(deviceId: deviceId)
+        return .json(200, try devicesJSON(deviceId).first ?? .null)
+    }
+
+    /// `POST /admin/devices/<id>/messages`: `{kind?: TEXT|REVIEW|PAYWALL, text?, authorId?, reviewUrl?,
+    /// paywallId?, buttonLabel?, photos?: [{data: Base64 JPEG, width?, height?}]}` → 201 with the message.
+    private func agentReply(_ request: HTTPRequest, deviceId: String) throws -> HTTPResponse {
+        let body = try request.jsonObject()
+        var message = NewMessage(sender: "AGENT", text: try body.optionalString("text") ?? "")
+        message.kind = try body.optionalString("kind") ?? "TEXT"
+        message.buttonLabel = try body.optionalString("buttonLabel")
+        message.authorId = try body.optionalString("authorId")
+        guard message.text.utf16.count <= 4000 else { throw APIError.invalidRequest("text is longer than 4,000") }
+        if let author = message.authorId, try db.row("SELECT id FROM team WHERE id = ?", [.text(author)]) == nil {
+            throw APIError.invalidRequest("authorId is not a team member")
+        }
+        switch message.kind {
+        case "TEXT": break
+        case "REVIEW":
+            guard let url = try body.optionalString("reviewUrl"), url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                throw APIError.invalidRequest("a REVIEW card needs an http(s) reviewUrl")
+            }
+            message.reviewUrl = url
+        case "PAYWALL":
+            let paywallId = try body.requiredString("paywallId")
+            let registered = try db.row("SELECT paywalls FROM devices WHERE id = ?", [.text(deviceId)])?.text("paywalls")
+            let entry = (try? JSONValue.parse(registered ?? "[]"))?.arrayValue?.first { $0["id"]?.stringValue == paywallId }
+            guard let entry else { throw APIError.invalidRequest("the device has not registered paywall \(paywallId)") }
+            message.paywallId = paywallId
+            message.paywallTitle = entry["title"]?.stringValue
+        default:
+            throw APIError.invalidRequest("kind must be TEXT, REVIEW or PAYWALL")
+        }
+        let photos = body["photos"]?.arrayValue ?? []
+        guard photos.count <= 5 else { throw APIError.invalidRequest("at most 5 photos") }
+        guard !message.text.isEmpty || !photos.isEmpty || message.kind != "TEXT" else {
+            throw APIError.invalidRequest("the message is empty")
+        }
+        let (record, messageId) = try db.transaction { () throws -> (ConversationRecord, String) in
+            message.attachmentIds = try photos.map { try storeAgentPhoto($0, deviceId: deviceId) }
+            return try addMessage(message, deviceId: deviceId)
+        }
+        try queuePush(for: message, photoCount: photos.count, conversationId: record.id, deviceId: deviceId)
+        let stored = try messagesJSON("SELECT * FROM messages WHERE id = ?", [.text(messageId)]).first ?? .null
+        return .json(201, ["conversationId": .string(record.id), "message": stored])
+    }
+
+    private func storeAgentPhoto(_ photo: JSONValue, deviceId: String) throws -> String {
+        guard let text = photo["data"]?.stringValue, let data = Base64.decode(text, alphabet: .standard),
+            data.starts(with: [0xFF, 0xD8, 0xFF])
+        else { throw APIError.invalidRequest("a photo is {data: standard Base64 of a JPEG}") }
+        let id = newID("att_")
+        try db.query(
+            """
+            INSERT INTO attachments (id, device_id, content_type, bytes, width, height, checksum, data, uploaded, created_at)
+            VALUES (?, ?, 'image/jpeg', ?, ?, ?, ?, ?, 1, ?)
+            """,
+            [
+                .text(id), .text(deviceId), .int(Int64(data.count)), .optional(photo["width"]?.integerValue),
+                .optional(photo["height"]?.integerValue), .text(Base64.encode(SHA256.hash(data))), .blob(data),
+                .double(now),
+            ])
+        return id
+    }
+
+    /// Devices as the team sees them (all, or the one with `id`).
+    func devicesJSON(_ id: String?) throws -> [JSONValue] {
+        let rows =
+            try id.map { try db.query("SELECT * FROM devices WHERE id = ?", [.text($0)]) }
+            ?? db.query("SELECT * FROM devices ORDER BY rowid")
+        return try rows.map { row in
+            let deviceId = row.text("id") ?? ""
+            let record = try conversationRecord(deviceId: deviceId)
+            return [
+                "id": .string(deviceId), "createdAt": .string(InternetDate.string(row.double("created_at") ?? 0)),
+                "info": (try? JSONValue.parse(row.text("info") ?? "{}")) ?? .null,
+                "externalUserId": .optional(row.text("external_user_id")), "name": .optional(row.text("name")),
+                "email": .optional(row.text("email")), "language": .optional(row.text("language")),
+                "metadata": (try? JSONValue.parse(row.text("metadata") ?? "{}")) ?? .null,
+                "paywalls": (try? JSONValue.parse(row.text("paywalls") ?? "[]")) ?? .null,
+                "pushToken": .optional(row.text("push_token")), "pushEnvironment": .optional(row.text("push_environment")),
+                "updatesAppBadge": row.bool("updates_app_badge").map(JSONValue.bool) ?? .null,
+                "verifiedUserId": .optional(row.text("verified_user_id")),
+                "verifiedName": .optional(row.text("verified_name")), "verifiedEmail": .optional(row.text("verified_email")),
+                "blocked": .bool(row.bool("blocked") ?? false), "resetRevision": .int(row.int("reset_revision") ?? 0),
+                "readSeq": .int(row.int("read_seq") ?? 0), "typing": .bool(row.bool("user_typing") ?? false),
+                "conversationId": .optional(record?.id), "status": .optional(record?.status),
+                "openStreams": .int(Int64(hub.count(deviceId: deviceId))),
+            ]
+        }
+    }
+}

@@ -1,0 +1,282 @@
+import Digest
+import Foundation
+
+/// The team/admin API under `/admin/`, authorised by the admin token (Docs/Emulator.md "Admin API"). A device's
+/// access token is refused here, and the admin token is refused on `/v1/`.
+extension EmulatorState {
+    func routeAdmin(_ request: HTTPRequest, _ path: [String], faults: FaultPlan) throws -> HTTPResponse {
+        guard let header = request.header("authorization"),
+            HMACSHA256.constantTimeEquals(Array(header.utf8), Array("Bearer \(settings.adminToken)".utf8))
+        else { throw APIError(401, "admin_unauthorized", "The admin API needs the admin token.") }
+        switch (request.method, path) {
+        case ("GET", ["app"]): return .json(200, appJSON())
+        case ("PATCH", ["app"]): return try updateApp(request)
+        case ("PUT", ["rate-limits"]): return try setRateLimits(request)
+        case ("POST", ["identity-secret"]): return try regenerateSecret(request)
+        case ("DELETE", ["identity-secret"]):
+            settings.identitySecret = nil
+            try saveSettings()
+            return .json(200, appJSON())
+        case ("PUT", ["appearance"]): return try publishAppearance(request)
+        case ("PUT", let p) where p.count == 3 && p[0] == "appearance" && p[1] == "images":
+            return try putAppearanceImage(request, id: p[2])
+        case ("PUT", ["team"]): return try setTeam(request)
+        case ("GET", ["push-outbox"]): return try pushOutbox()
+        case ("DELETE", ["push-outbox"]):
+            try db.query("DELETE FROM push_outbox")
+            return .json(200, [:])
+        case ("GET", ["faults"]): return .json(200, ["faults": .array(faults.pending.map(Self.faultJSON))])
+        case ("POST", ["faults"]):
+            faults.add(try Self.fault(from: try request.jsonObject()))
+            return .json(201, ["faults": .array(faults.pending.map(Self.faultJSON))])
+        case ("DELETE", ["faults"]):
+            faults.clear()
+            return .json(200, ["faults": []])
+        case ("GET", ["devices"]): return .json(200, ["devices": .array(try devicesJSON(nil))])
+        case ("GET", ["conversations"]): return try conversationsList()
+        case (_, let p) where p.count >= 2 && p[0] == "devices": return try routeAdminDevice(request, p[1], Array(p.dropFirst(2)))
+        default: throw APIError.notFound
+        }
+    }
+
+    /// The settings the team sees, including the identity secret ("Reveal").
+    func appJSON() -> JSONValue {
+        let push = settings.push
+        return [
+            "appId": .string(settings.appId), "identitySecret": .optional(settings.identitySecret),
+            "disabled": .bool(settings.disabled), "onlyVerifiedUsers": .bool(settings.onlyVerifiedUsers),
+            "rateLimits": .object(
+                settings.rateLimits.mapValues {
+                    ["limit": .int(Int64($0.limit)), "windowSeconds": .int(Int64($0.windowSeconds))]
+                }),
+            "unreadPolling": settings.unreadPolling.map { stages in
+                .array(stages.map { ["forMinutes": .int(Int64($0.forMinutes)), "everySeconds": .int(Int64($0.everySeconds))] })
+            } ?? .null,
+            "push": [
+                "configured": .bool(push.configured), "appName": .string(push.appName),
+                "titleTemplate": .optional(push.titleTemplate), "bodyTemplate": .optional(push.bodyTemplate),
+                "senderName": .optional(push.senderName), "showMessage": .bool(push.showMessage),
+                "sound": .bool(push.sound), "offerPushes": .bool(push.offerPushes),
+            ],
+            "appearanceRevision": .int(Int64(settings.appearanceRevision)),
+        ]
+    }
+
+    /// `PATCH /admin/app`: `disabled`, `onlyVerifiedUsers`, `unreadPolling` (array or null), `push` settings.
+    private func updateApp(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try request.jsonObject()
+        var updated = settings
+        if let value = try body.optionalBool("disabled") { updated.disabled = value }
+        if let value = try body.optionalBool("onlyVerifiedUsers") { updated.onlyVerifiedUsers = value }
+        if let value = body["unreadPolling"] {
+            if value.isNull {
+                updated.unreadPolling = nil
+            } else {
+                guard let list = value.arrayValue else { throw APIError.invalidRequest("unreadPolling must be an array") }
+                updated.unreadPolling = try list.map { stage throws(APIError) in
+                    guard let minutes = stage["forMinutes"]?.integerValue, let seconds = stage["everySeconds"]?.integerValue,
+                        minutes >= 0, minutes <= Int32.max, abs(seconds) <= Int32.max
+                    else { throw APIError.invalidRequest("a stage is {forMinutes, everySeconds}") }
+                    return PollingStage(forMinutes: Int(minutes), everySeconds: Int(seconds))
+                }
+            }
+        }
+        if let push = body["push"] {
+            guard let fields = push.objectValue else { throw APIError.invalidRequest("push must be an object") }
+            updated.push = try Self.pushSettings(fields, current: updated.push)
+        }
+        settings = updated
+        try saveSettings()
+        return .json(200, appJSON())
+    }
+
+    private static func pushSettings(_ body: [String: JSONValue], current: PushSettings) throws(APIError) -> PushSettings {
+        var push = current
+        if let value = try body.optionalBool("configured") { push.configured = value }
+        if let value = try body.optionalBool("showMessage") { push.showMessage = value }
+        if let value = try body.optionalBool("sound") { push.sound = value }
+        if let value = try body.optionalBool("offerPushes") { push.offerPushes = value }
+        if let value = try body.optionalString("appName") { push.appName = value }
+        for key in ["titleTemplate", "bodyTemplate"] where body[key] != nil {
+            let template = try body.optionalString(key)
+            guard (template?.count ?? 0) <= PushPayload.templateLimit else {
+                throw APIError.invalidRequest("\(key) has more than 120 characters")
+            }
+            if key == "titleTemplate" { push.titleTemplate = template } else { push.bodyTemplate = template }
+        }
+        if body["senderName"] != nil {
+            let name = try body.optionalString("senderName")?.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard (name?.count ?? 0) <= PushPayload.senderNameLimit else {
+                throw APIError.invalidRequest("senderName has more than 60 characters")
+            }
+            push.senderName = name?.isEmpty == true ? nil : name
+        }
+        return push
+    }
+
+    /// `PUT /admin/rate-limits`: `{scope: {limit, windowSeconds} | null}`; a new limit starts fresh windows.
+    private func setRateLimits(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try request.jsonObject()
+        var limits = settings.rateLimits
+        for (scope, value) in body {
+            guard Self.scopes.contains(scope) else { throw APIError.invalidRequest("unknown scope \(scope)") }
+            if value.isNull { limits[scope] = nil; continue }
+            guard let limit = value["limit"]?.integerValue, let window = value["windowSeconds"]?.integerValue,
+                limit >= 0, limit <= Int32.max, (1...86_400).contains(window)
+            else { throw APIError.invalidRequest("a limit is {limit ≥ 0, windowSeconds 1…86400}") }
+            limits[scope] = RateLimit(limit: Int(limit), windowSeconds: Int(window))
+        }
+        settings.rateLimits = limits
+        rateWindows.removeAll()
+        try saveSettings()
+        return .json(200, appJSON())
+    }
+
+    /// `POST /admin/identity-secret` `{markUnverified?: bool}`: a new secret; old tokens stop working at once.
+    /// Verified chats stay verified unless `markUnverified` (seed 000 "Regenerate the secret").
+    private func regenerateSecret(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = request.body.isEmpty ? [:] : try request.jsonObject()
+        settings.identitySecret = "ids_" + configuration.randomText(40)
+        try saveSettings()
+        if try body.optionalBool("markUnverified") == true {
+            try db.query(
+                "UPDATE devices SET verified_user_id = NULL, verified_name = NULL, verified_email = NULL, verified_at = NULL")
+        }
+        return .json(200, appJSON())
+    }
+
+    /// `PUT /admin/appearance` `{appearance: {...}}`: publishes a new revision (≤ 65,536 bytes, spec 3.16).
+    private func publishAppearance(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let appearance = try request.jsonObject()["appearance"], appearance.objectValue != nil else {
+            throw APIError.invalidRequest("appearance must be an object")
+        }
+        let text = appearance.serialized()
+        guard text.utf8.count <= 60_000 else { throw APIError.invalidRequest("the appearance is too large") }
+        settings.appearance = text
+        settings.appearanceRevision += 1
+        try saveSettings()
+        return .json(200, appJSON())
+    }
+
+    /// `PUT /admin/appearance/images/<uuid>`: stores raw image bytes with their `Content-Type`.
+    private func putAppearanceImage(_ request: HTTPRequest, id: String) throws -> HTTPResponse {
+        guard UUIDText.isValid(id), !request.body.isEmpty else {
+            throw APIError.invalidRequest("the ID must be a UUID and the body the image")
+        }
+        try db.query(
+            "INSERT OR REPLACE INTO appearance_images (id, content_type, data) VALUES (?, ?, ?)",
+            [.text(id.lowercased()), .text(request.header("content-type") ?? "image/png"), .blob(request.body)])
+        return .json(200, ["id": .string(id.lowercased())])
+    }
+
+    /// `PUT /admin/team` `{members: [{id, name}]}`: replaces the team (authors of agent replies).
+    private func setTeam(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let members = try request.jsonObject()["members"]?.arrayValue else {
+            throw APIError.invalidRequest("members must be an array")
+        }
+        let parsed = try members.map { member throws(APIError) -> (String, String) in
+            guard let id = member["id"]?.stringValue, let name = member["name"]?.stringValue, !id.isEmpty else {
+                throw APIError.invalidRequest("a member is {id, name}")
+            }
+            return (id, name)
+        }
+        try db.transaction {
+            try db.query("DELETE FROM team")
+            for (id, name) in parsed { try db.query("INSERT OR REPLACE INTO team (id, name) VALUES (?, ?)", [.text(id), .text(name)]) }
+        }
+        return .json(200, ["members": .array(parsed.map { ["id": .string($0.0), "name": .string($0.1)] })])
+    }
+
+    private func pushOutbox() throws -> HTTPResponse {
+        let rows = try db.query("SELECT * FROM push_outbox ORDER BY id")
+        return .json(
+            200,
+            [
+                "pushes": .array(
+                    rows.map { row in
+                        [
+                            "id": .int(row.int("id") ?? 0), "deviceId": .optional(row.text("device_id")),
+                            "pushToken": .optional(row.text("push_token")),
+                            "pushEnvironment": .optional(row.text("push_environment")),
+                            "payload": (try? JSONValue.parse(row.text("payload") ?? "")) ?? .null,
+                            "createdAt": .string(InternetDate.string(row.double("created_at") ?? 0)),
+                        ]
+                    })
+            ])
+    }
+
+    private func conversationsList() throws -> HTTPResponse {
+        let rows = try db.query(
+            "SELECT c.*, d.read_seq FROM conversations c JOIN devices d ON d.id = c.device_id ORDER BY c.last_message_at DESC")
+        return .json(
+            200,
+            [
+                "conversations": .array(
+                    try rows.map { row in
+                        let id = row.text("id") ?? ""
+                        return [
+                            "id": .string(id), "deviceId": .optional(row.text("device_id")),
+                            "status": .optional(row.text("status")), "lastSeq": .int(row.int("last_seq") ?? 0),
+                            "unreadForUser": .int(try unreadCount(conversationId: id, readSeq: row.int("read_seq") ?? 0)),
+                            "lastMessageAt": row.double("last_message_at").map { .string(InternetDate.string($0)) } ?? .null,
+                        ]
+                    })
+            ])
+    }
+
+    /// Reads a fault: `{path, method?, kind: "delay"|"status"|"drop", delayMs?, status?, code?, message?,
+    /// retryAfter?, retryScope?, count?}`.
+    static func fault(from body: [String: JSONValue]) throws(APIError) -> FaultPlan.Fault {
+        let path = try body.requiredString("path")
+        let count = Int(try body.optionalInt("count") ?? 1)
+        let action: FaultPlan.Action
+        switch try body.requiredString("kind") {
+        case "delay":
+            action = .delay(milliseconds: Int(min(60_000, max(0, try body.optionalInt("delayMs") ?? 0))))
+        case "drop":
+            action = .drop
+        case "status":
+            let status = Int(try body.optionalInt("status") ?? 503)
+            guard (400...599).contains(status) else { throw APIError.invalidRequest("status must be 400…599") }
+            action = .fail(
+                APIError(
+                    status, try body.optionalString("code") ?? "injected_fault",
+                    try body.optionalString("message") ?? "Injected fault.",
+                    retryScope: try body.optionalString("retryScope"),
+                    retryAfter: try body.optionalInt("retryAfter").map { Int(clamping: $0) }))
+        default:
+            throw APIError.invalidRequest("kind must be delay, status or drop")
+        }
+        guard count >= 1 else { throw APIError.invalidRequest("count must be at least 1") }
+        return FaultPlan.Fault(method: try body.optionalString("method"), path: path, action: action, remaining: count)
+    }
+
+    static func faultJSON(_ fault: FaultPlan.Fault) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "path": .string(fault.path), "method": .optional(fault.method), "count": .int(Int64(fault.remaining)),
+        ]
+        switch fault.action {
+        case .delay(let milliseconds): object["kind"] = "delay"; object["delayMs"] = .int(Int64(milliseconds))
+        case .drop: object["kind"] = "drop"
+        case .fail(let error): object["kind"] = "status"; object["status"] = .int(Int64(error.status)); object["code"] = .string(error.code)
+        }
+        return .object(object)
+    }
+}
+
+/// Lower-case canonical UUID text check (appearance image IDs, spec 3.17).
+enum UUIDText {
+    static func isValid(_ text: String) -> Bool {
+        let bytes = Array(text.lowercased().utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                else { return false }
+            }
+        }
+        return true
+    }
+}

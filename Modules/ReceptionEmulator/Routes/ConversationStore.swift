@@ -1,0 +1,172 @@
+import Digest
+
+/// A device's conversation row.
+struct ConversationRecord {
+    var id: String
+    var status: String
+    var createdAt: Double
+    var lastMessageAt: Double?
+    var lastSeq: Int64
+}
+
+/// A new message before it is stored.
+struct NewMessage {
+    var sender: String
+    var text: String
+    var clientId: String?
+    var kind = "TEXT"
+    var reviewUrl: String?
+    var paywallId: String?
+    var paywallTitle: String?
+    var buttonLabel: String?
+    var authorId: String?
+    /// Attachment IDs (already stored, owned by the device) in order.
+    var attachmentIds: [String] = []
+}
+
+/// Conversation and message storage shared by the device routes and the admin API.
+extension EmulatorState {
+    /// Messages per `GET conversation` window and per `messages?after=` page (spec 0.7, 8.1.5).
+    static let pageSize = 50
+
+    func conversationRecord(deviceId: String) throws -> ConversationRecord? {
+        guard let row = try db.row("SELECT * FROM conversations WHERE device_id = ?", [.text(deviceId)]),
+            let id = row.text("id"), let status = row.text("status")
+        else { return nil }
+        return ConversationRecord(
+            id: id, status: status, createdAt: row.double("created_at") ?? 0, lastMessageAt: row.double("last_message_at"),
+            lastSeq: row.int("last_seq") ?? 0)
+    }
+
+    /// `AGENT` messages after the device's read sequence (spec 8.2).
+    func unreadCount(conversationId: String, readSeq: Int64) throws -> Int64 {
+        try db.row(
+            "SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND sender = 'AGENT' AND seq > ?",
+            [.text(conversationId), .int(readSeq)])?.int("n") ?? 0
+    }
+
+    /// The full Conversation object of spec 4.3.
+    func conversationJSON(_ record: ConversationRecord, readSeq: Int64) throws -> JSONValue {
+        [
+            "id": .string(record.id), "status": .string(record.status),
+            "unreadForUser": .int(try unreadCount(conversationId: record.id, readSeq: readSeq)),
+            "createdAt": .string(InternetDate.string(record.createdAt)),
+        ]
+    }
+
+    /// Messages of `sql` (which selects from `messages`) as spec 4.2 objects, with attachments and signed URLs.
+    func messagesJSON(_ sql: String, _ arguments: [SQLValue]) throws -> [JSONValue] {
+        try db.query(sql, arguments).map { row in
+            let id = row.text("id") ?? ""
+            var message: [String: JSONValue] = [
+                "id": .string(id), "seq": .int(row.int("seq") ?? 0), "sender": .string(row.text("sender") ?? "AGENT"),
+                "text": .string(row.text("text") ?? ""), "kind": .string(row.text("kind") ?? "TEXT"),
+                "createdAt": .string(InternetDate.string(row.double("created_at") ?? 0)),
+                "clientId": .optional(row.text("client_id")),
+                "attachments": .array(
+                    try db.query(
+                        "SELECT * FROM attachments WHERE message_id = ? ORDER BY position", [.text(id)]
+                    ).map(attachmentJSON)),
+            ]
+            for (key, column) in [
+                ("reviewUrl", "review_url"), ("paywallId", "paywall_id"), ("paywallTitle", "paywall_title"),
+                ("buttonLabel", "button_label"), ("authorId", "author_id"),
+            ] {
+                if let value = row.text(column) { message[key] = .string(value) }
+            }
+            if message["kind"] != "TEXT" {
+                message["actionClickedAt"] = row.double("action_clicked_at").map { .string(InternetDate.string($0)) } ?? .null
+            }
+            return .object(message)
+        }
+    }
+
+    /// spec 4.4 with a signed download URL that expires (spec 3.18).
+    func attachmentJSON(_ row: SQLRow) -> JSONValue {
+        let id = row.text("id") ?? ""
+        let expires = Int64(now + configuration.attachmentURLLifetime)
+        var object: [String: JSONValue] = [
+            "id": .string(id), "contentType": .string(row.text("content_type") ?? "image/jpeg"),
+            "url": .string("\(baseURL)/files/\(id)?expires=\(expires)&sig=\(signature("get:\(id):\(expires)"))"),
+        ]
+        if let width = row.int("width") { object["width"] = .int(width) }
+        if let height = row.int("height") { object["height"] = .int(height) }
+        return .object(object)
+    }
+
+    /// Team members who wrote messages in `conversationId` (spec 4.5); the emulator has no team photos.
+    func teamJSON(conversationId: String?) throws -> JSONValue {
+        guard let conversationId else { return .array([]) }
+        return .array(
+            try db.query(
+                """
+                SELECT id, name FROM team WHERE id IN
+                (SELECT DISTINCT author_id FROM messages WHERE conversation_id = ?) ORDER BY id
+                """, [.text(conversationId)]
+            ).map { ["id": .optional($0.text("id")), "name": .optional($0.text("name")), "photoUrl": .null] })
+    }
+
+    /// `{blocked, verificationRequired}` (spec 4.6).
+    func deviceFlags(_ device: AuthenticatedDevice) -> JSONValue {
+        ["blocked": .bool(device.blocked), "verificationRequired": .bool(requiresVerification(device))]
+    }
+
+    /// HMAC of `text` under the signing key, as hex (storage and download URL signatures).
+    func signature(_ text: String) -> String {
+        Hex.encode(HMACSHA256.authenticationCode(for: Array(text.utf8), key: Array(settings.signingKey.utf8)))
+    }
+
+    /// Stores `message` in the device's conversation (created, or reopened when resolved — spec 0.8), attaches
+    /// its photos, notifies the device's streams and returns `(conversation, message ID)`.
+    func addMessage(_ message: NewMessage, deviceId: String) throws -> (ConversationRecord, String) {
+        let result = try db.transaction { () throws -> (ConversationRecord, String) in
+            var conversation: ConversationRecord
+            if let existing = try conversationRecord(deviceId: deviceId) {
+                conversation = existing
+            } else {
+                conversation = ConversationRecord(
+                    id: newID("conv_"), status: "OPEN", createdAt: now, lastMessageAt: nil, lastSeq: 0)
+                try db.query(
+                    "INSERT INTO conversations (id, device_id, status, created_at) VALUES (?, ?, 'OPEN', ?)",
+                    [.text(conversation.id), .text(deviceId), .double(now)])
+            }
+            conversation.lastSeq += 1
+            conversation.lastMessageAt = now
+            if message.sender == "USER" { conversation.status = "OPEN" }
+            let id = newID("msg_")
+            try db.query(
+                """
+                INSERT INTO messages (id, conversation_id, seq, client_id, sender, text, kind, review_url, paywall_id,
+                paywall_title, button_label, author_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(id), .text(conversation.id), .int(conversation.lastSeq), .optional(message.clientId),
+                    .text(message.sender), .text(message.text), .text(message.kind), .optional(message.reviewUrl),
+                    .optional(message.paywallId), .optional(message.paywallTitle), .optional(message.buttonLabel),
+                    .optional(message.authorId), .double(now),
+                ])
+            for (position, attachmentId) in message.attachmentIds.enumerated() {
+                try db.query(
+                    "UPDATE attachments SET message_id = ?, position = ? WHERE id = ?",
+                    [.text(id), .int(Int64(position)), .text(attachmentId)])
+            }
+            try db.query(
+                "UPDATE conversations SET last_seq = ?, last_message_at = ?, status = ? WHERE id = ?",
+                [.int(conversation.lastSeq), .double(now), .text(conversation.status), .text(conversation.id)])
+            return (conversation, id)
+        }
+        hub.send("changed", to: deviceId)
+        return result
+    }
+}
+
+extension SQLRow {
+    /// A REAL column (an INTEGER reads as its value too).
+    func double(_ column: String) -> Double? {
+        switch columns[column] {
+        case .double(let value)?: return value
+        case .int(let value)?: return Double(value)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// The emulator's database schema as named migrations, run in order once each (recorded in `migrations`).
+enum Schema {
+    /// `(name, SQL)` in the order they apply.
+    static let migrations: [(String, String)] = [
+        (
+            "001_core",
+            """
+            CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE devices (
+                id TEXT PRIMARY KEY, created_at REAL NOT NULL, info TEXT NOT NULL DEFAULT '{}',
+                external_user_id TEXT, name TEXT, email TEXT, language TEXT,
+                metadata TEXT NOT NULL DEFAULT '{}', paywalls TEXT NOT NULL DEFAULT '[]',
+                push_token TEXT, push_environment TEXT, updates_app_badge INTEGER,
+                verified_user_id TEXT, verified_name TEXT, verified_email TEXT, verified_at REAL,
+                blocked INTEGER NOT NULL DEFAULT 0, reset_revision INTEGER NOT NULL DEFAULT 0,
+                read_seq INTEGER NOT NULL DEFAULT 0, user_typing INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE sessions (
+                secret TEXT PRIMARY KEY, device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                revoked INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL);
+            CREATE TABLE access_tokens (
+                token TEXT PRIMARY KEY, device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                session_secret TEXT NOT NULL REFERENCES sessions(secret) ON DELETE CASCADE, expires_at REAL NOT NULL);
+            CREATE TABLE conversations (
+                id TEXT PRIMARY KEY, device_id TEXT NOT NULL UNIQUE REFERENCES devices(id) ON DELETE CASCADE,
+                status TEXT NOT NULL, created_at REAL NOT NULL, last_message_at REAL, last_seq INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE messages (
+                id TEXT PRIMARY KEY,
+                conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL, client_id TEXT, sender TEXT NOT NULL, text TEXT NOT NULL,
+                kind TEXT NOT NULL DEFAULT 'TEXT', review_url TEXT, paywall_id TEXT, paywall_title TEXT,
+                button_label TEXT, author_id TEXT, action_clicked_at REAL, created_at REAL NOT NULL,
+                UNIQUE (conversation_id, seq), UNIQUE (conversation_id, client_id));
+            CREATE TABLE attachments (
+                id TEXT PRIMARY KEY, device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+                request_id TEXT, content_type TEXT NOT NULL, bytes INTEGER NOT NULL,
+                width INTEGER, height INTEGER, checksum TEXT NOT NULL, data BLOB, uploaded INTEGER NOT NULL DEFAULT 0,
+                message_id TEXT REFERENCES messages(id) ON DELETE CASCADE, position INTEGER NOT NULL DEFAULT 0,
+                created_at REAL NOT NULL, UNIQUE (device_id, request_id));
+            CREATE TABLE team (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+            CREATE TABLE push_outbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, device_id TEXT NOT NULL, push_token TEXT NOT NULL,
+                push_environment TEXT, payload TEXT NOT NULL, created_at REAL NOT NULL);
+            CREATE TABLE appearance_images (id TEXT PRIMARY KEY, content_type TEXT NOT NULL, data BLOB NOT NULL);
+            CREATE INDEX messages_by_conversation ON messages (conversation_id, seq);
+            CREATE INDEX attachments_by_message ON attachments (message_id, position);
+            """
+        ),
+        (
+            // Unread counts (spec 8.2) filter by sender above a seq; without this they scan the conversation.
+            "002_unread_index",
+            "CREATE INDEX messages_by_sender ON messages (conversation_id, sender, seq);"
+        ),
+    ]
+
+    /// Applies every migration not yet recorded.
+    static func migrate(_ db: SQLiteDatabase) throws {
+        try db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)")
+        let applied = Set(try db.query("SELECT name FROM migrations").compactMap { $0.text("name") })
+        for (name, sql) in migrations where !applied.contains(name) {
+            try db.transaction {
+                try db.execute(sql)
+                try db.query("INSERT INTO migrations (name) VALUES (?)", [.text(name)])
+            }
+        }
+    }
+}
