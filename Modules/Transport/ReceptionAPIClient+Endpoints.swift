@@ -276,3 +276,4 @@ public enum UploadChecksum {
         return groups.joined(separator: "-")
     }
 }
+extension ReceptionAPIClient: ConversationService {}

@@ -1,13 +1,5 @@
 import ReceptionCore
 
-/// Why a session stopped making requests on its own (spec 6.4).
-public enum HaltReason: String, Sendable, Hashable {
-    /// 401 `invalid_app_id` or 403 `app_disabled`: the service no longer serves this App ID.
-    case appUnavailable
-    /// 403 `blocked`: the team blocked this device; it may read but not send.
-    case blocked
-}
-
 /// What the API client needs from, and tells, the rest of the SDK. The facade wires these to the identity stager,
 /// the session store and the chat engine; tests wire them to recorders.
 public struct SessionHooks: Sendable {

@@ -33,10 +33,13 @@ struct EventStreamTests {
     }
 
     @Test func streamSaysReconnectWhenItsTokenExpires() async throws {
-        let harness = try EmulatorHarness(realClock: true, pingInterval: 0.1, accessTokenLifetime: 0.5)
+        // Real time: the stream's end is timed from the token's remaining life when it opens. Long enough that a
+        // loaded machine still opens the stream before the token expires, short enough to keep the test quick.
+        let harness = try EmulatorHarness(realClock: true, pingInterval: 0.1, accessTokenLifetime: 4)
         let device = try await harness.register()
         try await harness.send(device, "hi")
         let stream = try Self.open(harness, device)
+        #expect(stream.read(until: ": ping\n"), "the stream did not open while the token was valid")
         #expect(stream.read(until: "data: reconnect\n"))
     }
 
