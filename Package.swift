@@ -92,7 +92,8 @@ let package = Package(
             name: "ReceptionTestingTests", dependencies: ["ReceptionTesting", "ReceptionCore"],
             path: "Tests/ReceptionTestingTests"),
         .testTarget(
-            name: "TransportTests", dependencies: ["Transport", "ReceptionCore", "ReceptionTesting", "Digest"],
+            name: "TransportTests",
+            dependencies: ["Transport", "ReceptionCore", "ReceptionTesting", "Digest", "ReceptionEmulator"],
             path: "Tests/TransportTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "SystemLibrariesTests", dependencies: ["CSQLite", "CZlib"],

@@ -14,9 +14,10 @@ extension EmulatorState {
     func admit(scopes: [String], subject: String) throws(APIError) {
         let now = self.now
         for scope in scopes {
-            guard let limit = settings.rateLimits[scope], let window = activeWindow(scope, subject, limit, now),
-                window.count >= limit.limit
-            else { continue }
+            // A scope without a window yet has used nothing; a limit of 0 refuses even the first request.
+            guard let limit = settings.rateLimits[scope] else { continue }
+            let window = activeWindow(scope, subject, limit, now) ?? RateWindow(start: now, count: 0)
+            guard window.count >= limit.limit else { continue }
             let retryAfter = max(1, Int((window.start + Double(limit.windowSeconds) - now).rounded(.up)))
             throw APIError(
                 429, "rate_limited", "Too many requests; wait before trying again.", retryScope: scope,
@@ -34,9 +35,9 @@ extension EmulatorState {
     /// `GET conversation?limits=1` (spec 6.3.6).
     func secondsToWait(scope: String, subject: String) -> Int {
         let now = self.now
-        guard let limit = settings.rateLimits[scope], let window = activeWindow(scope, subject, limit, now),
-            window.count >= limit.limit
-        else { return 0 }
+        guard let limit = settings.rateLimits[scope] else { return 0 }
+        let window = activeWindow(scope, subject, limit, now) ?? RateWindow(start: now, count: 0)
+        guard window.count >= limit.limit else { return 0 }
         return min(86_400, max(1, Int((window.start + Double(limit.windowSeconds) - now).rounded(.up))))
     }
 
