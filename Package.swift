@@ -81,6 +81,12 @@ let package = Package(
             name: "ReceptionEmulatorTests", dependencies: ["ReceptionEmulator", "Digest"],
             path: "Tests/ReceptionEmulatorTests"),
 
+        // Sequential authenticated requests through our client beside bare URLSession, same emulator, same run.
+        .executableTarget(
+            name: "TransportBench",
+            dependencies: ["Transport", "ReceptionCore", "ReceptionTesting", "ReceptionEmulator"],
+            path: "Benchmarks/TransportBench"),
+
         .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),
         .testTarget(
             name: "ReceptionCoreTests", dependencies: ["ReceptionCore", "ReceptionTesting"],

@@ -10,7 +10,8 @@ public struct ServiceEndpoint: Sendable, Hashable {
     public let appID: String
     /// The root URL: scheme, host, port and normalised path prefix.
     public let root: URL
-    private let prefixSegments: [String]
+    /// `scheme://host[:port]/prefix/v1/`, built once: every request appends its path to it.
+    private let apiBase: String
 
     /// An endpoint for `appID` at `root`. Throws `invalid_configuration` for an App ID that is not
     /// `app_` + 22 ASCII letters or digits, or a root whose scheme is not http or https.
@@ -21,7 +22,12 @@ public struct ServiceEndpoint: Sendable, Hashable {
         else { throw ReceptionError(code: ReceptionError.Code.invalidConfiguration) }
         self.appID = appID
         self.root = root
-        self.prefixSegments = components.path.split(separator: "/").map(String.init)
+        var base = components
+        base.percentEncodedPath = ""
+        base.percentEncodedQuery = nil
+        base.fragment = nil
+        let prefix = components.percentEncodedPath.split(separator: "/").map { $0 + "/" }.joined()
+        self.apiBase = (base.string ?? root.absoluteString) + "/" + prefix + "v1/"
     }
 
     /// Spec 1.4: exactly `^app_[A-Za-z0-9]{22}$`, no surrounding whitespace.
@@ -39,14 +45,9 @@ public struct ServiceEndpoint: Sendable, Hashable {
 
     /// `<root path segments>/v1/<path>` with `query` appended verbatim (already percent-encoded).
     public func url(path: String, query: String? = nil) throws(ReceptionError) -> URL {
-        guard var components = URLComponents(url: root, resolvingAgainstBaseURL: false) else {
-            throw ReceptionError(code: ReceptionError.Code.invalidURL)
-        }
-        let segments = prefixSegments + ["v1"] + path.split(separator: "/").map(String.init)
-        components.percentEncodedPath = "/" + segments.joined(separator: "/")
-        components.percentEncodedQuery = query
-        components.fragment = nil
-        guard let url = components.url else { throw ReceptionError(code: ReceptionError.Code.invalidURL) }
+        var text = apiBase + path.split(separator: "/").joined(separator: "/")
+        if let query { text += "?" + query }
+        guard let url = URL(string: text) else { throw ReceptionError(code: ReceptionError.Code.invalidURL) }
         return url
     }
 

@@ -31,10 +31,15 @@ public enum ReceptionJSON {
         return encoder
     }
 
+    // Shared coders for the hot paths: they are never reconfigured after creation, and JSONDecoder/JSONEncoder are
+    // Sendable, so one instance serves every thread.
+    private static let sharedDecoder = makeDecoder()
+    private static let sharedEncoder = makeEncoder()
+
     /// Decodes `T` from `data`, mapping every failure to `invalid_response` with `status`.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, status: Int = 0) throws(ReceptionError) -> T {
         do {
-            return try makeDecoder().decode(type, from: data)
+            return try sharedDecoder.decode(type, from: data)
         } catch {
             throw ReceptionError.invalidResponse(status: status)
         }
@@ -45,7 +50,7 @@ public enum ReceptionJSON {
         _ value: T, failureCode: String = ReceptionError.Code.invalidInput
     ) throws(ReceptionError) -> Data {
         do {
-            return try makeEncoder().encode(value)
+            return try sharedEncoder.encode(value)
         } catch {
             throw ReceptionError(code: failureCode)
         }
