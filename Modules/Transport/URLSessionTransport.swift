@@ -34,6 +34,27 @@ public final class URLSessionTransport: HTTPTransporting {
     public func send(
         _ request: HTTPRequest, uploadProgress: (@Sendable (Double) -> Void)?
     ) async throws(ReceptionError) -> HTTPResponse {
+        guard let uploadProgress else { return try await exchange(request) }
+        return try await exchange(request, progress: uploadProgress)
+    }
+
+    /// The common case: no progress to report, so the session's own async call does the work (the fastest path).
+    private func exchange(_ request: HTTPRequest) async throws(ReceptionError) -> HTTPResponse {
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: Self.urlRequest(request))
+        } catch {
+            throw Self.error(error)
+        }
+        guard let http = response as? HTTPURLResponse else { throw .invalidResponse(status: 0) }
+        return HTTPResponse(status: http.statusCode, headers: Self.headers(of: http), body: data)
+    }
+
+    /// An upload whose progress the delegate reports.
+    private func exchange(
+        _ request: HTTPRequest, progress uploadProgress: @escaping @Sendable (Double) -> Void
+    ) async throws(ReceptionError) -> HTTPResponse {
         let task = session.dataTask(with: Self.urlRequest(request))
         let result: Result<HTTPResponse, ReceptionError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -64,6 +85,15 @@ public final class URLSessionTransport: HTTPTransporting {
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         return urlRequest
+    }
+
+    /// Header fields with lower-cased names.
+    static func headers(of response: HTTPURLResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return headers
     }
 
     /// Maps a URL-loading failure to the client codes of spec 5.4.
@@ -105,10 +135,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         let http = response as? HTTPURLResponse
         let status = http?.statusCode ?? 0
-        var headers: [String: String] = [:]
-        for (name, value) in http?.allHeaderFields ?? [:] {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
+        let headers = http.map(URLSessionTransport.headers(of:)) ?? [:]
         let stream: AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation? = entries.withLock { entries in
             entries[dataTask.taskIdentifier]?.status = status
             entries[dataTask.taskIdentifier]?.headers = headers
