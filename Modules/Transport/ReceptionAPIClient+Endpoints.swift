@@ -187,7 +187,17 @@ extension ReceptionAPIClient {
             retryAfter: response.status == 429 ? RetryAfter.storageHintSeconds(response.header("Retry-After")) : nil)
     }
 
-    // MARK: Deletion (3.5) and appearance (3.16)
+    // MARK: Logout revocation (3.4), deletion (3.5) and appearance (3.16)
+
+    /// `POST devices/me/logout` for a session secret from the revocation queue (spec 3.4, 7.15): no token, revision
+    /// header 0, never gated by a cooldown and never starting one. The service answers 200 even for unknown or
+    /// already revoked sessions, so any non-transient error means the entry is done; a 429's `Retry-After` paces
+    /// the queue's own retry (`error.retryAfter`).
+    public func revokeSession(secret: String) async throws(ReceptionError) {
+        let body = try ReceptionJSON.encode(["sessionSecret": secret])
+        let response = try await perform(Route.logout, Options(body: body))
+        _ = try ResponseInterpreter.decode(EmptyObject.self, from: response)
+    }
 
     /// `DELETE devices/me` with a probe (works while halted, ignores cooldowns). Returns `false` when there was
     /// no session secret (nothing to delete on the server). 401 `invalid_app_id` counts as completed (spec 7.15).

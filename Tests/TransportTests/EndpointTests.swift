@@ -182,6 +182,25 @@ struct EndpointTests {
         }
     }
 
+    @Test func revocationSendsTheSecretWithRevisionZeroAndIgnoresCooldowns() async throws {
+        let h = Harness(started: false, registered: false, revision: 4)
+        h.cooldowns.record(scope: .requests, seconds: 600, now: h.clock.now)
+        h.cooldowns.record(scope: .session, seconds: 600, now: h.clock.now)
+        h.transport.on("POST /v1/devices/me/logout", .error(429, code: "rate_limited", retryAfter: "9"), .json(200, "{}"))
+        do {
+            try await h.client.revokeSession(secret: "ss_old")
+            Issue.record("a 429 passed")
+        } catch {
+            #expect(error.status == 429 && error.retryAfter == 9)
+        }
+        try await h.client.revokeSession(secret: "ss_old")
+        let requests = h.transport.requests(to: "POST /v1/devices/me/logout")
+        #expect(requests.count == 2)
+        #expect(requests[0].json?["sessionSecret"] as? String == "ss_old")
+        #expect(requests[0].headers["X-Reception-Revision"] == "0" && requests[0].headers["Authorization"] == nil)
+        #expect(h.cooldowns.active(now: h.clock.now).count == 2, "no new cooldown from an exempt route")
+    }
+
     @Test func deletionWithoutASecretMakesNoRequest() async throws {
         let h = Harness(registered: false)
         #expect(try await h.client.deleteDevice() == false)
