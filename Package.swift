@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ReceptionTesting", targets: ["ReceptionTesting"]),
         .library(name: "Digest", targets: ["Digest"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "ReceptionKit", targets: ["ReceptionKit"]),
         .library(name: "MessageCache", targets: ["MessageCache"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .executable(name: "reception-image", targets: ["reception-image"]),
@@ -86,6 +87,16 @@ let package = Package(
             name: "TransportBench",
             dependencies: ["Transport", "ReceptionCore", "ReceptionTesting", "ReceptionEmulator"],
             path: "Benchmarks/TransportBench"),
+
+        // The facade a host imports: Reception.shared, configuration, the default composition, the account lifecycle.
+        .target(
+            name: "ReceptionKit",
+            dependencies: ["ReceptionCore", "Digest", "SecureStore", "MessageCache", "ImagePipeline", "Transport"],
+            path: "Modules/ReceptionKit"),
+        .testTarget(
+            name: "ReceptionKitTests",
+            dependencies: ["ReceptionKit", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator"],
+            path: "Tests/ReceptionKitTests"),
 
         .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),
         .testTarget(

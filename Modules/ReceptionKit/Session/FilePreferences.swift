@@ -1,0 +1,36 @@
+import Foundation
+import ReceptionCore
+import Synchronization
+
+/// The plain preferences of spec 7.17 that live outside a session's store: the storage generation of each App ID.
+/// One small JSON object in a file, replaced atomically. A missing or unreadable file reads as empty (these values
+/// are recreated safely: a lost generation only makes an old cache unreachable, which is what logout wants anyway).
+package final class FilePreferences: Sendable {
+    private let url: URL?
+    private let values: Mutex<[String: String]>
+
+    /// Preferences in `url`, or in memory only when `url` is `nil`.
+    package init(url: URL?) {
+        self.url = url
+        var loaded: [String: String] = [:]
+        if let url, let data = try? Data(contentsOf: url),
+           let object = try? JSONDecoder().decode([String: String].self, from: data) {
+            loaded = object
+        }
+        values = Mutex(loaded)
+    }
+
+    package subscript(key: String) -> String? {
+        get { values.withLock { $0[key] } }
+        set {
+            let snapshot = values.withLock { values in
+                values[key] = newValue
+                return values
+            }
+            guard let url, let data = try? JSONEncoder().encode(snapshot) else { return }
+            try? FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? data.write(to: url, options: .atomic)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import ReceptionCore
+import ReceptionKit
+import ReceptionTesting
+import Testing
+
+@Suite("SessionStorageTests")
+struct SessionStorageTests {
+    let app = "app_AbCdEfGhIjKlMnOpQrStUv"
+
+    @Test func aGenerationIsCreatedOncePersistedAndRotated() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let namespaces = StorageNamespaces(preferences: FilePreferences(url: url), idGenerator: IncrementingIDGenerator())
+        let first = namespaces.current(appID: app)
+        #expect(first.key == app + "00000000-0000-0000-0000-000000000001")
+        #expect(namespaces.current(appID: app) == first)
+        let relaunched = StorageNamespaces(preferences: FilePreferences(url: url), idGenerator: IncrementingIDGenerator(first: 50))
+        #expect(relaunched.current(appID: app) == first, "the generation survives a relaunch")
+        let rotated = relaunched.rotate(appID: app)
+        #expect(rotated != first && relaunched.current(appID: app) == rotated)
+        #expect(relaunched.current(appID: "app_ZZZZZZZZZZZZZZZZZZZZZZ") != rotated, "each App ID has its own")
+    }
+
+    @Test func revocationsSurviveAndAreSentInOrder() {
+        let store = InMemorySecureStore()
+        let queue = RevocationQueue(store: store, logger: .silent)
+        queue.enqueue(PendingRevocation(appID: app, secret: "ss_1"))
+        queue.enqueue(PendingRevocation(appID: app, secret: "ss_2"))
+        queue.enqueue(PendingRevocation(appID: app, secret: "ss_1"))
+        let reopened = RevocationQueue(store: store, logger: .silent)
+        #expect(reopened.entries()?.map(\.sessionSecret) == ["ss_1", "ss_2"])
+        reopened.remove(PendingRevocation(appID: app, secret: "ss_1"))
+        #expect(RevocationQueue(store: store, logger: .silent).entries()?.map(\.sessionSecret) == ["ss_2"])
+    }
+
+    // Spec 7.15: an unreadable stored queue is never replaced; new entries join it once it can be read.
+    @Test func anUnreadableQueueIsCombinedLaterNotOverwritten() {
+        let store = InMemorySecureStore()
+        let queue = RevocationQueue(store: store, logger: .silent)
+        queue.enqueue(PendingRevocation(appID: app, secret: "ss_old"))
+        store.readsUnavailable = true
+        queue.enqueue(PendingRevocation(appID: app, secret: "ss_new"))
+        #expect(queue.entries() == nil)
+        store.readsUnavailable = false
+        #expect(queue.entries()?.map(\.sessionSecret) == ["ss_old", "ss_new"])
+        #expect(RevocationQueue(store: store, logger: .silent).entries()?.map(\.sessionSecret) == ["ss_old", "ss_new"])
+    }
+}
