@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Digest", targets: ["Digest"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "ReceptionKit", targets: ["ReceptionKit"]),
+        .library(name: "Identity", targets: ["Identity"]),
         .library(name: "MessageCache", targets: ["MessageCache"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .executable(name: "reception-image", targets: ["reception-image"]),
@@ -40,6 +41,12 @@ let package = Package(
 
         // The client side of the HTTP protocol: typed endpoints, cooldowns, token refresh, halting, the event stream.
         .target(name: "Transport", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Transport"),
+
+        // Who the user is: identity and metadata staging, identity-token inspection, the device payload (Docs/Identity.md).
+        .target(name: "Identity", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Identity"),
+        .testTarget(
+            name: "IdentityTests", dependencies: ["Identity", "ReceptionCore", "ReceptionTesting", "Transport", "Digest"],
+            path: "Tests/IdentityTests"),
 
         // Fakes that hosts and our own tests use: in-memory stores, a manual clock, recording sinks.
         .target(name: "ReceptionTesting", dependencies: ["ReceptionCore"], path: "Modules/ReceptionTesting"),

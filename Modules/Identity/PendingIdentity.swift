@@ -1,0 +1,63 @@
+import ReceptionCore
+import Synchronization
+
+/// What the host staged about the person for the next registration or device update (spec 7.17's `<scope>.pending`
+/// row): the unverified identity labels, the custom metadata and the push registration. Never the identity token,
+/// which lives in memory only.
+public struct PendingIdentity: Codable, Hashable, Sendable {
+    /// The unverified user ID from `identify(userId:name:email:)`, at most 255 UTF-16 units.
+    public var externalUserId: String?
+    /// The display name, at most 200 UTF-16 units.
+    public var name: String?
+    /// The email address, at most 254 UTF-16 units.
+    public var email: String?
+    /// The custom fields, already sanitised (spec 7.14.2); a fresh session starts empty.
+    public var metadata: [String: String]
+    /// Lower-case hex of the APNs token (spec 7.16).
+    public var pushToken: String?
+    /// The token's APNs environment.
+    public var pushEnvironment: PushEnvironment?
+
+    /// Makes a pending identity; the defaults are those of a fresh session.
+    public init(
+        externalUserId: String? = nil, name: String? = nil, email: String? = nil, metadata: [String: String] = [:],
+        pushToken: String? = nil, pushEnvironment: PushEnvironment? = nil
+    ) {
+        self.externalUserId = externalUserId
+        self.name = name
+        self.email = email
+        self.metadata = metadata
+        self.pushToken = pushToken
+        self.pushEnvironment = pushEnvironment
+    }
+
+    /// Spec 7.14.3 step 6: what a switch of user keeps, the push registration and nothing else.
+    public var keepingOnlyPush: PendingIdentity {
+        PendingIdentity(pushToken: pushToken, pushEnvironment: pushEnvironment)
+    }
+}
+
+/// Where the pending identity is kept between launches. The facade points it at plain preferences under
+/// `<scope>.pending` for the current session scope (spec 7.17); tests use `inMemory()`.
+///
+/// `save` is called while the stager holds its lock, so it must not call back into the stager.
+public struct PendingIdentityStore: Sendable {
+    /// The stored value, or `nil` when none is stored or it does not decode.
+    public var load: @Sendable () -> PendingIdentity?
+    /// Replaces the stored value.
+    public var save: @Sendable (PendingIdentity) -> Void
+
+    /// A store made of two functions.
+    public init(
+        load: @escaping @Sendable () -> PendingIdentity?, save: @escaping @Sendable (PendingIdentity) -> Void
+    ) {
+        self.load = load
+        self.save = save
+    }
+
+    /// A store kept in memory, optionally starting with `initial`.
+    public static func inMemory(_ initial: PendingIdentity? = nil) -> PendingIdentityStore {
+        let box = Mutex<PendingIdentity?>(initial)
+        return PendingIdentityStore(load: { box.withLock { $0 } }, save: { value in box.withLock { $0 = value } })
+    }
+}
