@@ -41,30 +41,40 @@ struct EmulatorIntegrationTests {
         #expect(e.transport.statuses("GET /v1/conversation/unread") == [401, 200])
     }
 
-    @Test(arguments: [
-        ("messages", RetryScope.messages), ("requests", .requests), ("session", .session),
-    ])
-    func aLimitedScopeBecomesALocalCooldown(scope: String, expected: RetryScope) async throws {
+    /// The request each limited scope stops (spec 6.3.2).
+    static func limitedCall(_ scope: RetryScope, _ client: ReceptionAPIClient, _ n: Int) async throws(ReceptionError) {
+        switch scope {
+        case .uploads:
+            _ = try await client.reserveUpload(
+                jpeg: Data([0xFF, 0xD8, 0xFF, 0xD9]), width: 1, height: 1, clientId: "C\(n)", index: 0, probe: false)
+        case .stream:
+            _ = try await client.events()
+        default:
+            _ = try await client.send(
+                clientId: "C\(n)", text: "message \(n)", attachmentIds: [], probe: false, allowRegistration: true)
+        }
+    }
+
+    @Test(arguments: RetryScope.allCases)
+    func aLimitedScopeBecomesALocalCooldown(scope: RetryScope) async throws {
         let e = try LiveEmulator()
         let client = e.client()
         _ = try await client.send(clientId: "C1", text: "one", attachmentIds: [], probe: false, allowRegistration: true)
-        _ = try await e.admin("PUT", "rate-limits", [scope: ["limit": 0, "windowSeconds": 120]])
-        if expected == .session {
+        _ = try await e.admin("PUT", "rate-limits", [scope.rawValue: ["limit": 0, "windowSeconds": 120]])
+        if scope == .session {
             // Token renewal is what the session scope limits: expire the token first.
             e.clock.advance(by: 7200)
         }
         do {
-            _ = try await client.send(clientId: "C2", text: "two", attachmentIds: [], probe: false, allowRegistration: true)
-            Issue.record("a limited send went through")
+            try await Self.limitedCall(scope, client, 2)
+            Issue.record("a limited \(scope) request went through")
         } catch {
             #expect(error.status == 429)
         }
-        let wait = try #require(e.cooldowns.wait(for: [expected], now: Date()))
-        #expect(wait.scope == expected && wait.remainingSeconds > 60 && !wait.automatic)
+        let wait = try #require(e.cooldowns.wait(for: [scope], now: Date()))
+        #expect(wait.scope == scope && wait.remainingSeconds > 60 && !wait.automatic)
         let before = e.transport.requests.count
-        await #expect(throws: ReceptionError(code: "cooldown")) {
-            try await client.send(clientId: "C3", text: "three", attachmentIds: [], probe: false, allowRegistration: true)
-        }
+        await #expect(throws: ReceptionError(code: "cooldown")) { try await Self.limitedCall(scope, client, 3) }
         #expect(e.transport.requests.count == before, "a held request never reaches the network")
     }
 
