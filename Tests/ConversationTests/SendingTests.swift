@@ -135,8 +135,7 @@ struct SendingTests {
         #expect(await eventually { await h.message(id)?.status == .notDelivered })
         // First upload failed: nothing saved.
         #expect(try h.store.unsentMessages().first?.attachmentIds == [])
-        await h.service.fail("upload", with: ReceptionError(code: "upload_failed", status: 500))
-        await h.service.fail("reserve")
+        await h.service.fail("upload", with: pass, ReceptionError(code: "upload_failed", status: 500))
         #expect(await h.engine.retry(id))
         #expect(await eventually { await h.message(id)?.status == .notDelivered })
         // Second attempt: the first photo uploaded and its ID persisted, the second failed.

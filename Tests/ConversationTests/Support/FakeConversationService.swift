@@ -25,6 +25,9 @@ actor FakeConversationService: ConversationService {
     var limits: LimitValues?
     private var streamContinuations: [AsyncThrowingStream<StreamSignal, any Error>.Continuation] = []
     private(set) var uploadProgressCalls = 0
+    /// Sends that commit on the "server" and then lose their answer (a dropped connection).
+    var dropAfterCommit = 0
+    func dropNextSends(_ count: Int) { dropAfterCommit += count }
 
     init(cooldowns: CooldownBook, clock: any ReceptionClock, registered: Bool = true, conversationExists: Bool = false) {
         self.cooldowns = cooldowns
@@ -74,6 +77,7 @@ actor FakeConversationService: ConversationService {
         if var list = failures[operation], !list.isEmpty {
             let error = list.removeFirst()
             failures[operation] = list
+            if error.code == "pass" { return }
             if error.status == 429 || error.status == 503, let scope = error.retryScope, let seconds = error.retryAfter {
                 cooldowns.record(scope: scope, seconds: seconds, now: clock.now)
             }
@@ -123,6 +127,7 @@ actor FakeConversationService: ConversationService {
         if let existing = server.first(where: { $0.clientId == clientId }) {
             return SendMessageResponse(conversation: summary, message: existing)
         }
+        defer { if dropAfterCommit > 0 { dropAfterCommit -= 1 } }
         let attachments = attachmentIds.map { Attachment(id: $0, url: "https://files.test/\($0)", contentType: "image/jpeg") }
         let message = Message(
             id: "server-\(nextSeq)", clientId: clientId, seq: nextSeq, sender: .user, text: text,
@@ -130,6 +135,7 @@ actor FakeConversationService: ConversationService {
         nextSeq += 1
         server.append(message)
         conversationExists = true
+        if dropAfterCommit > 0 { throw .connectionFailed() }
         return SendMessageResponse(conversation: summary, message: message)
     }
 

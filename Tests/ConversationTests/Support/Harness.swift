@@ -65,6 +65,19 @@ struct EngineHarness {
         return await engine.send()
     }
 
+    /// Moves time forward in half-second steps, letting woken work run between steps, so a timer armed by work
+    /// that is still finishing is never skipped.
+    func elapse(seconds: Double) async {
+        var left = seconds
+        await settle()
+        while left > 0 {
+            let step = min(0.5, left)
+            await clock.advance(by: .milliseconds(Int64(step * 1000)))
+            await settle()
+            left -= step
+        }
+    }
+
     /// Opens the chat in an active app.
     func open() async { await engine.setVisible(true) }
 }
@@ -78,6 +91,9 @@ func eventually(_ condition: () async -> Bool) async -> Bool {
     }
     return await condition()
 }
+
+/// A scripted success in a failure list.
+let pass = ReceptionError(code: "pass")
 
 /// Lets running tasks settle.
 func settle() async { for _ in 0..<500 { await Task.yield() } }
