@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "reception-image", targets: ["reception-image"]),
         .library(name: "ReceptionEmulator", targets: ["ReceptionEmulator"]),
         .executable(name: "reception-emulator", targets: ["reception-emulator"]),
+        .library(name: "Conversation", targets: ["Conversation"]),
     ],
     targets: [
         // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
@@ -122,6 +123,14 @@ let package = Package(
         .testTarget(
             name: "SystemLibrariesTests", dependencies: ["CSQLite", "CZlib"],
             path: "Tests/SystemLibrariesTests"),
+        // The chat engine: send pipeline, outbox, automatic resend, history merge, reads, typing, stream, banner.
+        .target(name: "Conversation", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Conversation"),
+        .testTarget(
+            name: "ConversationTests",
+            dependencies: [
+                "Conversation", "ReceptionCore", "ReceptionTesting", "Transport", "MessageCache", "ReceptionEmulator",
+            ],
+            path: "Tests/ConversationTests"),
         .testTarget(
             name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ReceptionCore"],
             path: "Tests/ImagePipelineTests"),

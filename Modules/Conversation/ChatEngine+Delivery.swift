@@ -1,0 +1,185 @@
+import Foundation
+import ReceptionCore
+
+extension ChatEngine {
+    /// Starts one attempt for `id` unless one is already in flight (a message is never posted twice concurrently).
+    func submit(_ id: String, userInitiated: Bool) {
+        guard !isShutDown, outgoing[id]?.inFlight != true, let index = index(of: id), !messages[index].isConfirmed
+        else { return }
+        outgoing[id, default: Outgoing()].inFlight = true
+        outgoing[id]?.progress = nil
+        // The stored row goes back to *sending*, so a crash during this attempt is rescued at the next launch.
+        messages[index].delivery = []
+        storing("mark sending") { try deps.store.setDelivery([], of: id) }
+        outgoing[id]?.pendingTimer?.cancel()
+        outgoing[id]?.pendingTimer = Task { [weak self, clock = deps.clock] in
+            // Spec 7.8.3: the pending indicator appears when the attempt is still running after 400 ms.
+            guard (try? await clock.sleep(for: .milliseconds(400))) != nil else { return }
+            await self?.showPendingIndicator(id)
+        }
+        attempts[id] = Task { [weak self] in await self?.deliver(id, userInitiated: userInitiated) }
+        publish()
+    }
+
+    func showPendingIndicator(_ id: String) {
+        guard outgoing[id]?.inFlight == true else { return }
+        outgoing[id]?.pendingVisible = true
+        publish()
+    }
+
+    func setProgress(_ id: String, _ value: Double) {
+        guard outgoing[id]?.inFlight == true else { return }
+        let clamped = min(max(value, 0), 1)
+        if let current = outgoing[id]?.progress, current >= clamped { return }
+        outgoing[id]?.progress = clamped
+        publish()
+    }
+
+    /// Spec 7.8.2: the delivery steps of one message.
+    func deliver(_ id: String, userInitiated: Bool) async {
+        do throws(ReceptionError) {
+            try await deliverSteps(id, userInitiated: userInitiated)
+        } catch {
+            await failed(id, error)
+        }
+        finishAttempt(id)
+    }
+
+    private func current(_ id: String) throws(ReceptionError) -> StoredMessage {
+        guard !isShutDown, !Task.isCancelled else { throw .cancelled }
+        guard let index = index(of: id) else { throw .cancelled }
+        return messages[index]
+    }
+
+    private func deliverSteps(_ id: String, userInitiated: Bool) async throws(ReceptionError) {
+        var message = try current(id)
+        // Step 1: the cached photo set must be complete.
+        guard message.images.count == message.expectedImageCount else { throw .invalidImage }
+        // Step 2: admission of the whole send, so a held send spends no request or upload budget.
+        if let wait = blockingWait(for: message) { throw wait.error }
+        // Steps 3–4: device update (registers on the first send). In a halted session of a registered device the
+        // send itself is the probe.
+        halt = await service.halt
+        let registered = (try? await service.isRegistered()) ?? false
+        if !(halt != nil && registered) {
+            try await service.updateDevice(probe: userInitiated, allowRegistration: userInitiated || watched)
+        }
+        // Step 5: photos without a saved attachment ID, in order; each ID is persisted as it arrives.
+        message = try current(id)
+        let count = message.images.count
+        var uploaded = message.attachmentIds.count
+        while uploaded < count {
+            if let wait = deps.cooldowns.wait(for: [.uploads, .requests], now: clock.now) { throw wait.error }
+            let jpeg = message.images[uploaded]
+            guard let size = JPEGSize(jpeg) else { throw .invalidImage }
+            setProgress(id, Double(uploaded) / Double(count))
+            let reservation = try await service.reserveUpload(
+                jpeg: jpeg, width: size.width, height: size.height, clientId: id, index: uploaded, probe: userInitiated)
+            let base = uploaded
+            try await service.upload(jpeg: jpeg, to: reservation) { [weak self] fraction in
+                Task { await self?.setProgress(id, (Double(base) + fraction) / Double(count)) }
+            }
+            message = try current(id)
+            storing("save attachment ID") { try deps.store.appendAttachmentID(reservation.attachmentId, to: id) }
+            if let index = index(of: id) { messages[index].attachmentIds.append(reservation.attachmentId) }
+            uploaded += 1
+            setProgress(id, Double(uploaded) / Double(count))
+            message = try current(id)
+        }
+        // Step 6: permission re-check (a block learnt meanwhile stops the post).
+        if sendingDisabled && halt == nil { throw ReceptionError(code: ReceptionError.Code.blocked, status: 403) }
+        // Step 7: the message POST with the client ID.
+        let response = try await service.send(
+            clientId: id, text: message.text, attachmentIds: message.attachmentIds, probe: userInitiated,
+            allowRegistration: userInitiated || watched)
+        _ = try current(id)
+        confirmed(id, response)
+    }
+
+    /// Spec 3.8: on success the read generation moves, the conversation exists, the server copy is merged without
+    /// advancing the cursor, a verification requirement is cleared, and `messageSent` (+`imageSent`) is emitted.
+    func confirmed(_ id: String, _ response: SendMessageResponse) {
+        readGeneration += 1
+        hadPhotosEvent(id)
+        if !hasConversation { persistSession { $0.unread.hasConversation = true } }
+        hasConversation = true
+        conversationID = response.conversation.id
+        if verificationRequired { verificationRequired = false; permissionEpoch += 1 }
+        if halt != nil || sendingDisabled {
+            // A successful probe ends the halt (spec 6.4).
+            halt = nil
+            sendingDisabled = false
+            permissionEpoch += 1
+        }
+        var incoming = response.message
+        if incoming.clientId == nil { incoming.clientId = id }
+        outgoing[id]?.budget?.recordSuccess()
+        merge([incoming], advanceCursor: false)
+        releaseBatch.removeAll { $0 == id }
+        updateBanner()
+        if streamTask == nil { startStreamIfPossible() }
+    }
+
+    private func hadPhotosEvent(_ id: String) {
+        emit(.messageSent)
+        if let index = index(of: id), messages[index].expectedImageCount > 0 { emit(.imageSent) }
+    }
+
+    /// Spec 7.8.4: failure bookkeeping, plus the reactions of spec 3.8's error table.
+    func failed(_ id: String, _ error: ReceptionError) async {
+        guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return }
+        logger.info("send failed (\(error.code), status \(error.status))")
+        switch error.code {
+        case ReceptionError.Code.invalidAttachment, ReceptionError.Code.uploadIncomplete:
+            storing("forget attachment IDs") { try deps.store.clearAttachmentIDs(of: id) }
+            if let index = index(of: id) { messages[index].attachmentIds = [] }
+        case ReceptionError.Code.blocked:
+            sendingDisabled = true
+            permissionEpoch += 1
+        case ReceptionError.Code.verificationRequired:
+            verificationRequired = true
+            permissionEpoch += 1
+        case ReceptionError.Code.chatReset:
+            if let revision = error.resetRevision { chatReset(revision: revision); return }
+        default: break
+        }
+        halt = await service.halt
+        if halt == .blocked { sendingDisabled = true }
+        guard let index = index(of: id), !messages[index].isConfirmed else { return }
+        var flags: DeliveryFlags = [.failed]
+        if error.isTransient, error.code != ReceptionError.Code.cooldown, error.status != 429, error.retryScope == nil {
+            flags.insert(.retryAfterTransientFailure)
+        }
+        let wait = blockingWait(for: messages[index])
+        outgoing[id]?.heldBy = wait?.scope
+        if let wait {
+            if error.status > 0, error.retryScope != nil, error.retryAfter != nil,
+               wait.scope == .messages || wait.scope == .uploads {
+                flags.insert(.retryAfterLimitRelease)
+            }
+            if !(wait.automatic && watched) { flags.insert(.awaitsManualRetry) }
+        }
+        if halt == nil {
+            outgoing[id, default: Outgoing()].budget?.recordFailure(error, random: deps.random)
+            if let delay = outgoing[id]?.budget?.nextDelay { outgoing[id]?.nextAttemptAt = clock.uptime + delay }
+        }
+        if outgoing[id]?.budget?.isStopped == true, releaseBatch.contains(id) { flags.insert(.awaitsManualRetry) }
+        messages[index].delivery = flags
+        storing("save failure") { try deps.store.setDelivery(flags, of: id) }
+        if releaseBatch.contains(id) { stopReleaseBatch() }
+        updateBanner()
+    }
+
+    func finishAttempt(_ id: String) {
+        attempts[id] = nil
+        outgoing[id]?.inFlight = false
+        outgoing[id]?.pendingVisible = false
+        outgoing[id]?.pendingTimer?.cancel()
+        outgoing[id]?.pendingTimer = nil
+        outgoing[id]?.progress = nil
+        guard !isShutDown else { return }
+        startTicker()
+        kickDriver()
+        publish()
+    }
+}

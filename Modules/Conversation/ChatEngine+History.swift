@@ -1,0 +1,282 @@
+import Foundation
+import ReceptionCore
+
+extension ChatEngine {
+    // MARK: - Opening load (spec 7.2, 3.6, 7.10)
+
+    func startOpeningLoad() {
+        guard session.hasStartedChat, halt == nil, loadTask == nil, !loadBudget.isStopped, !isShutDown else {
+            if session.hasStartedChat { seedRecovery() }
+            return
+        }
+        loadTask = Task { [weak self] in await self?.openingLoad() }
+    }
+
+    private func openingLoad() async {
+        defer { loadTask = nil }
+        var registered = false
+        do throws(ReceptionError) { registered = try await service.isRegistered() } catch {
+            logger.error("registration state unavailable (\(error.code))")
+        }
+        guard registered else {
+            // The very first submission failed offline: no history request, but recovery is seeded and the
+            // recovered submission may register.
+            seedRecovery()
+            kickDriver()
+            return
+        }
+        do throws(ReceptionError) {
+            try await service.updateDevice(probe: false, allowRegistration: false)
+        } catch {
+            logger.info("device update before load failed (\(error.code))")
+            if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {
+                chatReset(revision: revision)
+                return
+            }
+        }
+        await loadHistory(opening: true)
+    }
+
+    /// `GET conversation` and its processing order (spec 3.6). A response that returns after the read generation
+    /// moved is discarded and replaced by one coalesced reload.
+    func loadHistory(opening: Bool) async {
+        guard watched, !isShutDown else { return }
+        let recheck = opening ? limitRecheckScopes() : []
+        let changeCounts = Dictionary(uniqueKeysWithValues: recheck.map { ($0, deps.cooldowns.changeCount(of: $0)) })
+        let generation = readGeneration
+        let epoch = permissionEpoch
+        let response: HistoryResponse
+        do throws(ReceptionError) {
+            response = try await service.history(limits: !recheck.isEmpty)
+        } catch {
+            guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return }
+            logger.info("history load failed (\(error.code))")
+            if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {
+                chatReset(revision: revision)
+                return
+            }
+            if error.code != ReceptionError.Code.cooldown { loadBudget.recordFailure(error, random: deps.random) }
+            halt = await service.halt
+            if halt == .blocked { sendingDisabled = true }
+            // A failed or held history GET still seeds recovery (spec 7.8.7).
+            if opening { seedRecovery(); releaseLimits() }
+            kickDriver()
+            updateBanner()
+            publish()
+            scheduleLoadRetry(error)
+            return
+        }
+        guard !isShutDown, watched else { return }
+        loadBudget.recordSuccess()
+        if generation != readGeneration {
+            if !reloadRequested {
+                reloadRequested = true
+                await loadHistory(opening: opening)
+                reloadRequested = false
+            }
+            return
+        }
+        applyHistory(response, epoch: epoch)
+        if !recheck.isEmpty, let limits = response.limits {
+            for scope in recheck {
+                guard deps.cooldowns.changeCount(of: scope) == changeCounts[scope],
+                      let seconds = limits.seconds(for: scope) else { continue }
+                deps.cooldowns.applyRecheck(scope: scope, seconds: seconds, now: clock.now)
+            }
+        }
+        if opening {
+            seedRecovery()
+            releaseLimits()
+        }
+        kickDriver()
+        startStreamIfPossible()
+        updateBanner()
+        publish()
+        await markRead(messagesSeqs: response.messages.map(\.seq), conversationID: response.conversation?.id)
+    }
+
+    private func scheduleLoadRetry(_ error: ReceptionError) {
+        guard !loadBudget.isStopped, let delay = loadBudget.nextDelay ?? (error.code == ReceptionError.Code.cooldown
+            ? .seconds(error.retryAfter ?? 1) : nil) else { return }
+        Task { [weak self, clock = deps.clock] in
+            guard (try? await clock.sleep(for: delay)) != nil else { return }
+            await self?.startOpeningLoadIfWatched()
+        }
+    }
+
+    private func startOpeningLoadIfWatched() { if watched { startOpeningLoad() } }
+
+    func applyHistory(_ response: HistoryResponse, epoch: Int) {
+        let exists = response.conversation != nil
+        if exists != hasConversation || session.unread.hasConversation != exists {
+            persistSession { $0.unread.hasConversation = exists }
+        }
+        hasConversation = exists
+        conversationID = response.conversation?.id
+        applyDeviceFlags(response.device, epoch: epoch)
+        boundedRead = response.boundedRead ?? false
+        // Drop every cached confirmed message whose seq is not in this window.
+        let window = Set(response.messages.map(\.seq))
+        messages.removeAll { message in message.seq.map { !window.contains($0) } ?? false }
+        merge(response.messages, advanceCursor: true)
+        if !exists { persistSession { $0.cursor = 0 } }
+    }
+
+    // MARK: - Polling (spec 7.10, 3.7)
+
+    /// Fetches newer messages; coalesced while one runs, deferred while a `requests` wait is active.
+    func poll() {
+        guard watched, halt == nil, loadTask == nil, !isShutDown else { return }
+        if let wait = deps.cooldowns.wait(for: [.requests], now: clock.now) {
+            guard deferredPoll == nil else { return }
+            deferredPoll = Task { [weak self, clock = deps.clock] in
+                guard (try? await clock.sleep(for: .seconds(wait.remainingSeconds))) != nil else { return }
+                await self?.deferredPollFired()
+            }
+            return
+        }
+        if pollTask != nil { pollAgain = true; return }
+        pollTask = Task { [weak self] in await self?.runPoll() }
+    }
+
+    private func deferredPollFired() {
+        deferredPoll = nil
+        poll()
+    }
+
+    private func runPoll() async {
+        repeat {
+            pollAgain = false
+            await pollOnce()
+        } while pollAgain && watched && !isShutDown
+        pollTask = nil
+    }
+
+    private func pollOnce() async {
+        let generation = readGeneration
+        let epoch = permissionEpoch
+        let pages: [MessagesPage]
+        do throws(ReceptionError) {
+            pages = try await service.messages(after: session.cursor ?? 0)
+        } catch {
+            guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return }
+            logger.info("poll failed (\(error.code))")
+            if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {
+                chatReset(revision: revision)
+            }
+            updateBanner()
+            publish()
+            return
+        }
+        guard !isShutDown, watched else { return }
+        if generation != readGeneration {
+            pollAgain = true
+            return
+        }
+        var seqs: [Int64] = []
+        var conversation: String?
+        var exists = true
+        for page in pages {
+            applyDeviceFlags(page.device, epoch: epoch)
+            if let bounded = page.boundedRead { boundedRead = bounded }
+            merge(page.messages, advanceCursor: true)
+            seqs += page.messages.map(\.seq)
+            if let compact = page.conversation { conversation = compact.id ?? conversationID } else { exists = false }
+        }
+        if !exists {
+            // Spec 3.7: without a conversation the cursor resets and nothing is read.
+            persistSession { $0.cursor = 0 }
+            publish()
+            return
+        }
+        if !hasConversation { persistSession { $0.unread.hasConversation = true } }
+        hasConversation = true
+        if let conversation { conversationID = conversation }
+        publish()
+        await markRead(messagesSeqs: seqs, conversationID: conversationID)
+    }
+
+    // MARK: - Merge (spec 7.10)
+
+    /// Merges service messages: an existing message with the same `seq`, or whose local ID or client ID equals
+    /// the incoming client ID, is replaced in place keeping its local ID (and its local photos and saved IDs
+    /// unless confirmed with attachments); otherwise the message is appended. Malformed messages are dropped with
+    /// a log line. GET results advance the cursor to the highest `seq`; send confirmations do not.
+    func merge(_ incoming: [Message], advanceCursor: Bool) {
+        var changed: [StoredMessage] = []
+        var highest: Int64 = 0
+        for message in incoming {
+            guard (1...Limits.maximumSafeSequence).contains(message.seq), !message.id.isEmpty else {
+                logger.info("dropped a malformed message from the service")
+                continue
+            }
+            highest = max(highest, message.seq)
+            let match = messages.firstIndex { local in
+                if local.seq == message.seq { return true }
+                if let clientId = message.clientId, local.id == clientId { return true }
+                return local.isConfirmed && local.id == message.id
+            }
+            if let match {
+                let local = messages[match]
+                var merged = StoredMessage(confirmed: message, localID: local.id)
+                if message.attachments.isEmpty {
+                    merged.images = local.images
+                    merged.attachmentIds = local.attachmentIds
+                    merged.expectedImageCount = local.expectedImageCount
+                }
+                if merged == local { continue }
+                if !local.isConfirmed {
+                    storing("complete message") { try deps.store.complete(local.id, with: merged) }
+                    outgoing[local.id]?.pendingVisible = false
+                    outgoing[local.id]?.pendingTimer?.cancel()
+                    releaseBatch.removeAll { $0 == local.id }
+                } else {
+                    changed.append(merged)
+                }
+                messages[match] = merged
+            } else {
+                let stored = StoredMessage(confirmed: message)
+                messages.append(stored)
+                changed.append(stored)
+                if message.sender == .agent { hideAgentTyping() }
+            }
+        }
+        messages = StoredMessage.inListOrder(messages)
+        if !changed.isEmpty { storing("save window") { try deps.store.save(changed) } }
+        if advanceCursor, highest > (session.cursor ?? 0) { persistSession { $0.cursor = highest } }
+    }
+
+    // MARK: - Reads (spec 7.11, 3.9)
+
+    /// Reports loaded messages as read while the chat is watched. Bounded when the last GET said so, else legacy.
+    func markRead(messagesSeqs seqs: [Int64], conversationID: String?) async {
+        guard watched, hasConversation, !isShutDown else { return }
+        readGeneration += 1
+        let started = readGeneration
+        defer { readGeneration += 1 }
+        if boundedRead {
+            guard let conversationID, !conversationID.isEmpty,
+                  seqs.allSatisfy({ (1...Limits.maximumSafeSequence).contains($0) }) else {
+                logger.info("read skipped: invalid history for a bounded read")
+                return
+            }
+            let through = max(readThrough[conversationID] ?? 0, seqs.max() ?? 0)
+            guard through > 0 else { return }
+            readThrough[conversationID] = through
+            do throws(ReceptionError) {
+                let answer = try await service.markRead(conversationId: conversationID, throughSeq: through)
+                guard answer.conversationId == conversationID, answer.readSeq >= through, answer.unreadCount >= 0
+                else { return }
+                if readGeneration == started { unreadCount = answer.unreadCount; publish() }
+            } catch {
+                logger.info("read failed (\(error.code))")
+            }
+        } else {
+            do throws(ReceptionError) {
+                try await service.markReadLegacy()
+            } catch {
+                logger.info("legacy read failed (\(error.code))")
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import ReceptionCore
+
+extension ChatEngine {
+    /// The chat screen appeared or disappeared (spec 7.2). Appearing while the app is active runs the opening load,
+    /// recovery and the stream; disappearing stops the stream, sends typing=false, invalidates reads and turns held
+    /// automatic resends into manual ones.
+    public func setVisible(_ isVisible: Bool) {
+        guard !isShutDown, started, isVisible != visible else { return }
+        let wasWatched = watched
+        visible = isVisible
+        if isVisible {
+            if watched { becameWatched() }
+        } else {
+            readGeneration += 1
+            if wasWatched { stoppedWatching() }
+            hideAgentTyping()
+            sendTypingFalseIfNeeded()
+            // Spec 7.18: closing the chat hides the banner unless it shows offline.
+            if banner != .offline { setBanner(.hidden) }
+        }
+        publish()
+    }
+
+    /// The app's lifecycle changed (spec 7.2): becoming active resets transient budgets and resumes a visible
+    /// chat; leaving the foreground pauses streaming and automatic resends.
+    public func setAppState(_ state: AppLifecycleState) {
+        guard !isShutDown, started else { return }
+        let active = state == .active
+        guard active != appActive else { return }
+        let wasWatched = watched
+        appActive = active
+        if active {
+            for id in outgoing.keys { outgoing[id]?.budget?.appBecameActive() }
+            loadBudget.appBecameActive()
+            streamBudget.appBecameActive()
+            if halt == .blocked { Task { [weak self] in await self?.probeBlocked() } }
+            if watched { becameWatched() }
+        } else if wasWatched {
+            stoppedWatching()
+            sendTypingFalseIfNeeded()
+        }
+        publish()
+    }
+
+    /// The network path appeared or went away (spec 7.10, 7.18).
+    public func setNetworkAvailable(_ available: Bool) {
+        guard !isShutDown, available != pathAvailable else { return }
+        pathAvailable = available
+        if available {
+            streamBudget = RetryBudget()
+            if watched {
+                if streamTask == nil { startStreamIfPossible() } else { streamWake?.cancel() }
+                kickDriver()
+            }
+        } else {
+            stopStream()
+        }
+        updateBanner()
+        publish()
+    }
+
+    func becameWatched() {
+        seedOnWatched()
+        startOpeningLoad()
+        kickDriver()
+        startTicker()
+        updateBanner()
+    }
+
+    /// Messages still *sending* when the chat starts are resubmitted (spec 7.8.7, last rule).
+    private func seedOnWatched() {
+        for message in messages where !message.isConfirmed && !message.delivery.contains(.failed)
+            && outgoing[message.id]?.inFlight != true && attempts[message.id] == nil {
+            outgoing[message.id, default: Outgoing()].budget = outgoing[message.id]?.budget ?? RetryBudget()
+            submit(message.id, userInitiated: false)
+        }
+    }
+
+    func stoppedWatching() {
+        stopStream()
+        loadTask?.cancel()
+        loadTask = nil
+        pollTask?.cancel()
+        pollTask = nil
+        deferredPoll?.cancel()
+        deferredPoll = nil
+        deferHeldResendsToManual()
+        updateBanner()
+    }
+
+    // MARK: - Hooks the facade wires to the transport's `SessionHooks`
+
+    /// Spec 6.4: the session halted (`reason`) or resumed (`nil`).
+    public func haltChanged(_ reason: HaltReason?) {
+        guard !isShutDown else { return }
+        halt = reason
+        permissionEpoch += 1
+        if reason == .blocked { sendingDisabled = true }
+        if reason == nil {
+            sendingDisabled = false
+            if watched { startStreamIfPossible(); kickDriver() }
+        } else {
+            stopStream()
+            wakeDriver()
+        }
+        updateBanner()
+        publish()
+    }
+
+    /// Spec 7.14.3: a new identity token was accepted locally; the sign-in notice clears.
+    public func identityTokenStaged() {
+        verificationRequired = false
+        permissionEpoch += 1
+        publish()
+    }
+
+    /// Spec 7.12: the service reset the chat. Activity stops, the cache, draft, cursor and conversation facts are
+    /// cleared (cooldowns kept), the revision adopted, and the chat starts empty; the next send starts support
+    /// again.
+    public func chatReset(revision: Int) {
+        guard !isShutDown, revision >= 0 else { return }
+        if session.chatRevision == revision, messages.isEmpty { return }
+        for task in attempts.values { task.cancel() }
+        attempts.removeAll()
+        stopStream()
+        for task in [loadTask, pollTask, deferredPoll, driverTask] { task?.cancel() }
+        loadTask = nil
+        pollTask = nil
+        deferredPoll = nil
+        driverTask = nil
+        wakeDriver()
+        for state in outgoing.values { state.pendingTimer?.cancel() }
+        storing("reset chat") { try deps.store.resetChat(revision: revision) }
+        session = session.afterChatReset(revision: revision)
+        messages = []
+        outgoing = [:]
+        releaseBatch = []
+        composerText = ""
+        hasConversation = false
+        conversationID = nil
+        readThrough = [:]
+        unreadCount = 0
+        hideAgentTyping()
+        typingTrueSent = false
+        updateBanner()
+        publish()
+    }
+
+    /// Spec 6.4: on foreground a session halted as *blocked* sends one probe; success re-enables sending.
+    func probeBlocked() async {
+        do throws(ReceptionError) {
+            _ = try await service.unread(probe: true)
+            haltChanged(nil)
+        } catch {
+            logger.debug("blocked probe failed (\(error.code))")
+        }
+    }
+
+    /// Spec 7.7: device flags from a GET, applied unless the local knowledge is newer than the request.
+    func applyDeviceFlags(_ flags: DeviceFlags?, epoch: Int) {
+        guard let flags, epoch == permissionEpoch else { return }
+        if let blocked = flags.blocked {
+            sendingDisabled = blocked
+            if !blocked, halt == .blocked { halt = nil }
+        }
+        if let required = flags.verificationRequired { verificationRequired = required }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import ReceptionCore
+
+extension ChatEngine {
+    // MARK: - The automatic resend driver (spec 7.8.5)
+
+    /// Whether `message` may be resent automatically now.
+    func isEligible(_ message: StoredMessage) -> Bool {
+        guard !message.isConfirmed, message.delivery.contains(.failed),
+              !message.delivery.contains(.awaitsManualRetry), let state = outgoing[message.id], !state.inFlight,
+              let budget = state.budget, !budget.isStopped else { return false }
+        return true
+    }
+
+    /// The driver may run at all: never while sending is disabled, verification is required, the session is
+    /// halted, or the chat is not watched.
+    var driverAllowed: Bool { watched && sendingPermitted && !isShutDown }
+
+    /// Starts the driver, or wakes it to re-evaluate when it is already waiting.
+    func kickDriver() {
+        guard driverAllowed else { wakeDriver(); return }
+        if driverTask != nil { wakeDriver(); return }
+        driverTask = Task { [weak self] in await self?.runDriver() }
+    }
+
+    func wakeDriver() {
+        driverSleep?.cancel()
+        driverSleep = nil
+        let waiter = driverWaiter
+        driverWaiter = nil
+        waiter?.resume()
+    }
+
+    private func waitForWake() async {
+        await withCheckedContinuation { continuation in driverWaiter = continuation }
+    }
+
+    private func sleepOrWake(_ duration: Duration) async {
+        let sleeper = Task { [clock = deps.clock] in _ = try? await clock.sleep(for: duration) }
+        driverSleep = sleeper
+        await sleeper.value
+        if driverSleep == sleeper { driverSleep = nil }
+    }
+
+    /// Exactly one driver runs; it works on the first eligible message in list order and never overtakes an
+    /// earlier message in flight.
+    func runDriver() async {
+        while !Task.isCancelled, driverAllowed,
+              let position = messages.firstIndex(where: isEligible) {
+            let message = messages[position]
+            let id = message.id
+            if messages[..<position].contains(where: { outgoing[$0.id]?.inFlight == true }) {
+                await waitForWake()
+                continue
+            }
+            let wait = blockingWait(for: message)
+            if let wait, !wait.automatic {
+                // Step 1: only waits of at most 60 s are waited out automatically.
+                markManual([id])
+                continue
+            }
+            var delay = Duration.zero
+            if let wait { delay = .milliseconds(Int64(wait.until.timeIntervalSince(clock.now) * 1000)) }
+            if let next = outgoing[id]?.nextAttemptAt { delay = max(delay, next - clock.uptime) }
+            if delay > .zero {
+                outgoing[id]?.heldBy = wait?.scope
+                publish()
+                await sleepOrWake(delay)
+                continue
+            }
+            outgoing[id]?.nextAttemptAt = nil
+            submit(id, userInitiated: false)
+            await attempts[id]?.value
+        }
+        driverTask = nil
+        publish()
+    }
+
+    /// Marks messages as waiting for a tap on Retry, clearing their release and recovery flags.
+    func markManual(_ ids: [String]) {
+        for id in ids {
+            guard let index = index(of: id), !messages[index].isConfirmed else { continue }
+            messages[index].delivery.insert(.awaitsManualRetry)
+            messages[index].delivery.subtract([.retryAfterLimitRelease, .retryAfterTransientFailure])
+            let flags = messages[index].delivery
+            storing("mark manual") { try deps.store.setDelivery(flags, of: id) }
+        }
+        releaseBatch.removeAll { ids.contains($0) }
+        publish()
+    }
+
+    // MARK: - Manual retry and cancel (spec 7.8.6)
+
+    /// Retry on a failed message: allowed when no wait blocks it and it is not already in flight (so it never
+    /// duplicates an automatic resend); clears the manual and release flags, gives a fresh budget and sends as a
+    /// user action (the probe of a halted session). Returns whether an attempt started.
+    @discardableResult
+    public func retry(_ id: String) -> Bool {
+        guard !isShutDown, halt != .appUnavailable, let index = index(of: id), !messages[index].isConfirmed,
+              messages[index].delivery.contains(.failed), outgoing[id]?.inFlight != true,
+              blockingWait(for: messages[index]) == nil else { return false }
+        messages[index].delivery.subtract([.awaitsManualRetry, .retryAfterLimitRelease])
+        var state = outgoing[id] ?? Outgoing()
+        state.budget = RetryBudget()
+        state.nextAttemptAt = nil
+        state.heldBy = nil
+        outgoing[id] = state
+        submit(id, userInitiated: true)
+        return true
+    }
+
+    /// Cancel on an automatic countdown: this message and every later one held for an automatic resend (or
+    /// flagged for limit release or transient recovery) become manual; a driver on an earlier message continues.
+    public func cancelAutomaticResend(_ id: String) {
+        guard let start = index(of: id) else { return }
+        let ids = messages[start...].filter { message in
+            guard !message.isConfirmed, message.delivery.contains(.failed), outgoing[message.id]?.inFlight != true
+            else { return false }
+            return message.id == id || outgoing[message.id]?.heldBy != nil
+                || message.delivery.contains(.retryAfterLimitRelease)
+                || message.delivery.contains(.retryAfterTransientFailure)
+        }.map(\.id)
+        markManual(ids)
+        wakeDriver()
+    }
+
+    /// Spec 7.8.6: closing the chat or backgrounding turns every held automatic resend into a manual one and ends
+    /// any release batch.
+    func deferHeldResendsToManual() {
+        let held = messages.filter { message in
+            !message.isConfirmed && message.delivery.contains(.failed)
+                && !message.delivery.contains(.awaitsManualRetry)
+                && (outgoing[message.id]?.heldBy != nil || releaseBatch.contains(message.id))
+        }.map(\.id)
+        if !held.isEmpty { markManual(held) }
+        releaseBatch.removeAll()
+        wakeDriver()
+    }
+
+    /// Spec 7.8.8: the batch stops at its first new failure; the remaining members become manual.
+    func stopReleaseBatch() {
+        let remaining = releaseBatch
+        releaseBatch.removeAll()
+        markManual(remaining)
+    }
+
+    // MARK: - Recovery and limit release on an opening load (spec 7.8.7, 7.8.8)
+
+    /// Seeds recovery: every failed message flagged for transient recovery, not manual, not held by a long wait and
+    /// without a budget in this process gets a fresh one. A budget that exists is never renewed.
+    func seedRecovery() {
+        for message in messages where !message.isConfirmed && message.delivery.contains(.failed)
+            && message.delivery.contains(.retryAfterTransientFailure)
+            && !message.delivery.contains(.awaitsManualRetry) {
+            if let wait = blockingWait(for: message), !wait.automatic { continue }
+            if outgoing[message.id]?.budget != nil { continue }
+            outgoing[message.id, default: Outgoing()].budget = RetryBudget()
+        }
+    }
+
+    /// Releases held messages whose limit is over into the release batch.
+    func releaseLimits() {
+        for message in messages where !message.isConfirmed && message.delivery.contains(.failed)
+            && message.delivery.contains(.retryAfterLimitRelease) {
+            guard blockingWait(for: message) == nil, let index = index(of: message.id) else { continue }
+            messages[index].delivery.remove(.awaitsManualRetry)
+            let flags = messages[index].delivery
+            storing("release limit") { try deps.store.setDelivery(flags, of: message.id) }
+            var state = outgoing[message.id] ?? Outgoing()
+            state.budget = RetryBudget()
+            state.nextAttemptAt = nil
+            outgoing[message.id] = state
+            releaseBatch.append(message.id)
+        }
+    }
+
+    /// Spec 6.3.6: whether an opening load should ask for `limits=1`, and for which scopes.
+    func limitRecheckScopes() -> [RetryScope] {
+        let now = clock.now
+        let candidates = [RetryScope.messages, .uploads].filter { scope in
+            guard let wait = deps.cooldowns.wait(for: [scope], now: now) else { return false }
+            return !wait.automatic && wait.remainingSeconds > CooldownBook.automaticLimitSeconds
+        }
+        guard !candidates.isEmpty else { return [] }
+        if let last = session.lastLimitCheck {
+            if last > now {
+                // Rule 3: a timestamp in the future (clock moved back) is reset and no check is made this time.
+                persistSession { $0.lastLimitCheck = now }
+                return []
+            }
+            if now.timeIntervalSince(last) < 60 { return [] }
+        }
+        persistSession { $0.lastLimitCheck = now }
+        return candidates
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import ReceptionCore
+
+extension ChatEngine {
+    /// What a screen shows now.
+    public var snapshot: ChatSnapshot {
+        ChatSnapshot(
+            version: version, messages: messages.map(chatMessage), composer: composer, banner: banner,
+            agentTyping: agentTyping, unreadCount: unreadCount, hasConversation: hasConversation)
+    }
+
+    /// Spec 6.3.2: the scopes that gate a whole send of `message`.
+    func gates(for message: StoredMessage) -> [RetryScope] {
+        message.expectedImageCount > 0 || !message.images.isEmpty
+            ? [.messages, .requests, .session, .uploads] : [.messages, .requests, .session]
+    }
+
+    /// The wait that holds `message` now, if any.
+    func blockingWait(for message: StoredMessage) -> CooldownWait? {
+        deps.cooldowns.wait(for: gates(for: message), now: clock.now)
+    }
+
+    /// Sending is allowed by the permission states (spec 7.7).
+    var sendingPermitted: Bool { !sendingDisabled && !verificationRequired && halt == nil }
+
+    var availability: ComposerAvailability {
+        if halt == .appUnavailable { return .appUnavailable }
+        if sendingDisabled || halt == .blocked { return .sendingDisabled }
+        if verificationRequired { return .signInRequired }
+        return .open
+    }
+
+    /// Spec 6.3.5: held messages are going out again (an automatic wait or a release batch in progress).
+    var resendingHeld: Bool {
+        if !releaseBatch.isEmpty { return true }
+        return messages.contains { message in
+            guard !message.isConfirmed, message.delivery.contains(.failed),
+                  !message.delivery.contains(.awaitsManualRetry), let state = outgoing[message.id] else { return false }
+            return state.heldBy != nil && watched
+        }
+    }
+
+    /// Spec 6.3.5: the composer's wait: the latest-ending text-scope wait, else an uploads wait.
+    var cooldownNotice: CooldownNotice? {
+        let now = clock.now
+        if let wait = deps.cooldowns.wait(for: [.messages, .requests, .session], now: now) {
+            return CooldownNotice(scope: wait.scope, secondsLeft: wait.remainingSeconds)
+        }
+        if let wait = deps.cooldowns.wait(for: [.uploads], now: now) {
+            return CooldownNotice(scope: .uploads, secondsLeft: wait.remainingSeconds)
+        }
+        return nil
+    }
+
+    var composer: ComposerState {
+        let trimmed = Limits.trimmedMessageText(composerText)
+        let length = trimmed.utf16Length
+        let availability = availability
+        var notices: [ComposerNotice] = []
+        if length > Limits.messageText.maximum {
+            notices.append(.textTooLong(length: length, limit: Limits.messageText.maximum))
+        }
+        let notice = availability == .open ? cooldownNotice : nil
+        if let notice { notices.append(.cooldown(notice)) }
+        if resendingHeld { notices.append(.resendingHeldMessages) }
+        if photoLoadFailed { notices.append(.photoCouldNotLoad) }
+        if storageProblem { notices.append(.storageProblem) }
+        let textBlocked = deps.cooldowns.wait(for: [.messages, .requests, .session], now: clock.now) != nil
+        let uploadsBlocked = deps.cooldowns.wait(for: [.uploads], now: clock.now) != nil
+        let hasContent = !trimmed.isEmpty || !composerPhotos.isEmpty
+        let canSend = availability == .open && hasContent && length <= Limits.messageText.maximum
+            && composerPhotos.count <= Limits.photosPerMessage && photoLoads == 0 && !textBlocked
+            && !(uploadsBlocked && !composerPhotos.isEmpty) && !resendingHeld
+        return ComposerState(
+            availability: availability, text: composerText, photos: composerPhotos, isLoadingPhotos: photoLoads > 0,
+            canSend: canSend,
+            canAddPhotos: availability == .open && !uploadsBlocked
+                && composerPhotos.count + photoLoads < Limits.photosPerMessage,
+            notices: notices)
+    }
+
+    func chatMessage(_ message: StoredMessage) -> ChatMessage {
+        let state = outgoing[message.id]
+        let status: DeliveryStatus
+        var retry = RetryOption.none
+        if message.isConfirmed {
+            status = message.sender == .user ? .sent : .received
+        } else if state?.inFlight == true || !message.delivery.contains(.failed) {
+            status = .sending
+        } else {
+            status = .notDelivered
+            // Seed 001: a blocked or unverified chat keeps Retry (a tap is the probe, spec 6.4); an app the
+            // service no longer serves offers nothing.
+            if halt == .appUnavailable {
+                retry = .notAllowed
+            } else if let wait = blockingWait(for: message) {
+                let automatic = wait.automatic && watched && !message.delivery.contains(.awaitsManualRetry)
+                    && state?.budget.map { !$0.isStopped } == true
+                retry = automatic
+                    ? .automaticResend(secondsLeft: wait.remainingSeconds) : .disabledFor(secondsLeft: wait.remainingSeconds)
+            } else {
+                retry = .available
+            }
+        }
+        return ChatMessage(
+            id: message.id, seq: message.seq, sender: message.sender, text: message.text, kind: message.kind,
+            reviewUrl: message.reviewUrl, paywallId: message.paywallId, buttonLabel: message.buttonLabel,
+            authorId: message.authorId, attachments: message.attachments,
+            localPhotos: message.attachments.isEmpty ? message.images : [], createdAt: message.createdAt,
+            status: status, showsPendingIndicator: status == .sending && state?.pendingVisible == true,
+            uploadProgress: status == .sending ? state?.progress : nil, retry: retry)
+    }
+}

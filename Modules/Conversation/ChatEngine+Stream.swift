@@ -1,0 +1,173 @@
+import Foundation
+import ReceptionCore
+
+extension ChatEngine {
+    /// Spec 7.10: the stream runs while the chat is watched, a conversation exists, the session is not halted, a
+    /// path exists, and the stream budget is not stopped.
+    var streamAllowed: Bool {
+        watched && hasConversation && halt == nil && pathAvailable && !streamBudget.isStopped && !isShutDown
+    }
+
+    func startStreamIfPossible() {
+        guard streamTask == nil, streamAllowed else { return }
+        streamTask = Task { [weak self] in await self?.runStream() }
+    }
+
+    func stopStream() {
+        streamTask?.cancel()
+        streamTask = nil
+        streamWake?.cancel()
+        streamWake = nil
+        if streamConnected {
+            streamConnected = false
+            updateBanner()
+        }
+    }
+
+    private func runStream() async {
+        while !Task.isCancelled, streamAllowed {
+            let signals: AsyncThrowingStream<StreamSignal, any Error>
+            do throws(ReceptionError) {
+                signals = try await service.events()
+            } catch {
+                guard !Task.isCancelled, await streamFailed(error) else { break }
+                continue
+            }
+            guard !Task.isCancelled else { break }
+            streamOpened()
+            var reconnect = false
+            do {
+                for try await signal in signals {
+                    guard !Task.isCancelled else { break }
+                    if signal == .reconnect { reconnect = true; break }
+                    handle(signal)
+                }
+            } catch {
+                logger.debug("stream ended with an error")
+            }
+            guard !Task.isCancelled else { break }
+            streamDropped()
+            if reconnect { continue }
+            // Any other end is a transient failure, retried with the stream budget's backoff.
+            guard await streamFailed(.connectionFailed()) else { break }
+        }
+        if !Task.isCancelled { streamTask = nil }
+    }
+
+    private func streamOpened() {
+        streamConnected = true
+        streamBudget.recordSuccess()
+        lastStreamFetch = clock.uptime
+        updateBanner()
+        // Spec 3.12: right after the stream opens the client fetches once; the driver also restarts.
+        poll()
+        kickDriver()
+        publish()
+    }
+
+    private func streamDropped() {
+        streamConnected = false
+        updateBanner()
+        publish()
+    }
+
+    /// Returns whether the loop should go on after waiting.
+    private func streamFailed(_ error: ReceptionError) async -> Bool {
+        guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return false }
+        switch error.code {
+        case ReceptionError.Code.noConversation:
+            // Spec 3.12: recorded, and no retry.
+            hasConversation = false
+            persistSession { $0.unread.hasConversation = false }
+            updateBanner()
+            publish()
+            return false
+        case ReceptionError.Code.chatReset:
+            if let revision = error.resetRevision { chatReset(revision: revision) }
+            return false
+        default: break
+        }
+        halt = await service.halt
+        if halt != nil { updateBanner(); publish(); return false }
+        streamBudget.recordFailure(error, random: deps.random)
+        updateBanner()
+        publish()
+        guard !streamBudget.isStopped else { return false }
+        var delay = streamBudget.nextDelay ?? .seconds(2)
+        if let wait = deps.cooldowns.wait(for: [.stream, .requests], now: clock.now) {
+            delay = max(delay, .seconds(wait.remainingSeconds))
+        }
+        // The path monitor may cut this wait short (spec 7.10: restart dropping the backoff wait).
+        let sleeper = Task { [clock = deps.clock] in _ = try? await clock.sleep(for: delay) }
+        streamWake = sleeper
+        await sleeper.value
+        streamWake = nil
+        return !Task.isCancelled
+    }
+
+    private func handle(_ signal: StreamSignal) {
+        switch signal {
+        case .changed:
+            lastStreamFetch = clock.uptime
+            poll()
+        case .ping:
+            // Spec 3.12: a ping fetches once when a minute passed since the last stream-triggered fetch.
+            if let last = lastStreamFetch, clock.uptime - last < .seconds(60) { return }
+            lastStreamFetch = clock.uptime
+            poll()
+        case .typing: showAgentTyping()
+        case .idle: hideAgentTyping()
+        case .reconnect: break
+        }
+    }
+
+    // MARK: - Agent typing (spec 7.13)
+
+    func showAgentTyping() {
+        agentTyping = true
+        agentTypingTimer?.cancel()
+        agentTypingTimer = Task { [weak self, clock = deps.clock] in
+            guard (try? await clock.sleep(for: .seconds(8))) != nil else { return }
+            await self?.hideAgentTyping()
+        }
+        publish()
+    }
+
+    func hideAgentTyping() {
+        agentTypingTimer?.cancel()
+        agentTypingTimer = nil
+        guard agentTyping else { return }
+        agentTyping = false
+        publish()
+    }
+
+    // MARK: - The wait ticker (spec 6.3.4: one timer announces the end of a wait)
+
+    /// While a wait is active, republishes once a second (countdowns) and, when a wait ends, restarts the driver,
+    /// the deferred stream and the banner.
+    func startTicker() {
+        guard ticker == nil, !isShutDown, deps.cooldowns.nextDeadline(now: clock.now) != nil else { return }
+        ticker = Task { [weak self] in await self?.tick() }
+    }
+
+    private func tick() async {
+        while !Task.isCancelled, !isShutDown {
+            let now = clock.now
+            guard let deadline = deps.cooldowns.nextDeadline(now: now) else { break }
+            let untilEnd = deadline.timeIntervalSince(now)
+            let step = min(1.0, max(0.001, untilEnd))
+            guard (try? await clock.sleep(for: .milliseconds(Int64((step * 1000).rounded(.up))))) != nil else { break }
+            if deps.cooldowns.nextDeadline(now: clock.now) != deadline { waitsChanged() }
+            publish()
+        }
+        ticker = nil
+        waitsChanged()
+        publish()
+    }
+
+    private func waitsChanged() {
+        kickDriver()
+        updateBanner()
+        if watched, streamTask == nil { startStreamIfPossible() }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Observation
+import ReceptionCore
+
+/// What a chat screen binds to: the transcript with statuses and upload progress, the composer and its notices,
+/// the connection banner and the typing indicator, mirrored on the main actor from a `ChatEngine`.
+/// Actions forward to the engine.
+@MainActor
+@Observable
+public final class ChatModel {
+    /// The transcript in list order.
+    public private(set) var messages: [ChatMessage] = []
+    /// The composer.
+    public private(set) var composer = ComposerState(
+        availability: .open, text: "", photos: [], isLoadingPhotos: false, canSend: false, canAddPhotos: true,
+        notices: [])
+    /// The connection banner.
+    public private(set) var banner: ConnectionBanner = .hidden
+    /// Whether an agent is typing.
+    public private(set) var agentTyping = false
+    /// The version of the last applied snapshot.
+    public private(set) var version = -1
+
+    /// The engine the model mirrors.
+    public let engine: ChatEngine
+    @ObservationIgnored private var token: UInt64?
+
+    /// A model mirroring `engine`; call `connect()` to start receiving snapshots.
+    public init(engine: ChatEngine) {
+        self.engine = engine
+    }
+
+    /// Starts the engine (if needed) and subscribes to its snapshots.
+    public func connect() async {
+        await engine.start()
+        token = await engine.addObserver { [weak self] snapshot in
+            Task { @MainActor in self?.apply(snapshot) }
+        }
+    }
+
+    /// Applies a snapshot unless a newer one was applied already (publication order is not delivery order).
+    public func apply(_ snapshot: ChatSnapshot) {
+        guard snapshot.version > version else { return }
+        version = snapshot.version
+        if messages != snapshot.messages { messages = snapshot.messages }
+        if composer != snapshot.composer { composer = snapshot.composer }
+        if banner != snapshot.banner { banner = snapshot.banner }
+        if agentTyping != snapshot.agentTyping { agentTyping = snapshot.agentTyping }
+    }
+
+    /// Pulls the engine's current snapshot now (for tests and for a screen that appears).
+    public func refresh() async { apply(await engine.snapshot) }
+
+    /// The person edited the draft.
+    public func setDraft(_ text: String) {
+        composer.text = text
+        Task { await engine.setDraft(text) }
+    }
+
+    /// Taps Send.
+    public func send() async { await engine.send() }
+
+    /// Taps Retry (or the failed bubble).
+    public func retry(_ id: String) async { await engine.retry(id) }
+
+    /// Taps Cancel on an automatic resend countdown.
+    public func cancelAutomaticResend(_ id: String) async { await engine.cancelAutomaticResend(id) }
+
+    /// Adds a picked photo.
+    public func addPhoto(_ file: Data) async { await engine.addPhoto(file) }
+
+    /// Removes a picked photo.
+    public func removePhoto(at index: Int) async { await engine.removePhoto(at: index) }
+
+    /// The screen appeared or disappeared.
+    public func setVisible(_ visible: Bool) async { await engine.setVisible(visible) }
+}

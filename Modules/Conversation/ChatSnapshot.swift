@@ -1,0 +1,19 @@
+import ReceptionCore
+
+/// Everything a chat screen shows at one moment, published by the engine after every change.
+public struct ChatSnapshot: Sendable, Hashable {
+    /// Increases with every publication, so an observer can drop stale ones.
+    public var version: Int
+    /// The transcript in list order.
+    public var messages: [ChatMessage]
+    /// The composer.
+    public var composer: ComposerState
+    /// The connection status line.
+    public var banner: ConnectionBanner
+    /// Spec 7.13: an agent is typing.
+    public var agentTyping: Bool
+    /// The unread count a bounded read reported, when one did.
+    public var unreadCount: Int?
+    /// Whether the service has a conversation for this device.
+    public var hasConversation: Bool
+}

@@ -1,0 +1,71 @@
+import Foundation
+import ReceptionCore
+
+/// Whether the composer is shown at all (spec 7.7, 6.4; seed 001 "Restrictions and reset behavior").
+public enum ComposerAvailability: String, Sendable, Hashable {
+    /// The person may write and send.
+    case open
+    /// The device is blocked: the composer is replaced by a "can't send from this device" notice.
+    case sendingDisabled
+    /// The app accepts only verified users: "Sign in to send messages."
+    case signInRequired
+    /// The service no longer serves this app (spec 6.4 `appUnavailable`).
+    case appUnavailable
+
+    /// The text of the notice that replaces the composer, if any.
+    public var replacementText: String? {
+        switch self {
+        case .open: nil
+        case .sendingDisabled: "You can't send messages from this device."
+        case .signInRequired: "Sign in to send messages."
+        case .appUnavailable: "Chat is not available right now."
+        }
+    }
+}
+
+/// A line the composer shows above the text field.
+public enum ComposerNotice: Sendable, Hashable {
+    /// Seed 001: the trimmed draft is longer than the limit; it is not shortened and cannot be sent.
+    case textTooLong(length: Int, limit: Int)
+    /// Spec 6.3.5: a server wait blocks sending.
+    case cooldown(CooldownNotice)
+    /// Spec 6.3.5: held messages are going out again; new sends wait so the order stays intact.
+    case resendingHeldMessages
+    /// Seed 001: a picked photo could not be loaded and was skipped.
+    case photoCouldNotLoad
+    /// At most 5 photos per message.
+    case tooManyPhotos(limit: Int)
+    /// The device could not store the conversation (for example a full disk); sending still works.
+    case storageProblem
+
+    /// The English text of the notice.
+    public var text: String {
+        switch self {
+        case .textTooLong(let length, let limit):
+            "This message is too long (\(length) of \(limit) characters). Shorten it to send."
+        case .cooldown(let notice): notice.text
+        case .resendingHeldMessages: "Sending earlier messages first…"
+        case .photoCouldNotLoad: "Could not load this photo."
+        case .tooManyPhotos(let limit): "You can attach up to \(limit) photos."
+        case .storageProblem: "Messages could not be saved on this device."
+        }
+    }
+}
+
+/// Everything the composer shows.
+public struct ComposerState: Sendable, Hashable {
+    /// Whether the composer is shown, or what replaces it.
+    public var availability: ComposerAvailability
+    /// The draft text (restored across launches).
+    public var text: String
+    /// The photos picked for the next message (memory only, never persisted as draft photos).
+    public var photos: [PreparedPhoto]
+    /// A picked photo is still loading; sending is disabled meanwhile.
+    public var isLoadingPhotos: Bool
+    /// Whether tapping Send would send.
+    public var canSend: Bool
+    /// Whether the photo button is enabled.
+    public var canAddPhotos: Bool
+    /// Notices to show, most important first.
+    public var notices: [ComposerNotice]
+}
