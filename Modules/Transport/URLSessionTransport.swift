@@ -34,7 +34,7 @@ public final class URLSessionTransport: HTTPTransporting {
     public func send(
         _ request: HTTPRequest, uploadProgress: (@Sendable (Double) -> Void)?
     ) async throws(ReceptionError) -> HTTPResponse {
-        guard let uploadProgress else { return try await exchange(request) }
+        if uploadProgress == nil, request.body == nil { return try await exchange(request) }
         return try await exchange(request, progress: uploadProgress)
     }
 
@@ -53,12 +53,31 @@ public final class URLSessionTransport: HTTPTransporting {
 
     /// An upload whose progress the delegate reports.
     private func exchange(
-        _ request: HTTPRequest, progress uploadProgress: @escaping @Sendable (Double) -> Void
+        _ request: HTTPRequest, progress uploadProgress: (@Sendable (Double) -> Void)?
     ) async throws(ReceptionError) -> HTTPResponse {
-        let task = session.dataTask(with: Self.urlRequest(request))
+        var urlRequest = Self.urlRequest(request)
+        let body = urlRequest.httpBody
+        #if canImport(FoundationNetworking)
+        // When libcurl finds a reused keep-alive connection closed without an answer it resends the request, and
+        // Linux Foundation cannot rewind an in-memory body for that: the request hangs until its timeout (measured:
+        // the whole 20 s of a 20 s timeout). So an API body goes out as a stream the delegate can hand out again
+        // (`needNewBodyStream`), sent chunked, which every HTTP/1.1 server accepts. A storage PUT must keep a
+        // fixed length (signed storage URLs require Content-Length, and progress needs a total), so it asks the
+        // server to close the connection afterwards instead: a PUT then never meets a stale pooled connection that
+        // an earlier PUT left behind.
+        if let body {
+            if uploadProgress == nil {
+                urlRequest.httpBody = nil
+                urlRequest.httpBodyStream = InputStream(data: body)
+            } else {
+                urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+            }
+        }
+        #endif
+        let task = session.dataTask(with: urlRequest)
         let result: Result<HTTPResponse, ReceptionError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                router.register(task.taskIdentifier, .collect(continuation: continuation, progress: uploadProgress))
+                router.register(task.taskIdentifier, .collect(continuation: continuation, progress: uploadProgress), body: body)
                 if Task.isCancelled { task.cancel() }
                 task.resume()
             }
@@ -118,6 +137,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     struct Entry {
         var sink: Sink
+        /// The request body, to hand out again when libcurl must resend the request.
+        var requestBody: Data?
         var status = 0
         var headers: [String: String] = [:]
         var body = Data()
@@ -125,8 +146,18 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     private let entries = Mutex<[Int: Entry]>([:])
 
-    func register(_ identifier: Int, _ sink: Sink) {
-        entries.withLock { $0[identifier] = Entry(sink: sink) }
+    func register(_ identifier: Int, _ sink: Sink, body: Data? = nil) {
+        entries.withLock { $0[identifier] = Entry(sink: sink, requestBody: body) }
+    }
+
+    /// libcurl resends a request when a reused keep-alive connection turns out closed; Foundation then asks for the
+    /// body again. Without this the resent request would go out with an exhausted stream.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask,
+        needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        let body = entries.withLock { $0[task.taskIdentifier]?.requestBody }
+        completionHandler(body.map { InputStream(data: $0) })
     }
 
     func urlSession(

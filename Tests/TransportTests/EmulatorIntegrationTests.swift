@@ -173,6 +173,25 @@ struct EmulatorIntegrationTests {
         #expect(page.flatMap(\.messages).last?.sender == .agent)
     }
 
+    /// A lost response (the service committed, then closed the connection): the HTTP layer may resend at once on a
+    /// fresh connection (the connection was a reused keep-alive one), or the send fails as a transient error and
+    /// is resent. Either way the same client ID finds the stored message: one server copy, and no hang.
+    @Test func aDroppedResponseIsTransientAndTheResendIsNotADuplicate() async throws {
+        let e = try LiveEmulator()
+        let client = e.client()
+        _ = try await client.send(clientId: "C1", text: "one", attachmentIds: [], probe: false, allowRegistration: true)
+        _ = try await e.admin("POST", "faults", ["path": "/v1/conversation/messages", "method": "POST", "kind": "drop"])
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.send(clientId: "C2", text: "two", attachmentIds: [], probe: false, allowRegistration: true)
+        } catch {
+            #expect(error.code == "connection_failed" && error.isTransient, "\(error)")
+        }
+        print("dropped emulator response reported after \(ContinuousClock.now - started)")
+        _ = try await client.send(clientId: "C2", text: "two", attachmentIds: [], probe: false, allowRegistration: true)
+        #expect(try await client.history(limits: false).messages.map(\.text) == ["one", "two"])
+    }
+
     @Test func aDeviceDeletionWorksAndASecondOneIsHarmless() async throws {
         let e = try LiveEmulator()
         let client = e.client()

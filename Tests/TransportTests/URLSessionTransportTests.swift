@@ -35,6 +35,8 @@ struct URLSessionTransportTests {
         #expect(echo["query"] as? String == "after=41")
         #expect(echo["body"] as? String == #"{"a":1}"#)
         let headers = try #require(echo["headers"] as? [String: String])
+        #expect(headers["transfer-encoding"] == "chunked" && headers["content-length"] == nil,
+                "API bodies are streamed so a resend can rewind them")
         #expect(headers["x-app-id"] == "app_x" && headers["x-reception-revision"] == "2")
         #expect(headers["authorization"] == "Bearer at" && headers["content-type"] == "application/json")
     }
@@ -52,11 +54,17 @@ struct URLSessionTransportTests {
         #expect(String(decoding: response.body, as: UTF8.self).contains("scripted"))
     }
 
-    @Test func uploadProgressReachesTheEnd() async throws {
+    @Test func aStoragePutHasAFixedLengthAndReportsProgressToTheEnd() async throws {
         let fractions = Fractions()
         let body = String(repeating: "x", count: 300_000)
-        _ = try await transport.send(request("PUT", "/echo/put", body: body), uploadProgress: { fractions.add($0) })
+        let response = try await transport.send(
+            request("PUT", "/echo/put", body: body, headers: ["If-Match": "*"]), uploadProgress: { fractions.add($0) })
         #expect(fractions.last == 1.0)
+        let echo = try echo(response)
+        let headers = try #require(echo["headers"] as? [String: String])
+        #expect(headers["content-length"] == "300000" && headers["transfer-encoding"] == nil)
+        #expect(headers["if-match"] == "*")
+        #expect((echo["body"] as? String)?.count == 300_000)
     }
 
     @Test func aRefusedConnectionIsConnectionFailed() async throws {
@@ -68,6 +76,33 @@ struct URLSessionTransportTests {
             #expect(error.code == "connection_failed" && error.status == 0 && error.transportCode != nil)
             #expect(error.isTransient)
         }
+    }
+
+    @Test func aConnectionClosedWithoutAnAnswerIsConnectionFailed() async throws {
+        // Warm a keep-alive connection first: a reused connection that dies makes libcurl retry the request.
+        _ = try await transport.send(request("POST", "/echo/warm", body: "{}"))
+        let dropped = try request("POST", "/drop", body: #"{"clientId":"C1"}"#, timeout: .seconds(20))
+        let started = ContinuousClock.now
+        do {
+            _ = try await transport.send(dropped)
+            Issue.record("a dropped connection answered")
+        } catch {
+            #expect(error.code == "connection_failed" && error.isTransient)
+        }
+        print("dropped connection reported after \(ContinuousClock.now - started)")
+    }
+
+    @Test func aStoragePutOnADroppedConnectionFails() async throws {
+        _ = try await transport.send(request("PUT", "/echo/warm", body: "{}"), uploadProgress: { _ in })
+        let dropped = try request("PUT", "/drop", body: String(repeating: "x", count: 5000), timeout: .seconds(20))
+        let started = ContinuousClock.now
+        do {
+            _ = try await transport.send(dropped, uploadProgress: { _ in })
+            Issue.record("a dropped connection answered")
+        } catch {
+            #expect(error.code == "connection_failed")
+        }
+        print("dropped PUT reported after \(ContinuousClock.now - started)")
     }
 
     @Test func aTimeoutIsConnectionFailed() async throws {

@@ -5,6 +5,7 @@
 /stream          answers 200 text/event-stream, sends a few lines slowly, then closes
 /silent-stream   answers 200 headers, then sends nothing (idle timeout)
 /slow            waits 5 s before answering
+/drop            reads the request and closes the connection without an answer
 Prints the bound port on the first line of stdout.
 """
 import json
@@ -23,6 +24,15 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def body(self):
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            data = b""
+            while True:
+                size = int(self.rfile.readline().strip().split(b";")[0], 16)
+                if size == 0:
+                    self.rfile.readline()
+                    return data
+                data += self.rfile.read(size)
+                self.rfile.readline()
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
 
@@ -66,6 +76,10 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(4)
             self.close_connection = True
+        elif path == "/drop":
+            # Read the request, then close without a single byte of answer (a lost response).
+            self.close_connection = True
+            self.connection.shutdown(2)
         elif path == "/slow":
             time.sleep(5)
             self.send_json(200, {})
