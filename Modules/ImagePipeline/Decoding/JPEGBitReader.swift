@@ -110,24 +110,27 @@ struct JPEGBitReader {
 }
 
 /// A DHT table ready for decoding: a 9-bit lookup for short codes, Annex F.2.2.3's MAXCODE/VALPTR for the rest.
-struct HuffmanDecodingTable {
+/// A class over fixed buffers so the per-symbol lookups in the hot loop touch no reference counts.
+final class HuffmanDecodingTable {
     /// `length << 8 | symbol` for every 9-bit prefix that starts with a code of at most 9 bits; 0 otherwise.
-    var fast = [UInt16](repeating: 0, count: 512)
-    var maximumCode = [Int](repeating: -1, count: 18)
-    var valueOffset = [Int](repeating: 0, count: 18)
-    var values: [UInt8]
+    let fast: UnsafeMutablePointer<UInt16>
+    let maximumCode: UnsafeMutablePointer<Int>
+    let valueOffset: UnsafeMutablePointer<Int>
+    let values: [UInt8]
 
     /// Builds the table from the 16 code-length counts and the symbols (T.81 C.2, F.2.2.3); nil if the counts
     /// describe more codes than fit.
     init?(counts: [Int], values: [UInt8]) {
-        self.values = values
+        var fast = [UInt16](repeating: 0, count: 512)
+        var maximumCode = [Int](repeating: -1, count: 18)
+        var valueOffset = [Int](repeating: 0, count: 18)
         var code = 0
         var index = 0
         for length in 1...16 {
             let number = counts[length - 1]
             valueOffset[length] = index - code
             for _ in 0..<number {
-                guard code < 1 << length else { return nil }
+                guard code < 1 << length, index < values.count else { return nil }
                 if length <= 9 {
                     let shift = 9 - length
                     let first = code << shift
@@ -141,5 +144,18 @@ struct HuffmanDecodingTable {
             maximumCode[length] = number > 0 ? code - 1 : -1
             code <<= 1
         }
+        self.values = values
+        self.fast = .allocate(capacity: 512)
+        self.fast.initialize(from: fast, count: 512)
+        self.maximumCode = .allocate(capacity: 18)
+        self.maximumCode.initialize(from: maximumCode, count: 18)
+        self.valueOffset = .allocate(capacity: 18)
+        self.valueOffset.initialize(from: valueOffset, count: 18)
+    }
+
+    deinit {
+        fast.deallocate()
+        maximumCode.deallocate()
+        valueOffset.deallocate()
     }
 }

@@ -106,15 +106,20 @@ extension JPEGDecoding {
         defer { block.deallocate() }
         block.initialize(repeating: 0, count: 64)
         // Per component: Huffman tables and dequantization steps by zig-zag index.
-        var tables: [(HuffmanDecodingTable, HuffmanDecodingTable, [Float])] = []
-        for component in header.components {
+        var tables: [(HuffmanDecodingTable, HuffmanDecodingTable)] = []
+        // Dequantization steps by zig-zag index, 64 per scan component.
+        let steps = UnsafeMutablePointer<Float>.allocate(capacity: 64 * header.components.count)
+        defer { steps.deallocate() }
+        for (index, component) in header.components.enumerated() {
             guard let dc = dcTables[component.dcTable], let ac = acTables[component.acTable],
                 quantization[component.quantizationTable].count == 64
             else { throw .invalidImage }
-            tables.append((dc, ac, quantization[component.quantizationTable].map(Float.init)))
+            tables.append((dc, ac))
+            for k in 0..<64 { steps[index * 64 + k] = Float(quantization[component.quantizationTable][k]) }
         }
         try forEachBlock(header, frame, &reader, restart: {}) { (index, component, bx, by, reader) throws(ReceptionError) in
-            let (dc, ac, steps) = tables[index]
+            let (dc, ac) = tables[index]
+            let steps = steps + index * 64
             guard let plane = component.plane.baseAddress else { throw .invalidImage }
             let size = reader.decode(dc)
             guard (0...11).contains(size) else { throw .invalidImage }
