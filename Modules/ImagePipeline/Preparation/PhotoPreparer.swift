@@ -86,7 +86,7 @@ public struct PhotoPreparer: ImagePreparing {
 
     /// Spec 7.9 step 3: scale down (never up) so the longer edge fits, each dimension rounded to the nearest
     /// pixel, at least 1.
-    static func fit(width: Int, height: Int, maximumEdge: Int) -> (Int, Int) {
+    package static func fit(width: Int, height: Int, maximumEdge: Int) -> (Int, Int) {
         let longer = max(width, height)
         guard longer > maximumEdge else { return (width, height) }
         let factor = Double(maximumEdge) / Double(longer)
