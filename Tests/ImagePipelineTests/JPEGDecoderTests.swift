@@ -15,6 +15,8 @@ import Testing
         "video-001.separate.dc.progression.jpeg", "video-001.separate.dc.progression.progressive.jpeg",
         "video-005.gray.jpeg", "video-005.gray.q50.jpeg", "video-005.gray.q50.2x2.jpeg",
         "video-005.gray.q50.2x2.progressive.jpeg", "video-005.gray.q50.progressive.jpeg",
+        // Ends after a few complete scans and a clean EOI: a legal, coarser picture, decoded like djpeg does.
+        "video-001.progressive.truncated.jpeg",
     ]
 
     /// `djpeg`'s decode of a JPEG file as RGB (grey widened).
@@ -34,6 +36,10 @@ import Testing
         let difference = DecodingReference.maximumDifference(ours, theirs)
         let outside = zip(ours, theirs).filter { abs(Int($0) - Int($1)) > 2 }.count
         // Float IDCT against libjpeg's integer IDCT: a handful of upsampled chroma samples land 3 steps apart.
-        #expect(difference <= 3 && outside * 10_000 <= ours.count, "\(name): max \(difference), \(outside) beyond ±2")
+        // A progressive file that stops early is smoothed by libjpeg (block smoothing of missing AC); we show the
+        // coefficients as they are, so a few more samples differ there.
+        let partial = name.contains("truncated")
+        #expect(difference <= (partial ? 6 : 3) && outside * (partial ? 100 : 10_000) <= ours.count,
+                "\(name): max \(difference), \(outside) beyond ±2")
     }
 }
