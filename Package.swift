@@ -66,8 +66,8 @@ let package = Package(
         .executableTarget(
             name: "CacheBench", dependencies: ["MessageCache", "ReceptionCore", "CSQLite"],
             path: "Benchmarks/CacheBench"),
-        // The pure-Swift JPEG encoder (and, later, PNG decoding through CZlib); Foundation-free codec core.
-        .target(name: "ImagePipeline", dependencies: ["ReceptionCore"], path: "Modules/ImagePipeline"),
+        // Photo preparation (spec 7.9): pure-Swift JPEG encoder and decoder, PNG decoding through CZlib, resizing.
+        .target(name: "ImagePipeline", dependencies: ["ReceptionCore", "Digest", "CZlib"], path: "Modules/ImagePipeline"),
         // Command-line front end of the image pipeline for host developers and benchmark harnesses.
         .executableTarget(
             name: "reception-image", dependencies: ["ImagePipeline", "ReceptionCore"],

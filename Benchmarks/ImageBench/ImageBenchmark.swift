@@ -89,14 +89,14 @@ struct ImageBenchmark {
         return (best, bytes)
     }
 
-    private func fixtures() throws -> String {
+    func fixtures() throws -> String {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/image-fixtures").path
         return try Reference.run("python3", [script])
     }
 
     /// Tiles the fixture photos row by row into one `width`×`height` RGB image.
-    private func tiledImage(from directory: String, width: Int, height: Int) throws -> PixelBuffer {
+    func tiledImage(from directory: String, width: Int, height: Int) throws -> PixelBuffer {
         let photos = try ["astronaut", "coffee", "chelsea"].map { name in
             guard let data = FileManager.default.contents(atPath: "\(directory)/\(name).ppm") else {
                 throw BenchFailure("missing fixture \(name)")

@@ -1,6 +1,6 @@
 // ImageBench: our JPEG encoder against libjpeg-turbo on the same images in the same run (issue 3 targets).
 //
-//   swift run -c release ImageBench [--quick]
+//   swift run -c release ImageBench [--quick] [--decode-only]
 //
 // Speed is in-process megapixels per second (best of a timed loop, single thread) for both encoders; size compares
 // our optimised-Huffman output with `cjpeg -optimize`; quality compares luma PSNR after decoding both with
@@ -10,7 +10,9 @@ import Foundation
 
 let quick = CommandLine.arguments.contains("--quick")
 do {
-    try ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3).run()
+    let encoderBench = ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3)
+    if !CommandLine.arguments.contains("--decode-only") { try encoderBench.run() }
+    try DecodeBenchmark(seconds: quick ? 0.5 : 2.0).run(encoderBench)
 } catch {
     FileHandle.standardError.write(Data("ImageBench: \(error)\n".utf8))
     exit(1)

@@ -6,7 +6,12 @@ import ReceptionCore
 enum ImageCommand {
     /// Runs the command line and returns the process exit status (0 success, 1 failure, 2 usage).
     static func run(_ arguments: [String]) -> Int32 {
-        guard arguments.first == "encode" else { return fail(usage, status: 2) }
+        switch arguments.first {
+        case "decode": return PhotoCommands.decode(Array(arguments.dropFirst()))
+        case "prepare": return PhotoCommands.prepare(Array(arguments.dropFirst()))
+        case "encode": break
+        default: return fail(usage, status: 2)
+        }
         var options = JPEGEncoder.Options()
         var quality: Int?
         var paths: [String] = []
@@ -41,7 +46,7 @@ enum ImageCommand {
             guard let input = FileManager.default.contents(atPath: paths[0]) else {
                 return fail("reception-image: cannot read \(paths[0])", status: 1)
             }
-            let image = try PortablePixmap.decode([UInt8](input))
+            let image = try PhotoCommands.readImage([UInt8](input))
             var sink = ByteArraySink()
             let clock = ContinuousClock()
             let start = clock.now
@@ -58,7 +63,7 @@ enum ImageCommand {
         }
     }
 
-    private static func fail(_ message: String, status: Int32) -> Int32 {
+    static func fail(_ message: String, status: Int32) -> Int32 {
         FileHandle.standardError.write(Data((message + "\n").utf8))
         return status
     }

@@ -1,0 +1,161 @@
+/// Reads the entropy-coded bits of one JPEG scan (T.81 F.2.2.5): removes stuffed zero bytes, stops at a marker and
+/// feeds zero bits from there on, counting them, so corrupt or truncated data can never read past the segment.
+struct JPEGBitReader {
+    private let data: UnsafePointer<UInt8>
+    private var position: Int
+    private let end: Int
+    /// Bits not yet consumed, left-aligned.
+    private var buffer: UInt64 = 0
+    private var count = 0
+    /// Zero bytes fed because a marker or the end was reached; a scan that needs many of them is corrupt.
+    private(set) var paddingBytes = 0
+
+    /// Reads `data[start..<end]`; `end` is where the scan's entropy-coded segment stops.
+    init(_ data: UnsafePointer<UInt8>, start: Int, end: Int) {
+        self.data = data
+        self.position = start
+        self.end = end
+    }
+
+    /// Where reading stopped, for the marker parser to continue from.
+    var offset: Int { position }
+
+    @inline(__always) private mutating func refill() {
+        // Fast path: four bytes with no 0xFF among them (a byte of `word` is 0xFF exactly when that byte of
+        // `~word` is zero, which the classic has-zero-byte test finds).
+        if count <= 32, position + 4 <= end {
+            let word = UInt32(bigEndian: UnsafeRawPointer(data + position).loadUnaligned(as: UInt32.self))
+            let inverted = ~word
+            if (inverted &- 0x0101_0101) & word & 0x8080_8080 == 0 {
+                buffer |= UInt64(word) << UInt64(32 - count)
+                count += 32
+                position += 4
+                return
+            }
+        }
+        while count <= 56 {
+            var byte: UInt8 = 0
+            if position < end {
+                byte = data[position]
+                if byte == 0xFF {
+                    if position + 1 < end, data[position + 1] == 0 {
+                        position += 2
+                    } else {
+                        // A marker (RSTm inside the segment): do not consume it; pad with zeros.
+                        byte = 0
+                        paddingBytes += 1
+                    }
+                } else {
+                    position += 1
+                }
+            } else {
+                paddingBytes += 1
+            }
+            buffer |= UInt64(byte) << UInt64(56 - count)
+            count += 8
+        }
+    }
+
+    @inline(__always) mutating func bits(_ n: Int) -> Int {
+        guard n > 0 else { return 0 }
+        if count < n { refill() }
+        let value = Int(buffer >> UInt64(64 - n))
+        buffer <<= UInt64(n)
+        count -= n
+        return value
+    }
+
+    @inline(__always) mutating func bit() -> Int { bits(1) }
+
+    /// `n` bits read as a signed coefficient (T.81 F.2.2.1, RECEIVE and EXTEND).
+    @inline(__always) mutating func signed(_ n: Int) -> Int {
+        guard n > 0 else { return 0 }
+        let value = bits(n)
+        return value < 1 << (n - 1) ? value - (1 << n) + 1 : value
+    }
+
+    /// The next Huffman symbol; -1 for a code the table does not contain.
+    @inline(__always) mutating func decode(_ table: HuffmanDecodingTable) -> Int {
+        if count < 16 { refill() }
+        let entry = Int(table.fast[Int(buffer >> 55)])
+        if entry != 0 {
+            let length = entry >> 8
+            buffer <<= UInt64(length)
+            count -= length
+            return entry & 0xFF
+        }
+        for length in 10...16 {
+            let code = Int(buffer >> UInt64(64 - length))
+            if code <= table.maximumCode[length] {
+                buffer <<= UInt64(length)
+                count -= length
+                let index = code + table.valueOffset[length]
+                return index >= 0 && index < table.values.count ? Int(table.values[index]) : -1
+            }
+        }
+        return -1
+    }
+
+    /// At a restart interval boundary: drop the partial byte and step over the RSTm marker (T.81 F.2.2.5).
+    mutating func restart() {
+        // Only fill bits remain in the buffer (reading never passes a marker). Corrupt data may leave bytes of
+        // the interval unread: resynchronise on the next RSTm.
+        buffer = 0
+        count = 0
+        while position + 1 < end, !(data[position] == 0xFF && (0xD0...0xD7).contains(data[position + 1])) {
+            position += 1
+        }
+        if position + 1 < end { position += 2 }
+    }
+}
+
+/// A DHT table ready for decoding: a 9-bit lookup for short codes, Annex F.2.2.3's MAXCODE/VALPTR for the rest.
+/// A class over fixed buffers so the per-symbol lookups in the hot loop touch no reference counts.
+final class HuffmanDecodingTable {
+    /// `length << 8 | symbol` for every 9-bit prefix that starts with a code of at most 9 bits; 0 otherwise.
+    let fast: UnsafeMutablePointer<UInt16>
+    let maximumCode: UnsafeMutablePointer<Int>
+    let valueOffset: UnsafeMutablePointer<Int>
+    let values: [UInt8]
+
+    /// Builds the table from the 16 code-length counts and the symbols (T.81 C.2, F.2.2.3); nil if the counts
+    /// describe more codes than fit.
+    init?(counts: [Int], values: [UInt8]) {
+        var fast = [UInt16](repeating: 0, count: 512)
+        var maximumCode = [Int](repeating: -1, count: 18)
+        var valueOffset = [Int](repeating: 0, count: 18)
+        var code = 0
+        var index = 0
+        for length in 1...16 {
+            let number = counts[length - 1]
+            valueOffset[length] = index - code
+            for _ in 0..<number {
+                guard code < 1 << length, index < values.count else { return nil }
+                if length <= 9 {
+                    let shift = 9 - length
+                    let first = code << shift
+                    for prefix in first..<(first + (1 << shift)) {
+                        fast[prefix] = UInt16(length << 8) | UInt16(values[index])
+                    }
+                }
+                code += 1
+                index += 1
+            }
+            maximumCode[length] = number > 0 ? code - 1 : -1
+            code <<= 1
+        }
+        self.values = values
+        self.fast = .allocate(capacity: 512)
+        self.fast.initialize(from: fast, count: 512)
+        self.maximumCode = .allocate(capacity: 18)
+        self.maximumCode.initialize(from: maximumCode, count: 18)
+        self.valueOffset = .allocate(capacity: 18)
+        self.valueOffset.initialize(from: valueOffset, count: 18)
+    }
+
+    deinit {
+        fast.deallocate()
+        maximumCode.deallocate()
+        valueOffset.deallocate()
+    }
+}

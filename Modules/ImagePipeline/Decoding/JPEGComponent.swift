@@ -1,0 +1,61 @@
+/// One colour component of a JPEG frame and everything decoding keeps for it: sampling, tables chosen by the
+/// current scan, its block grid, the reduced IDCT size that lands it at output resolution, and its sample plane
+/// (plus, for progressive frames, its quantized coefficients until the last scan).
+///
+/// A class so the hot loops can hold its buffers' stable addresses; it owns them and frees them in `deinit`.
+final class JPEGComponent {
+    let id: UInt8
+    /// Sampling factors (T.81 A.1.1) and the quantization table selector.
+    let h: Int, v: Int, quantizationTable: Int
+    var dcTable = 0, acTable = 0
+    var predictor = 0
+    /// The block grid the plane covers (MCU-padded for interleaved frames).
+    var blocksX = 0, blocksY = 0
+    /// Blocks a non-interleaved scan of this component visits (T.81 A.2.2).
+    var scanBlocksX = 0, scanBlocksY = 0
+    /// Output size of one block (8, 4, 2 or 1) and the integer upsampling from the plane to the output.
+    var blockSize = 8, upX = 1, upY = 1
+    /// Plane samples that cover the picture (the rest is block padding).
+    var validWidth = 0, validHeight = 0
+    var plane = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    var stride = 0
+    var coefficients = UnsafeMutableBufferPointer<Int16>(start: nil, count: 0)
+
+    init(id: UInt8, h: Int, v: Int, quantizationTable: Int) {
+        self.id = id
+        self.h = h
+        self.v = v
+        self.quantizationTable = quantizationTable
+    }
+
+    deinit {
+        plane.deallocate()
+        coefficients.deallocate()
+    }
+
+    /// Allocates the plane (mid-grey, so a component no scan reaches stays neutral) and, for progressive frames,
+    /// zeroed coefficient storage.
+    func allocate(progressive: Bool) {
+        stride = blocksX * blockSize
+        plane = .allocate(capacity: stride * blocksY * blockSize)
+        plane.initialize(repeating: 128)
+        if progressive {
+            coefficients = .allocate(capacity: blocksX * blocksY * 64)
+            coefficients.initialize(repeating: 0)
+        }
+    }
+
+    /// Frees the coefficients once they are transformed, before the output image is allocated.
+    func releaseCoefficients() {
+        coefficients.deallocate()
+        coefficients = UnsafeMutableBufferPointer(start: nil, count: 0)
+    }
+}
+
+/// The zig-zag sequence (T.81 Figure A.6): `naturalOrder[k]` is the row-major index of the k-th coefficient.
+/// Sixteen extra entries let a corrupt run index past 63 without leaving the table.
+let naturalOrder: [Int] = [
+    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
+    28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
+    54, 47, 55, 62, 63,
+] + [Int](repeating: 63, count: 16)

@@ -1,0 +1,159 @@
+import ReceptionCore
+
+/// A pure-Swift JPEG decoder (ITU T.81): baseline and extended sequential and progressive Huffman frames with 8-bit
+/// samples, restart intervals, any integer chroma subsampling (4:4:4, 4:2:2, 4:2:0, 4:4:0, 4:1:1, 4:1:0…),
+/// grayscale, Adobe RGB, CMYK and YCCK, and the EXIF orientation.
+///
+/// It can decode at 1/2, 1/4 or 1/8 scale in the DCT domain (a reduced inverse DCT per block), which is how
+/// photo preparation avoids reconstructing every pixel of a 12–48 MP camera photo it is about to shrink.
+/// Output is `gray8` or `rgb8`. Anything it cannot decode — arithmetic coding, 12-bit or lossless frames, a missing
+/// frame, corrupt Huffman data, a file that ends inside a scan — throws `invalid_image`.
+package enum JPEGDecoder {
+    /// Whether `bytes` start like a JPEG (SOI followed by a marker).
+    package static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF
+    }
+
+    /// Decodes at the smallest of 1/8, 1/4, 1/2 and 1/1 scale whose longer edge is still at least
+    /// `minimumLongestEdge` (full size when nil).
+    package static func decode(_ bytes: [UInt8], minimumLongestEdge: Int? = nil) throws(ReceptionError)
+        -> DecodedImage
+    {
+        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+            try decode(file, minimumLongestEdge: minimumLongestEdge)
+        }
+    }
+
+    /// Decodes at a fixed scale of `eighths`/8 (1, 2, 4 or 8).
+    package static func decode(_ bytes: [UInt8], eighths: Int) throws(ReceptionError) -> DecodedImage {
+        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+            guard [1, 2, 4, 8].contains(eighths), let base = file.baseAddress else { throw .invalidImage }
+            var decoding = JPEGDecoding(base, count: file.count) { _ in eighths }
+            return try decoding.run()
+        }
+    }
+
+    /// Decodes a JPEG file held in memory; see `decode(_:minimumLongestEdge:)`.
+    package static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(ReceptionError)
+        -> DecodedImage
+    {
+        guard matches(file), let base = file.baseAddress else { throw .invalidImage }
+        var decoding = JPEGDecoding(base, count: file.count) { longest in
+            guard let target = minimumLongestEdge else { return 8 }
+            return [1, 2, 4].first { (longest * $0 + 7) / 8 >= target } ?? 8
+        }
+        return try decoding.run()
+    }
+}
+
+/// The state of one decode: tables as the marker segments define them, the frame, and the output scale.
+struct JPEGDecoding {
+    let data: UnsafePointer<UInt8>
+    let count: Int
+    /// Picks the output scale in eighths from the longer edge of the frame.
+    let chooseScale: (Int) -> Int
+
+    /// Quantization tables in zig-zag order.
+    var quantization = [[Int32]](repeating: [], count: 4)
+    var dcTables = [HuffmanDecodingTable?](repeating: nil, count: 4)
+    var acTables = [HuffmanDecodingTable?](repeating: nil, count: 4)
+    var restartInterval = 0
+    var adobeTransform: Int?
+    var orientation = Orientation.up
+    var frame: JPEGFrame?
+    var scans = 0
+
+    /// At most this many scans: real progressive files use about ten; each scan visits every block.
+    static let maximumScans = 128
+
+    init(_ data: UnsafePointer<UInt8>, count: Int, chooseScale: @escaping (Int) -> Int) {
+        self.data = data
+        self.count = count
+        self.chooseScale = chooseScale
+    }
+
+    private func u16(_ at: Int) -> Int { Int(data[at]) << 8 | Int(data[at + 1]) }
+
+    mutating func run() throws(ReceptionError) -> DecodedImage {
+        var position = 2
+        while true {
+            // Find the next marker; bytes between segments are skipped as libjpeg-class decoders do.
+            while position < count && data[position] != 0xFF { position += 1 }
+            while position < count && data[position] == 0xFF { position += 1 }
+            guard position < count else { throw .invalidImage }  // ended without EOI: truncated
+            let marker = data[position]
+            position += 1
+            if marker == 0xD9 { break }
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) { continue }
+            guard position + 2 <= count else { throw .invalidImage }
+            let length = u16(position)
+            guard length >= 2, position + length <= count else { throw .invalidImage }
+            let segment = (position + 2)..<(position + length)
+            position += length
+            switch marker {
+            case 0xC0, 0xC1, 0xC2:
+                guard frame == nil else { throw .invalidImage }
+                frame = try JPEGFrame(data, segment, progressive: marker == 0xC2, fileSize: count, scale: chooseScale)
+            case 0xC3, 0xC5...0xC7, 0xC8...0xCB, 0xCD...0xCF:
+                throw .invalidImage  // lossless, hierarchical or arithmetic coding
+            case 0xC4:
+                try readHuffmanTables(segment)
+            case 0xDB:
+                try readQuantizationTables(segment)
+            case 0xDD:
+                guard segment.count >= 2 else { throw .invalidImage }
+                restartInterval = u16(segment.lowerBound)
+            case 0xDA:
+                position = try decodeScan(header: segment)
+            case 0xE1:
+                let exif: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+                if segment.count > 6, (0..<6).allSatisfy({ data[segment.lowerBound + $0] == exif[$0] }) {
+                    orientation = ExifOrientation.read(
+                        tiff: UnsafeBufferPointer(start: data + segment.lowerBound + 6, count: segment.count - 6))
+                }
+            case 0xEE:
+                // Adobe APP14: "Adobe", version, flags0, flags1, transform.
+                let adobe: [UInt8] = [0x41, 0x64, 0x6F, 0x62, 0x65]
+                if segment.count >= 12, (0..<5).allSatisfy({ data[segment.lowerBound + $0] == adobe[$0] }) {
+                    adobeTransform = Int(data[segment.lowerBound + 11])
+                }
+            default:
+                break
+            }
+        }
+        guard let frame, scans > 0 else { throw .invalidImage }
+        if frame.progressive { frame.transformCoefficients(quantization) }
+        let pixels = frame.render(adobeTransform: adobeTransform)
+        return DecodedImage(pixels: pixels, orientation: orientation)
+    }
+
+    private mutating func readQuantizationTables(_ segment: Range<Int>) throws(ReceptionError) {
+        var at = segment.lowerBound
+        while at < segment.upperBound {
+            let precision = Int(data[at] >> 4), slot = Int(data[at] & 15)
+            let size = precision == 0 ? 64 : 128
+            guard slot < 4, precision <= 1, at + 1 + size <= segment.upperBound else { throw .invalidImage }
+            quantization[slot] = (0..<64).map { k in
+                precision == 0 ? Int32(data[at + 1 + k]) : Int32(u16(at + 1 + 2 * k))
+            }
+            at += 1 + size
+        }
+    }
+
+    private mutating func readHuffmanTables(_ segment: Range<Int>) throws(ReceptionError) {
+        var at = segment.lowerBound
+        while at < segment.upperBound {
+            guard at + 17 <= segment.upperBound else { throw .invalidImage }
+            let tableClass = Int(data[at] >> 4), slot = Int(data[at] & 15)
+            let counts = (0..<16).map { Int(data[at + 1 + $0]) }
+            let total = counts.reduce(0, +)
+            guard tableClass <= 1, slot < 4, total <= 256, at + 17 + total <= segment.upperBound else {
+                throw .invalidImage
+            }
+            let values = Array(UnsafeBufferPointer(start: data + at + 17, count: total))
+            guard let table = HuffmanDecodingTable(counts: counts, values: values) else { throw .invalidImage }
+            if tableClass == 0 { dcTables[slot] = table } else { acTables[slot] = table }
+            at += 17 + total
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ReceptionCore
+
+/// A frame header (SOF0/1/2, T.81 B.2.2) and the geometry derived from it at the chosen output scale.
+struct JPEGFrame {
+    let width: Int, height: Int
+    let progressive: Bool
+    let components: [JPEGComponent]
+    let hMax: Int, vMax: Int
+    let mcusX: Int, mcusY: Int
+    /// Output scale in eighths (8 = full size).
+    let scale: Int
+    let outputWidth: Int, outputHeight: Int
+
+    init(
+        _ data: UnsafePointer<UInt8>, _ segment: Range<Int>, progressive: Bool, fileSize: Int,
+        scale chooseScale: (Int) -> Int
+    ) throws(ReceptionError) {
+        let s = segment.lowerBound
+        guard segment.count >= 6, data[s] == 8 else { throw .invalidImage }  // 8-bit samples only
+        height = Int(data[s + 1]) << 8 | Int(data[s + 2])
+        width = Int(data[s + 3]) << 8 | Int(data[s + 4])
+        let n = Int(data[s + 5])
+        // A zero height would need a DNL segment; two-component frames have no colour meaning.
+        guard n == 1 || n == 3 || n == 4, segment.count >= 6 + 3 * n else { throw .invalidImage }
+        try DecodeLimits.check(width: width, height: height)
+        self.progressive = progressive
+        var components: [JPEGComponent] = []
+        for index in 0..<n {
+            let at = s + 6 + 3 * index
+            let h = Int(data[at + 1] >> 4), v = Int(data[at + 1] & 15), table = Int(data[at + 2])
+            guard (1...4).contains(h), (1...4).contains(v), table < 4 else { throw .invalidImage }
+            components.append(JPEGComponent(id: data[at], h: h, v: v, quantizationTable: table))
+        }
+        self.components = components
+        let hMax = components.map(\.h).max() ?? 1, vMax = components.map(\.v).max() ?? 1
+        guard components.allSatisfy({ hMax % $0.h == 0 && vMax % $0.v == 0 }) else { throw .invalidImage }
+        (self.hMax, self.vMax) = (hMax, vMax)
+        mcusX = (width + 8 * hMax - 1) / (8 * hMax)
+        mcusY = (height + 8 * vMax - 1) / (8 * vMax)
+        scale = chooseScale(max(width, height))
+        outputWidth = (width * scale + 7) / 8
+        outputHeight = (height * scale + 7) / 8
+
+        var totalBlocks = 0
+        for component in components {
+            let sampledWidth = (width * component.h + hMax - 1) / hMax
+            let sampledHeight = (height * component.v + vMax - 1) / vMax
+            component.scanBlocksX = (sampledWidth + 7) / 8
+            component.scanBlocksY = (sampledHeight + 7) / 8
+            component.blocksX = n == 1 ? component.scanBlocksX : mcusX * component.h
+            component.blocksY = n == 1 ? component.scanBlocksY : mcusY * component.v
+            // A component sampled k times coarser in both directions is reconstructed k times larger by its
+            // reduced IDCT when that fits in a block, so it needs no upsampling at all.
+            let kx = hMax / component.h, ky = vMax / component.v
+            if kx == ky && scale * kx <= 8 {
+                component.blockSize = scale * kx
+            } else {
+                component.blockSize = scale
+                (component.upX, component.upY) = (kx, ky)
+            }
+            component.validWidth = (sampledWidth * component.blockSize + 7) / 8
+            component.validHeight = (sampledHeight * component.blockSize + 7) / 8
+            totalBlocks += component.blocksX * component.blocksY
+        }
+        // Every block costs at least one bit of entropy-coded data (its DC code), so a header that claims more
+        // blocks than the file has bits is a lie: refuse before allocating for it.
+        guard totalBlocks <= 8 * fileSize + 4096 else { throw .invalidImage }
+        for component in components { component.allocate(progressive: progressive) }
+    }
+
+    /// Progressive frames: dequantizes every stored block and transforms it into its plane, then frees the
+    /// coefficients.
+    func transformCoefficients(_ quantization: [[Int32]]) {
+        let block = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        defer { block.deallocate() }
+        block.initialize(repeating: 0, count: 64)
+        for component in components {
+            let table = quantization[component.quantizationTable]
+            var steps = [Float](repeating: 1, count: 64)
+            for k in 0..<min(64, table.count) { steps[naturalOrder[k]] = Float(table[k]) }
+            guard let coefficients = component.coefficients.baseAddress, let plane = component.plane.baseAddress
+            else { continue }
+            let n = component.blockSize
+            for by in 0..<component.blocksY {
+                for bx in 0..<component.blocksX {
+                    let source = coefficients + (by * component.blocksX + bx) * 64
+                    var rows = 0, columns = 0
+                    for v in 0..<n {
+                        for u in 0..<n where source[v * 8 + u] != 0 {
+                            block[v * 8 + u] = Float(source[v * 8 + u]) * steps[v * 8 + u]
+                            rows = max(rows, v + 1)
+                            columns = max(columns, u + 1)
+                        }
+                    }
+                    InverseDCT.transform(
+                        block, size: n, rows: rows, columns: columns,
+                        into: plane + by * n * component.stride + bx * n, stride: component.stride)
+                    block.update(repeating: 0, count: 64)
+                }
+            }
+            component.releaseCoefficients()
+        }
+    }
+}

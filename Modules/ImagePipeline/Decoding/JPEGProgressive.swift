@@ -1,0 +1,124 @@
+import ReceptionCore
+
+/// Progressive scans (T.81 G.1.2): DC first and refinement scans, AC spectral-selection scans with end-of-band
+/// runs, and AC successive-approximation refinement. Coefficients stay quantized until the last scan.
+extension JPEGDecoding {
+    func decodeProgressive(_ header: ScanHeader, frame: JPEGFrame, reader: inout JPEGBitReader)
+        throws(ReceptionError)
+    {
+        let start = header.spectralStart, end = header.spectralEnd, low = header.low
+        let dcScan = start == 0
+        // DC scans carry no AC; AC scans carry one component (T.81 G.1.1.1.1).
+        guard low <= 13, header.high <= 13, dcScan ? end == 0 : (start <= end && end <= 63 && header.components.count == 1)
+        else { throw .invalidImage }
+        // DC refinement reads raw bits and needs no table.
+        var tables: [HuffmanDecodingTable?] = []
+        for component in header.components {
+            guard component.coefficients.baseAddress != nil else { throw .invalidImage }
+            let table = dcScan ? dcTables[component.dcTable] : acTables[component.acTable]
+            guard table != nil || (dcScan && header.high > 0) else { throw .invalidImage }
+            tables.append(table)
+        }
+        var endOfBandRun = 0
+        let refining = header.high > 0
+        try forEachBlock(header, frame, &reader, restart: { endOfBandRun = 0 }) {
+            (index, component, bx, by, reader) throws(ReceptionError) in
+            guard bx < component.blocksX, by < component.blocksY, let base = component.coefficients.baseAddress
+            else { return }
+            let block = base + (by * component.blocksX + bx) * 64
+            let table = tables[index]
+            if dcScan {
+                if refining {
+                    if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << low) }
+                } else {
+                    guard let table else { throw .invalidImage }
+                    let size = reader.decode(table)
+                    guard (0...11).contains(size) else { throw .invalidImage }
+                    component.predictor += reader.signed(size)
+                    block[0] = Int16(truncatingIfNeeded: component.predictor << low)
+                }
+            } else if refining {
+                guard let table else { throw .invalidImage }
+                try refineAC(block, start: start, end: end, low: low, table: table, &endOfBandRun, &reader)
+            } else {
+                guard let table else { throw .invalidImage }
+                if endOfBandRun > 0 {
+                    endOfBandRun -= 1
+                    return
+                }
+                var k = start
+                while k <= end {
+                    let symbol = reader.decode(table)
+                    guard symbol >= 0 else { throw .invalidImage }
+                    let run = symbol >> 4, bits = symbol & 15
+                    if bits == 0 {
+                        if run < 15 {
+                            endOfBandRun = (1 << run) - 1 + reader.bits(run)
+                            break
+                        }
+                        k += 16
+                        continue
+                    }
+                    k += run
+                    guard k <= 63 else { throw .invalidImage }
+                    block[naturalOrder[k]] = Int16(truncatingIfNeeded: reader.signed(bits) << low)
+                    k += 1
+                }
+            }
+        }
+    }
+
+    /// One block of an AC refinement scan (T.81 G.1.2.3): new coefficients of magnitude 1 << low placed after
+    /// `run` zero-history positions, and one correction bit for every coefficient that was already non-zero.
+    private func refineAC(
+        _ block: UnsafeMutablePointer<Int16>, start: Int, end: Int, low: Int, table: HuffmanDecodingTable,
+        _ endOfBandRun: inout Int, _ reader: inout JPEGBitReader
+    ) throws(ReceptionError) {
+        let positive = Int16(truncatingIfNeeded: 1 << low), negative = Int16(truncatingIfNeeded: -1 << low)
+        @inline(__always) func correct(_ z: Int, _ reader: inout JPEGBitReader) {
+            if reader.bit() != 0, block[z] & positive == 0 {
+                block[z] &+= block[z] >= 0 ? positive : negative
+            }
+        }
+        var k = start
+        if endOfBandRun == 0 {
+            while k <= end {
+                let symbol = reader.decode(table)
+                guard symbol >= 0 else { throw .invalidImage }
+                var run = symbol >> 4
+                let bits = symbol & 15
+                var value: Int16 = 0
+                if bits != 0 {
+                    guard bits == 1 else { throw .invalidImage }
+                    value = reader.bit() != 0 ? positive : negative
+                } else if run != 15 {
+                    endOfBandRun = (1 << run) + reader.bits(run)
+                    break
+                }
+                // Skip `run` zero-history coefficients, correcting the non-zero ones passed on the way.
+                while k <= end {
+                    let z = naturalOrder[k]
+                    if block[z] != 0 {
+                        correct(z, &reader)
+                    } else {
+                        if run == 0 {
+                            if value != 0 { block[z] = value }
+                            k += 1
+                            break
+                        }
+                        run -= 1
+                    }
+                    k += 1
+                }
+            }
+        }
+        if endOfBandRun > 0 {
+            while k <= end {
+                let z = naturalOrder[k]
+                if block[z] != 0 { correct(z, &reader) }
+                k += 1
+            }
+            endOfBandRun -= 1
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import CZlib
+import ReceptionCore
+
+/// Decodes PNG files (ISO/IEC 15948) through the system zlib: every colour type and bit depth, palette and
+/// `tRNS` transparency, Adam7 interlacing, CRC checks on every chunk, any number of `IDAT` chunks.
+///
+/// Output is `gray8` for opaque grey, `rgb8` for opaque colour and palette images, `rgba8` (straight alpha) for
+/// anything with an alpha channel or a `tRNS` chunk. 16-bit samples become 8-bit by rounding `v × 255 / 65,535`.
+/// Only the default image is read: APNG frames (`fdAT`) and all metadata except the EXIF orientation are dropped.
+/// Anything malformed — a bad signature, CRC, chunk order or zlib stream, a truncated file, a missing `IEND` —
+/// throws `invalid_image`; a header beyond `DecodeLimits` throws before anything is allocated.
+package enum PNGDecoder {
+    /// The eight bytes every PNG starts with.
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Whether `bytes` start with the PNG signature.
+    package static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 8 && zip(bytes.prefix(8), signature).allSatisfy { $0 == $1 }
+    }
+
+    /// Decodes a whole PNG file.
+    package static func decode(_ bytes: [UInt8]) throws(ReceptionError) -> DecodedImage {
+        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in try decode(file) }
+    }
+
+    /// Decodes a whole PNG file held in memory.
+    package static func decode(_ file: UnsafeBufferPointer<UInt8>) throws(ReceptionError) -> DecodedImage {
+        guard matches(file) else { throw .invalidImage }
+        let chunks = try PNGChunks.read(file)
+        let header = chunks.header
+        let expected = header.filteredByteCount
+        var filtered = [UInt8](repeating: 0, count: expected)
+        try filtered.withUnsafeMutableBufferPointer { (out) throws(ReceptionError) in
+            try inflate(chunks.data, from: file, into: out)
+        }
+        let format: PixelFormat =
+            header.hasAlpha || chunks.transparency != nil ? .rgba8 : (header.colorType == 0 ? .gray8 : .rgb8)
+        var pixels = [UInt8](repeating: 0, count: header.width * header.height * format.bytesPerPixel)
+        let rows = PNGRowConverter(header: header, format: format, palette: chunks.palette, transparency: chunks.transparency)
+        try filtered.withUnsafeMutableBufferPointer { (raw) throws(ReceptionError) in
+            try pixels.withUnsafeMutableBufferPointer { (out) throws(ReceptionError) in
+                guard let rawBase = raw.baseAddress, let outBase = out.baseAddress else { throw .invalidImage }
+                var offset = 0
+                for pass in header.passes {
+                    let rowBytes = header.rowBytes(width: pass.width)
+                    var previous: UnsafeMutablePointer<UInt8>? = nil
+                    for row in 0..<pass.height {
+                        let line = rawBase + offset
+                        try PNGFilter.unfilter(
+                            type: line[0], row: line + 1, previous: previous, count: rowBytes,
+                            bytesPerPixel: header.filterStride)
+                        let y = pass.y0 + row * pass.dy
+                        rows.convert(
+                            line + 1, width: pass.width,
+                            into: outBase + y * header.width * format.bytesPerPixel, x0: pass.x0, dx: pass.dx)
+                        previous = line + 1
+                        offset += 1 + rowBytes
+                    }
+                }
+            }
+        }
+        return DecodedImage(
+            pixels: PixelBuffer(width: header.width, height: header.height, format: format, bytes: pixels),
+            orientation: chunks.orientation)
+    }
+
+    /// Inflates the concatenated `IDAT` payloads into `out`, which must come out exactly full. Output beyond
+    /// `out` is never produced (zlib stops at `avail_out == 0`), so a zip bomb costs no memory.
+    private static func inflate(
+        _ ranges: [Range<Int>], from file: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>
+    ) throws(ReceptionError) {
+        guard let fileBase = file.baseAddress, let outBase = out.baseAddress else { throw .invalidImage }
+        var stream = z_stream()
+        guard reception_inflate_init(&stream) == Z_OK else { throw .invalidImage }
+        defer { inflateEnd(&stream) }
+        stream.next_out = outBase
+        stream.avail_out = uInt(out.count)
+        var finished = false
+        for range in ranges where !finished && !range.isEmpty {
+            stream.next_in = UnsafeMutablePointer(mutating: fileBase + range.lowerBound)
+            stream.avail_in = uInt(range.count)
+            while stream.avail_in > 0 && stream.avail_out > 0 {
+                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                if status == Z_STREAM_END { finished = true; break }
+                guard status == Z_OK else { throw .invalidImage }
+            }
+            if stream.avail_out == 0 { finished = true }
+        }
+        guard stream.avail_out == 0 else { throw .invalidImage }
+    }
+}
+
+/// The IHDR fields and the geometry derived from them.
+struct PNGHeader {
+    let width: Int
+    let height: Int
+    let bitDepth: Int
+    let colorType: Int
+    let interlaced: Bool
+
+    /// Samples per pixel for the colour type.
+    var channels: Int {
+        switch colorType {
+        case 2: 3
+        case 4: 2
+        case 6: 4
+        default: 1
+        }
+    }
+
+    var hasAlpha: Bool { colorType == 4 || colorType == 6 }
+    var bitsPerPixel: Int { channels * bitDepth }
+    /// The filter's "corresponding byte to the left" distance (at least one byte).
+    var filterStride: Int { max(1, bitsPerPixel / 8) }
+
+    func rowBytes(width: Int) -> Int { (width * bitsPerPixel + 7) / 8 }
+
+    /// One Adam7 pass (or the whole image): its size and where its pixels land.
+    struct Pass {
+        let x0: Int, y0: Int, dx: Int, dy: Int, width: Int, height: Int
+    }
+
+    /// The seven Adam7 passes that contain pixels, or one pass for a non-interlaced image.
+    var passes: [Pass] {
+        guard interlaced else { return [Pass(x0: 0, y0: 0, dx: 1, dy: 1, width: width, height: height)] }
+        let starts = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        return starts.compactMap { (x0, y0, dx, dy) in
+            let w = (width - x0 + dx - 1) / dx
+            let h = (height - y0 + dy - 1) / dy
+            return w > 0 && h > 0 ? Pass(x0: x0, y0: y0, dx: dx, dy: dy, width: w, height: h) : nil
+        }
+    }
+
+    /// Bytes the zlib stream must inflate to: every row of every pass plus its filter-type byte.
+    var filteredByteCount: Int { passes.reduce(0) { $0 + $1.height * (1 + rowBytes(width: $1.width)) } }
+
+    /// Parses and validates the 13 IHDR bytes.
+    init(_ data: UnsafeBufferPointer<UInt8>) throws(ReceptionError) {
+        guard data.count == 13 else { throw .invalidImage }
+        let width = PNGChunks.bigEndian32(data, 0), height = PNGChunks.bigEndian32(data, 4)
+        bitDepth = Int(data[8])
+        colorType = Int(data[9])
+        let allowed: [Int]
+        switch colorType {
+        case 0: allowed = [1, 2, 4, 8, 16]
+        case 3: allowed = [1, 2, 4, 8]
+        case 2, 4, 6: allowed = [8, 16]
+        default: throw .invalidImage
+        }
+        guard allowed.contains(bitDepth), data[10] == 0, data[11] == 0, data[12] <= 1 else { throw .invalidImage }
+        try DecodeLimits.check(width: width, height: height)
+        self.width = width
+        self.height = height
+        interlaced = data[12] == 1
+    }
+}

@@ -1,0 +1,42 @@
+import ReceptionCore
+
+/// Picks the decoder by the file's signature: PNG or JPEG; anything else is `invalid_image`.
+package enum ImageDecoder {
+    /// Decodes `bytes`; a JPEG is decoded at the smallest DCT scale whose longer edge is still at least
+    /// `minimumLongestEdge` (PNG has no cheaper reduced decode and is always full size).
+    package static func decode(_ bytes: [UInt8], minimumLongestEdge: Int? = nil) throws(ReceptionError)
+        -> DecodedImage
+    {
+        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+            if PNGDecoder.matches(file) { return try PNGDecoder.decode(file) }
+            if JPEGDecoder.matches(file) { return try JPEGDecoder.decode(file, minimumLongestEdge: minimumLongestEdge) }
+            throw .invalidImage
+        }
+    }
+
+    /// The pixel size a file declares, read from its header without decoding (nil when it is not a PNG or JPEG
+    /// with a readable header). Preparation uses it to pick the reduced JPEG decode.
+    package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        if bytes.count >= 24, bytes.starts(with: PNGDecoder.signature) {
+            let w = Int(bytes[16]) << 24 | Int(bytes[17]) << 16 | Int(bytes[18]) << 8 | Int(bytes[19])
+            let h = Int(bytes[20]) << 24 | Int(bytes[21]) << 16 | Int(bytes[22]) << 8 | Int(bytes[23])
+            return (w, h)
+        }
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var at = 2
+        while at + 9 < bytes.count {
+            guard bytes[at] == 0xFF else { return nil }
+            let marker = bytes[at + 1]
+            if marker == 0xFF { at += 1; continue }
+            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
+                let h = Int(bytes[at + 5]) << 8 | Int(bytes[at + 6])
+                let w = Int(bytes[at + 7]) << 8 | Int(bytes[at + 8])
+                return (w, h)
+            }
+            guard marker != 0xDA, length >= 2 else { return nil }
+            at += 2 + length
+        }
+        return nil
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import ImagePipeline
+import ReceptionCore
+
+/// The `decode` and `prepare` commands: the decoders and spec 7.9 preparation on a file, timed in process.
+enum PhotoCommands {
+    /// PNG or JPEG through our decoders (alpha flattened onto white, orientation not applied), else PPM/PGM.
+    static func readImage(_ bytes: [UInt8]) throws(ReceptionError) -> PixelBuffer {
+        if bytes.starts(with: [0x50]) { return try PortablePixmap.decode(bytes) }
+        return PixelOperations.flattenOntoWhite(try ImageDecoder.decode(bytes).pixels)
+    }
+
+    /// `decode IN OUT.ppm`: full-size decode, written as PPM (PGM for grey), with `decode_seconds=X`.
+    static func decode(_ arguments: [String]) -> Int32 {
+        guard arguments.count == 2 else { return ImageCommand.fail(usage, status: 2) }
+        guard let input = FileManager.default.contents(atPath: arguments[0]) else {
+            return ImageCommand.fail("reception-image: cannot read \(arguments[0])", status: 1)
+        }
+        let bytes = [UInt8](input)
+        do {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let image = try ImageDecoder.decode(bytes)
+            let elapsed = clock.now - start
+            let flat = PixelOperations.flattenOntoWhite(image.pixels)
+            guard FileManager.default.createFile(atPath: arguments[1], contents: Data(PortablePixmap.encode(flat))) else {
+                return ImageCommand.fail("reception-image: cannot write \(arguments[1])", status: 1)
+            }
+            print("width=\(flat.width) height=\(flat.height) orientation=\(image.orientation.rawValue)")
+            print("decode_seconds=\(seconds(elapsed))")
+            return 0
+        } catch {
+            return ImageCommand.fail("reception-image: \(error.code)", status: 1)
+        }
+    }
+
+    /// `prepare IN OUT.jpg`: the whole spec 7.9 preparation, with what it chose and `prepare_seconds=X`.
+    static func prepare(_ arguments: [String]) -> Int32 {
+        guard arguments.count == 2 else { return ImageCommand.fail(usage, status: 2) }
+        guard let input = FileManager.default.contents(atPath: arguments[0]) else {
+            return ImageCommand.fail("reception-image: cannot read \(arguments[0])", status: 1)
+        }
+        let bytes = [UInt8](input)
+        do {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let outcome = try PhotoPreparer().prepareReporting(bytes)
+            let elapsed = clock.now - start
+            guard FileManager.default.createFile(atPath: arguments[1], contents: outcome.photo.jpeg) else {
+                return ImageCommand.fail("reception-image: cannot write \(arguments[1])", status: 1)
+            }
+            let quality = String(format: "%.2f", Double(outcome.quality) / 100)
+            print("quality=\(quality) edge=\(outcome.maximumEdge) width=\(outcome.photo.width) height=\(outcome.photo.height)")
+            print("bytes=\(outcome.photo.jpeg.count) checksum=\(outcome.photo.checksum)")
+            print("prepare_seconds=\(seconds(elapsed))")
+            return 0
+        } catch {
+            return ImageCommand.fail("reception-image: \(error.code)", status: 1)
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ImagePipeline
+import ReceptionCore
+import Testing
+
+/// Hostile and broken files: every one is `invalid_image` or `image_too_large`, never a crash, hang or huge
+/// allocation.
+@Suite struct DecoderBadInputTests {
+    static let tooLarge = ReceptionError(code: ReceptionError.Code.imageTooLarge)
+
+    static func isCleanFailure(_ body: () throws(ReceptionError) -> DecodedImage) -> Bool {
+        do {
+            _ = try body()
+            return false
+        } catch {
+            return error == .invalidImage || error == tooLarge
+        }
+    }
+
+    @Test("every truncation of a PNG and of baseline and progressive JPEGs fails cleanly")
+    func truncations() throws {
+        let directory = DecodingReference.goImages
+        for path in ["/png/testdata/pngsuite/basn2c08.png", "/png/testdata/benchRGB-interlace.png",
+                     "/testdata/video-001.jpeg", "/testdata/video-001.progressive.jpeg"] {
+            let bytes = try DecodingReference.file(directory + path)
+            for cut in stride(from: 0, to: bytes.count - 2, by: 97) {
+                #expect(Self.isCleanFailure { () throws(ReceptionError) in try ImageDecoder.decode(Array(bytes[..<cut])) },
+                        "\(path) cut at \(cut)")
+            }
+        }
+    }
+
+    @Test("flipped bytes anywhere never crash (any outcome but a trap is acceptable)")
+    func corruption() throws {
+        var generator = SystemRandomNumberGenerator()
+        for path in ["/testdata/video-001.q50.420.jpeg", "/testdata/video-001.q50.420.progressive.jpeg",
+                     "/png/testdata/pngsuite/basn3p08.png"] {
+            let original = try DecodingReference.file(DecodingReference.goImages + path)
+            for _ in 0..<150 {
+                var bytes = original
+                for _ in 0..<4 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] = .random(in: 0...255, using: &generator) }
+                _ = try? ImageDecoder.decode(bytes)
+                _ = try? JPEGDecoder.decode(bytes, eighths: 2)
+            }
+        }
+    }
+
+    @Test("a header claiming 100,000 × 100,000 or 65,535 × 65,535 pixels is refused before allocating")
+    func absurdDimensions() throws {
+        // PNG: a valid IHDR (with a correct CRC, via Pillow's own file) patched to lie about its size.
+        var png = try DecodingReference.file(DecodingReference.pngSuite + "/basn0g08.png")
+        for (w, h) in [(100_000, 100_000), (65_535, 65_535)] {
+            for (offset, value) in [(16, w), (20, h)] {
+                for i in 0..<4 { png[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
+            }
+            // The CRC now fails unless fixed: either way the lie must not allocate or crash.
+            #expect(Self.isCleanFailure { () throws(ReceptionError) in try PNGDecoder.decode(png) })
+        }
+        // JPEG: SOF0 of a real file patched to 65,535 × 65,535 with only a few kilobytes of data behind it.
+        var jpeg = try DecodingReference.file(DecodingReference.goImages + "/testdata/video-001.jpeg")
+        let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        for i in 5...8 { jpeg[sof + i] = 0xFF }
+        #expect(Self.isCleanFailure { () throws(ReceptionError) in try JPEGDecoder.decode(jpeg) })
+    }
+
+    @Test("no frame, not an image, empty: invalid_image")
+    func notImages() {
+        for bytes: [UInt8] in [[], [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0xDA, 0, 2, 0xFF, 0xD9],
+                               Array("GIF89a".utf8), PNGTestData.signatureOnly] {
+            #expect(Self.isCleanFailure { () throws(ReceptionError) in try ImageDecoder.decode(bytes) })
+        }
+    }
+}
+
+enum PNGTestData {
+    static let signatureOnly: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+}
