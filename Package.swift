@@ -99,11 +99,17 @@ let package = Package(
         // The facade a host imports: Reception.shared, configuration, the default composition, the account lifecycle.
         .target(
             name: "ReceptionKit",
-            dependencies: ["ReceptionCore", "Digest", "SecureStore", "MessageCache", "ImagePipeline", "Transport"],
+            dependencies: [
+                "ReceptionCore", "Digest", "SecureStore", "MessageCache", "ImagePipeline", "Transport", "Identity",
+                "Conversation",
+            ],
             path: "Modules/ReceptionKit"),
         .testTarget(
             name: "ReceptionKitTests",
-            dependencies: ["ReceptionKit", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator"],
+            dependencies: [
+                "ReceptionKit", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator", "SecureStore",
+                "Conversation",
+            ],
             path: "Tests/ReceptionKitTests"),
 
         .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),

@@ -51,14 +51,25 @@ public final class ChatModel {
     /// Pulls the engine's current snapshot now (for tests and for a screen that appears).
     public func refresh() async { apply(await engine.snapshot) }
 
+    /// Draft edits reach the engine in order; Send waits for the last one, so a tap right after typing sends what
+    /// was typed.
+    private var draftDelivery: Task<Void, Never>?
+
     /// The person edited the draft.
     public func setDraft(_ text: String) {
         composer.text = text
-        Task { await engine.setDraft(text) }
+        let previous = draftDelivery
+        draftDelivery = Task { [engine] in
+            await previous?.value
+            await engine.setDraft(text)
+        }
     }
 
     /// Taps Send.
-    public func send() async { await engine.send() }
+    public func send() async {
+        await draftDelivery?.value
+        await engine.send()
+    }
 
     /// Taps Retry (or the failed bubble).
     public func retry(_ id: String) async { await engine.retry(id) }

@@ -203,15 +203,21 @@ extension ReceptionAPIClient {
     /// no session secret (nothing to delete on the server). 401 `invalid_app_id` counts as completed (spec 7.15).
     public func deleteDevice() async throws(ReceptionError) -> Bool {
         guard let credentials = try currentCredentials() else { return false }
-        let body = try ReceptionJSON.encode(["sessionSecret": credentials.sessionSecret])
+        try await deleteDevice(secret: credentials.sessionSecret)
+        return true
+    }
+
+    /// `DELETE devices/me` for a secret the caller read (a deletion that must outlive the session object that
+    /// started it: seed 000 lets a late answer complete after a logout). 401 `invalid_app_id` counts as done.
+    public func deleteDevice(secret: String) async throws(ReceptionError) {
+        let body = try ReceptionJSON.encode(["sessionSecret": secret])
         do {
             let response = try await perform(Route.deleteDevice, Options(body: body, probe: true))
             _ = try ResponseInterpreter.decode(EmptyObject.self, from: response)
         } catch {
-            if error.status == 401, error.code == ReceptionError.Code.invalidAppID { return true }
+            if error.status == 401, error.code == ReceptionError.Code.invalidAppID { return }
             throw error
         }
-        return true
     }
 
     /// `GET appearance` with `If-None-Match` when an ETag is held (spec 3.16). Bodies over 65,536 bytes are

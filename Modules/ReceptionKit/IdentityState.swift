@@ -1,0 +1,18 @@
+/// Who support sees, as the host can show it (beyond the reference SDK; seed 003 exposes the same as `authState`
+/// and `currentUserId`).
+public enum IdentityState: Sendable, Hashable {
+    /// No user ID was given: support sees an anonymous device.
+    case anonymous
+    /// `identify(userId:)` labelled the device with an unverified user ID.
+    case labelled(userId: String)
+    /// The service verified an identity token for this user ID.
+    case verified(userId: String)
+
+    /// The user ID support sees, verified or not.
+    public var userId: String? {
+        switch self {
+        case .anonymous: nil
+        case .labelled(let id), .verified(let id): id
+        }
+    }
+}

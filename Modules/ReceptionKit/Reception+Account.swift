@@ -1,0 +1,136 @@
+import Conversation
+import Foundation
+import Identity
+import ReceptionCore
+import Transport
+
+extension Reception {
+    /// Why the local session is being reset (spec 7.5, 7.14.3 step 6, 7.15).
+    enum ResetCause {
+        /// `logout()`: everything of the user goes.
+        case logout
+        /// `deleteData()` completed: as logout, without a revocation.
+        case deleted
+        /// A token for another user: the stager already holds the new user's token and the push registration.
+        case switchedUser
+        /// The service revoked the session: labels, metadata and push stay for the next registration; the chat UI
+        /// stays on screen.
+        case revoked
+    }
+
+    // MARK: - Identity (spec 7.14)
+
+    /// Labels the device with your user's ID, name and email (unverified). Values over their limits (255 / 200 /
+    /// 254 UTF-16 units) are dropped, not shortened; `nil` leaves the service's value as it is. Nothing is sent now:
+    /// the labels travel with the next registration or device update.
+    public func identify(userId: String, name: String? = nil, email: String? = nil) {
+        guard let (_, stager) = configured("identify(userId:)") else { return }
+        stager.identify(userId: userId, name: name, email: email)
+        refreshIdentityState()
+    }
+
+    /// Stages a verified identity: an HS256 token your server signed with the identity secret. Kept in memory
+    /// only; it travels with the next registration or update. A token for another user replaces the chat.
+    public func identify(token: String) {
+        guard let (session, stager) = configured("identify(token:)") else { return }
+        switch stager.identify(token: token) {
+        case .staged:
+            Task { await session.engine.identityTokenStaged() }
+        case .switchUser:
+            resetLocally(cause: .switchedUser)
+        case .ignored:
+            break
+        }
+    }
+
+    /// Replaces the customer details shown to your team (at most 20 entries; keys 1–64 and values up to 512
+    /// UTF-16 units; more than 20 entries sends none). `[:]` clears them.
+    public func setMetadata(_ metadata: [String: String]) {
+        guard let (_, stager) = configured("setMetadata") else { return }
+        stager.setMetadata(metadata)
+    }
+
+    // MARK: - Logout and deletion (spec 7.15, seed 000)
+
+    /// Signs the current user out of support: the local session is reset at once (identity, metadata, push token,
+    /// cached chat, drafts, pending sends, unread count), the remote sign-out is queued and retried while the app
+    /// is active, and the storage generation is rotated so nothing of this user is readable afterwards.
+    /// Configuration, language override, badge preference and the event handler remain.
+    public func logout() {
+        guard configured("logout") != nil else { return }
+        resetLocally(cause: .logout)
+    }
+
+    /// Deletes this device's support data on the service, then resets locally as logout does and emits
+    /// `.dataDeleted`. Throws a `ReceptionError` (and keeps the session for a retry) when the service could not
+    /// confirm: `connection_failed`, `secure_storage_unavailable`, `delete_failed`, …. Before `configure` it does
+    /// nothing at all.
+    public func deleteData() async throws(ReceptionError) {
+        guard isConfigured, let session, let endpoint else { return }
+        let generation = presentationGeneration
+        // Read now: a logout during the request deletes the stored item, and the answer must still count.
+        let stored = try configuration.secureStore.read(.session(scope: session.scope.key)).value()
+        if let stored {
+            guard let credentials = try? JSONDecoder().decode(SessionCredentials.self, from: stored) else {
+                throw ReceptionError.secureStorageUnavailable
+            }
+            // A client of its own, so replacing the session (logout, a new user) cannot cancel the deletion.
+            let client = standaloneClient(endpoint: endpoint, category: "Deletion")
+            try await client.deleteDevice(secret: credentials.sessionSecret)
+        }
+        // A configure or logout that happened meanwhile owns the newer session: leave it alone.
+        if generation == presentationGeneration { resetLocally(cause: .deleted) }
+        onEvent?(.dataDeleted)
+    }
+
+    /// Spec 7.15 step 2: ends the current session and starts a fresh one on a new storage generation.
+    func resetLocally(cause: ResetCause) {
+        guard let appID, let namespaces, let stager, let old = session else { return }
+        let secureStore = configuration.secureStore
+        let log = logger("Session")
+        if cause == .logout || cause == .switchedUser {
+            switch secureStore.read(.session(scope: old.scope.key)) {
+            case .value(let data):
+                if let credentials = try? JSONDecoder().decode(SessionCredentials.self, from: data) {
+                    revocations?.enqueue(PendingRevocation(appID: appID, secret: credentials.sessionSecret))
+                }
+            case .missing:
+                break
+            case .unavailable:
+                log.error("the session secret could not be read; the remote sign-out is skipped")
+            }
+        }
+        let newScope = namespaces.rotate(appID: appID)
+        scopeBox.set(newScope.key)
+        switch cause {
+        case .logout, .deleted: stager.logout()
+        case .switchedUser: stager.persistPending()
+        case .revoked:
+            stager.sessionRevoked()
+            stager.persistPending()
+        }
+        presentationGeneration += 1
+        session = nil
+        unreadCount = 0
+        if cause != .revoked { isChatOpen = false }
+        // The old session's secrets and chat go; the store rotation erases every older scope of this App ID.
+        try? secureStore.deleteAll(namespace: old.scope.key)
+        do {
+            try old.store.rotate(to: newScope)
+        } catch {
+            log.error("the old chat could not be erased now (\(error.code)); it is unreachable and erased later")
+        }
+        // The new session exists at once (a host may identify and send right after logout); the old one winds
+        // down behind it and hands over its halt state (spec 6.4: a halt survives logout).
+        startSession(scope: newScope, inheritingHalt: nil)
+        let successor = session?.client
+        Task {
+            let halt = await old.client.halt
+            await old.end()
+            if let halt { await successor?.inheritHalt(halt) }
+        }
+        refreshIdentityState(verified: .some(nil))
+        drainRevocations()
+        log.info("session reset")
+    }
+}

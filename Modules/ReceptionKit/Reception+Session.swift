@@ -1,0 +1,231 @@
+import Conversation
+import Foundation
+import Identity
+import ReceptionCore
+import Transport
+
+extension Reception {
+    /// Builds the session of `scope`: store, cooldowns, service client wired to the identity stager, chat engine.
+    func startSession(scope: StorageScope, inheritingHalt halt: HaltReason?) {
+        guard let endpoint, let stager else { return }
+        let configuration = self.configuration
+        let store: any MessageStoring
+        do {
+            store = try configuration.messageStore(configuration.dataDirectory, scope, logger("MessageCache"))
+        } catch {
+            logger("MessageCache").error("the message store could not be opened (\(error.code)); the chat runs in memory")
+            store = UnavailableMessageStore(scope: scope)
+        }
+        let state = (try? store.sessionState()) ?? SessionState()
+        let cooldowns = CooldownBook(stored: state.cooldowns, now: configuration.clock.now) { cooldowns in
+            try? store.updateSessionState { $0.cooldowns = cooldowns }
+        }
+        let identitySession = stager.session
+        let builder = DevicePayloadBuilder(facts: configuration.device)
+        let preferencesBox = self.preferencesBox
+        preferencesBox.set(devicePreferences())
+        let generation = presentationGeneration
+        let hooks = SessionHooks(
+            chatRevision: { (try? store.sessionState().chatRevision) ?? 0 },
+            hasStartedChat: { (try? store.sessionState().hasStartedChat) ?? false },
+            devicePayload: { () throws(ReceptionError) -> DevicePayload in
+                // The transport removes push fields from registrations itself; update semantics are right for both
+                // (Docs/Identity.md).
+                stager.devicePayload(.update, builder: builder, preferences: preferencesBox.value)
+            },
+            deviceSynchronised: { [weak self] payload, verifiedUserId in
+                stager.deviceSynchronised(payload, session: identitySession)
+                try? store.updateSessionState {
+                    $0.preferences.language = payload.language
+                    $0.preferences.updatesAppBadge = payload.updatesAppBadge
+                    $0.preferences.availablePaywalls = payload.paywalls.map(\.id)
+                    $0.preferences.badgeSynchronised = true
+                }
+                await self?.verifiedUserIdChanged(verifiedUserId, generation: generation)
+            },
+            identityRejected: { [weak self] error, token in
+                let outcome = stager.identityRejected(error, token: token, session: identitySession)
+                await self?.handleRejection(outcome, generation: generation)
+            },
+            chatReset: { [weak self] revision in await self?.chatWasReset(revision: revision, generation: generation) },
+            sessionRevoked: { [weak self] in await self?.sessionWasRevoked(generation: generation) },
+            haltChanged: { [weak self] reason in await self?.haltChanged(reason, generation: generation) })
+        let client = ReceptionAPIClient(
+            .init(endpoint: endpoint, transport: configuration.transport, secureStore: configuration.secureStore,
+                  scope: scope.key, cooldowns: cooldowns, clock: configuration.clock, random: configuration.random,
+                  logger: logger("Transport")),
+            hooks: hooks)
+        let engine = ChatEngine(.init(
+            service: client, store: store, images: configuration.images, cooldowns: cooldowns,
+            clock: configuration.clock, ids: configuration.ids, random: configuration.random,
+            logger: logger("Conversation")))
+        let session = ReceptionSession(
+            scope: scope, store: store, cooldowns: cooldowns, client: client, engine: engine,
+            identitySession: identitySession)
+        self.session = session
+        let model = ChatModel(engine: engine)
+        chat = model
+        let visible = isChatOpen
+        let active = appActive
+        let sink = EventSink(self)
+        Task { [weak self] in
+            if let halt { await client.inheritHalt(halt) }
+            await engine.onEvent { event in sink.deliver(event, generation: generation) }
+            await engine.start()
+            await engine.attach(network: configuration.network, lifecycle: configuration.lifecycle)
+            await engine.setAppState(active ? .active : .background)
+            await model.connect()
+            if visible { await engine.setVisible(true) }
+            await self?.sessionStarted(generation: generation)
+        }
+    }
+
+    /// Hook for the unread monitor and launch-time work once a session is up.
+    func sessionStarted(generation: Int) async {
+        guard generation == presentationGeneration else { return }
+        await launchUpdate()
+    }
+
+    /// Spec 7.2: at launch and on foreground, a registered device of a used chat sends its device update.
+    func launchUpdate() async {
+        guard let session, appActive, session.hasStartedChat,
+              (try? await session.client.isRegistered()) == true else { return }
+        try? await session.client.updateDevice(probe: false, allowRegistration: false)
+    }
+
+    /// The synchronised preferences as the payload needs them (spec 7.6).
+    func devicePreferences() -> DevicePreferences {
+        DevicePreferences(
+            languageOverride: languageOverride, preferredLocalizations: configuration.preferredLocalizations,
+            updatesAppBadge: updatesAppBadge, paywalls: [])
+    }
+
+    /// A synchronised preference changed (spec 7.6): the payload source sees the new values at once, and a used,
+    /// registered chat sends an update now (its own retry budget lives in the client's coalesced updates).
+    func preferencesChanged() {
+        preferencesBox.set(devicePreferences())
+        guard isConfigured else { return }
+        Task { [weak self] in await self?.launchUpdate() }
+    }
+
+    /// Hands engine events (from the engine's actor) to the facade on the main actor.
+    final class EventSink: Sendable {
+        private weak let reception: Reception?
+        init(_ reception: Reception) { self.reception = reception }
+        func deliver(_ event: ReceptionEvent, generation: Int) {
+            Task { @MainActor [reception] in reception?.deliver(event, generation: generation) }
+        }
+    }
+
+    func deliver(_ event: ReceptionEvent, generation: Int) {
+        // Events of a replaced session still reach the host (a late send confirmation is still a send).
+        onEvent?(event)
+    }
+
+    func verifiedUserIdChanged(_ verifiedUserId: String?, generation: Int) {
+        guard generation == presentationGeneration else { return }
+        refreshIdentityState(verified: verifiedUserId)
+    }
+
+    func refreshIdentityState(verified: String?? = nil) {
+        guard let stager else {
+            identityState = .anonymous
+            return
+        }
+        let verifiedID: String?
+        if let verified {
+            verifiedID = verified
+        } else {
+            verifiedID = try? IdentityStager.verifiedUserIdReader(
+                secureStore: configuration.secureStore, scope: { [scopeBox] in scopeBox.value })()
+        }
+        if let verifiedID {
+            identityState = .verified(userId: verifiedID)
+        } else if let label = stager.pendingIdentity.externalUserId {
+            identityState = .labelled(userId: label)
+        } else {
+            identityState = .anonymous
+        }
+    }
+
+    func haltChanged(_ reason: HaltReason?, generation: Int) async {
+        guard generation == presentationGeneration, let session else { return }
+        await session.engine.haltChanged(reason)
+    }
+
+    func chatWasReset(revision: Int, generation: Int) async {
+        guard generation == presentationGeneration, let session else { return }
+        try? session.store.resetChat(revision: revision)
+        await session.engine.chatReset(revision: revision)
+        unreadCount = 0
+    }
+
+    func handleRejection(_ outcome: TokenRejectionOutcome, generation: Int) {
+        guard generation == presentationGeneration else { return }
+        switch outcome {
+        case .rejected(let event):
+            onEvent?(event)
+        case .switchUser:
+            resetLocally(cause: .switchedUser)
+        case .ignored:
+            break
+        }
+    }
+
+    func sessionWasRevoked(generation: Int) {
+        guard generation == presentationGeneration else { return }
+        resetLocally(cause: .revoked)
+    }
+
+    /// A client outside any session, for requests that carry their own secret (revocation, deletion): it has no
+    /// token, no registration and no cooldowns of its own to respect (both routes are exempt, spec 6.1).
+    nonisolated static func standaloneClient(
+        endpoint: ServiceEndpoint, configuration: ReceptionConfiguration, logger: ReceptionLogger
+    ) -> ReceptionAPIClient {
+        ReceptionAPIClient(
+            .init(endpoint: endpoint, transport: configuration.transport, secureStore: configuration.secureStore,
+                  scope: "standalone", cooldowns: CooldownBook(now: configuration.clock.now),
+                  clock: configuration.clock, random: configuration.random, logger: logger),
+            hooks: SessionHooks(devicePayload: { () throws(ReceptionError) -> DevicePayload in
+                throw ReceptionError(code: ReceptionError.Code.invalidDeviceInfo)
+            }))
+    }
+
+    func standaloneClient(endpoint: ServiceEndpoint, category: String) -> ReceptionAPIClient {
+        Self.standaloneClient(endpoint: endpoint, configuration: configuration, logger: logger(category))
+    }
+
+    /// Sends the queued logout revocations one after the other while the app is active (spec 7.15).
+    func drainRevocations() {
+        guard let revocations, let endpoint, appActive else { return }
+        let configuration = self.configuration
+        let log = logger("Logout")
+        Task.detached {
+            guard let entries = revocations.entries() else { return }
+            for entry in entries {
+                guard let root = Optional(endpoint.root),
+                      let target = try? ServiceEndpoint(appID: entry.appId, root: root) else {
+                    revocations.remove(entry)
+                    continue
+                }
+                let client = Self.standaloneClient(endpoint: target, configuration: configuration, logger: log)
+                var budget = RetryBudget()
+                while true {
+                    do throws(ReceptionError) {
+                        try await client.revokeSession(secret: entry.sessionSecret)
+                        revocations.remove(entry)
+                        break
+                    } catch {
+                        budget.recordFailure(error, random: configuration.random)
+                        guard error.isTransient, !budget.isStopped, let delay = budget.nextDelay else {
+                            if !error.isTransient { revocations.remove(entry) }
+                            log.info("revocation \(error.isTransient ? "paused" : "dropped") (\(error.code))")
+                            break
+                        }
+                        try? await configuration.clock.sleep(for: delay)
+                    }
+                }
+            }
+        }
+    }
+}

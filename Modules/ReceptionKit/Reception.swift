@@ -1,0 +1,195 @@
+import Conversation
+import Foundation
+import Identity
+import Observation
+import ReceptionCore
+import Synchronization
+import Transport
+
+/// ReceptionKit's entry point: configure it with your App ID, tell it who the user is, and open the support chat.
+///
+/// Use it from the main actor. Calls made before `configure(appId:)` do nothing (and log an error), as the
+/// documents say.
+@MainActor
+@Observable
+public final class Reception {
+    /// The instance a host uses.
+    public static let shared = Reception()
+
+    /// The SDK version sent in the device payload.
+    public nonisolated static let version = "0.1.0"
+
+    /// How much the SDK logs (default `info`). May be set from any thread.
+    public nonisolated static var logLevel: LogLevel {
+        get { logging.withLock { $0.level } }
+        set { logging.withLock { $0.level = newValue } }
+    }
+
+    /// Where log lines go (default: standard error). May be set from any thread.
+    public nonisolated static var logHandler: any LogHandler {
+        get { logging.withLock { $0.handler } }
+        set { logging.withLock { $0.handler = newValue } }
+    }
+
+    // MARK: Observable state
+
+    /// Whether `configure(appId:)` accepted an App ID.
+    public internal(set) var isConfigured = false
+    /// Whether the chat is on screen.
+    public internal(set) var isChatOpen = false
+    /// Who support sees: anonymous, labelled, or verified.
+    public internal(set) var identityState: IdentityState = .anonymous
+    /// The model a chat screen binds to, for the current session (replaced on logout and reset).
+    public internal(set) var chat: ChatModel?
+    /// The last known unread count (never negative).
+    public internal(set) var unreadCount = 0
+
+    /// Called with every event (spec 7.22). Installing another handler replaces this one.
+    public var onEvent: ((ReceptionEvent) -> Void)?
+
+    /// Whether the SDK manages the app icon badge (default `true`; synchronised to the service).
+    public var updatesAppBadge = true {
+        didSet { if oldValue != updatesAppBadge { preferencesChanged() } }
+    }
+
+    /// The language of the chat and of the device payload, instead of the host's first preferred localisation.
+    public var languageOverride: String? {
+        didSet { if oldValue != languageOverride { preferencesChanged() } }
+    }
+
+    // MARK: Internals
+
+    struct Logging {
+        var level: LogLevel = .info
+        var handler: any LogHandler = ConsoleLogHandler()
+    }
+
+    nonisolated static let logging = Mutex(Logging())
+
+    /// Filters by the current global level at the time of each line.
+    struct GlobalLogHandler: LogHandler {
+        func log(_ record: LogRecord) {
+            let (level, handler) = Reception.logging.withLock { ($0.level, $0.handler) }
+            guard record.level <= level else { return }
+            handler.log(record)
+        }
+    }
+
+    func logger(_ category: String) -> ReceptionLogger {
+        ReceptionLogger(handler: GlobalLogHandler(), level: .debug, category: category)
+    }
+
+    var configuration = ReceptionConfiguration()
+    var appID: String?
+    var endpoint: ServiceEndpoint?
+    var namespaces: StorageNamespaces?
+    var preferences: FilePreferences?
+    var stager: IdentityStager?
+    var revocations: RevocationQueue?
+    var session: ReceptionSession?
+    var scopeBox = ScopeBox()
+    let preferencesBox = PreferencesBox()
+    var appActive = true
+    /// Bumped by every configure, logout and reset: a deletion that finishes for an older presentation does not
+    /// reset the newer session (seed 000, "Session changes and concurrent work").
+    var presentationGeneration = 0
+
+    /// A standalone instance (tests, or a host that wants two); most hosts use `shared`.
+    public init() {}
+
+    // MARK: - Configure (spec 7.1)
+
+    /// Configures ReceptionKit with your App ID (`app_` + 22 letters and digits) and, optionally, replaced parts.
+    /// The same App ID again does nothing; another one replaces the previous configuration.
+    public func configure(appId: String, configuration: ReceptionConfiguration = ReceptionConfiguration()) {
+        let log = logger("Configuration")
+        if ServiceEndpoint.looksLikeIdentitySecret(appId) {
+            log.error("refused: that is the identity secret (ids_…), which must stay on your server; pass the App ID")
+            return
+        }
+        guard ServiceEndpoint.isValidAppID(appId) else {
+            log.error("refused: an App ID is app_ followed by 22 letters and digits")
+            return
+        }
+        if appId == appID { return }
+        let endpoint: ServiceEndpoint
+        do {
+            endpoint = try ServiceEndpoint(appID: appId, root: configuration.serviceRoot)
+        } catch {
+            log.error("refused: the service root must be an http or https URL (\(error.code))")
+            return
+        }
+        if let old = session { Task { await old.end() } }
+        session = nil
+        self.configuration = configuration
+        self.appID = appId
+        self.endpoint = endpoint
+        let preferences = FilePreferences(url: configuration.dataDirectory.appendingPathComponent("preferences.json"))
+        self.preferences = preferences
+        let namespaces = StorageNamespaces(preferences: preferences, idGenerator: configuration.ids)
+        self.namespaces = namespaces
+        revocations = RevocationQueue(store: configuration.secureStore, logger: logger("Logout"))
+        var scope = namespaces.current(appID: appId)
+        scopeBox.set(scope.key)
+        // Spec 7.1 step 5: a chat whose secret is *missing* (a restored backup: secure items are device-bound) is
+        // cleared and a new generation rotated in. An unreadable secure store is not "missing".
+        if configuration.secureStore.read(.session(scope: scope.key)) == .missing,
+           let existing = try? configuration.messageStore(configuration.dataDirectory, scope, logger("MessageCache")),
+           ((try? existing.sessionState().hasStartedChat) == true || !((try? existing.loadWindow()) ?? []).isEmpty) {
+            scope = namespaces.rotate(appID: appId)
+            try? existing.rotate(to: scope)
+            log.info("a restored chat without its session secret was cleared")
+        }
+        scopeBox.set(scope.key)
+        stager = IdentityStager(
+            store: pendingIdentityStore(), verifiedUserId: IdentityStager.verifiedUserIdReader(
+                secureStore: configuration.secureStore, scope: { [scopeBox] in scopeBox.value }),
+            logger: logger("Identity"))
+        isConfigured = true
+        presentationGeneration += 1
+        unreadCount = 0
+        startSession(scope: scope, inheritingHalt: nil)
+        refreshIdentityState()
+        drainRevocations()
+        log.info("configured")
+    }
+
+    /// The pending identity lives in the plain preferences under `<scope>.pending` (spec 7.17).
+    private func pendingIdentityStore() -> PendingIdentityStore {
+        let preferences = self.preferences
+        let scopeBox = self.scopeBox
+        return PendingIdentityStore(
+            load: {
+                guard let text = preferences?["\(scopeBox.value).pending"] else { return nil }
+                return try? JSONDecoder().decode(PendingIdentity.self, from: Data(text.utf8))
+            },
+            save: { pending in
+                guard let data = try? JSONEncoder().encode(pending) else { return }
+                preferences?["\(scopeBox.value).pending"] = String(decoding: data, as: UTF8.self)
+            })
+    }
+
+    /// Guards every public call: `nil` (and an error log) before `configure`.
+    func configured(_ call: String) -> (ReceptionSession, IdentityStager)? {
+        guard isConfigured, let session, let stager else {
+            logger("Configuration").error("\(call) ignored: call configure(appId:) first")
+            return nil
+        }
+        return (session, stager)
+    }
+}
+
+/// The synchronised preferences as the payload hook reads them, from any thread.
+final class PreferencesBox: Sendable {
+    private let state = Mutex(DevicePreferences(
+        languageOverride: nil, preferredLocalizations: [], updatesAppBadge: true, paywalls: []))
+    var value: DevicePreferences { state.withLock { $0 } }
+    func set(_ value: DevicePreferences) { state.withLock { $0 = value } }
+}
+
+/// The current session scope, readable from any thread (the secure-store and preference closures need it).
+final class ScopeBox: Sendable {
+    private let scope = Mutex("")
+    var value: String { scope.withLock { $0 } }
+    func set(_ value: String) { scope.withLock { $0 = value } }
+}

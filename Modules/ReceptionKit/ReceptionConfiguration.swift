@@ -1,0 +1,85 @@
+import Foundation
+import Identity
+import ImagePipeline
+import MessageCache
+import ReceptionCore
+import SecureStore
+import Transport
+
+/// Every part ReceptionKit is made of, with the defaults filled in. A host swaps one part (its own storage, its own
+/// networking) by setting that property and leaving the rest: `ReceptionConfiguration()` is the standard SDK.
+public struct ReceptionConfiguration: Sendable {
+    /// The service root. The hosted service by default; point it at a local emulator during development.
+    public var serviceRoot: URL
+    /// Where the message store and the plain preferences live.
+    public var dataDirectory: URL
+    /// The HTTP layer.
+    public var transport: any HTTPTransporting
+    /// Where session secrets live (Keychain on Apple platforms, files elsewhere).
+    public var secureStore: any SecureStoring
+    /// Opens the message store for a storage scope in `dataDirectory`.
+    public var messageStore: @Sendable (_ directory: URL, _ scope: StorageScope, _ logger: ReceptionLogger)
+        throws(ReceptionError) -> any MessageStoring
+    /// Turns picked photos into upload-ready JPEGs.
+    public var images: any ImagePreparing
+    /// Network path changes, when the platform reports them.
+    public var network: (any NetworkPathMonitoring)?
+    /// App lifecycle changes, when the platform reports them.
+    public var lifecycle: (any AppLifecycleMonitoring)?
+    /// Time and sleeping.
+    public var clock: any ReceptionClock
+    /// Identifiers.
+    public var ids: any IDGenerating
+    /// Jitter.
+    public var random: any RandomSource
+    /// What the device payload says about this device and app.
+    public var device: DeviceFacts
+    /// The host's preferred localisations, most preferred first (the app language, spec 7.19).
+    public var preferredLocalizations: [String]
+
+    /// The standard composition: hosted service, SQLite store, URLSession, our JPEG pipeline, the platform's
+    /// secure store, badge and notification adapters where the platform has them.
+    public init(
+        serviceRoot: URL = ServiceEndpoint.hostedRoot ?? URL(fileURLWithPath: "/"),
+        dataDirectory: URL = ReceptionConfiguration.defaultDataDirectory()
+    ) {
+        self.serviceRoot = serviceRoot
+        self.dataDirectory = dataDirectory
+        self.transport = URLSessionTransport()
+        #if canImport(Security)
+        self.secureStore = KeychainSecureStore()
+        #else
+        self.secureStore = FileSecureStore(directory: dataDirectory.appendingPathComponent("secure", isDirectory: true))
+        #endif
+        self.messageStore = { directory, scope, logger throws(ReceptionError) in
+            try SQLiteMessageStore(directory: directory, scope: scope, logger: logger)
+        }
+        self.images = PhotoPreparer()
+        self.network = nil
+        self.lifecycle = nil
+        self.clock = SystemClock()
+        self.ids = SystemIDGenerator()
+        self.random = SystemRandomSource()
+        self.device = DeviceFacts(
+            sdkVersion: "0.1.0", osVersion: ProcessInfo.processInfo.operatingSystemVersionString,
+            deviceModel: ReceptionConfiguration.machine(), locale: Locale.current.identifier,
+            timezone: TimeZone.current.identifier, bundleId: Bundle.main.bundleIdentifier)
+        self.preferredLocalizations = Locale.preferredLanguages
+    }
+
+    /// The hardware identifier (`uname -m`: `x86_64`, `arm64`, or `iPhone17,1` on a device).
+    static func machine() -> String {
+        var info = utsname()
+        uname(&info)
+        return withUnsafeBytes(of: &info.machine) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    /// `<Application Support>/com.reception.sdk`.
+    public static func defaultDataDirectory() -> URL {
+        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return base.appendingPathComponent("com.reception.sdk", isDirectory: true)
+    }
+}

@@ -1,0 +1,64 @@
+import Conversation
+import Foundation
+import Identity
+import ReceptionCore
+import Synchronization
+import Transport
+
+/// The parts of one session (spec 7.15: everything that logout, revocation and deletion replace): its storage
+/// scope, message store, cooldowns, service client and chat engine. Built by the facade; never shared across
+/// sessions, so a late answer for an old session cannot touch the new one.
+final class ReceptionSession: Sendable {
+    let scope: StorageScope
+    let store: any MessageStoring
+    let cooldowns: CooldownBook
+    let client: ReceptionAPIClient
+    let engine: ChatEngine
+    let identitySession: IdentitySession
+
+    init(
+        scope: StorageScope, store: any MessageStoring, cooldowns: CooldownBook, client: ReceptionAPIClient,
+        engine: ChatEngine, identitySession: IdentitySession
+    ) {
+        self.scope = scope
+        self.store = store
+        self.cooldowns = cooldowns
+        self.client = client
+        self.engine = engine
+        self.identitySession = identitySession
+    }
+
+    /// Whether the person ever sent a message in this session (spec 7.3).
+    var hasStartedChat: Bool { (try? store.sessionState().hasStartedChat) ?? false }
+
+    /// The chat revision sent in `X-Reception-Revision` (spec 1.2).
+    var chatRevision: Int { (try? store.sessionState().chatRevision) ?? 0 }
+
+    /// Stops everything this session does.
+    func end() async {
+        await client.invalidate()
+        await engine.shutdown()
+    }
+}
+
+/// A `MessageStoring` that holds nothing, for a session whose store could not be opened (a damaged disk): the chat
+/// still works in memory and reports what it cannot keep (`storage_unavailable` is logged by the engine).
+final class UnavailableMessageStore: MessageStoring {
+    let scope: StorageScope
+    init(scope: StorageScope) { self.scope = scope }
+    func loadWindow() throws(ReceptionError) -> [StoredMessage] { [] }
+    func save(_ messages: [StoredMessage]) throws(ReceptionError) { throw Self.error }
+    func enqueue(_ message: StoredMessage) throws(ReceptionError) { throw Self.error }
+    func unsentMessages() throws(ReceptionError) -> [StoredMessage] { [] }
+    func setDelivery(_ delivery: DeliveryFlags, of id: String) throws(ReceptionError) { throw Self.error }
+    func appendAttachmentID(_ attachmentID: String, to id: String) throws(ReceptionError) { throw Self.error }
+    func clearAttachmentIDs(of id: String) throws(ReceptionError) { throw Self.error }
+    func complete(_ id: String, with confirmed: StoredMessage) throws(ReceptionError) { throw Self.error }
+    func draft() throws(ReceptionError) -> String { "" }
+    func setDraft(_ text: String) throws(ReceptionError) { throw Self.error }
+    func sessionState() throws(ReceptionError) -> SessionState { SessionState() }
+    func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError) { throw Self.error }
+    func resetChat(revision: Int) throws(ReceptionError) { throw Self.error }
+    func rotate(to newScope: StorageScope) throws(ReceptionError) { throw Self.error }
+    private static let error = ReceptionError(code: ReceptionError.Code.storageUnavailable)
+}

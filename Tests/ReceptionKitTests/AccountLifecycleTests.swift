@@ -1,0 +1,189 @@
+import Foundation
+import ReceptionCore
+import ReceptionKit
+import Testing
+
+/// The seven checks of seed 000's "Test your integration" that need neither APNs nor a phone, against the real
+/// emulator, real SQLite files, real secure-store files and URLSession over loopback.
+@Suite("AccountLifecycleTests", .serialized)
+@MainActor
+struct AccountLifecycleTests {
+    // Check 1: identity and metadata reach the service; replaced and cleared metadata disappears.
+    @Test func identityAndMetadataReachTheService() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        app.reception.identify(userId: "user-a", name: "Ada", email: "ada@example.com")
+        app.reception.setMetadata(["plan": "pro", "team": "blue"])
+        #expect(app.reception.identityState == .labelled(userId: "user-a"))
+        try await app.send("Hello from support verification.")
+        var device = try #require(try await service.devices().first)
+        #expect(device["externalUserId"] as? String == "user-a")
+        #expect(device["name"] as? String == "Ada" && device["email"] as? String == "ada@example.com")
+        #expect(device["metadata"] as? [String: String] == ["plan": "pro", "team": "blue"])
+        app.reception.setMetadata([:])
+        app.reception.openChat()
+        let cleared = await until {
+            (try? await service.devices().first?["metadata"] as? [String: String]) == [:]
+        }
+        #expect(cleared, "an opened, started chat sends the cleared metadata")
+        device = try #require(try await service.devices().first)
+        #expect(device["externalUserId"] as? String == "user-a", "omitted labels are kept")
+    }
+
+    // Check 2: relaunch without logout keeps the history; the same device record is used.
+    @Test func aRelaunchKeepsHistoryAndTheDevice() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("before relaunch")
+        app.launch()
+        let restored = await until { await app.reception.chat?.refresh(); return app.texts.contains("before relaunch") }
+        #expect(restored, "the cached history is shown after relaunch")
+        try await app.send("after relaunch")
+        let devices = try await service.devices()
+        #expect(devices.count == 1)
+        let id = try #require(devices.first?["id"] as? String)
+        #expect(try await service.messages(device: id) == ["before relaunch", "after relaunch"])
+    }
+
+    // Check 3: switching users: A's chat is gone locally, B gets a separate device, A's server history stays,
+    // and nothing of A is left in the store files.
+    @Test func switchingUsersSeparatesChatsAndLeavesNothingOfA() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        app.reception.identify(userId: "user-a")
+        try await app.send("secret text of user A 7f3a")
+        let secretOfA = try #require(app.sessionSecret())
+        #expect(try await service.refreshStatus(secret: secretOfA) == 200)
+        app.reception.logout()
+        #expect(app.reception.unreadCount == 0)
+        #expect(app.reception.identityState == .anonymous)
+        app.reception.identify(userId: "user-b")
+        try await app.send("hello from B")
+        #expect(!app.texts.contains("secret text of user A 7f3a"))
+        let devices = try await service.devices()
+        #expect(devices.count == 2)
+        #expect(devices.map { $0["externalUserId"] as? String } == ["user-a", "user-b"])
+        let aID = try #require(devices.first?["id"] as? String)
+        #expect(try await service.messages(device: aID) == ["secret text of user A 7f3a"])
+        let bytes = app.storeBytes()
+        #expect(!bytes.isEmpty)
+        #expect(bytes.range(of: Data("secret text of user A 7f3a".utf8)) == nil, "A's text is still in the store files")
+        // The remote sign-out of A was queued and delivered: A's secret no longer renews a token.
+        let revoked = await until { (try? await service.refreshStatus(secret: secretOfA)) == 401 }
+        #expect(revoked, "A's session was not revoked on the service")
+        #expect(app.sessionSecret() != secretOfA)
+    }
+
+    // Check 5: a token from the server secret verifies; one signed with another secret is rejected with the
+    // event; B's token replaces A's chat.
+    @Test func verificationAndATokenForAnotherUser() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        app.reception.identify(token: try service.token(userId: "alice"))
+        try await app.send("verified hello")
+        let verified = await until { app.reception.identityState == .verified(userId: "alice") }
+        #expect(verified)
+        #expect(try await service.devices().first?["verifiedUserId"] as? String == "alice")
+
+        app.reception.identify(token: try service.token(userId: "alice", secret: "ids_not_the_real_secret"))
+        app.reception.openChat()
+        let rejected = await until {
+            app.events.contains(.identityRejected(ReceptionError(code: "identity_token_invalid", status: 401)))
+        }
+        #expect(rejected, "events: \(app.events)")
+        app.reception.closeChat()
+
+        app.reception.identify(token: try service.token(userId: "bob"))
+        #expect(!app.texts.contains("verified hello"), "a token for another user replaces the chat")
+        try await app.send("bob here")
+        let devices = try await service.devices()
+        #expect(devices.count == 2)
+        #expect(devices.last?["verifiedUserId"] as? String == "bob")
+    }
+
+    // Check 6: deleting on one of two devices removes only that device.
+    @Test func deletingOnOneOfTwoDevices() async throws {
+        let service = try Service()
+        let phone = App(service)
+        let tablet = App(service)
+        phone.launch()
+        tablet.launch()
+        phone.reception.identify(userId: "same-user")
+        tablet.reception.identify(userId: "same-user")
+        try await phone.send("from the phone")
+        try await tablet.send("from the tablet")
+        #expect(try await service.devices().count == 2)
+        try await phone.reception.deleteData()
+        #expect(phone.events.contains(.dataDeleted))
+        let devices = try await service.devices()
+        #expect(devices.count == 1)
+        let remaining = try #require(devices.first?["id"] as? String)
+        #expect(try await service.messages(device: remaining) == ["from the tablet"])
+        #expect(!phone.texts.contains("from the phone"))
+        #expect(phone.storeBytes().range(of: Data("from the phone".utf8)) == nil)
+    }
+
+    // Check 7: offline deletion fails and keeps the session; the retry works; an unused session completes
+    // locally without a request.
+    @Test func deletionOfflineThenRetried() async throws {
+        let service = try Service()
+        let unused = App(service)
+        unused.launch()
+        try await unused.reception.deleteData()
+        #expect(unused.events == [.dataDeleted])
+        #expect(try await service.devices().isEmpty)
+
+        let app = App(service)
+        app.launch()
+        try await app.send("keep me until deleted")
+        app.transport.isOffline = true
+        await #expect(throws: ReceptionError(code: "connection_failed")) { try await app.reception.deleteData() }
+        #expect(!app.events.contains(.dataDeleted))
+        #expect(app.texts.contains("keep me until deleted"), "a failed deletion keeps the session")
+        app.transport.isOffline = false
+        try await app.reception.deleteData()
+        #expect(app.events.contains(.dataDeleted))
+        #expect(try await service.devices().isEmpty)
+    }
+
+    // Check 7: a delayed deletion answer after a switch does not reset the new session.
+    @Test func aDelayedDeletionAfterASwitchKeepsTheNewSession() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("user A")
+        try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "delay", "delayMs": 800])
+        let reception = app.reception
+        let deletion = Task { try await reception.deleteData() }
+        try await Task.sleep(for: .milliseconds(200))
+        app.reception.logout()
+        app.reception.identify(userId: "user-b")
+        try await deletion.value
+        #expect(app.events.contains(.dataDeleted))
+        #expect(app.reception.identityState == .labelled(userId: "user-b"), "the new session was reset by a late answer")
+    }
+
+    @Test func callsBeforeConfigureDoNothing() async throws {
+        let reception = Reception()
+        var events: [ReceptionEvent] = []
+        reception.onEvent = { events.append($0) }
+        reception.identify(userId: "x")
+        reception.setMetadata(["a": "b"])
+        reception.logout()
+        reception.openChat()
+        try await reception.deleteData()
+        #expect(!reception.isConfigured && !reception.isChatOpen && events.isEmpty)
+        #expect(reception.identityState == .anonymous && reception.chat == nil)
+    }
+
+    @Test(arguments: ["", "ids_AbCdEfGhIjKlMnOpQrStUv", "app_short", " app_AbCdEfGhIjKlMnOpQrStUv", "app_AbCdEfGhIjKlMnOpQrStU😀"])
+    func aMalformedAppIDIsRefused(appID: String) {
+        let reception = Reception()
+        reception.configure(appId: appID)
+        #expect(!reception.isConfigured)
+    }
+}
