@@ -106,7 +106,7 @@ let package = Package(
         // The unread count, its polling schedule, the app-icon badge and notification cleanup (Docs/Unread.md).
         .target(name: "Unread", dependencies: ["ReceptionCore"], path: "Modules/Unread"),
         // Push token staging, APNs environment resolution and payload recognition (Docs/PushRouting.md).
-        .target(name: "PushRouting", dependencies: ["ReceptionCore"], path: "Modules/PushRouting"),
+        .target(name: "PushRouting", dependencies: ["ReceptionCore", "Digest"], path: "Modules/PushRouting"),
         .testTarget(
             name: "UnreadTests",
             dependencies: [
