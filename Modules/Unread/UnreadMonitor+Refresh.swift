@@ -74,9 +74,10 @@ extension UnreadMonitor {
             try await session.service.updateDevice(probe: false, allowRegistration: false)
         } catch {
             deps.logger.info("unread: device update before refresh failed (\(error.code))")
+            // The update carried every preference; only a failed one leaves the preference loop work to do.
+            guard epoch == self.epoch else { return }
+            startPreferenceSync()
         }
-        guard epoch == self.epoch else { return }
-        startPreferenceSync()
     }
 
     /// Spec 6.2: count the failure on the unread budget and schedule the retry while the app stays active.
@@ -89,12 +90,13 @@ extension UnreadMonitor {
             break
         }
         budget.recordFailure(error, random: deps.random)
+        // A failed refresh arms no periodic check: the retry (or the next trigger) re-arms it.
+        cancelTimers()
         guard appActive, !budget.isStopped, let delay = budget.nextDelay else {
             deps.logger.info("unread: \(error.code); retries paused until the app becomes active")
             return
         }
         deps.logger.info("unread: \(error.code); retry scheduled")
-        cancelTimers()
         let token = timerToken
         let clock = deps.clock
         retryTask = Task {
