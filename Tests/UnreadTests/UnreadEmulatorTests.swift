@@ -92,11 +92,14 @@ struct UnreadEmulatorTests {
     @Test("turning updatesAppBadge off later reaches the service; the next push omits aps.badge")
     func badgeManagementTurnedOff() async throws {
         let rig = try EmulatorRig()
+        // No periodic checks (the service's empty stage list), so the only sleeper is the preference retry.
+        try await rig.adminRequest("PATCH", "app", json: ["unreadPolling": [Any]()])
         rig.stage.stage(StagedPushToken(token: "a1b2", environment: .sandbox))
         try await rig.sendFirstMessage()
         await rig.monitor.startSession(rig.session)
         await rig.monitor.appBecameActive()
         await rig.settle()
+        #expect(await rig.monitor.lastDecision == .stagesExhausted)
         try await rig.agentReply("First")
         #expect((try await rig.pushes().last?["aps"] as? [String: Any])?["badge"] as? Int == 1)
         // A lost device update first: the preference loop retries after the backoff (spec 7.6, 6.2).
@@ -105,7 +108,9 @@ struct UnreadEmulatorTests {
         let writesBefore = rig.badge.writes
         rig.updatesAppBadge.value = false
         await rig.monitor.setUpdatesAppBadge(false)
-        await rig.clock.waitForSleepers(atLeast: 1)
+        // The failing PATCH travels over real loopback; wait (without sleeping) until the retry sleeps.
+        for _ in 0..<200 where rig.clock.sleeperCount == 0 { await rig.clock.waitForSleepers(atLeast: 1) }
+        try #require(rig.clock.sleeperCount == 1)
         #expect(rig.synchronisedBadge.value == true)
         await rig.clock.advance(by: .seconds(2))
         await rig.monitor.waitForPreferenceSync()
