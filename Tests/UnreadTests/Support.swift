@@ -55,7 +55,10 @@ actor FakeService: ConversationService {
             await withCheckedContinuation { held = $0 }
         }
         let result = answers.isEmpty ? defaultAnswer : answers.removeFirst()
-        return try result.get()
+        let response = try result.get()
+        // Spec 6.4, as the real client does it: a successful probe ends the halt.
+        if probe { haltReason = nil }
+        return response
     }
 
     func history(limits: Bool) async throws(ReceptionError) -> HistoryResponse { throw Self.unexpected }

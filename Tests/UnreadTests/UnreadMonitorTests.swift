@@ -263,12 +263,51 @@ struct UnreadMonitorTests {
     func haltBlocked() async {
         let rig = Rig()
         await rig.service.set(halt: .blocked)
+        // The probe is answered 403 blocked again: the halt stays.
+        await rig.service.enqueue(.failure(ReceptionError(code: ReceptionError.Code.blocked, status: 403)))
         await rig.activate()
         await rig.monitor.refresh(.chatClosed)
+        await rig.monitor.refresh(.pushForwarded)
         await rig.settle()
         await rig.advance(seconds: 3600)
         #expect(await rig.service.log == ["unread(probe)"])
-        #expect(await rig.monitor.lastDecision == .halted)
+        #expect(await rig.monitor.isPollArmed == false)
+    }
+
+    @Test("a successful probe of a blocked session restarts the schedule")
+    func probeEndsHalt() async {
+        let rig = Rig()
+        await rig.service.set(halt: .blocked)
+        await rig.activate()
+        #expect(await rig.monitor.isPollArmed)
+        await rig.advance(seconds: 15)
+        #expect(await rig.service.log == ["unread(probe)", "unread"])
+    }
+
+    @Test("configure while active refreshes like the foreground")
+    func configuredTrigger() async {
+        let rig = Rig(answer: Rig.open(unread: 2, lastMessage: ManualClock().now))
+        await rig.monitor.startSession(rig.session)
+        await rig.monitor.refresh(.configured)
+        await rig.monitor.waitUntilIdle()
+        #expect(await rig.service.log == ["update", "unread"])
+        #expect(rig.count.value == 2)
+    }
+
+    @Test("a cooldown waits for its end and costs no attempt")
+    func cooldown() async {
+        let rig = Rig(answer: Rig.open(unread: 2, lastMessage: ManualClock().now))
+        await rig.monitor.startSession(rig.session)
+        for _ in 0..<8 { await rig.service.enqueue(.failure(.cooldown(retryAfter: 30, scope: .requests))) }
+        await rig.service.enqueue(.failure(Self.transient))
+        await rig.monitor.appBecameActive()
+        await rig.settle()
+        for _ in 0..<8 { await rig.advance(seconds: 30) }
+        #expect(await rig.service.unreadCalls == 9)
+        // Eight cooldowns counted nothing: the transient failure is attempt 1, retried after 2 s.
+        await rig.advance(seconds: 2)
+        #expect(await rig.service.unreadCalls == 10)
+        #expect(rig.count.value == 2)
     }
 
     @Test("badge writes are serialised and only the newest pending value is applied")
