@@ -70,6 +70,8 @@ public actor UnreadMonitor {
     var preferenceTask: Task<Void, Never>?
     /// Identifies the armed timer, so a timer that fired after being replaced does nothing.
     var timerToken = 0
+    /// Numbers every count decided, so the main-actor model never takes an older one after a newer one.
+    var applySequence = 0
     /// The schedule's last decision, for tests and logs.
     package internal(set) var lastDecision: UnreadSchedule.Decision?
 
@@ -106,7 +108,7 @@ public actor UnreadMonitor {
         readGeneration += 1
         session = nil
         snapshot = UnreadSnapshot()
-        await writer.discardPending()
+        writer.discardPending()
         await apply(0)
     }
 
@@ -211,9 +213,10 @@ public actor UnreadMonitor {
     /// support notifications (spec 7.11).
     func apply(_ newCount: Int) async {
         let value = max(0, newCount)
-        await count.set(value)
-        guard updatesAppBadge else { return }
-        await writer.submit(value, cleanup: value == 0)
+        applySequence += 1
+        // Queued before the first suspension, so badge writes keep the order in which counts were decided.
+        if updatesAppBadge { writer.submit(value, cleanup: value == 0) }
+        await count.set(value, sequence: applySequence)
     }
 
     /// Whether the session has been used: the chat was started and the device is registered (spec 7.2, 7.3).
