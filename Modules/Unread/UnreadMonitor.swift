@@ -207,6 +207,9 @@ public actor UnreadMonitor {
     /// Whether a periodic check is armed.
     package var isPollArmed: Bool { pollTask != nil }
 
+    /// Whether a periodic check or a retry is armed (it sleeps on the clock, or is about to).
+    package var hasArmedTimer: Bool { pollTask != nil || retryTask != nil }
+
     // MARK: - Shared
 
     /// Sets the count (never negative) and, with `updatesAppBadge`, the badge; at zero also removes delivered

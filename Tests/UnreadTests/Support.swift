@@ -140,6 +140,8 @@ struct Rig {
 
     /// Moves time and lets the monitor finish what woke up.
     func advance(seconds: Double) async {
+        // An armed timer's task may not have reached its sleep yet; time must not pass before it does.
+        if await monitor.hasArmedTimer { await clock.waitForSleepers(atLeast: 1) }
         await clock.advance(by: .milliseconds(Int64(seconds * 1000)))
         await settle()
     }
