@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "ReceptionEmulator", targets: ["ReceptionEmulator"]),
         .executable(name: "reception-emulator", targets: ["reception-emulator"]),
         .library(name: "Conversation", targets: ["Conversation"]),
+        .library(name: "Unread", targets: ["Unread"]),
+        .library(name: "PushRouting", targets: ["PushRouting"]),
     ],
     targets: [
         // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
@@ -140,6 +142,20 @@ let package = Package(
         .testTarget(
             name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ReceptionCore"],
             path: "Tests/ImagePipelineTests"),
+
+        // The unread count, its polling schedule, the app-icon badge and notification cleanup (Docs/Unread.md).
+        .target(name: "Unread", dependencies: ["ReceptionCore"], path: "Modules/Unread"),
+        // Push token staging, APNs environment resolution and payload recognition (Docs/PushRouting.md).
+        .target(name: "PushRouting", dependencies: ["ReceptionCore", "Digest"], path: "Modules/PushRouting"),
+        .testTarget(
+            name: "UnreadTests",
+            dependencies: [
+                "Unread", "PushRouting", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator",
+            ],
+            path: "Tests/UnreadTests"),
+        .testTarget(
+            name: "PushRoutingTests", dependencies: ["PushRouting", "ReceptionCore", "ReceptionTesting"],
+            path: "Tests/PushRoutingTests", resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )
