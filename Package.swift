@@ -103,7 +103,7 @@ let package = Package(
             name: "ReceptionKit",
             dependencies: [
                 "ReceptionCore", "Digest", "SecureStore", "MessageCache", "ImagePipeline", "Transport", "Identity",
-                "Conversation",
+                "Conversation", "Unread", "PushRouting",
             ],
             path: "Modules/ReceptionKit"),
         .testTarget(

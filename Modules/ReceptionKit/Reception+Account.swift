@@ -111,8 +111,10 @@ extension Reception {
         }
         presentationGeneration += 1
         session = nil
-        unreadCount = 0
-        if cause != .revoked { isChatOpen = false }
+        if cause != .revoked {
+            isChatOpen = false
+            pushRouter?.logout()
+        }
         // The old session's secrets and chat go; the store rotation erases every older scope of this App ID.
         try? secureStore.deleteAll(namespace: old.scope.key)
         do {
@@ -122,7 +124,9 @@ extension Reception {
         }
         // The new session exists at once (a host may identify and send right after logout); the old one winds
         // down behind it and hands over its halt state (spec 6.4: a halt survives logout).
-        startSession(scope: newScope, inheritingHalt: nil)
+        // The count becomes 0 with badge synchronisation before the new session attaches (seed 000, "Log out").
+        let monitor = unreadMonitor
+        startSession(scope: newScope, inheritingHalt: nil, after: { await monitor?.endSession() })
         let successor = session?.client
         Task {
             let halt = await old.client.halt

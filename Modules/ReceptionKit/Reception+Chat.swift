@@ -10,8 +10,14 @@ extension Reception {
         guard !isChatOpen else { return }
         isChatOpen = true
         onEvent?(.chatOpened)
+        let monitor = unreadMonitor
+        let active = appActive
         Task {
-            if appActive { try? await session.client.updateDevice(probe: false, allowRegistration: false) }
+            await monitor?.chatVisibilityChanged(visible: true)
+            // Spec 7.2: the opening load of a used chat follows a device update.
+            if active, session.hasStartedChat, (try? await session.client.isRegistered()) == true {
+                try? await session.client.updateDevice(probe: false, allowRegistration: false)
+            }
             await session.engine.setVisible(true)
         }
     }
@@ -21,7 +27,12 @@ extension Reception {
         guard let (session, _) = configured("closeChat") else { return }
         guard isChatOpen else { return }
         isChatOpen = false
-        Task { await session.engine.setVisible(false) }
+        let monitor = unreadMonitor
+        Task {
+            await session.engine.setVisible(false)
+            // Spec 7.11: closing the chat refreshes the count.
+            await monitor?.chatVisibilityChanged(visible: false)
+        }
     }
 
     /// Tell ReceptionKit the app became active (when no lifecycle monitor is configured).
@@ -29,9 +40,11 @@ extension Reception {
         guard !appActive else { return }
         appActive = true
         guard let session else { return }
-        Task { [weak self] in
+        let monitor = unreadMonitor
+        Task {
             await session.engine.setAppState(.active)
-            await self?.launchUpdate()
+            // The monitor sends the foreground device update before its unread GET (spec 7.2).
+            await monitor?.appBecameActive()
         }
         drainRevocations()
     }
@@ -41,6 +54,10 @@ extension Reception {
         guard appActive else { return }
         appActive = false
         guard let session else { return }
-        Task { await session.engine.setAppState(.background) }
+        let monitor = unreadMonitor
+        Task {
+            await session.engine.setAppState(.background)
+            await monitor?.appEnteredBackground()
+        }
     }
 }

@@ -6,7 +6,9 @@ import Transport
 
 extension Reception {
     /// Builds the session of `scope`: store, cooldowns, service client wired to the identity stager, chat engine.
-    func startSession(scope: StorageScope, inheritingHalt halt: HaltReason?) {
+    func startSession(
+        scope: StorageScope, inheritingHalt halt: HaltReason?, after previous: (@Sendable () async -> Void)? = nil
+    ) {
         guard let endpoint, let stager else { return }
         let configuration = self.configuration
         let store: any MessageStoring
@@ -68,7 +70,9 @@ extension Reception {
         let visible = isChatOpen
         let active = appActive
         let sink = EventSink(self)
+        let monitor = unreadMonitor
         Task { [weak self] in
+            await previous?()
             if let halt { await client.inheritHalt(halt) }
             await engine.onEvent { event in sink.deliver(event, generation: generation) }
             await engine.start()
@@ -76,14 +80,11 @@ extension Reception {
             await engine.setAppState(active ? .active : .background)
             await model.connect()
             if visible { await engine.setVisible(true) }
-            await self?.sessionStarted(generation: generation)
+            if let monitor, let self {
+                await self.followReads(of: engine, monitor: monitor, generation: generation)
+                await self.attachUnread(session, monitor: monitor)
+            }
         }
-    }
-
-    /// Hook for the unread monitor and launch-time work once a session is up.
-    func sessionStarted(generation: Int) async {
-        guard generation == presentationGeneration else { return }
-        await launchUpdate()
     }
 
     /// Spec 7.2: at launch and on foreground, a registered device of a used chat sends its device update.
@@ -119,6 +120,9 @@ extension Reception {
 
     func deliver(_ event: ReceptionEvent, generation: Int) {
         // Events of a replaced session still reach the host (a late send confirmation is still a send).
+        if event == .messageSent, generation == presentationGeneration, let unreadMonitor {
+            Task { await unreadMonitor.messageSent() }
+        }
         onEvent?(event)
     }
 
@@ -157,7 +161,7 @@ extension Reception {
         guard generation == presentationGeneration, let session else { return }
         try? session.store.resetChat(revision: revision)
         await session.engine.chatReset(revision: revision)
-        unreadCount = 0
+        await unreadMonitor?.chatWasReset()
     }
 
     func handleRejection(_ outcome: TokenRejectionOutcome, generation: Int) {

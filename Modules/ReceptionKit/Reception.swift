@@ -1,10 +1,12 @@
 import Conversation
 import Foundation
 import Identity
+import PushRouting
 import Observation
 import ReceptionCore
 import Synchronization
 import Transport
+import Unread
 
 /// ReceptionKit's entry point: configure it with your App ID, tell it who the user is, and open the support chat.
 ///
@@ -41,8 +43,8 @@ public final class Reception {
     public internal(set) var identityState: IdentityState = .anonymous
     /// The model a chat screen binds to, for the current session (replaced on logout and reset).
     public internal(set) var chat: ChatModel?
-    /// The last known unread count (never negative).
-    public internal(set) var unreadCount = 0
+    /// The last known unread count (never negative); observable through `Observation`.
+    public var unreadCount: Int { unreadModel.value }
 
     /// Called with every event (spec 7.22). Installing another handler replaces this one.
     public var onEvent: ((ReceptionEvent) -> Void)?
@@ -87,6 +89,9 @@ public final class Reception {
     var stager: IdentityStager?
     var revocations: RevocationQueue?
     var session: ReceptionSession?
+    let unreadModel = UnreadCount()
+    var unreadMonitor: UnreadMonitor?
+    var pushRouter: PushRouter?
     var scopeBox = ScopeBox()
     let preferencesBox = PreferencesBox()
     var appActive = true
@@ -121,6 +126,7 @@ public final class Reception {
         }
         if let old = session { Task { await old.end() } }
         session = nil
+        if let oldMonitor = unreadMonitor { Task { await oldMonitor.endSession() } }
         self.configuration = configuration
         self.appID = appId
         self.endpoint = endpoint
@@ -147,7 +153,9 @@ public final class Reception {
             logger: logger("Identity"))
         isConfigured = true
         presentationGeneration += 1
-        unreadCount = 0
+        // Spec 7.1 step 6: the count restarts at 0 without touching the badge (the service's value follows).
+        unreadMonitor = makeUnreadMonitor()
+        pushRouter = makePushRouter()
         startSession(scope: scope, inheritingHalt: nil)
         refreshIdentityState()
         drainRevocations()

@@ -4,7 +4,9 @@ import ImagePipeline
 import MessageCache
 import ReceptionCore
 import SecureStore
+import PushRouting
 import Transport
+import Unread
 
 /// Every part ReceptionKit is made of, with the defaults filled in. A host swaps one part (its own storage, its own
 /// networking) by setting that property and leaving the rest: `ReceptionConfiguration()` is the standard SDK.
@@ -22,6 +24,14 @@ public struct ReceptionConfiguration: Sendable {
         throws(ReceptionError) -> any MessageStoring
     /// Turns picked photos into upload-ready JPEGs.
     public var images: any ImagePreparing
+    /// The app icon badge (nothing on hosts without one).
+    public var badge: any BadgeSink
+    /// Delivered notifications, for cleanup when the count reaches zero.
+    public var notifications: any NotificationStore
+    /// Whether the person allowed notifications (it pauses unread polling when push can deliver).
+    public var notificationPermission: any NotificationPermissionReading
+    /// Resolves the automatic APNs environment (the embedded provisioning profile on devices).
+    public var pushEnvironment: any PushEnvironmentResolving
     /// Network path changes, when the platform reports them.
     public var network: (any NetworkPathMonitoring)?
     /// App lifecycle changes, when the platform reports them.
@@ -55,6 +65,16 @@ public struct ReceptionConfiguration: Sendable {
             try SQLiteMessageStore(directory: directory, scope: scope, logger: logger)
         }
         self.images = PhotoPreparer()
+        #if canImport(UIKit) && canImport(UserNotifications)
+        self.badge = ApplicationBadgeSink()
+        self.notifications = UserNotificationCenterStore()
+        self.notificationPermission = UserNotificationPermission()
+        #else
+        self.badge = NoBadge()
+        self.notifications = NoNotifications()
+        self.notificationPermission = NoNotificationPermission()
+        #endif
+        self.pushEnvironment = ProvisioningProfileResolver.embedded
         self.network = nil
         self.lifecycle = nil
         self.clock = SystemClock()

@@ -1,0 +1,129 @@
+import Conversation
+import Foundation
+import PushRouting
+import ReceptionCore
+import Synchronization
+import Transport
+import Unread
+
+/// Linux and other hosts without an app badge: nothing to write.
+struct NoBadge: BadgeSink {
+    func setBadge(_ count: Int) async {}
+}
+
+/// Hosts without a notification centre: nothing delivered, nothing to remove.
+struct NoNotifications: NotificationStore {
+    func deliveredNotifications() async -> [DeliveredNotification] { [] }
+    func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async {}
+}
+
+/// Hosts that cannot show notifications: permission never granted, so unread polling never pauses for push.
+struct NoNotificationPermission: NotificationPermissionReading {
+    func authorization() async -> NotificationAuthorization { .notDetermined }
+}
+
+extension Reception {
+    /// The unread monitor of this `Reception` (one per configuration; sessions come and go under it).
+    func makeUnreadMonitor() -> UnreadMonitor {
+        UnreadMonitor(
+            count: unreadModel,
+            dependencies: .init(
+                badge: configuration.badge, notifications: configuration.notifications,
+                permission: configuration.notificationPermission, clock: configuration.clock,
+                random: configuration.random, logger: logger("Unread")),
+            appActive: appActive, updatesAppBadge: updatesAppBadge)
+    }
+
+    /// Hands the new session to the unread monitor (spec 7.11): its service, what it knows, where it saves.
+    func attachUnread(_ session: ReceptionSession, monitor: UnreadMonitor) async {
+        let store = session.store
+        let engine = session.engine
+        let state = (try? store.sessionState()) ?? SessionState()
+        await monitor.startSession(UnreadSession(
+            service: session.client,
+            hasStartedChat: { (try? store.sessionState().hasStartedChat) ?? false },
+            newestCachedMessageAt: { await engine.snapshot.messages.map(\.createdAt).max() },
+            synchronisedUpdatesAppBadge: { (try? store.sessionState().preferences.updatesAppBadge) ?? nil },
+            saveSnapshot: { snapshot in try? store.updateSessionState { $0.unread = snapshot } },
+            snapshot: state.unread))
+        await monitor.refresh(.configured)
+    }
+
+    /// The push router of this `Reception`: token changes update a registered device and refresh the count;
+    /// a forwarded support push presents the chat and refreshes the count.
+    func makePushRouter() -> PushRouter {
+        PushRouter(
+            resolver: configuration.pushEnvironment,
+            hooks: .init(
+                isConfigured: { [weak self] in self?.isConfigured ?? false },
+                isSessionActivated: { [weak self] in
+                    guard let session = await self?.session, session.hasStartedChat else { return false }
+                    let registered = try? await session.client.isRegistered()
+                    return registered == true
+                },
+                updateDevice: { [weak self] () throws(ReceptionError) in
+                    guard let session = await self?.session else { return }
+                    try await session.client.updateDevice(probe: false, allowRegistration: false)
+                },
+                refreshUnread: { [weak self] reason in
+                    guard let monitor = await self?.unreadMonitor else { return }
+                    await monitor.refresh(reason == .pushTokenChanged ? .pushTokenChanged : .pushForwarded)
+                },
+                presentChat: { [weak self] in self?.openChat() }),
+            logger: logger("Push"))
+    }
+
+    // MARK: - Public push API (spec 7.16, seed 002)
+
+    /// Forwards the APNs device token. Ignored before `configure`, for an empty token, or when the environment
+    /// cannot be resolved. It never registers a device; a registered one sends an update and refreshes the count.
+    public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
+        guard let (_, stager) = configured("setPushToken"), let pushRouter else { return }
+        if let resolved = environment.resolve(with: configuration.pushEnvironment), !token.isEmpty {
+            _ = stager.setPushToken(Array(token), environment: resolved)
+        }
+        pushRouter.setPushToken(token, environment: environment)
+    }
+
+    /// Handles a notification: `true` when it is Reception's (`reception.conversationId` is a non-empty string);
+    /// then the chat opens (unless `openChat` is false, as for a foreground receipt) and the count refreshes.
+    @discardableResult
+    public func handlePushNotification(_ userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
+        guard let pushRouter else { return PushPayload.isSupportNotification(userInfo) }
+        return pushRouter.handlePushNotification(userInfo: userInfo, openChat: openChat)
+    }
+
+    /// Applies the chat's read results to the count while the chat is visible (spec 7.11: read generation).
+    func followReads(of engine: ChatEngine, monitor: UnreadMonitor, generation: Int) async {
+        let reads = ReadFollower(monitor: monitor)
+        await engine.addObserver { snapshot in reads.observe(snapshot.unreadCount) }
+    }
+}
+
+/// Forwards each new unread count a read produced to the monitor, in order.
+final class ReadFollower: Sendable {
+    private let monitor: UnreadMonitor
+    private let last = Mutex<Int??>(nil)
+    private let chain = Mutex<Task<Void, Never>?>(nil)
+
+    init(monitor: UnreadMonitor) { self.monitor = monitor }
+
+    func observe(_ count: Int?) {
+        guard let count else { return }
+        let changed = last.withLock { last -> Bool in
+            if last == .some(.some(count)) { return false }
+            last = .some(count)
+            return true
+        }
+        guard changed else { return }
+        let monitor = self.monitor
+        chain.withLock { chain in
+            let previous = chain
+            chain = Task {
+                await previous?.value
+                let ticket = await monitor.readStarted()
+                await monitor.readFinished(ticket, unreadCount: count)
+            }
+        }
+    }
+}

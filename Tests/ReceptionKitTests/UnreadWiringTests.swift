@@ -1,0 +1,66 @@
+import Foundation
+import ReceptionCore
+import ReceptionKit
+import ReceptionTesting
+import Testing
+
+/// The facade's unread count, badge and push routing over the real emulator (seed 004, seed 002).
+@Suite("UnreadWiringTests", .serialized)
+@MainActor
+struct UnreadWiringTests {
+    func reply(_ service: Service, _ text: String) async throws {
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/messages", ["text": text])
+    }
+
+    @Test func aForwardedPushRaisesTheCountAndReadingClearsItAndTheBadge() async throws {
+        let service = try Service()
+        let app = App(service)
+        let badge = RecordingBadgeSink()
+        var configuration = app.configuration
+        configuration.badge = badge
+        app.reception.configure(appId: service.appID, configuration: configuration)
+        try await app.send("hi")
+        try await reply(service, "an agent reply")
+        let handled = app.reception.handlePushNotification(
+            ["aps": ["alert": "New message"], "reception": ["conversationId": "c"]], openChat: false)
+        #expect(handled)
+        let raised = await until { app.reception.unreadCount == 1 }
+        #expect(raised, "a forwarded support push refreshes the count")
+        #expect(await until { badge.writes.last == 1 })
+        app.reception.openChat()
+        let cleared = await until { app.reception.unreadCount == 0 }
+        #expect(cleared, "reading the open chat brings the count to zero")
+        #expect(await until { badge.writes.last == 0 })
+        #expect(!app.reception.handlePushNotification(["aps": ["alert": "x"]], openChat: false))
+    }
+
+    @Test func withTheBadgeOffTheSinkIsNeverWritten() async throws {
+        let service = try Service()
+        let app = App(service)
+        let badge = RecordingBadgeSink()
+        var configuration = app.configuration
+        configuration.badge = badge
+        app.reception.updatesAppBadge = false
+        app.reception.configure(appId: service.appID, configuration: configuration)
+        try await app.send("hi")
+        try await reply(service, "reply")
+        app.reception.handlePushNotification(["reception": ["conversationId": "c"]], openChat: false)
+        #expect(await until { app.reception.unreadCount == 1 })
+        #expect(badge.writes.isEmpty)
+        let device = try #require(try await service.devices().first)
+        #expect(device["updatesAppBadge"] as? Bool == false, "the preference reached the service")
+    }
+
+    @Test func logoutResetsTheCountToZero() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("hi")
+        try await reply(service, "reply")
+        app.reception.handlePushNotification(["reception": ["conversationId": "c"]], openChat: false)
+        #expect(await until { app.reception.unreadCount == 1 })
+        app.reception.logout()
+        #expect(await until { app.reception.unreadCount == 0 })
+    }
+}
