@@ -1,0 +1,79 @@
+import Foundation
+import ReceptionCore
+import ReceptionKit
+import Testing
+
+/// Calls out of order (issue 9, "Bad input"): never a crash, never a previous user's data in the next user's chat.
+@Suite("OutOfOrderTests", .serialized)
+@MainActor
+struct OutOfOrderTests {
+    @Test func logoutDuringASendLeavesTheNextChatClean() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("warm up")
+        try await service.admin("POST", "faults", ["path": "/v1/conversation/messages", "method": "POST", "kind": "delay", "delayMs": 600])
+        let chat = try #require(app.reception.chat)
+        await chat.engine.setDraft("in flight for A")
+        #expect(await chat.engine.send() != nil)
+        try await Task.sleep(for: .milliseconds(150))
+        app.reception.logout()
+        app.reception.identify(userId: "next-user")
+        try await app.send("B's first message")
+        try await Task.sleep(for: .milliseconds(800))
+        await app.reception.chat?.refresh()
+        #expect(!app.texts.contains("in flight for A"), "A's message leaked into B's chat")
+        #expect(!app.texts.contains("warm up"))
+        #expect(app.storeBytes().range(of: Data("in flight for A".utf8)) == nil)
+        let devices = try await service.devices()
+        #expect(devices.count == 2, "B has a device of its own")
+    }
+
+    @Test func deletionDuringASendCompletesAndTheChatIsEmpty() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("to be deleted")
+        try await service.admin("POST", "faults", ["path": "/v1/conversation/messages", "method": "POST", "kind": "delay", "delayMs": 400])
+        let chat = try #require(app.reception.chat)
+        await chat.engine.setDraft("racing the deletion")
+        #expect(await chat.engine.send() != nil)
+        try await app.reception.deleteData()
+        #expect(app.events.contains(.dataDeleted))
+        try await Task.sleep(for: .milliseconds(600))
+        await app.reception.chat?.refresh()
+        #expect(app.texts.isEmpty)
+    }
+
+    @Test func identifyDuringDeletionKeepsTheNewIdentity() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("hello")
+        try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "delay", "delayMs": 500])
+        let reception = app.reception
+        let deletion = Task { try await reception.deleteData() }
+        try await Task.sleep(for: .milliseconds(100))
+        app.reception.identify(userId: "during-deletion")
+        try await deletion.value
+        #expect(app.events.contains(.dataDeleted))
+        // The deletion reset the session it captured; the label given meanwhile belonged to that session.
+        #expect(app.reception.identityState == .anonymous)
+    }
+
+    @Test(arguments: [
+        "", " ", String(repeating: "x", count: 256), String(repeating: "😀", count: 128), "\u{0}nul", String(decoding: [0x61, 0xD800, 0x62] as [UInt16], as: UTF16.self),
+    ])
+    func oddIdentityValuesNeverCrashAndOverLimitOnesAreDropped(value: String) async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        app.reception.identify(userId: value, name: value, email: value)
+        app.reception.setMetadata([value: value, "k": value])
+        app.reception.identify(token: value)
+        try await app.send("still works")
+        let device = try #require(try await service.devices().first)
+        let stored = device["externalUserId"] as? String
+        if value.utf16.count > 255 { #expect(stored == nil, "an over-limit user ID must be dropped, not shortened") }
+    }
+}
