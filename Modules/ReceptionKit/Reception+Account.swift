@@ -134,6 +134,8 @@ extension Reception {
             if let halt { await successor?.inheritHalt(halt) }
         }
         refreshIdentityState(verified: .some(nil))
+        // Spec 7.15 step 3: paywalls are re-checked with invalidation.
+        if cause != .revoked { refreshPaywalls(invalidate: true) }
         drainRevocations()
         log.info("session reset")
     }

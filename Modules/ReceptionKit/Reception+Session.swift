@@ -44,6 +44,8 @@ extension Reception {
                     $0.preferences.badgeSynchronised = true
                 }
                 await self?.verifiedUserIdChanged(verifiedUserId, generation: generation)
+                // Spec 7.21: queued action clicks are flushed after every successful device update.
+                await self?.flushActionClicksAfterUpdate(generation: generation)
             },
             identityRejected: { [weak self] error, token in
                 let outcome = stager.identityRejected(error, token: token, session: identitySession)
@@ -98,7 +100,7 @@ extension Reception {
     func devicePreferences() -> DevicePreferences {
         DevicePreferences(
             languageOverride: languageOverride, preferredLocalizations: configuration.preferredLocalizations,
-            updatesAppBadge: updatesAppBadge, paywalls: [])
+            updatesAppBadge: updatesAppBadge, paywalls: availablePaywalls)
     }
 
     /// A synchronised preference changed (spec 7.6): the payload source sees the new values at once, and a used,
@@ -124,6 +126,12 @@ extension Reception {
             Task { await unreadMonitor.messageSent() }
         }
         onEvent?(event)
+    }
+
+    func flushActionClicksAfterUpdate(generation: Int) {
+        guard generation == presentationGeneration, let session,
+              (try? session.store.sessionState().pendingActionClicks.isEmpty) == false else { return }
+        flushActionClicks(session)
     }
 
     func verifiedUserIdChanged(_ verifiedUserId: String?, generation: Int) {

@@ -59,7 +59,21 @@ public final class Reception {
         didSet { if oldValue != languageOverride { preferencesChanged() } }
     }
 
+    /// Decides whether a registered paywall can be offered now (e.g. the person is not subscribed yet).
+    /// Without it every registered paywall is available. Setting it re-checks the list.
+    public var paywallAvailability: (@Sendable (String) async -> Bool)? {
+        didSet { refreshPaywalls(invalidate: true) }
+    }
+    /// The registered paywalls the availability check approved, in registration order; sent to the service.
+    public internal(set) var availablePaywalls: [Paywall] = []
+    /// Presents your purchase screen for a paywall card's ID. An open event is not a purchase.
+    public var onPaywall: ((String) -> Void)?
+
     // MARK: Internals
+
+    var registeredPaywalls: [Paywall] = []
+    var paywallCheck = 0
+    var actionClickFlush: Task<Void, Never>?
 
     struct Logging {
         var level: LogLevel = .info

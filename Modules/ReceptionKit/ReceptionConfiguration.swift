@@ -6,6 +6,9 @@ import ReceptionCore
 import SecureStore
 import PushRouting
 import Transport
+#if canImport(UIKit)
+import UIKit
+#endif
 import Unread
 
 /// Every part ReceptionKit is made of, with the defaults filled in. A host swaps one part (its own storage, its own
@@ -36,6 +39,8 @@ public struct ReceptionConfiguration: Sendable {
     public var network: (any NetworkPathMonitoring)?
     /// App lifecycle changes, when the platform reports them.
     public var lifecycle: (any AppLifecycleMonitoring)?
+    /// Opens a review card's link (the system URL action on Apple platforms; the host decides elsewhere).
+    public var openURL: @MainActor @Sendable (URL) -> Void
     /// Time and sleeping.
     public var clock: any ReceptionClock
     /// Identifiers.
@@ -77,6 +82,11 @@ public struct ReceptionConfiguration: Sendable {
         self.pushEnvironment = ProvisioningProfileResolver.embedded
         self.network = nil
         self.lifecycle = nil
+        #if canImport(UIKit)
+        self.openURL = { url in UIApplication.shared.open(url) }
+        #else
+        self.openURL = { _ in }
+        #endif
         self.clock = SystemClock()
         self.ids = SystemIDGenerator()
         self.random = SystemRandomSource()

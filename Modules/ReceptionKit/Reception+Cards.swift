@@ -1,0 +1,119 @@
+import Conversation
+import Foundation
+import ReceptionCore
+import Synchronization
+import Transport
+
+/// Spec 7.21: the registration rules of a host's paywall list — trimmed, `id` 1–64 units of `[A-Za-z0-9_.-]`, title
+/// 1–60 units, first occurrence of an ID wins, at most 20 entries. Invalid entries are dropped.
+enum PaywallRules {
+    static func validated(_ paywalls: [Paywall]) -> [Paywall] {
+        var seen = Set<String>()
+        var kept: [Paywall] = []
+        for paywall in paywalls {
+            let id = paywall.id.trimmingCharacters(in: .whitespacesAndNewlines)
+            let title = paywall.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard Limits.paywallId.admits(id), Limits.paywallTitle.admits(title),
+                  id.utf8.allSatisfy({ byte in
+                      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                          || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                          || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                  }),
+                  !seen.contains(id), kept.count < Limits.paywalls
+            else { continue }
+            seen.insert(id)
+            kept.append(Paywall(id: id, title: title))
+        }
+        return kept
+    }
+}
+
+extension Reception {
+    // MARK: - Paywalls (spec 7.21)
+
+    /// Registers the paywalls your app can present from a paywall card. Validated (spec 7.21) and, without an
+    /// availability callback, all available; the available list is synchronised to the service.
+    public func setPaywalls(_ paywalls: [Paywall]) {
+        registeredPaywalls = PaywallRules.validated(paywalls)
+        refreshPaywalls(invalidate: false)
+    }
+
+    /// Re-checks which registered paywalls are available. `invalidate` empties the list at once (logout, a
+    /// subscription change); otherwise the current list stays while checking. Only the latest check publishes.
+    public func refreshPaywalls(invalidate: Bool = false) {
+        if invalidate { availablePaywalls = [] }
+        paywallCheck += 1
+        let check = paywallCheck
+        let registered = registeredPaywalls
+        guard let availability = paywallAvailability else {
+            availablePaywalls = registered
+            preferencesChanged()
+            return
+        }
+        Task { [weak self] in
+            var available: [Paywall] = []
+            for paywall in registered where await availability(paywall.id) { available.append(paywall) }
+            guard let self, check == self.paywallCheck else { return }
+            self.availablePaywalls = available
+            self.preferencesChanged()
+        }
+    }
+
+    // MARK: - Card taps
+
+    /// The person tapped a card's button. A review card with a usable link opens it (through
+    /// `ReceptionConfiguration.openURL`) and emits `.reviewOpened`; an available paywall card calls `onPaywall` and
+    /// emits `.paywallOpened`. Either records the click for the team's receipt. Returns `false` when the card can
+    /// do nothing: a review without a link, or a paywall that is no longer available (show "No longer available").
+    @discardableResult
+    public func tapCard(_ message: ChatMessage) -> Bool {
+        guard let (session, _) = configured("tapCard") else { return false }
+        switch message.kind {
+        case .review:
+            guard let link = message.reviewUrl, let url = URL(string: link),
+                  let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+            recordActionClick(message.id, session: session)
+            onEvent?(.reviewOpened)
+            configuration.openURL(url)
+            return true
+        case .paywall:
+            guard let id = message.paywallId, let onPaywall, availablePaywalls.contains(where: { $0.id == id }) else {
+                return false
+            }
+            recordActionClick(message.id, session: session)
+            onEvent?(.paywallOpened)
+            onPaywall(id)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Spec 7.21: the click is queued (persisted, de-duplicated) and the queue is flushed in order.
+    func recordActionClick(_ messageId: String, session: ReceptionSession) {
+        try? session.store.updateSessionState { state in
+            if !state.pendingActionClicks.contains(messageId) { state.pendingActionClicks.append(messageId) }
+        }
+        flushActionClicks(session)
+    }
+
+    /// Sends queued clicks one at a time; success or 404 `action_not_found` removes the head, another failure
+    /// leaves the queue for the next flush (after a device update, a new click, or a relaunch).
+    func flushActionClicks(_ session: ReceptionSession) {
+        let store = session.store
+        let client = session.client
+        let flush = Task { [previous = actionClickFlush] in
+            await previous?.value
+            while let head = (try? store.sessionState())?.pendingActionClicks.first {
+                do throws(ReceptionError) {
+                    try await client.actionClick(messageId: head)
+                } catch {
+                    guard error.status == 404, error.code == ReceptionError.Code.actionNotFound else { return }
+                }
+                try? store.updateSessionState { $0.pendingActionClicks.removeAll { $0 == head } }
+            }
+        }
+        actionClickFlush = flush
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import ReceptionCore
+import ReceptionKit
+import Testing
+
+/// Review and paywall cards (spec 7.21, seed 001): taps, events, the click receipt on the service.
+@Suite("CardTests", .serialized)
+@MainActor
+struct CardTests {
+    @Test func paywallRegistrationFollowsTheRules() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        app.reception.setPaywalls([
+            Paywall(id: " pro ", title: " Pro "), Paywall(id: "pro", title: "Duplicate"), Paywall(id: "bad id", title: "x"),
+            Paywall(id: "", title: "x"), Paywall(id: "ok", title: ""), Paywall(id: String(repeating: "a", count: 65), title: "x"),
+        ] + (0..<30).map { Paywall(id: "p\($0)", title: "P\($0)") })
+        #expect(app.reception.availablePaywalls.first == Paywall(id: "pro", title: "Pro"))
+        #expect(app.reception.availablePaywalls.count == 20)
+        #expect(!app.reception.availablePaywalls.contains { $0.id == "bad id" || $0.title == "Duplicate" })
+    }
+
+    @Test func aReviewCardOpensItsLinkEmitsTheEventAndRecordsTheClick() async throws {
+        let service = try Service()
+        let app = App(service)
+        var opened: [URL] = []
+        var configuration = app.configuration
+        configuration.openURL = { opened.append($0) }
+        app.reception.onEvent = { app.events.append($0) }
+        app.reception.configure(appId: service.appID, configuration: configuration)
+        try await app.send("hi")
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/messages",
+                                 ["kind": "REVIEW", "reviewUrl": "https://apps.apple.com/app/id1?action=write-review"])
+        app.reception.openChat()
+        let arrived = await until {
+            await app.reception.chat?.refresh()
+            return app.reception.chat?.messages.contains { $0.kind == .review } == true
+        }
+        try #require(arrived)
+        let card = try #require(app.reception.chat?.messages.first { $0.kind == .review })
+        #expect(app.reception.tapCard(card))
+        #expect(opened.map(\.host) == ["apps.apple.com"])
+        #expect(app.events.contains(.reviewOpened))
+        let recorded = await until {
+            let list = (try? await service.admin("GET", "devices/\(device)/messages")["messages"] as? [[String: Any]]) ?? []
+            return list.contains { $0["kind"] as? String == "REVIEW" && !($0["actionClickedAt"] is NSNull) && $0["actionClickedAt"] != nil }
+        }
+        #expect(recorded, "the click receipt reached the service")
+    }
+
+    @Test func aPaywallCardCallsTheHandlerOnlyWhileAvailable() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        var presented: [String] = []
+        app.reception.onPaywall = { presented.append($0) }
+        app.reception.setPaywalls([Paywall(id: "pro", title: "Pro")])
+        try await app.send("hi")
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        let synced = await until {
+            ((try? await service.devices().first?["paywalls"] as? [[String: String]]) ?? []) == [["id": "pro", "title": "Pro"]]
+        }
+        #expect(synced, "the available paywalls reached the service")
+        try await service.admin("POST", "devices/\(device)/messages", ["kind": "PAYWALL", "paywallId": "pro", "text": "50% off"])
+        app.reception.openChat()
+        let arrived = await until {
+            await app.reception.chat?.refresh()
+            return app.reception.chat?.messages.contains { $0.kind == .paywall } == true
+        }
+        try #require(arrived)
+        let card = try #require(app.reception.chat?.messages.first { $0.kind == .paywall })
+        #expect(app.reception.tapCard(card))
+        #expect(presented == ["pro"] && app.events.contains(.paywallOpened))
+        app.reception.paywallAvailability = { _ in false }
+        let gone = await until { app.reception.availablePaywalls.isEmpty }
+        #expect(gone)
+        #expect(!app.reception.tapCard(card), "an unavailable paywall shows No longer available")
+        #expect(presented == ["pro"])
+    }
+}
