@@ -48,6 +48,7 @@ final class UnavailableMessageStore: MessageStoring {
     init(scope: StorageScope) { self.scope = scope }
     func loadWindow() throws(ReceptionError) -> [StoredMessage] { [] }
     func save(_ messages: [StoredMessage]) throws(ReceptionError) { throw Self.error }
+    func removeConfirmed(notIn window: Set<Int64>) throws(ReceptionError) { throw Self.error }
     func enqueue(_ message: StoredMessage) throws(ReceptionError) { throw Self.error }
     func unsentMessages() throws(ReceptionError) -> [StoredMessage] { [] }
     func setDelivery(_ delivery: DeliveryFlags, of id: String) throws(ReceptionError) { throw Self.error }

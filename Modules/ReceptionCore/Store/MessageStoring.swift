@@ -9,6 +9,10 @@ public protocol MessageWindowStoring: Sendable {
     /// An existing message's stored photos are kept when `images` has the same count and replaced otherwise; an
     /// empty `images` removes them (a message confirmed with attachments).
     func save(_ messages: [StoredMessage]) throws(ReceptionError)
+
+    /// Spec 3.6: removes every stored confirmed message whose `seq` is not in `window` (the seqs of a history
+    /// response), photos included, in one transaction. Unsent messages are never removed.
+    func removeConfirmed(notIn window: Set<Int64>) throws(ReceptionError)
 }
 
 extension MessageWindowStoring {

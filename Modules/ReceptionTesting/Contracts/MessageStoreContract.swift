@@ -114,6 +114,21 @@ public enum MessageStoreContract {
             let window = try fixture.open(scope).loadWindow()
             try require(window == [changed], "expected one replaced message, got \(window.map(\.text))")
         },
+        ContractCheck("removing confirmed messages outside a window keeps the window and every unsent one (spec 3.6)") {
+            fixture in
+            let store = try fixture.open(scope)
+            try store.enqueue(unsent("u0", at: 1, photos: 1))
+            var withPhoto = confirmed(3)
+            withPhoto.images = [photo(3)]
+            try store.save([confirmed(1), confirmed(2), withPhoto, confirmed(4)])
+            try store.removeConfirmed(notIn: [2, 4, 99])
+            let window = try fixture.open(scope).loadWindow()
+            try require(window.compactMap(\.seq) == [2, 4], "kept \(window.compactMap(\.seq))")
+            try require(window.filter { !$0.isConfirmed }.map(\.id) == ["u0"], "an unsent message was removed")
+            try store.removeConfirmed(notIn: [])
+            let empty = try fixture.open(scope).loadWindow()
+            try require(empty.map(\.id) == ["u0"] && empty[0].images.count == 1, "left \(empty.map(\.id))")
+        },
         ContractCheck("unsent messages sit among confirmed ones by time (spec 7.10)") { fixture in
             let store = try fixture.open(scope)
             try store.enqueue(unsent("late", at: 50))

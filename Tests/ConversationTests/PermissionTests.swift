@@ -1,0 +1,88 @@
+import Foundation
+import ReceptionCore
+import ReceptionTesting
+import Testing
+@testable import Conversation
+
+/// Spec 7.7: sending permission flags, and a GET that started before a local permission change.
+@Suite("PermissionTests")
+struct PermissionTests {
+    @Test("a GET that started before a 403 blocked send does not re-enable sending")
+    func staleGetAfterBlocked() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        await h.service.setDevice(DeviceFlags(blocked: false, verificationRequired: false))
+        await h.service.hold("events")
+        await h.service.hold("history")
+        await h.open()
+        #expect(await eventually { await h.service.waitingCount("history") == 1 })
+        await h.service.fail("send", with: ReceptionError(code: ReceptionError.Code.blocked, status: 403))
+        let id = try #require(await h.send("blocked"))
+        #expect(await eventually { await h.message(id)?.status == .notDelivered })
+        #expect(await h.snapshot.composer.availability == .sendingDisabled)
+        await h.service.release("history")
+        await h.elapse(seconds: 1)
+        #expect(await h.service.count("history") == 1)
+        #expect(await h.snapshot.composer.availability == .sendingDisabled)
+        #expect(await h.message(id)?.retry == .available, "a blocked send stays Not delivered with Retry (the probe)")
+    }
+
+    @Test("a GET that started before a 403 verification_required send does not clear the sign-in notice")
+    func staleGetAfterVerificationRequired() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        await h.service.setDevice(DeviceFlags(blocked: false, verificationRequired: false))
+        await h.service.hold("events")
+        await h.service.hold("history")
+        await h.open()
+        #expect(await eventually { await h.service.waitingCount("history") == 1 })
+        await h.service.fail("send", with: ReceptionError(code: ReceptionError.Code.verificationRequired, status: 403))
+        let id = try #require(await h.send("needs sign-in"))
+        #expect(await eventually { await h.message(id)?.status == .notDelivered })
+        #expect(await h.snapshot.composer.availability == .signInRequired)
+        await h.service.release("history")
+        await h.elapse(seconds: 1)
+        #expect(await h.service.count("history") == 1)
+        #expect(await h.snapshot.composer.availability == .signInRequired)
+        #expect(ComposerAvailability.signInRequired.replacementText == "Sign in to send messages.")
+    }
+
+    @Test("a GET that started before an identity token was staged does not bring the sign-in notice back; a later one does")
+    func staleGetAfterTokenStaged() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        await h.service.setDevice(DeviceFlags(verificationRequired: true))
+        await h.service.hold("events")
+        await h.open()
+        #expect(await eventually { await h.snapshot.composer.availability == .signInRequired })
+        await h.engine.setVisible(false)
+        await h.service.hold("history")
+        await h.open()
+        #expect(await eventually { await h.service.waitingCount("history") == 1 })
+        await h.engine.identityTokenStaged()
+        #expect(await h.snapshot.composer.availability == .open)
+        await h.service.release("history")
+        #expect(await eventually { await h.service.count("history") == 2 })
+        await h.elapse(seconds: 1)
+        #expect(await h.snapshot.composer.availability == .open, "the older GET is not applied")
+        // A GET that starts after the change applies its flags.
+        await h.engine.setVisible(false)
+        await h.open()
+        #expect(await eventually { await h.snapshot.composer.availability == .signInRequired })
+        #expect(await h.service.count("history") == 3)
+    }
+
+    @Test("device flags from a GET block and unblock sending; the draft is kept")
+    func flagsFromGet() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        await h.service.setDevice(DeviceFlags(blocked: true))
+        await h.service.hold("events")
+        await h.engine.setDraft("kept draft")
+        await h.open()
+        #expect(await eventually { await h.snapshot.composer.availability == .sendingDisabled })
+        #expect(await h.snapshot.composer.text == "kept draft")
+        #expect(await h.snapshot.composer.canSend == false)
+        await h.service.setDevice(DeviceFlags(blocked: false))
+        await h.engine.setVisible(false)
+        await h.open()
+        #expect(await eventually { await h.snapshot.composer.availability == .open })
+        #expect(await h.snapshot.composer.canSend)
+    }
+}
