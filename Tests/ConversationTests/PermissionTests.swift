@@ -7,42 +7,27 @@ import Testing
 /// Spec 7.7: sending permission flags, and a GET that started before a local permission change.
 @Suite("PermissionTests")
 struct PermissionTests {
-    @Test("a GET that started before a 403 blocked send does not re-enable sending")
-    func staleGetAfterBlocked() async throws {
+    @Test("a GET that started before a 403 on a send does not overwrite what the 403 taught", arguments: [
+        (ReceptionError.Code.blocked, ComposerAvailability.sendingDisabled),
+        (ReceptionError.Code.verificationRequired, .signInRequired),
+    ])
+    func staleGetAfterForbiddenSend(code: String, availability: ComposerAvailability) async throws {
         let h = await EngineHarness(conversationExists: true)
         await h.service.setDevice(DeviceFlags(blocked: false, verificationRequired: false))
         await h.service.hold("events")
         await h.service.hold("history")
         await h.open()
         #expect(await eventually { await h.service.waitingCount("history") == 1 })
-        await h.service.fail("send", with: ReceptionError(code: ReceptionError.Code.blocked, status: 403))
-        let id = try #require(await h.send("blocked"))
+        await h.service.fail("send", with: ReceptionError(code: code, status: 403))
+        let id = try #require(await h.send("forbidden"))
         #expect(await eventually { await h.message(id)?.status == .notDelivered })
-        #expect(await h.snapshot.composer.availability == .sendingDisabled)
+        #expect(await h.snapshot.composer.availability == availability)
         await h.service.release("history")
         await h.elapse(seconds: 1)
         #expect(await h.service.count("history") == 1)
-        #expect(await h.snapshot.composer.availability == .sendingDisabled)
-        #expect(await h.message(id)?.retry == .available, "a blocked send stays Not delivered with Retry (the probe)")
-    }
-
-    @Test("a GET that started before a 403 verification_required send does not clear the sign-in notice")
-    func staleGetAfterVerificationRequired() async throws {
-        let h = await EngineHarness(conversationExists: true)
-        await h.service.setDevice(DeviceFlags(blocked: false, verificationRequired: false))
-        await h.service.hold("events")
-        await h.service.hold("history")
-        await h.open()
-        #expect(await eventually { await h.service.waitingCount("history") == 1 })
-        await h.service.fail("send", with: ReceptionError(code: ReceptionError.Code.verificationRequired, status: 403))
-        let id = try #require(await h.send("needs sign-in"))
-        #expect(await eventually { await h.message(id)?.status == .notDelivered })
-        #expect(await h.snapshot.composer.availability == .signInRequired)
-        await h.service.release("history")
-        await h.elapse(seconds: 1)
-        #expect(await h.service.count("history") == 1)
-        #expect(await h.snapshot.composer.availability == .signInRequired)
-        #expect(ComposerAvailability.signInRequired.replacementText == "Sign in to send messages.")
+        #expect(await h.snapshot.composer.availability == availability, "the older GET's flags are not applied")
+        #expect(await h.message(id)?.retry == .available, "the message stays Not delivered with Retry (the probe)")
+        #expect(availability.replacementText != nil)
     }
 
     @Test("a GET that started before an identity token was staged does not bring the sign-in notice back; a later one does")

@@ -80,12 +80,7 @@ struct ReadTests {
 
     @Test("cached history shown offline confirms nothing")
     func cachedOfflineReadsNothing() async throws {
-        let store = InMemoryMessageStore(scope: StorageScope(appID: "app_test", generation: "g1"))
-        try store.save((Int64(1)...3).map { seq in
-            StoredMessage(id: "agent-\(seq)", seq: seq, sender: .agent, text: "cached \(seq)",
-                          createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(seq)))
-        })
-        try store.updateSessionState { $0.unread.hasConversation = true }
+        let store = try cachedStore(seqs: 1...3)
         let h = await EngineHarness(store: store, conversationExists: true)
         await h.engine.setNetworkAvailable(false)
         await h.service.fail("history", with: .connectionFailed(), .connectionFailed(), .connectionFailed())

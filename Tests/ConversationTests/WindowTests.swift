@@ -7,19 +7,9 @@ import Testing
 /// Spec 3.6 and 7.10: the history window in memory and in the store, and bad input on the way in.
 @Suite("WindowTests")
 struct WindowTests {
-    private static func cachedStore(seqs: ClosedRange<Int64>) throws -> InMemoryMessageStore {
-        let store = InMemoryMessageStore(scope: StorageScope(appID: "app_test", generation: "g1"))
-        try store.save(seqs.map { seq in
-            StoredMessage(id: "agent-\(seq)", seq: seq, sender: .agent, text: "cached \(seq)",
-                          createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(seq)))
-        })
-        try store.updateSessionState { $0.unread.hasConversation = true }
-        return store
-    }
-
     @Test("spec 3.6: cached confirmed messages missing from the window are dropped from memory and the store")
     func windowDropsFromStore() async throws {
-        let store = try Self.cachedStore(seqs: 1...5)
+        let store = try cachedStore(seqs: 1...5)
         let h = await EngineHarness(store: store, conversationExists: true)
         let unsent = StoredMessage(
             id: "LOCAL-1", sender: .user, text: "unsent", createdAt: Date(timeIntervalSince1970: 1_790_000_100),
@@ -78,7 +68,7 @@ struct WindowTests {
 
     @Test("bad input: storage_full while receiving shows the messages and a notice, and keeps what was stored")
     func fullDiskWhileReceiving() async throws {
-        let store = try Self.cachedStore(seqs: 1...2)
+        let store = try cachedStore(seqs: 1...2)
         let h = await EngineHarness(store: store, conversationExists: true)
         for text in ["cached 1", "cached 2"] { await h.service.agentReply(text) }
         await h.service.agentReply("new while full")
