@@ -26,6 +26,7 @@ struct PermissionTests {
         await h.elapse(seconds: 1)
         #expect(await h.service.count("history") == 1)
         #expect(await h.snapshot.composer.availability == availability, "the older GET's flags are not applied")
+        #expect(await h.service.count("send") == 1, "no automatic resend while sending is not allowed")
         #expect(await h.message(id)?.retry == .available, "the message stays Not delivered with Retry (the probe)")
         #expect(availability.replacementText != nil)
     }
