@@ -62,7 +62,9 @@ extension ChatEngine {
         halt = await service.halt
         let registered = (try? await service.isRegistered()) ?? false
         if !(halt != nil && registered) {
+            let epoch = permissionEpoch
             try await service.updateDevice(probe: userInitiated, allowRegistration: userInitiated || watched)
+            deviceUpdated(startedAt: epoch)
         }
         // Step 5: photos without a saved attachment ID, in order; each ID is persisted as it arrives.
         message = try current(id)

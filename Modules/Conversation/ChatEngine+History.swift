@@ -26,7 +26,9 @@ extension ChatEngine {
             return
         }
         do throws(ReceptionError) {
+            let epoch = permissionEpoch
             try await service.updateDevice(probe: false, allowRegistration: false)
+            deviceUpdated(startedAt: epoch)
         } catch {
             logger.info("device update before load failed (\(error.code))")
             if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {

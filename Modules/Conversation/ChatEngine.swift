@@ -87,6 +87,9 @@ public actor ChatEngine {
     var verificationRequired = false
     /// Bumped on every local permission change, so an older GET cannot overwrite newer knowledge (spec 7.7).
     var permissionEpoch = 0
+    /// Spec 7.7: an identity token was staged and no device update has carried it yet, so a GET's
+    /// `verificationRequired: true` may be stale.
+    var identityTokenPending = false
 
     // MARK: Lifecycle
     var visible = false

@@ -55,6 +55,23 @@ struct PermissionTests {
         #expect(await h.service.count("history") == 3)
     }
 
+    @Test("verificationRequired from a GET waits while a staged identity token is unsent, and applies once it was sent")
+    func stagedTokenUnsent() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        await h.service.setDevice(DeviceFlags(verificationRequired: true))
+        await h.service.hold("events")
+        await h.engine.identityTokenStaged()
+        await h.service.fail("updateDevice", with: .connectionFailed())
+        await h.open()
+        #expect(await eventually { await h.service.count("history") == 1 })
+        await h.elapse(seconds: 1)
+        #expect(await h.snapshot.composer.availability == .open, "the token that may lift it is not sent yet")
+        await h.engine.setVisible(false)
+        await h.open()
+        #expect(await eventually { await h.snapshot.composer.availability == .signInRequired })
+        #expect(await h.service.count("updateDevice") == 2)
+    }
+
     @Test("device flags from a GET block and unblock sending; the draft is kept")
     func flagsFromGet() async throws {
         let h = await EngineHarness(conversationExists: true)
