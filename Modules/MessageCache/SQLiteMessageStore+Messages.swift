@@ -38,6 +38,13 @@ extension SQLiteMessageStore {
         }
     }
 
+    public func removeUnsent(_ id: String) throws(ReceptionError) {
+        try access("remove an unsent message") { connection, scope throws(SQLiteFailure) in
+            try connection.run(
+                "DELETE FROM messages WHERE scope = ?1 AND id = ?2 AND seq IS NULL", [.text(scope.key), .text(id)])
+        }
+    }
+
     public func enqueue(_ message: StoredMessage) throws(ReceptionError) {
         guard !message.isConfirmed else {
             logger.error("refused to enqueue a confirmed message")

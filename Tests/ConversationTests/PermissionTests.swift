@@ -72,6 +72,33 @@ struct PermissionTests {
         #expect(await h.service.count("updateDevice") == 2)
     }
 
+    @Test("spec 7.7: a block learnt after the uploads and before the POST puts text and photos back into the composer")
+    func blockBeforePostReturnsToComposer() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        await h.service.hold("events")
+        await h.open()
+        #expect(await eventually { await h.service.count("history") == 1 })
+        await h.service.hold("upload")
+        await h.engine.addPhoto(Data([7]))
+        await h.engine.setDraft("with a photo")
+        let id = try #require(await h.engine.send())
+        #expect(await eventually { await h.service.waitingCount("upload") == 1 })
+        await h.engine.setDraft("typed since")
+        // A GET that starts now learns the block.
+        await h.service.setDevice(DeviceFlags(blocked: true))
+        await h.engine.setVisible(false)
+        await h.open()
+        #expect(await eventually { await h.snapshot.composer.availability == .sendingDisabled })
+        await h.service.release("upload")
+        #expect(await eventually { await h.message(id) == nil })
+        let composer = await h.snapshot.composer
+        #expect(composer.text == "with a photo\ntyped since")
+        #expect(composer.photos.map(\.jpeg) == [tinyJPEG(tag: 7)])
+        #expect(await h.service.count("send") == 0)
+        #expect(try h.store.unsentMessages().isEmpty)
+        #expect(try h.store.draft() == "with a photo\ntyped since")
+    }
+
     @Test("device flags from a GET block and unblock sending; the draft is kept")
     func flagsFromGet() async throws {
         let h = await EngineHarness(conversationExists: true)

@@ -163,6 +163,18 @@ public enum MessageStoreContract {
             let images = try fixture.open(scope).loadWindow().first?.images
             try require(images == message.images, "photos changed")
         },
+        ContractCheck("removing an unsent message drops it and its photos; confirmed and unknown IDs stay") { fixture in
+            let store = try fixture.open(scope)
+            try store.enqueue(unsent("gone", at: 1, photos: 2))
+            try store.enqueue(unsent("kept", at: 2, photos: 1))
+            try store.save([confirmed(4, id: "server-4")])
+            try store.removeUnsent("gone")
+            try store.removeUnsent("server-4")
+            try store.removeUnsent("never-enqueued")
+            let reopened = try fixture.open(scope)
+            try require(try reopened.unsentMessages() == [unsent("kept", at: 2, photos: 1)], "outbox wrong")
+            try require(try reopened.loadWindow().compactMap(\.seq) == [4], "a confirmed message was removed")
+        },
         ContractCheck("completing an unknown ID changes nothing") { fixture in
             let store = try fixture.open(scope)
             try store.complete("never-enqueued", with: confirmed(9))
