@@ -3,61 +3,78 @@ import ReceptionCore
 
 extension ChatEngine {
     /// Spec 7.18: the banner derives only from the network path, the stream's connection and stream-relevant
-    /// waits, never from retry attempts.
+    /// waits, never from retry attempts. The rules apply in the spec's order.
     func updateBanner() {
+        // Monitoring runs only for a chat that was used; a halted session shows nothing.
         guard session.hasStartedChat, halt == nil else { return setBanner(.hidden) }
         guard pathAvailable else { return setBanner(.offline) }
-        guard hasConversation, watched else {
-            return setBanner(banner == .offline && !watched && !pathAvailable ? .offline : .hidden)
-        }
+        // No conversation yet, or the chat is closed (closing hides the banner unless it shows offline).
+        guard hasConversation, watched else { return setBanner(.hidden) }
         if streamConnected {
-            // Stream connects while offline/connecting/paused: "Connected" for 3 s, then hidden.
-            if [.offline, .connecting, .paused].contains(banner) {
-                setBanner(.connected)
-                bannerTimer = Task { [weak self, clock = deps.clock] in
-                    guard (try? await clock.sleep(for: .seconds(3))) != nil else { return }
-                    await self?.connectedShown()
-                }
-            }
+            bannerGrace?.cancel()
+            bannerGrace = nil
+            // Stream connects while offline/connecting/paused: "Connected" for 3 s, then hidden; else no change.
+            if [.offline, .connecting, .paused].contains(banner) { showConnected() }
             return
         }
         if deps.cooldowns.wait(for: [.stream, .requests, .session], now: clock.now) != nil {
             return setBanner(.paused)
         }
         switch banner {
-        case .offline:
-            // Coming from offline: connecting at once.
+        case .offline, .paused:
+            // Coming from offline (or out of a pause): connecting at once.
             setBanner(.connecting)
+        case .connecting:
+            break
         case .hidden, .connected:
-            // Stream dropped while online: connecting after a 1 s grace period.
-            guard bannerTimer == nil || banner == .connected else { return }
-            setBanner(banner == .connected ? .hidden : banner)
-            bannerTimer = Task { [weak self, clock = deps.clock] in
-                guard (try? await clock.sleep(for: .seconds(1))) != nil else { return }
-                await self?.graceEnded()
-            }
-        case .connecting, .paused:
-            if banner == .paused { setBanner(.connecting) }
+            // Stream dropped while online: connecting only after a 1 s grace, so a short blip stays invisible.
+            setBanner(.hidden)
+            startBannerGrace()
+        }
+    }
+
+    private func showConnected() {
+        setBanner(.connected)
+        bannerTimer = Task { [weak self, clock = deps.clock] in
+            guard (try? await clock.sleep(for: .seconds(3))) != nil else { return }
+            await self?.connectedShown()
         }
     }
 
     private func connectedShown() {
         bannerTimer = nil
-        if banner == .connected { setBanner(.hidden) }
+        guard banner == .connected else { return }
+        setBanner(.hidden)
         publish()
+    }
+
+    private func startBannerGrace() {
+        guard bannerGrace == nil else { return }
+        bannerGrace = Task { [weak self, clock = deps.clock] in
+            guard (try? await clock.sleep(for: .seconds(1))) != nil else { return }
+            await self?.graceEnded()
+        }
     }
 
     private func graceEnded() {
-        bannerTimer = nil
-        guard !streamConnected, watched, hasConversation, pathAvailable, halt == nil else { return }
-        if banner == .hidden { setBanner(.connecting) }
+        bannerGrace = nil
+        guard banner == .hidden, !streamConnected, session.hasStartedChat, halt == nil, pathAvailable,
+              hasConversation, watched else { return }
+        setBanner(.connecting)
         publish()
     }
 
+    /// Sets the banner; leaving "connected" stops its 3 s timer and showing anything stops the grace period.
     func setBanner(_ value: ConnectionBanner) {
-        if value != banner {
-            if value != .connected, value != .hidden || banner != .connected { bannerTimer?.cancel(); bannerTimer = nil }
-            banner = value
+        guard value != banner else { return }
+        banner = value
+        if value != .connected {
+            bannerTimer?.cancel()
+            bannerTimer = nil
+        }
+        if value != .hidden {
+            bannerGrace?.cancel()
+            bannerGrace = nil
         }
     }
 }

@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import ReceptionCore
 
@@ -62,7 +63,9 @@ extension ChatEngine {
         halt = await service.halt
         let registered = (try? await service.isRegistered()) ?? false
         if !(halt != nil && registered) {
+            let epoch = permissionEpoch
             try await service.updateDevice(probe: userInitiated, allowRegistration: userInitiated || watched)
+            deviceUpdated(startedAt: epoch)
         }
         // Step 5: photos without a saved attachment ID, in order; each ID is persisted as it arrives.
         message = try current(id)
@@ -86,8 +89,12 @@ extension ChatEngine {
             setProgress(id, Double(uploaded) / Double(count))
             message = try current(id)
         }
-        // Step 6: permission re-check (a block learnt meanwhile stops the post).
-        if sendingDisabled && halt == nil { throw ReceptionError(code: ReceptionError.Code.blocked, status: 403) }
+        // Step 6: permission re-check. Spec 7.7: a block learnt meanwhile stops the post, and the message goes back
+        // into the composer.
+        if sendingDisabled && halt == nil {
+            returnToComposer(id)
+            throw .cancelled
+        }
         // Step 7: the message POST with the client ID.
         let response = try await service.send(
             clientId: id, text: message.text, attachmentIds: message.attachmentIds, probe: userInitiated,
@@ -168,6 +175,28 @@ extension ChatEngine {
         storing("save failure") { try deps.store.setDelivery(flags, of: id) }
         if releaseBatch.contains(id) { stopReleaseBatch() }
         updateBanner()
+    }
+
+    /// Spec 7.7: sending became disabled after the uploads and before the message POST. The message leaves the list
+    /// and the outbox; its text goes back into the composer (ahead of anything typed since) and its photos too.
+    func returnToComposer(_ id: String) {
+        guard let index = index(of: id) else { return }
+        let message = messages.remove(at: index)
+        outgoing[id]?.pendingTimer?.cancel()
+        outgoing[id] = nil
+        releaseBatch.removeAll { $0 == id }
+        storing("remove the stopped message") { try deps.store.removeUnsent(id) }
+        if !message.text.isEmpty {
+            composerText = composerText.isEmpty ? message.text : message.text + "\n" + composerText
+            storing("save draft") { try deps.store.setDraft(composerText) }
+        }
+        let photos = message.images.compactMap { jpeg -> PreparedPhoto? in
+            guard let size = JPEGSize(jpeg) else { return nil }
+            return PreparedPhoto(
+                jpeg: jpeg, width: size.width, height: size.height, checksum: Base64.encode(SHA256.hash(jpeg)))
+        }
+        composerPhotos = Array((photos + composerPhotos).prefix(Limits.photosPerMessage))
+        publish()
     }
 
     func finishAttempt(_ id: String) {

@@ -26,7 +26,9 @@ extension ChatEngine {
             return
         }
         do throws(ReceptionError) {
+            let epoch = permissionEpoch
             try await service.updateDevice(probe: false, allowRegistration: false)
+            deviceUpdated(startedAt: epoch)
         } catch {
             logger.info("device update before load failed (\(error.code))")
             if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {
@@ -115,9 +117,13 @@ extension ChatEngine {
         conversationID = response.conversation?.id
         applyDeviceFlags(response.device, epoch: epoch)
         boundedRead = response.boundedRead ?? false
-        // Drop every cached confirmed message whose seq is not in this window.
+        // Drop every cached confirmed message whose seq is not in this window, in memory and in the store.
         let window = Set(response.messages.map(\.seq))
+        let before = messages.count
         messages.removeAll { message in message.seq.map { !window.contains($0) } ?? false }
+        if messages.count != before {
+            storing("drop messages outside the window") { try deps.store.removeConfirmed(notIn: window) }
+        }
         merge(response.messages, advanceCursor: true)
         if !exists { persistSession { $0.cursor = 0 } }
     }
@@ -248,35 +254,67 @@ extension ChatEngine {
 
     // MARK: - Reads (spec 7.11, 3.9)
 
-    /// Reports loaded messages as read while the chat is watched. Bounded when the last GET said so, else legacy.
+    /// Reports loaded messages as read while the chat is watched (spec 3.9: never for a send confirmation, and
+    /// never for a cache shown without a GET). Bounded when the last GET said so, else legacy.
     func markRead(messagesSeqs seqs: [Int64], conversationID: String?) async {
         guard watched, hasConversation, !isShutDown else { return }
+        if boundedRead {
+            await boundedMarkRead(seqs, conversationID: conversationID)
+        } else {
+            await legacyMarkRead()
+        }
+    }
+
+    /// Spec 3.9 bounded: `throughSeq` = max(previous for this conversation, highest seq of the GET).
+    private func boundedMarkRead(_ seqs: [Int64], conversationID: String?) async {
+        guard let conversationID, !conversationID.isEmpty,
+              seqs.allSatisfy({ (1...Limits.maximumSafeSequence).contains($0) }) else {
+            logger.info("read skipped: invalid history for a bounded read")
+            return
+        }
+        let through = max(readThrough[conversationID] ?? 0, seqs.max() ?? 0)
+        guard through > 0 else { return }
+        readThrough[conversationID] = through
+        // Spec 7.11: a read moves the generation when it starts and when it finishes.
         readGeneration += 1
         let started = readGeneration
         defer { readGeneration += 1 }
-        if boundedRead {
-            guard let conversationID, !conversationID.isEmpty,
-                  seqs.allSatisfy({ (1...Limits.maximumSafeSequence).contains($0) }) else {
-                logger.info("read skipped: invalid history for a bounded read")
+        do throws(ReceptionError) {
+            let answer = try await service.markRead(conversationId: conversationID, throughSeq: through)
+            guard answer.conversationId == conversationID, answer.readSeq >= through,
+                  answer.readSeq <= Limits.maximumSafeSequence, answer.unreadCount >= 0 else {
+                logger.info("read answer rejected (invalid_response)")
                 return
             }
-            let through = max(readThrough[conversationID] ?? 0, seqs.max() ?? 0)
-            guard through > 0 else { return }
-            readThrough[conversationID] = through
-            do throws(ReceptionError) {
-                let answer = try await service.markRead(conversationId: conversationID, throughSeq: through)
-                guard answer.conversationId == conversationID, answer.readSeq >= through, answer.unreadCount >= 0
-                else { return }
-                if readGeneration == started { unreadCount = answer.unreadCount; publish() }
-            } catch {
-                logger.info("read failed (\(error.code))")
+            // A read response updates the count only if no other read or send happened meanwhile.
+            if readGeneration == started, !isShutDown { unreadCount = answer.unreadCount; publish() }
+        } catch {
+            logger.info("read failed (\(error.code))")
+        }
+    }
+
+    /// Spec 3.9 legacy: `POST conversation/read` without a body, then `GET conversation/unread` for the count.
+    private func legacyMarkRead() async {
+        readGeneration += 1
+        do throws(ReceptionError) {
+            try await service.markReadLegacy()
+        } catch {
+            readGeneration += 1
+            logger.info("legacy read failed (\(error.code))")
+            return
+        }
+        readGeneration += 1
+        guard watched, !isShutDown else { return }
+        // Spec 7.11: an unread response that returns after the generation moved does not change the count.
+        let generation = readGeneration
+        do throws(ReceptionError) {
+            let answer = try await service.unread(probe: false)
+            if generation == readGeneration, !isShutDown, answer.unreadCount >= 0 {
+                unreadCount = answer.unreadCount
+                publish()
             }
-        } else {
-            do throws(ReceptionError) {
-                try await service.markReadLegacy()
-            } catch {
-                logger.info("legacy read failed (\(error.code))")
-            }
+        } catch {
+            logger.info("unread after a legacy read failed (\(error.code))")
         }
     }
 }

@@ -111,8 +111,14 @@ extension ChatEngine {
     /// Spec 7.14.3: a new identity token was accepted locally; the sign-in notice clears.
     public func identityTokenStaged() {
         verificationRequired = false
+        identityTokenPending = true
         permissionEpoch += 1
         publish()
+    }
+
+    /// A device update that started at permission epoch `epoch` succeeded: a token staged before it was sent.
+    func deviceUpdated(startedAt epoch: Int) {
+        if epoch == permissionEpoch { identityTokenPending = false }
     }
 
     /// Spec 7.12: the service reset the chat. Activity stops, the cache, draft, cursor and conversation facts are
@@ -164,6 +170,9 @@ extension ChatEngine {
             sendingDisabled = blocked
             if !blocked, halt == .blocked { halt = nil }
         }
-        if let required = flags.verificationRequired { verificationRequired = required }
+        // `verificationRequired: true` does not apply while a staged identity token is unsent (it may lift it).
+        if let required = flags.verificationRequired, !(required && identityTokenPending) {
+            verificationRequired = required
+        }
     }
 }

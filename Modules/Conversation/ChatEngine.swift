@@ -87,6 +87,9 @@ public actor ChatEngine {
     var verificationRequired = false
     /// Bumped on every local permission change, so an older GET cannot overwrite newer knowledge (spec 7.7).
     var permissionEpoch = 0
+    /// Spec 7.7: an identity token was staged and no device update has carried it yet, so a GET's
+    /// `verificationRequired: true` may be stale.
+    var identityTokenPending = false
 
     // MARK: Lifecycle
     var visible = false
@@ -127,7 +130,10 @@ public actor ChatEngine {
 
     // MARK: Banner
     var banner: ConnectionBanner = .hidden
+    /// Hides "Connected" after 3 s.
     var bannerTimer: Task<Void, Never>?
+    /// The 1 s grace before a dropped stream shows "Connecting".
+    var bannerGrace: Task<Void, Never>?
 
     // MARK: Output
     var observers: [UInt64: @Sendable (ChatSnapshot) -> Void] = [:]
@@ -219,7 +225,7 @@ public actor ChatEngine {
         for task in attempts.values { task.cancel() }
         attempts.removeAll()
         for task in [driverTask, driverSleep, loadTask, pollTask, deferredPoll, streamTask, streamWake, ticker,
-                     agentTypingTimer, typingIdleTimer, bannerTimer] { task?.cancel() }
+                     agentTypingTimer, typingIdleTimer, bannerTimer, bannerGrace] { task?.cancel() }
         for task in monitors { task.cancel() }
         for state in outgoing.values { state.pendingTimer?.cancel() }
         wakeDriver()

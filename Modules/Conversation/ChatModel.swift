@@ -39,11 +39,15 @@ public final class ChatModel {
     }
 
     /// Applies a snapshot unless a newer one was applied already (publication order is not delivery order).
+    /// While typed edits are still on their way to the engine, the text field keeps what was typed, so an
+    /// earlier draft never flickers back into it.
     public func apply(_ snapshot: ChatSnapshot) {
         guard snapshot.version > version else { return }
         version = snapshot.version
         if messages != snapshot.messages { messages = snapshot.messages }
-        if composer != snapshot.composer { composer = snapshot.composer }
+        var incoming = snapshot.composer
+        if pendingDraftEdits > 0 { incoming.text = composer.text }
+        if composer != incoming { composer = incoming }
         if banner != snapshot.banner { banner = snapshot.banner }
         if agentTyping != snapshot.agentTyping { agentTyping = snapshot.agentTyping }
     }
@@ -53,15 +57,19 @@ public final class ChatModel {
 
     /// Draft edits reach the engine in order; Send waits for the last one, so a tap right after typing sends what
     /// was typed.
-    private var draftDelivery: Task<Void, Never>?
+    @ObservationIgnored private var draftDelivery: Task<Void, Never>?
+    /// Edits handed to `setDraft` that the engine has not applied yet.
+    @ObservationIgnored private var pendingDraftEdits = 0
 
     /// The person edited the draft.
     public func setDraft(_ text: String) {
         composer.text = text
+        pendingDraftEdits += 1
         let previous = draftDelivery
-        draftDelivery = Task { [engine] in
+        draftDelivery = Task { [weak self, engine] in
             await previous?.value
             await engine.setDraft(text)
+            self?.pendingDraftEdits -= 1
         }
     }
 

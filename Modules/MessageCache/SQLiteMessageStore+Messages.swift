@@ -19,6 +19,32 @@ extension SQLiteMessageStore {
         }
     }
 
+    public func removeConfirmed(notIn window: Set<Int64>) throws(ReceptionError) {
+        try access("drop messages outside the window") { connection, scope throws(SQLiteFailure) in
+            try connection.transaction { () throws(SQLiteFailure) in
+                let stored = try connection.with(
+                    "SELECT seq FROM messages WHERE scope = ?1 AND seq IS NOT NULL", [.text(scope.key)]
+                ) { statement throws(SQLiteFailure) -> [Int64] in
+                    var seqs: [Int64] = []
+                    while try statement.step() { seqs.append(statement.int64(0)) }
+                    return seqs
+                }
+                // Photos go with their row (ON DELETE CASCADE).
+                for seq in stored where !window.contains(seq) {
+                    try connection.run(
+                        "DELETE FROM messages WHERE scope = ?1 AND seq = ?2", [.text(scope.key), .integer(seq)])
+                }
+            }
+        }
+    }
+
+    public func removeUnsent(_ id: String) throws(ReceptionError) {
+        try access("remove an unsent message") { connection, scope throws(SQLiteFailure) in
+            try connection.run(
+                "DELETE FROM messages WHERE scope = ?1 AND id = ?2 AND seq IS NULL", [.text(scope.key), .text(id)])
+        }
+    }
+
     public func enqueue(_ message: StoredMessage) throws(ReceptionError) {
         guard !message.isConfirmed else {
             logger.error("refused to enqueue a confirmed message")

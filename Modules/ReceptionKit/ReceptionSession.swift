@@ -48,7 +48,9 @@ final class UnavailableMessageStore: MessageStoring {
     init(scope: StorageScope) { self.scope = scope }
     func loadWindow() throws(ReceptionError) -> [StoredMessage] { [] }
     func save(_ messages: [StoredMessage]) throws(ReceptionError) { throw Self.error }
+    func removeConfirmed(notIn window: Set<Int64>) throws(ReceptionError) { throw Self.error }
     func enqueue(_ message: StoredMessage) throws(ReceptionError) { throw Self.error }
+    func removeUnsent(_ id: String) throws(ReceptionError) { throw Self.error }
     func unsentMessages() throws(ReceptionError) -> [StoredMessage] { [] }
     func setDelivery(_ delivery: DeliveryFlags, of id: String) throws(ReceptionError) { throw Self.error }
     func appendAttachmentID(_ attachmentID: String, to id: String) throws(ReceptionError) { throw Self.error }

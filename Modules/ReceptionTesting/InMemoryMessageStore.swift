@@ -64,6 +64,14 @@ public final class InMemoryMessageStore: MessageStoring {
         }
     }
 
+    public func removeConfirmed(notIn window: Set<Int64>) throws(ReceptionError) {
+        try write { contents in contents.messages.removeAll { $0.seq.map { !window.contains($0) } ?? false } }
+    }
+
+    public func removeUnsent(_ id: String) throws(ReceptionError) {
+        try write { contents in contents.messages.removeAll { $0.id == id && !$0.isConfirmed } }
+    }
+
     public func enqueue(_ message: StoredMessage) throws(ReceptionError) {
         try write { contents throws(ReceptionError) in
             guard !message.isConfirmed, !contents.messages.contains(where: { $0.id == message.id }) else {

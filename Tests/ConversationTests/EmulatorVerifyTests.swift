@@ -111,15 +111,14 @@ struct EmulatorVerifyTests {
         let before = try #require(await chat.engine.send())
         #expect(await chat.until { await chat.message(before)?.status == .sent })
         let device = try #require(try await server.deviceIDs().first)
-        // Hidden while the team blocks the device, so no stream-triggered poll can tell the engine first (then the
-        // composer would already refuse the send): the 403 on the send is how it learns.
+        // Closed, so no stream-triggered poll can learn the block before the send does (that race made this flaky).
         await chat.engine.setVisible(false)
         try await server.admin("POST", "devices/\(device)/block")
         await chat.engine.setDraft("blocked send")
         let blocked = try #require(await chat.engine.send())
         #expect(await chat.until { await chat.message(blocked)?.status == .notDelivered })
-        #expect(await chat.engine.snapshot.composer.availability == .sendingDisabled)
         await chat.engine.setVisible(true)
+        #expect(await chat.engine.snapshot.composer.availability == .sendingDisabled)
         await chat.engine.setDraft("kept draft")
         #expect(await chat.engine.snapshot.messages.count == 2, "reading stays available")
         try await server.admin("POST", "devices/\(device)/unblock")

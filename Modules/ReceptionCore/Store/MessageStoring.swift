@@ -9,6 +9,10 @@ public protocol MessageWindowStoring: Sendable {
     /// An existing message's stored photos are kept when `images` has the same count and replaced otherwise; an
     /// empty `images` removes them (a message confirmed with attachments).
     func save(_ messages: [StoredMessage]) throws(ReceptionError)
+
+    /// Spec 3.6: removes every stored confirmed message whose `seq` is not in `window` (the seqs of a history
+    /// response), photos included, in one transaction. Unsent messages are never removed.
+    func removeConfirmed(notIn window: Set<Int64>) throws(ReceptionError)
 }
 
 extension MessageWindowStoring {
@@ -38,6 +42,10 @@ public protocol OutboxStoring: Sendable {
     /// Replaces the unconfirmed message `id` with the service's copy in one transaction: the local ID is kept,
     /// photos are dropped when `confirmed.images` is empty, and the window is trimmed (spec 7.10).
     func complete(_ id: String, with confirmed: StoredMessage) throws(ReceptionError)
+
+    /// Removes the unconfirmed message `id` with its photos (spec 7.7: a send stopped before its POST goes back into
+    /// the composer); a confirmed or unknown ID changes nothing.
+    func removeUnsent(_ id: String) throws(ReceptionError)
 }
 
 /// The composer draft (spec 7.17: text only; photos picked but not sent are never persisted, seed 001).

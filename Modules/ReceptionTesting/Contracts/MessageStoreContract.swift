@@ -114,6 +114,21 @@ public enum MessageStoreContract {
             let window = try fixture.open(scope).loadWindow()
             try require(window == [changed], "expected one replaced message, got \(window.map(\.text))")
         },
+        ContractCheck("removing confirmed messages outside a window keeps the window and every unsent one (spec 3.6)") {
+            fixture in
+            let store = try fixture.open(scope)
+            try store.enqueue(unsent("u0", at: 1, photos: 1))
+            var withPhoto = confirmed(3)
+            withPhoto.images = [photo(3)]
+            try store.save([confirmed(1), confirmed(2), withPhoto, confirmed(4)])
+            try store.removeConfirmed(notIn: [2, 4, 99])
+            let window = try fixture.open(scope).loadWindow()
+            try require(window.compactMap(\.seq) == [2, 4], "kept \(window.compactMap(\.seq))")
+            try require(window.filter { !$0.isConfirmed }.map(\.id) == ["u0"], "an unsent message was removed")
+            try store.removeConfirmed(notIn: [])
+            let empty = try fixture.open(scope).loadWindow()
+            try require(empty.map(\.id) == ["u0"] && empty[0].images.count == 1, "left \(empty.map(\.id))")
+        },
         ContractCheck("unsent messages sit among confirmed ones by time (spec 7.10)") { fixture in
             let store = try fixture.open(scope)
             try store.enqueue(unsent("late", at: 50))
@@ -147,6 +162,18 @@ public enum MessageStoreContract {
             try store.complete("local-3", with: server)
             let images = try fixture.open(scope).loadWindow().first?.images
             try require(images == message.images, "photos changed")
+        },
+        ContractCheck("removing an unsent message drops it and its photos; confirmed and unknown IDs stay") { fixture in
+            let store = try fixture.open(scope)
+            try store.enqueue(unsent("gone", at: 1, photos: 2))
+            try store.enqueue(unsent("kept", at: 2, photos: 1))
+            try store.save([confirmed(4, id: "server-4")])
+            try store.removeUnsent("gone")
+            try store.removeUnsent("server-4")
+            try store.removeUnsent("never-enqueued")
+            let reopened = try fixture.open(scope)
+            try require(try reopened.unsentMessages() == [unsent("kept", at: 2, photos: 1)], "outbox wrong")
+            try require(try reopened.loadWindow().compactMap(\.seq) == [4], "a confirmed message was removed")
         },
         ContractCheck("completing an unknown ID changes nothing") { fixture in
             let store = try fixture.open(scope)

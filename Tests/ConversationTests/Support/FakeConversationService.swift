@@ -23,6 +23,9 @@ actor FakeConversationService: ConversationService {
     var device: DeviceFlags?
     var boundedRead: Bool? = true
     var limits: LimitValues?
+    /// The unread count read answers and unread GETs report.
+    var unreadCountValue = 0
+    func setUnreadCount(_ value: Int) { unreadCountValue = value }
     private var streamContinuations: [AsyncThrowingStream<StreamSignal, any Error>.Continuation] = []
     private(set) var uploadProgressCalls = 0
     /// Sends that commit on the "server" and then lose their answer (a dropped connection).
@@ -62,6 +65,10 @@ actor FakeConversationService: ConversationService {
         conversationExists = true
         return message
     }
+
+    /// Pages the next polls return instead of the server's newer messages, in order (a misbehaving server).
+    private var scriptedPages: [[Message]] = []
+    func scriptNextPoll(_ messages: [Message]) { scriptedPages.append(messages) }
 
     /// Appends a raw message (also malformed ones) to what history and polls return.
     func inject(_ message: Message) { extraHistory.append(message) }
@@ -105,7 +112,8 @@ actor FakeConversationService: ConversationService {
 
     func messages(after cursor: Int64) async throws(ReceptionError) -> [MessagesPage] {
         try await step("messages", "\(cursor)")
-        let newer = (server + extraHistory).filter { $0.seq > cursor }
+        let newer = scriptedPages.isEmpty
+            ? (server + extraHistory).filter { $0.seq > cursor } : scriptedPages.removeFirst()
         return [MessagesPage(
             messages: newer, hasMore: false,
             conversation: conversationExists ? CompactConversation(id: "conv-1", status: .open) : nil,
@@ -141,7 +149,7 @@ actor FakeConversationService: ConversationService {
 
     func markRead(conversationId: String, throughSeq: Int64) async throws(ReceptionError) -> ReadResponse {
         try await step("read", "\(throughSeq)")
-        return ReadResponse(conversationId: conversationId, readSeq: throughSeq, unreadCount: 0)
+        return ReadResponse(conversationId: conversationId, readSeq: throughSeq, unreadCount: unreadCountValue)
     }
 
     func markReadLegacy() async throws(ReceptionError) { try await step("readLegacy") }
@@ -152,7 +160,7 @@ actor FakeConversationService: ConversationService {
             guard probe else { throw ReceptionError(code: ReceptionError.Code.sessionHalted) }
             haltReason = nil
         }
-        return UnreadResponse(hasConversation: conversationExists, unreadCount: 0)
+        return UnreadResponse(hasConversation: conversationExists, unreadCount: unreadCountValue)
     }
 
     func typing(_ isTyping: Bool) async throws(ReceptionError) { try await step("typing", "\(isTyping)") }

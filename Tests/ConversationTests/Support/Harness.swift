@@ -97,3 +97,14 @@ let pass = ReceptionError(code: "pass")
 
 /// Lets running tasks settle.
 func settle() async { for _ in 0..<500 { await Task.yield() } }
+
+/// A store holding confirmed agent messages `seqs` (texts "cached <seq>") of a chat that has a conversation.
+func cachedStore(seqs: ClosedRange<Int64>) throws -> InMemoryMessageStore {
+    let store = InMemoryMessageStore(scope: StorageScope(appID: "app_test", generation: "g1"))
+    try store.save(seqs.map { seq in
+        StoredMessage(id: "agent-\(seq)", seq: seq, sender: .agent, text: "cached \(seq)",
+                      createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(seq)))
+    })
+    try store.updateSessionState { $0.unread.hasConversation = true }
+    return store
+}
