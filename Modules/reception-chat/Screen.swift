@@ -16,7 +16,7 @@ struct Screen: Equatable, Sendable {
 
     /// The lines of the screen, top to bottom (without the prompt).
     var lines: [String] {
-        var lines = ["ReceptionKit chat · \(who) · chat \(chatOpen ? "open" : "closed")"]
+        var lines = ["ReceptionKit chat · \(who) · chat \(chatOpen ? "open" : "closed") · unread \(unreadCount)"]
         if chatOpen {
             if let text = Screen.bannerText(banner) { lines.append("[\(text)]") }
             if messages.isEmpty { lines.append("  (no messages yet: type a line to send it)") }
