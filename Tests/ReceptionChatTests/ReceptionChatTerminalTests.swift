@@ -48,6 +48,14 @@ struct ReceptionChatTerminalTests {
         let copies = try await userMessages(withText: text, emulator: emulator, service: service)
         #expect(copies == 1, "the service holds \(copies) copies")
 
+        terminal.type("/delete")
+        let deleted = await terminal.waitForScreen(containing: "support data deleted")
+        #expect(deleted.found, "the deletion never completed; the screen shows:\n\(deleted.screen)")
+        let admin = AdminClient(root: service, token: emulator.credentials.adminToken)
+        let devices = try await admin.get("devices")["devices"] as? [[String: Any]] ?? []
+        #expect(devices.isEmpty, "the device was deleted on the service")
+        #expect(!deleted.screen.contains(text), "the local transcript was reset")
+
         terminal.type("/quit")
         let status = await terminal.waitForExit()
         #expect(status == 0)
@@ -72,6 +80,42 @@ struct ReceptionChatTerminalTests {
         #expect(await terminal.waitForScreen(containing: "push: not a JSON object").found)
         terminal.type("/quit")
         #expect(await terminal.waitForExit() == 0)
+    }
+
+    @Test("without a terminal the app prints plain lines, no escape sequences")
+    func plainLinesThroughAPipe() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-pipe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let emulator = try ReceptionEmulator(configuration: EmulatorConfiguration(
+            port: 0, dataDirectory: directory.appendingPathComponent("emulator").path, pingInterval: 1))
+        try emulator.start()
+        defer { emulator.stop() }
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = [
+            "--service", "http://127.0.0.1:\(emulator.port)", "--app-id", emulator.credentials.appId,
+            "--data", directory.appendingPathComponent("app").path,
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("plain hello\n".utf8))
+        // Give the send time to be confirmed before the end of input quits the app.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+              !(try await userMessages(withText: "plain hello", emulator: emulator, service: "http://127.0.0.1:\(emulator.port)") == 1) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("1  you: plain hello — Sent\n"), "output:\n\(text)")
+        #expect(!text.contains("\u{1B}"), "no escape sequences in plain mode")
     }
 
     /// Customer messages with exactly `text` over every device, read through the admin API.
