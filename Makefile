@@ -6,7 +6,7 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only check-imports release-check bench demo clean
+.PHONY: install test test-only check-imports release-check bench demo chat clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. Does nothing when all
 # are present, so it is safe to run again.
@@ -46,9 +46,33 @@ bench: install
 	  for b in Benchmarks/*/; do n=$$(basename $$b); swift run -c release $$n || exit 1; done; \
 	else echo "no benchmarks yet"; fi
 
+# The whole product in one command (Docs/HostApp.md): builds the emulator and the terminal host app (debug: the
+# fastest build), then scripts/demo starts the emulator on a free loopback port with a temporary data folder, the
+# demo token server, and reception-chat under a pseudo-terminal, plays a scripted conversation and checks every
+# step. scripts/demo stops what it started, also on failure or Ctrl-C; the trap below covers a kill of make itself.
 demo: install
-	@echo "make demo will start the Reception emulator and the terminal host app (reception-chat)."
-	@echo "They arrive with the host-app issue; until then, run 'make test'."
+	swift build --product reception-emulator
+	swift build --product reception-chat
+	@bin=$$(swift build --show-bin-path); \
+	python3 scripts/demo --bin "$$bin" & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid' INT TERM HUP; \
+	wait $$pid
+
+# The interactive app against a running emulator. Set RECEPTION_APP_ID (printed by the emulator) and, if needed,
+# RECEPTION_SERVICE (default http://127.0.0.1:8080); RECEPTION_USER signs in as a named user, verified when
+# RECEPTION_TOKEN_SERVER points at a running scripts/token-server. CHAT_FLAGS passes further flags.
+RECEPTION_SERVICE ?= http://127.0.0.1:8080
+chat:
+	@if [ -z "$(RECEPTION_APP_ID)" ]; then \
+	  echo "make chat needs RECEPTION_APP_ID (the App ID the emulator printed), e.g."; \
+	  echo "  swift run reception-emulator --port 8080 --data /tmp/emulator   # in another terminal"; \
+	  echo "  make chat RECEPTION_APP_ID=app_... [RECEPTION_USER=alice RECEPTION_TOKEN_SERVER=http://127.0.0.1:8081]"; \
+	  exit 2; fi
+	swift build --product reception-chat
+	$$(swift build --show-bin-path)/reception-chat --service "$(RECEPTION_SERVICE)" --app-id "$(RECEPTION_APP_ID)" \
+	  --data "$${RECEPTION_CHAT_DATA:-$$HOME/.reception-chat}" \
+	  $(if $(RECEPTION_USER),--user "$(RECEPTION_USER)") \
+	  $(if $(RECEPTION_TOKEN_SERVER),--token-server "$(RECEPTION_TOKEN_SERVER)") $(CHAT_FLAGS)
 
 clean:
 	swift package clean

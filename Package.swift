@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "Conversation", targets: ["Conversation"]),
         .library(name: "Unread", targets: ["Unread"]),
         .library(name: "PushRouting", targets: ["PushRouting"]),
+        .executable(name: "reception-chat", targets: ["reception-chat"]),
     ],
     targets: [
         // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
@@ -156,6 +157,14 @@ let package = Package(
         .testTarget(
             name: "PushRoutingTests", dependencies: ["PushRouting", "ReceptionCore", "ReceptionTesting"],
             path: "Tests/PushRoutingTests", resources: [.copy("Fixtures")]),
+
+        // The terminal host app (Docs/HostApp.md): embeds ReceptionKit as an iOS app would; `make demo` drives it.
+        .executableTarget(
+            name: "reception-chat", dependencies: ["ReceptionKit", "ReceptionCore", "Conversation", "PushRouting"],
+            path: "Modules/reception-chat"),
+        // Drives the built reception-chat binary through a pseudo-terminal against the in-process emulator.
+        .testTarget(
+            name: "ReceptionChatTests", dependencies: ["ReceptionEmulator"], path: "Tests/ReceptionChatTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,9 @@ extension ChatEngine {
             if watched { becameWatched() }
         } else {
             readGeneration += 1
+            // The last read answer described the chat while it was watched; outside the chat the count belongs to
+            // the unread monitor, so the next read after reopening is reported even when it repeats this value.
+            unreadCount = nil
             if wasWatched { stoppedWatching() }
             hideAgentTyping()
             sendTypingFalseIfNeeded()

@@ -109,7 +109,9 @@ final class ReadFollower: Sendable {
     init(monitor: UnreadMonitor) { self.monitor = monitor }
 
     func observe(_ count: Int?) {
-        guard let count else { return }
+        // `nil`: the chat was hidden (no read result is current); forget the last value so that the first read
+        // after reopening reaches the monitor even when it equals the count before closing.
+        guard let count else { last.withLock { $0 = nil }; return }
         let changed = last.withLock { last -> Bool in
             if last == .some(.some(count)) { return false }
             last = .some(count)

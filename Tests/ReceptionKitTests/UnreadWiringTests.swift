@@ -35,6 +35,25 @@ struct UnreadWiringTests {
         #expect(!app.reception.handlePushNotification(["aps": ["alert": "x"]], openChat: false))
     }
 
+    /// Found by `make demo`: the first open's read answered 0; after a close the count rose to 2; the read of the
+    /// second open answered 0 again, and the facade dropped it as "unchanged", leaving 2 on an open, read chat.
+    @Test func reopeningTheChatClearsACountThatRoseWhileItWasClosed() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("hi")
+        try await reply(service, "first reply")
+        app.reception.openChat()
+        #expect(await until { (try? await service.devices().first?["readSeq"] as? Int) == 2 }, "the open chat read")
+        #expect(await until { app.reception.unreadCount == 0 })
+        app.reception.closeChat()
+        try await reply(service, "second reply")
+        app.reception.handlePushNotification(["reception": ["conversationId": "c"]], openChat: false)
+        #expect(await until { app.reception.unreadCount == 1 }, "the count rose while the chat was closed")
+        app.reception.openChat()
+        #expect(await until { app.reception.unreadCount == 0 }, "reading the reopened chat clears it")
+    }
+
     @Test func withTheBadgeOffTheSinkIsNeverWritten() async throws {
         let service = try Service()
         let app = App(service)

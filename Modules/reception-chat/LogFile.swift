@@ -1,0 +1,29 @@
+import Foundation
+import ReceptionCore
+import Synchronization
+
+/// The SDK's log lines go to `<data>/reception-chat.log` instead of standard error, which shares the terminal with
+/// the screen and would tear it.
+final class LogFile: Sendable {
+    private let handle: Mutex<FileHandle?>
+
+    init(path: String) {
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        let handle = FileHandle(forWritingAtPath: path)
+        _ = try? handle?.seekToEnd()
+        self.handle = Mutex(handle)
+    }
+
+    func append(_ line: String) {
+        handle.withLock { handle in
+            try? handle?.write(contentsOf: Data((line + "\n").utf8))
+        }
+    }
+
+    /// A log handler writing formatted lines to this file.
+    var handler: ConsoleLogHandler {
+        ConsoleLogHandler { [self] line in append(line) }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import ReceptionEmulator
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// reception-chat driven as a person would drive it: the built binary on a pseudo-terminal, against a real
+/// emulator over loopback. What is asserted is what the screen shows and what the service stores.
+@Suite("ReceptionChatTerminalTests")
+struct ReceptionChatTerminalTests {
+    /// The binary `swift build` puts beside the test bundle.
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("reception-chat")
+    }
+
+    @Test("a typed line is shown as Sent and the service holds it once")
+    func typedLineIsSentOnce() async throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.executable.path),
+            "reception-chat is missing beside the test bundle; run `swift build` first")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-pty-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let emulator = try ReceptionEmulator(configuration: EmulatorConfiguration(
+            port: 0, dataDirectory: directory.appendingPathComponent("emulator").path, pingInterval: 1))
+        try emulator.start()
+        defer { emulator.stop() }
+        let service = "http://127.0.0.1:\(emulator.port)"
+
+        let terminal = try PseudoTerminal(executable: Self.executable, arguments: [
+            "--service", service, "--app-id", emulator.credentials.appId,
+            "--data", directory.appendingPathComponent("app").path, "--user", "pty-user",
+        ])
+        defer { terminal.stop() }
+
+        let opened = await terminal.waitForScreen(containing: "chat open")
+        #expect(opened.found, "the chat never opened; the screen shows:\n\(opened.screen)")
+        // A terminal gets the full-screen view (alternate screen, redrawn frames), not plain lines.
+        #expect(terminal.rawOutput.contains("\u{1B}[?1049h"))
+
+        let text = "Hello from a pseudo-terminal"
+        terminal.type(text)
+        let sent = await terminal.waitForScreen(containing: "1  you: \(text) — Sent")
+        #expect(sent.found, "the message never showed Sent; the screen shows:\n\(sent.screen)")
+        #expect(sent.screen.contains("pty-user (unverified)"))
+
+        let copies = try await userMessages(withText: text, emulator: emulator, service: service)
+        #expect(copies == 1, "the service holds \(copies) copies")
+
+        terminal.type("/delete")
+        let deleted = await terminal.waitForScreen(containing: "support data deleted")
+        #expect(deleted.found, "the deletion never completed; the screen shows:\n\(deleted.screen)")
+        let admin = AdminClient(root: service, token: emulator.credentials.adminToken)
+        let devices = try await admin.get("devices")["devices"] as? [[String: Any]] ?? []
+        #expect(devices.isEmpty, "the device was deleted on the service")
+        #expect(!deleted.screen.contains(text), "the local transcript was reset")
+
+        terminal.type("/quit")
+        let status = await terminal.waitForExit()
+        #expect(status == 0)
+    }
+
+    @Test("a bad command and an unreadable photo are reported on screen, not crashed on")
+    func badInputIsReported() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-pty-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let terminal = try PseudoTerminal(executable: Self.executable, arguments: [
+            "--service", "http://127.0.0.1:9", "--app-id", "app_AAAAAAAAAAAAAAAAAAAAAA",
+            "--data", directory.path,
+        ])
+        defer { terminal.stop() }
+        #expect(await terminal.waitForScreen(containing: "chat open").found, "\(terminal.diagnosis)")
+        terminal.type("/retry 99")
+        #expect(await terminal.waitForScreen(containing: "no message 99").found)
+        terminal.type("/photo /nonexistent/photo.png")
+        #expect(await terminal.waitForScreen(containing: "cannot read the photo /nonexistent/photo.png").found)
+        terminal.type("/push {not json")
+        #expect(await terminal.waitForScreen(containing: "push: not a JSON object").found)
+        terminal.type("/quit")
+        #expect(await terminal.waitForExit() == 0)
+    }
+
+    @Test("without a terminal the app prints plain lines, no escape sequences")
+    func plainLinesThroughAPipe() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-pipe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let emulator = try ReceptionEmulator(configuration: EmulatorConfiguration(
+            port: 0, dataDirectory: directory.appendingPathComponent("emulator").path, pingInterval: 1))
+        try emulator.start()
+        defer { emulator.stop() }
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = [
+            "--service", "http://127.0.0.1:\(emulator.port)", "--app-id", emulator.credentials.appId,
+            "--data", directory.appendingPathComponent("app").path,
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("plain hello\n".utf8))
+        // Give the send time to be confirmed before the end of input quits the app.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+              !(try await userMessages(withText: "plain hello", emulator: emulator, service: "http://127.0.0.1:\(emulator.port)") == 1) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("1  you: plain hello — Sent\n"), "output:\n\(text)")
+        #expect(!text.contains("\u{1B}"), "no escape sequences in plain mode")
+    }
+
+    /// Customer messages with exactly `text` over every device, read through the admin API.
+    private func userMessages(withText text: String, emulator: ReceptionEmulator, service: String) async throws -> Int {
+        let admin = AdminClient(root: service, token: emulator.credentials.adminToken)
+        var count = 0
+        let devices = try await admin.get("devices")["devices"] as? [[String: Any]] ?? []
+        for device in devices {
+            guard let id = device["id"] as? String else { continue }
+            let messages = try await admin.get("devices/\(id)/messages")["messages"] as? [[String: Any]] ?? []
+            count += messages.filter { $0["sender"] as? String == "USER" && $0["text"] as? String == text }.count
+        }
+        return count
+    }
+}
+
+/// The emulator's admin API over loopback.
+struct AdminClient {
+    var root: String
+    var token: String
+
+    func get(_ path: String) async throws -> [String: Any] {
+        guard let url = URL(string: root + "/admin/" + path) else { return [:] }
+        var request = URLRequest(url: url)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+    }
+}
