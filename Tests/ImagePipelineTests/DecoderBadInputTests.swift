@@ -63,6 +63,22 @@ import Testing
         #expect(Self.isCleanFailure { () throws(ReceptionError) in try JPEGDecoder.decode(jpeg) })
     }
 
+    @Test("a PNG header within the pixel limit but beyond what its IDAT could inflate to is refused")
+    func pngHeaderBeyondItsData() throws {
+        // basn0g08 is 32 × 32 with about 140 bytes of IDAT; 8,000 × 8,000 grey (64 MB of rows) cannot come out of
+        // that under deflate's 1,032:1 ceiling. Checked with CRCs off so the lie reaches the size check.
+        var png = try DecodingReference.file(DecodingReference.pngSuite + "/basn0g08.png")
+        for (offset, value) in [(16, 8_000), (20, 8_000)] {
+            for i in 0..<4 { png[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
+        }
+        let error = #expect(throws: ReceptionError.self) {
+            try png.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+                try PNGDecoder.decode(file, verifiesChecksums: false)
+            }
+        }
+        #expect(error?.code == ReceptionError.Code.invalidImage)
+    }
+
     @Test("no frame, not an image, empty: invalid_image")
     func notImages() {
         for bytes: [UInt8] in [[], [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0xDA, 0, 2, 0xFF, 0xD9],
