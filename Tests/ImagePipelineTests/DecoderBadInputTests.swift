@@ -79,6 +79,24 @@ import Testing
         #expect(error?.code == ReceptionError.Code.invalidImage)
     }
 
+    @Test("a component sampled 3× finer than the others decodes at every scale without a trap")
+    func threeTimesSampling() throws {
+        // Regression for a fuzzer finding: Go's CMYK file with K patched to 3×3 sampling made the 1/8 and 1/4
+        // decodes reconstruct the 1×1 components with a 3- or 6-point IDCT, which does not exist (a trap).
+        var jpeg = try DecodingReference.file(DecodingReference.goImages + "/testdata/video-001.cmyk.jpeg")
+        let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        #expect(jpeg[sof + 9] == 4 && jpeg[sof + 20] == 0x11)  // four components, the fourth 1×1
+        jpeg[sof + 20] = 0x33
+        for eighths in [1, 2, 4, 8] {
+            // The scans no longer fit the new MCU layout: a picture or a clean error, but never a trap.
+            do {
+                _ = try JPEGDecoder.decode(jpeg, eighths: eighths)
+            } catch {
+                #expect(error == .invalidImage || error == Self.tooLarge)
+            }
+        }
+    }
+
     @Test("no frame, not an image, empty: invalid_image")
     func notImages() {
         for bytes: [UInt8] in [[], [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0xDA, 0, 2, 0xFF, 0xD9],
