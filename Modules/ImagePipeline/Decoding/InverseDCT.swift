@@ -52,7 +52,8 @@ enum InverseDCT {
         switch n {
         case 8: transform8Integer(block, rows: rows, into: out, stride: stride)
         case 4: transform4(block, rows: min(rows, 4), columns: min(columns, 4), into: out, stride: stride)
-        default: transformSmall(block, size: n, into: out, stride: stride)
+        case 2, 1: transformSmall(block, size: n, into: out, stride: stride)
+        default: return  // no such IDCT size; JPEGFrame never asks for one (a bad size must not index `basis`)
         }
     }
 
