@@ -6,7 +6,7 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only check-imports release-check bench demo chat clean
+.PHONY: install test test-only check-imports release-check bench fuzz demo chat clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. Does nothing when all
 # are present, so it is safe to run again.
@@ -45,6 +45,12 @@ bench: install
 	@if ls Benchmarks/*/ >/dev/null 2>&1; then \
 	  for b in Benchmarks/*/; do n=$$(basename $$b); swift run -c release $$n || exit 1; done; \
 	else echo "no benchmarks yet"; fi
+
+# libFuzzer targets for the PNG and JPEG decoders (Fuzz/), built with -sanitize=fuzzer,address and run for a
+# bounded time each (FUZZ_SECONDS, default 60), seeded from Go's PngSuite and JPEG fixtures. Not part of `test`.
+FUZZ_SECONDS ?= 60
+fuzz: install
+	scripts/fuzz $(FUZZ_SECONDS)
 
 # The whole product in one command (Docs/HostApp.md): builds the emulator and the terminal host app (debug: the
 # fastest build), then scripts/demo starts the emulator on a free loopback port with a temporary data folder, the

@@ -63,6 +63,40 @@ import Testing
         #expect(Self.isCleanFailure { () throws(ReceptionError) in try JPEGDecoder.decode(jpeg) })
     }
 
+    @Test("a PNG header within the pixel limit but beyond what its IDAT could inflate to is refused")
+    func pngHeaderBeyondItsData() throws {
+        // basn0g08 is 32 × 32 with about 140 bytes of IDAT; 8,000 × 8,000 grey (64 MB of rows) cannot come out of
+        // that under deflate's 1,032:1 ceiling. Checked with CRCs off so the lie reaches the size check.
+        var png = try DecodingReference.file(DecodingReference.pngSuite + "/basn0g08.png")
+        for (offset, value) in [(16, 8_000), (20, 8_000)] {
+            for i in 0..<4 { png[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
+        }
+        let error = #expect(throws: ReceptionError.self) {
+            try png.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+                try PNGDecoder.decode(file, verifiesChecksums: false)
+            }
+        }
+        #expect(error?.code == ReceptionError.Code.invalidImage)
+    }
+
+    @Test("a component sampled 3× finer than the others decodes at every scale without a trap")
+    func threeTimesSampling() throws {
+        // Regression for a fuzzer finding: Go's CMYK file with K patched to 3×3 sampling made the 1/8 and 1/4
+        // decodes reconstruct the 1×1 components with a 3- or 6-point IDCT, which does not exist (a trap).
+        var jpeg = try DecodingReference.file(DecodingReference.goImages + "/testdata/video-001.cmyk.jpeg")
+        let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        #expect(jpeg[sof + 9] == 4 && jpeg[sof + 20] == 0x11)  // four components, the fourth 1×1
+        jpeg[sof + 20] = 0x33
+        for eighths in [1, 2, 4, 8] {
+            // The scans no longer fit the new MCU layout: a picture or a clean error, but never a trap.
+            do {
+                _ = try JPEGDecoder.decode(jpeg, eighths: eighths)
+            } catch {
+                #expect(error == .invalidImage || error == Self.tooLarge)
+            }
+        }
+    }
+
     @Test("no frame, not an image, empty: invalid_image")
     func notImages() {
         for bytes: [UInt8] in [[], [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0xDA, 0, 2, 0xFF, 0xD9],

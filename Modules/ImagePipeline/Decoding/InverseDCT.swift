@@ -1,6 +1,7 @@
-/// The inverse DCT of T.81 A.3.3, computed as two passes of a matrix product, and its reduced forms for decoding
-/// at 1/2, 1/4 and 1/8 scale: an N-point inverse DCT of the top-left N×N coefficients gives the block's picture at
-/// N/8 of its size (a low-pass reconstruction, so fine patterns cannot alias).
+/// The inverse DCT of T.81 A.3.3: at full size the fixed-point LLM transform (`InverseDCT+Integer.swift`), and its
+/// reduced forms for decoding at 1/2, 1/4 and 1/8 scale, computed as two passes of a float matrix product: an
+/// N-point inverse DCT of the top-left N×N coefficients gives the block's picture at N/8 of its size (a low-pass
+/// reconstruction, so fine patterns cannot alias).
 ///
 /// Input: dequantized coefficients in natural (row-major) order, with `rows`/`columns` bounding the non-zero ones
 /// so that the common sparse blocks cost a fraction of a full transform. Output: level-shifted, clamped samples.
@@ -33,10 +34,6 @@ enum InverseDCT {
         return sum
     }
 
-    /// Column vectors of the 8-point basis: `columns8[u][i]`.
-    static let columns8: [SIMD8<Float>] = (0..<8).map { u in
-        SIMD8<Float>((0..<8).map { i in basis[8][i * 8 + u] })
-    }
     static let columns4: [SIMD4<Float>] = (0..<4).map { u in
         SIMD4<Float>((0..<4).map { i in basis[4][i * 4 + u] })
     }
@@ -53,40 +50,10 @@ enum InverseDCT {
             return
         }
         switch n {
-        case 8: transform8(block, rows: rows, columns: columns, into: out, stride: stride)
+        case 8: transform8Integer(block, rows: rows, into: out, stride: stride)
         case 4: transform4(block, rows: min(rows, 4), columns: min(columns, 4), into: out, stride: stride)
-        default: transformSmall(block, size: n, into: out, stride: stride)
-        }
-    }
-
-    private static func transform8(
-        _ block: UnsafeMutablePointer<Float>, rows: Int, columns: Int, into out: UnsafeMutablePointer<UInt8>,
-        stride: Int
-    ) {
-        let raw = UnsafeRawPointer(block)
-        var coefficientRows = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(),
-                               SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
-        withUnsafeMutableBytes(of: &coefficientRows) { buffer in
-            for v in 0..<rows {
-                buffer.storeBytes(
-                    of: raw.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self), toByteOffset: v * 32,
-                    as: SIMD8<Float>.self)
-            }
-        }
-        basis[8].withUnsafeBufferPointer { b in
-            withUnsafeBytes(of: &coefficientRows) { buffer in
-                for y in 0..<8 {
-                    // Vertical pass: row y of the half-transformed block, over horizontal frequencies u.
-                    var t = SIMD8<Float>()
-                    for v in 0..<rows {
-                        t += b[y * 8 + v] * buffer.load(fromByteOffset: v * 32, as: SIMD8<Float>.self)
-                    }
-                    // Horizontal pass: every output column at once.
-                    var pixels = SIMD8<Float>(repeating: 128)
-                    for u in 0..<columns { pixels += t[u] * columns8[u] }
-                    store(pixels, to: out + y * stride)
-                }
-            }
+        case 2, 1: transformSmall(block, size: n, into: out, stride: stride)
+        default: return  // no such IDCT size; JPEGFrame never asks for one (a bad size must not index `basis`)
         }
     }
 

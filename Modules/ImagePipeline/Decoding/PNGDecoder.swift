@@ -1,4 +1,3 @@
-import CZlib
 import ReceptionCore
 
 /// Decodes PNG files (ISO/IEC 15948) through the system zlib: every colour type and bit depth, palette and
@@ -23,70 +22,50 @@ package enum PNGDecoder {
         try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in try decode(file) }
     }
 
-    /// Decodes a whole PNG file held in memory.
-    package static func decode(_ file: UnsafeBufferPointer<UInt8>) throws(ReceptionError) -> DecodedImage {
+    /// Decodes a whole PNG file held in memory. `verifiesChecksums: false` skips the chunk CRCs; only the fuzz
+    /// targets use it, so that mutated inputs reach the decoder instead of stopping at the first CRC.
+    package static func decode(_ file: UnsafeBufferPointer<UInt8>, verifiesChecksums: Bool = true)
+        throws(ReceptionError) -> DecodedImage
+    {
         guard matches(file) else { throw .invalidImage }
-        let chunks = try PNGChunks.read(file)
+        let chunks = try PNGChunks.read(file, verifiesChecksums: verifiesChecksums)
         let header = chunks.header
-        let expected = header.filteredByteCount
-        var filtered = [UInt8](repeating: 0, count: expected)
-        try filtered.withUnsafeMutableBufferPointer { (out) throws(ReceptionError) in
-            try inflate(chunks.data, from: file, into: out)
-        }
+        // Deflate cannot expand more than 1,032:1 (a 258-byte match in two bits), so a header that claims more
+        // rows than the IDAT payloads can hold is a lie, refused before the output is allocated.
+        let compressed = chunks.data.reduce(0) { $0 + $1.count }
+        guard header.filteredByteCount <= compressed * 1032 + 1024 else { throw .invalidImage }
         let format: PixelFormat =
             header.hasAlpha || chunks.transparency != nil ? .rgba8 : (header.colorType == 0 ? .gray8 : .rgb8)
-        var pixels = [UInt8](repeating: 0, count: header.width * header.height * format.bytesPerPixel)
         let rows = PNGRowConverter(header: header, format: format, palette: chunks.palette, transparency: chunks.transparency)
-        try filtered.withUnsafeMutableBufferPointer { (raw) throws(ReceptionError) in
-            try pixels.withUnsafeMutableBufferPointer { (out) throws(ReceptionError) in
-                guard let rawBase = raw.baseAddress, let outBase = out.baseAddress else { throw .invalidImage }
-                var offset = 0
-                for pass in header.passes {
-                    let rowBytes = header.rowBytes(width: pass.width)
-                    var previous: UnsafeMutablePointer<UInt8>? = nil
-                    for row in 0..<pass.height {
-                        let line = rawBase + offset
-                        try PNGFilter.unfilter(
-                            type: line[0], row: line + 1, previous: previous, count: rowBytes,
-                            bytesPerPixel: header.filterStride)
-                        let y = pass.y0 + row * pass.dy
-                        rows.convert(
-                            line + 1, width: pass.width,
-                            into: outBase + y * header.width * format.bytesPerPixel, x0: pass.x0, dx: pass.dx)
-                        previous = line + 1
-                        offset += 1 + rowBytes
-                    }
+        let inflater = try PNGInflater(file: file, ranges: chunks.data)
+        // Two rows (with their filter-type byte): the one being unfiltered in place and the one above it.
+        let lineCapacity = 1 + header.rowBytes(width: header.width)
+        let lines = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * lineCapacity)
+        defer { lines.deallocate() }
+        let outputRow = header.width * format.bytesPerPixel
+        let pixels = try [UInt8](unsafeUninitializedCapacity: header.height * outputRow) {
+            (out, initialized) throws(ReceptionError) in
+            guard let outBase = out.baseAddress else { throw .invalidImage }
+            // Interlaced passes fill the image in pieces; start from zeros so no byte is ever uninitialised.
+            if header.interlaced { outBase.initialize(repeating: 0, count: out.count) }
+            for pass in header.passes {
+                let rowBytes = header.rowBytes(width: pass.width)
+                var line = lines, above = lines + lineCapacity
+                for row in 0..<pass.height {
+                    try inflater.read(into: line, count: 1 + rowBytes)
+                    try PNGFilter.unfilter(
+                        type: line[0], row: line + 1, previous: row == 0 ? nil : above + 1, count: rowBytes,
+                        bytesPerPixel: header.filterStride)
+                    let y = pass.y0 + row * pass.dy
+                    rows.convert(line + 1, width: pass.width, into: outBase + y * outputRow, x0: pass.x0, dx: pass.dx)
+                    swap(&line, &above)
                 }
             }
+            initialized = out.count
         }
         return DecodedImage(
             pixels: PixelBuffer(width: header.width, height: header.height, format: format, bytes: pixels),
             orientation: chunks.orientation)
-    }
-
-    /// Inflates the concatenated `IDAT` payloads into `out`, which must come out exactly full. Output beyond
-    /// `out` is never produced (zlib stops at `avail_out == 0`), so a zip bomb costs no memory.
-    private static func inflate(
-        _ ranges: [Range<Int>], from file: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>
-    ) throws(ReceptionError) {
-        guard let fileBase = file.baseAddress, let outBase = out.baseAddress else { throw .invalidImage }
-        var stream = z_stream()
-        guard reception_inflate_init(&stream) == Z_OK else { throw .invalidImage }
-        defer { inflateEnd(&stream) }
-        stream.next_out = outBase
-        stream.avail_out = uInt(out.count)
-        var finished = false
-        for range in ranges where !finished && !range.isEmpty {
-            stream.next_in = UnsafeMutablePointer(mutating: fileBase + range.lowerBound)
-            stream.avail_in = uInt(range.count)
-            while stream.avail_in > 0 && stream.avail_out > 0 {
-                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                if status == Z_STREAM_END { finished = true; break }
-                guard status == Z_OK else { throw .invalidImage }
-            }
-            if stream.avail_out == 0 { finished = true }
-        }
-        guard stream.avail_out == 0 else { throw .invalidImage }
     }
 }
 

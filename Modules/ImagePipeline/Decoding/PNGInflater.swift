@@ -1,0 +1,51 @@
+import CZlib
+import ReceptionCore
+
+/// The zlib stream of a PNG's `IDAT` chunks, inflated on demand a row at a time straight from the file: the
+/// payloads are never concatenated and the whole filtered image never exists at once, so decoding holds only the
+/// output pixels and two rows. Output beyond what is asked is never produced, so a zip bomb costs nothing.
+final class PNGInflater {
+    private let file: UnsafePointer<UInt8>
+    private let ranges: [Range<Int>]
+    private var nextRange = 0
+    /// Heap-allocated because zlib keeps a pointer back to its `z_stream` and checks it on every call.
+    private let stream: UnsafeMutablePointer<z_stream>
+    private var ended = false
+
+    init(file: UnsafeBufferPointer<UInt8>, ranges: [Range<Int>]) throws(ReceptionError) {
+        guard let base = file.baseAddress else { throw .invalidImage }
+        self.file = base
+        self.ranges = ranges
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        guard reception_inflate_init(stream) == Z_OK else {
+            stream.deallocate()
+            throw .invalidImage
+        }
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Fills exactly `count` bytes at `out`, or throws `invalid_image` when the stream is corrupt or ends first.
+    func read(into out: UnsafeMutablePointer<UInt8>, count: Int) throws(ReceptionError) {
+        stream.pointee.next_out = out
+        stream.pointee.avail_out = uInt(count)
+        while stream.pointee.avail_out > 0 {
+            guard !ended else { throw .invalidImage }
+            if stream.pointee.avail_in == 0 {
+                guard nextRange < ranges.count else { throw .invalidImage }
+                let range = ranges[nextRange]
+                nextRange += 1
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: file + range.lowerBound)
+                stream.pointee.avail_in = uInt(range.count)
+                continue
+            }
+            let status = inflate(stream, Z_NO_FLUSH)
+            if status == Z_STREAM_END { ended = true; continue }
+            guard status == Z_OK else { throw .invalidImage }
+        }
+    }
+}
