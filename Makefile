@@ -6,7 +6,7 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only check-imports release-check bench fuzz demo chat clean
+.PHONY: install test test-only check-imports release-check bench fuzz soak demo chat clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. Does nothing when all
 # are present, so it is safe to run again.
@@ -45,6 +45,14 @@ bench: install
 	@if ls Benchmarks/*/ >/dev/null 2>&1; then \
 	  for b in Benchmarks/*/; do n=$$(basename $$b); swift run -c release $$n || exit 1; done; \
 	else echo "no benchmarks yet"; fi
+
+# A bounded reliability run on loopback (Benchmarks/Soak): several installs send text and photos while answers are
+# dropped after commit, 503s, 429s and delays are injected and installs are killed and relaunched; prints sent,
+# delivered, lost, duplicated and the peak memory, and fails on any loss or duplicate. SOAK_DEVICES, SOAK_MESSAGES,
+# SOAK_SECONDS bound it.
+soak: install
+	swift build --product Soak
+	$$(swift build --show-bin-path)/Soak
 
 # libFuzzer targets for the PNG and JPEG decoders (Fuzz/), built with -sanitize=fuzzer,address and run for a
 # bounded time each (FUZZ_SECONDS, default 60), seeded from Go's PngSuite and JPEG fixtures. Not part of `test`.

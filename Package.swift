@@ -115,6 +115,11 @@ let package = Package(
             ],
             path: "Tests/ReceptionKitTests"),
 
+        // The bounded reliability run of `make soak`: installs sending under faults and kills, nothing lost or doubled.
+        .executableTarget(
+            name: "Soak", dependencies: ["ReceptionKit", "ReceptionCore", "ReceptionEmulator", "SecureStore"],
+            path: "Benchmarks/Soak"),
+
         .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),
         .testTarget(
             name: "ReceptionCoreTests", dependencies: ["ReceptionCore", "ReceptionTesting"],
