@@ -54,8 +54,9 @@ soak: install
 	swift build --product Soak
 	$$(swift build --show-bin-path)/Soak
 
-# libFuzzer targets for the PNG and JPEG decoders (Fuzz/), built with -sanitize=fuzzer,address and run for a
-# bounded time each (FUZZ_SECONDS, default 60), seeded from Go's PngSuite and JPEG fixtures. Not part of `test`.
+# libFuzzer targets (Fuzz/): the PNG and JPEG decoders, identity-token inspection and push payload recognition,
+# built with -sanitize=fuzzer,address and run for a bounded time each (FUZZ_SECONDS, default 60), seeded from Go's
+# PngSuite and JPEG fixtures and small hand-written seeds. Not part of `test`.
 FUZZ_SECONDS ?= 60
 fuzz: install
 	scripts/fuzz $(FUZZ_SECONDS)
