@@ -54,7 +54,8 @@ soak: install
 	swift build --product Soak
 	$$(swift build --show-bin-path)/Soak
 
-# libFuzzer targets (Fuzz/): the PNG and JPEG decoders, identity-token inspection and push payload recognition,
+# libFuzzer targets (Fuzz/): the PNG and JPEG decoders, identity-token inspection, push payload recognition and the
+# emulator's request handling,
 # built with -sanitize=fuzzer,address and run for a bounded time each (FUZZ_SECONDS, default 60), seeded from Go's
 # PngSuite and JPEG fixtures and small hand-written seeds. Not part of `test`.
 FUZZ_SECONDS ?= 60

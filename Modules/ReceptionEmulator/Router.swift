@@ -2,7 +2,7 @@ import Foundation
 
 extension ReceptionEmulator {
     /// Answers one request: queued faults first, then the route under the state lock.
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let fault = faults.take(method: request.method, path: request.path)
         switch fault {
         case .delay(let milliseconds)?:
