@@ -74,6 +74,7 @@ public final class Reception {
     var registeredPaywalls: [Paywall] = []
     var paywallCheck = 0
     var actionClickFlush: Task<Void, Never>?
+    var setupCheckRan = false
 
     struct Logging {
         var level: LogLevel = .info
