@@ -46,12 +46,7 @@ public final class IdentityStager: Sendable {
         secureStore: any SecureStoring, scope: @escaping @Sendable () -> String
     ) -> VerifiedUserIdReader {
         { () throws(ReceptionError) -> String? in
-            guard let data = try secureStore.read(.session(scope: scope())).value() else { return nil }
-            do {
-                return try ReceptionJSON.makeDecoder().decode(SessionCredentials.self, from: data).verifiedUserId
-            } catch {
-                throw ReceptionError.secureStorageUnavailable
-            }
+            try SessionCredentials.read(from: secureStore, scope: scope())?.verifiedUserId
         }
     }
 

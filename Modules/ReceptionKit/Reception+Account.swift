@@ -69,11 +69,7 @@ extension Reception {
         guard isConfigured, let session, let endpoint else { return }
         let generation = presentationGeneration
         // Read now: a logout during the request deletes the stored item, and the answer must still count.
-        let stored = try configuration.secureStore.read(.session(scope: session.scope.key)).value()
-        if let stored {
-            guard let credentials = try? JSONDecoder().decode(SessionCredentials.self, from: stored) else {
-                throw ReceptionError.secureStorageUnavailable
-            }
+        if let credentials = try SessionCredentials.read(from: configuration.secureStore, scope: session.scope.key) {
             // A client of its own, so replacing the session (logout, a new user) cannot cancel the deletion.
             let client = standaloneClient(endpoint: endpoint, category: "Deletion")
             try await client.deleteDevice(secret: credentials.sessionSecret)
@@ -89,14 +85,11 @@ extension Reception {
         let secureStore = configuration.secureStore
         let log = logger("Session")
         if cause == .logout || cause == .switchedUser {
-            switch secureStore.read(.session(scope: old.scope.key)) {
-            case .value(let data):
-                if let credentials = try? JSONDecoder().decode(SessionCredentials.self, from: data) {
+            do {
+                if let credentials = try SessionCredentials.read(from: secureStore, scope: old.scope.key) {
                     revocations?.enqueue(PendingRevocation(appID: appID, secret: credentials.sessionSecret))
                 }
-            case .missing:
-                break
-            case .unavailable:
+            } catch {
                 log.error("the session secret could not be read; the remote sign-out is skipped")
             }
         }

@@ -15,7 +15,7 @@ extension Reception {
         Task {
             await monitor?.chatVisibilityChanged(visible: true)
             // Spec 7.2: the opening load of a used chat follows a device update.
-            if active, session.hasStartedChat, (try? await session.client.isRegistered()) == true {
+            if active, await session.isActivated() {
                 try? await session.client.updateDevice(probe: false, allowRegistration: false)
             }
             await session.engine.setVisible(true)

@@ -64,8 +64,7 @@ extension Reception {
             clock: configuration.clock, ids: configuration.ids, random: configuration.random,
             logger: logger("Conversation")))
         let session = ReceptionSession(
-            scope: scope, store: store, cooldowns: cooldowns, client: client, engine: engine,
-            identitySession: identitySession)
+            scope: scope, store: store, client: client, engine: engine)
         self.session = session
         let model = ChatModel(engine: engine)
         chat = model
@@ -83,16 +82,16 @@ extension Reception {
             await model.connect()
             if visible { await engine.setVisible(true) }
             if let monitor, let self {
-                await self.followReads(of: engine, monitor: monitor, generation: generation)
+                await self.followReads(of: engine, monitor: monitor)
                 await self.attachUnread(session, monitor: monitor)
             }
         }
     }
 
-    /// Spec 7.2: at launch and on foreground, a registered device of a used chat sends its device update.
-    func launchUpdate() async {
-        guard let session, appActive, session.hasStartedChat,
-              (try? await session.client.isRegistered()) == true else { return }
+    /// Spec 7.6: an activated session sends its device update now, so the service has the changed preferences.
+    /// (The launch and foreground updates belong to the unread monitor, which orders them before its unread GET.)
+    func synchronisePreferences() async {
+        guard let session, appActive, await session.isActivated() else { return }
         try? await session.client.updateDevice(probe: false, allowRegistration: false)
     }
 
@@ -108,7 +107,7 @@ extension Reception {
     func preferencesChanged() {
         preferencesBox.set(devicePreferences())
         guard isConfigured else { return }
-        Task { [weak self] in await self?.launchUpdate() }
+        Task { [weak self] in await self?.synchronisePreferences() }
     }
 
     /// Hands engine events (from the engine's actor) to the facade on the main actor.

@@ -57,9 +57,8 @@ extension Reception {
             hooks: .init(
                 isConfigured: { [weak self] in self?.isConfigured ?? false },
                 isSessionActivated: { [weak self] in
-                    guard let session = await self?.session, session.hasStartedChat else { return false }
-                    let registered = try? await session.client.isRegistered()
-                    return registered == true
+                    guard let session = await self?.session else { return false }
+                    return await session.isActivated()
                 },
                 updateDevice: { [weak self] () throws(ReceptionError) in
                     guard let session = await self?.session else { return }
@@ -94,7 +93,7 @@ extension Reception {
     }
 
     /// Applies the chat's read results to the count while the chat is visible (spec 7.11: read generation).
-    func followReads(of engine: ChatEngine, monitor: UnreadMonitor, generation: Int) async {
+    func followReads(of engine: ChatEngine, monitor: UnreadMonitor) async {
         let reads = ReadFollower(monitor: monitor)
         await engine.addObserver { snapshot in reads.observe(snapshot.unreadCount) }
     }

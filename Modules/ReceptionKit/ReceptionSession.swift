@@ -1,38 +1,36 @@
 import Conversation
 import Foundation
-import Identity
 import ReceptionCore
-import Synchronization
 import Transport
 
 /// The parts of one session (spec 7.15: everything that logout, revocation and deletion replace): its storage
-/// scope, message store, cooldowns, service client and chat engine. Built by the facade; never shared across
-/// sessions, so a late answer for an old session cannot touch the new one.
+/// scope, message store, service client and chat engine (client and engine share the session's cooldowns). Built
+/// by the facade; never shared across sessions, so a late answer for an old session cannot touch the new one.
 final class ReceptionSession: Sendable {
     let scope: StorageScope
     let store: any MessageStoring
-    let cooldowns: CooldownBook
     let client: ReceptionAPIClient
     let engine: ChatEngine
-    let identitySession: IdentitySession
 
     init(
-        scope: StorageScope, store: any MessageStoring, cooldowns: CooldownBook, client: ReceptionAPIClient,
-        engine: ChatEngine, identitySession: IdentitySession
+        scope: StorageScope, store: any MessageStoring, client: ReceptionAPIClient,
+        engine: ChatEngine
     ) {
         self.scope = scope
         self.store = store
-        self.cooldowns = cooldowns
         self.client = client
         self.engine = engine
-        self.identitySession = identitySession
     }
 
     /// Whether the person ever sent a message in this session (spec 7.3).
     var hasStartedChat: Bool { (try? store.sessionState().hasStartedChat) ?? false }
 
-    /// The chat revision sent in `X-Reception-Revision` (spec 1.2).
-    var chatRevision: Int { (try? store.sessionState().chatRevision) ?? 0 }
+    /// A used chat of a registered device: the condition for device updates at launch, foreground, chat opening
+    /// and push-token changes (spec 7.2). Never true for an unused session, so nothing registers by itself.
+    func isActivated() async -> Bool {
+        guard hasStartedChat else { return false }
+        return (try? await client.isRegistered()) == true
+    }
 
     /// Stops everything this session does.
     func end() async {

@@ -62,11 +62,11 @@ extension ReceptionAPIClient {
             let response = HTTPResponse(status: status, headers: headers, body: body)
             let failure = ResponseInterpreter.failure(response, route: route)
             if attempt == 0, status == 401, failure.error.code == ReceptionError.Code.unauthorized {
-                token = try await renewAfterRejection(of: token)
+                token = try await renew(rejected: token)
                 continue
             }
             guard !invalidated else { throw .cancelled }
-            try await handleFailure(failure, route: route)
+            try await handle(failure, route: route)
             throw failure.error
         }
         throw .invalidResponse()

@@ -202,7 +202,7 @@ extension ReceptionAPIClient {
     /// `DELETE devices/me` with a probe (works while halted, ignores cooldowns). Returns `false` when there was
     /// no session secret (nothing to delete on the server). 401 `invalid_app_id` counts as completed (spec 7.15).
     public func deleteDevice() async throws(ReceptionError) -> Bool {
-        guard let credentials = try currentCredentials() else { return false }
+        guard let credentials = try SessionCredentials.read(from: deps.secureStore, scope: deps.scope) else { return false }
         try await deleteDevice(secret: credentials.sessionSecret)
         return true
     }
@@ -252,15 +252,6 @@ extension ReceptionAPIClient {
     }
 
     // MARK: Helpers
-
-    private func currentCredentials() throws(ReceptionError) -> SessionCredentials? {
-        guard let data = try deps.secureStore.read(.session(scope: deps.scope)).value() else { return nil }
-        do {
-            return try ReceptionJSON.makeDecoder().decode(SessionCredentials.self, from: data)
-        } catch {
-            throw ReceptionError.secureStorageUnavailable
-        }
-    }
 
     private static func wait(_ task: Task<Void, any Error>) async throws(ReceptionError) {
         do {

@@ -154,7 +154,7 @@ public actor ReceptionAPIClient {
     }
 
     /// Spec 6.1 step 6: start a cooldown if the response qualifies, update the halt state, react to a chat reset.
-    private func handle(_ failure: FailedResponse, route: Route) async throws(ReceptionError) {
+    func handle(_ failure: FailedResponse, route: Route) async throws(ReceptionError) {
         if let cooldown = failure.cooldown {
             deps.cooldowns.record(scope: cooldown.scope, seconds: cooldown.seconds, now: deps.clock.now)
             deps.logger.info("\(cooldown.scope.rawValue) wait of \(cooldown.seconds) s after status \(failure.error.status)")
@@ -196,18 +196,8 @@ public actor ReceptionAPIClient {
         return try await register(probe: probe)
     }
 
-    /// Spec 2 rule 3–4 for callers outside the pipeline (the event stream).
-    func renewAfterRejection(of token: String?) async throws(ReceptionError) -> String {
-        try await renew(rejected: token)
-    }
-
-    /// Spec 6.1 step 6 for callers outside the pipeline (the event stream).
-    func handleFailure(_ failure: FailedResponse, route: Route) async throws(ReceptionError) {
-        try await handle(failure, route: route)
-    }
-
     /// Spec 2 rule 3–4: renew after a rejection, unless a newer token already replaced the rejected one.
-    private func renew(rejected: String?) async throws(ReceptionError) -> String {
+    func renew(rejected: String?) async throws(ReceptionError) -> String {
         if let accessToken, accessToken != rejected { return accessToken }
         accessToken = nil
         return try await refresh()
@@ -306,13 +296,7 @@ public actor ReceptionAPIClient {
 
     private func storedCredentials() throws(ReceptionError) -> SessionCredentials? {
         if let unsavedCredentials { return unsavedCredentials }
-        guard let data = try deps.secureStore.read(.session(scope: deps.scope)).value() else { return nil }
-        do {
-            return try ReceptionJSON.makeDecoder().decode(SessionCredentials.self, from: data)
-        } catch {
-            deps.logger.error("stored session credentials do not decode")
-            throw ReceptionError.secureStorageUnavailable
-        }
+        return try SessionCredentials.read(from: deps.secureStore, scope: deps.scope)
     }
 
     private func saveUnsavedCredentials() throws(ReceptionError) {

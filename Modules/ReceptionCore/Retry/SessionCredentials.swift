@@ -18,3 +18,16 @@ public struct SessionCredentials: Codable, Hashable, Sendable {
         try container.encode(verifiedUserId, forKey: .verifiedUserId)
     }
 }
+
+extension SessionCredentials {
+    /// The credentials stored for session `scope`: `nil` when none are stored; `secure_storage_unavailable` when
+    /// the store cannot answer or the item does not decode (spec 7.17: unavailable is never missing).
+    public static func read(from store: any SecureStoring, scope: String) throws(ReceptionError) -> SessionCredentials? {
+        guard let data = try store.read(.session(scope: scope)).value() else { return nil }
+        do {
+            return try ReceptionJSON.makeDecoder().decode(SessionCredentials.self, from: data)
+        } catch {
+            throw ReceptionError.secureStorageUnavailable
+        }
+    }
+}
