@@ -9,6 +9,9 @@ extension Reception {
         guard let (session, _) = configured("openChat") else { return }
         guard !isChatOpen else { return }
         isChatOpen = true
+        // Spec 7.20: a newly published appearance becomes visible at a chat opening.
+        shownAppearance = publishedAppearance
+        resolveAppearance()
         onEvent?(.chatOpened)
         let monitor = unreadMonitor
         let active = appActive
@@ -47,12 +50,16 @@ extension Reception {
             await monitor?.appBecameActive()
         }
         drainRevocations()
+        let refresher = appearanceRefresher
+        Task { await refresher?.appBecameActive() }
     }
 
     /// Tell ReceptionKit the app went to the background (when no lifecycle monitor is configured).
     public func appDidEnterBackground() {
         guard appActive else { return }
         appActive = false
+        let refresher = appearanceRefresher
+        Task { await refresher?.appEnteredBackground() }
         guard let session else { return }
         let monitor = unreadMonitor
         Task {

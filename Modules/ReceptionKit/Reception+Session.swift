@@ -77,7 +77,8 @@ extension Reception {
             if let halt { await client.inheritHalt(halt) }
             await engine.onEvent { event in sink.deliver(event, generation: generation) }
             await engine.start()
-            await engine.attach(network: configuration.network, lifecycle: configuration.lifecycle)
+            // The facade follows the lifecycle and tells the engine (Reception+Appearance.swift).
+            await engine.attach(network: configuration.network, lifecycle: nil)
             await engine.setAppState(active ? .active : .background)
             await model.connect()
             if visible { await engine.setVisible(true) }
@@ -162,6 +163,7 @@ extension Reception {
     func haltChanged(_ reason: HaltReason?, generation: Int) async {
         guard generation == presentationGeneration, let session else { return }
         await session.engine.haltChanged(reason)
+        await appearanceRefresher?.setHalted(reason != nil)
     }
 
     func chatWasReset(revision: Int, generation: Int) async {

@@ -56,8 +56,27 @@ public final class Reception {
 
     /// The language of the chat and of the device payload, instead of the host's first preferred localisation.
     public var languageOverride: String? {
-        didSet { if oldValue != languageOverride { preferencesChanged() } }
+        didSet {
+            guard oldValue != languageOverride else { return }
+            preferencesChanged()
+            resolveAppearance()
+        }
     }
+
+    /// The host's look of the chat: colours, texts, icons, fonts. While `usesRemoteAppearance` is on, the appearance
+    /// published in the dashboard is laid over it (spec 7.20). Logout and deletion keep it.
+    public var appearance = ChatAppearance() {
+        didSet { if oldValue != appearance { resolveAppearance() } }
+    }
+
+    /// Whether the appearance published in the dashboard is fetched and merged (default `true`).
+    public var usesRemoteAppearance = true {
+        didSet { if oldValue != usesRemoteAppearance { remoteAppearanceSwitched() } }
+    }
+
+    /// What the chat shows: `appearance` merged with the last published appearance. A newly published appearance
+    /// takes effect at the next chat opening; an open chat is not restyled by the network.
+    public internal(set) var chatAppearance = ChatAppearance()
 
     /// Decides whether a registered paywall can be offered now (e.g. the person is not subscribed yet).
     /// Without it every registered paywall is available. Setting it re-checks the list.
@@ -75,6 +94,12 @@ public final class Reception {
     var paywallCheck = 0
     var actionClickFlush: Task<Void, Never>?
     var setupCheckRan = false
+    /// The newest published appearance (cached per App ID), and the one the chat shows now.
+    var publishedAppearance: RemoteAppearance?
+    var shownAppearance: RemoteAppearance?
+    var appearanceCache: AppearanceCache?
+    var appearanceRefresher: AppearanceRefresher?
+    var lifecycleObservation: Task<Void, Never>?
 
     struct Logging {
         var level: LogLevel = .info
@@ -142,6 +167,8 @@ public final class Reception {
         if let old = session { Task { await old.end() } }
         session = nil
         if let oldMonitor = unreadMonitor { Task { await oldMonitor.endSession() } }
+        if let oldRefresher = appearanceRefresher { Task { await oldRefresher.end() } }
+        lifecycleObservation?.cancel()
         self.configuration = configuration
         self.appID = appId
         self.endpoint = endpoint
@@ -173,6 +200,9 @@ public final class Reception {
         pushRouter = makePushRouter()
         startSession(scope: scope, inheritingHalt: nil)
         refreshIdentityState()
+        // Spec 7.1 step 3: the cached published appearance of this App ID, then the refresh loop.
+        startAppearance(appID: appId)
+        observeLifecycle()
         drainRevocations()
         log.info("configured")
     }

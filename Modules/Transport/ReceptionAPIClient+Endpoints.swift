@@ -220,8 +220,9 @@ extension ReceptionAPIClient {
         }
     }
 
-    /// `GET appearance` with `If-None-Match` when an ETag is held (spec 3.16). Bodies over 65,536 bytes are
-    /// `appearance_too_large`; a wrong schema or revision is `invalid_appearance`.
+    /// `GET appearance` with `If-None-Match` when an ETag is held (spec 3.16). A 304 counts only for a conditional
+    /// request and may bring a new ETag. Bodies over 65,536 bytes are `appearance_too_large`; a wrong schema or
+    /// revision is `invalid_appearance`; other statuses keep the envelope's code or are `appearance_unavailable`.
     public func appearance(etag: String?) async throws(ReceptionError) -> AppearanceFetch {
         var options = Options()
         if let etag { options.extraHeaders["If-None-Match"] = etag }
@@ -230,11 +231,16 @@ extension ReceptionAPIClient {
             response = try await perform(Route.appearance, options)
         } catch {
             if error.code == ReceptionError.Code.httpError {
-                if error.status == 304, etag != nil { return .unchanged }
                 throw ReceptionError(
                     code: ReceptionError.Code.appearanceUnavailable, status: error.status, retryAfter: error.retryAfter)
             }
             throw error
+        }
+        if response.status == 304 {
+            guard etag != nil else {
+                throw ReceptionError(code: ReceptionError.Code.appearanceUnavailable, status: 304)
+            }
+            return .unchanged(etag: response.header("ETag"))
         }
         guard response.status == 200 else {
             throw ReceptionError(code: ReceptionError.Code.appearanceUnavailable, status: response.status)

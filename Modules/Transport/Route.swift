@@ -38,11 +38,14 @@ public struct Route: Sendable, Hashable {
     public let sendsRevisionZero: Bool
     /// Whether the request goes out through the event-stream path.
     public let isStream: Bool
+    /// Spec 3.16: a conditional request, for which 304 is an answer (the caller checks it asked conditionally).
+    public let acceptsNotModified: Bool
 
     init(
         _ method: String, _ path: String, query: String? = nil, authentication: Authentication,
         exactly200: Bool = false, timeout: Duration = .seconds(30), gates: [RetryScope], routeScope: RetryScope? = nil,
-        exempt: Bool = false, subjectToHalt: Bool = true, revisionZero: Bool = false, stream: Bool = false
+        exempt: Bool = false, subjectToHalt: Bool = true, revisionZero: Bool = false, stream: Bool = false,
+        notModified: Bool = false
     ) {
         self.method = method
         self.path = path
@@ -56,10 +59,14 @@ public struct Route: Sendable, Hashable {
         self.isSubjectToHalt = subjectToHalt
         self.sendsRevisionZero = revisionZero
         self.isStream = stream
+        self.acceptsNotModified = notModified
     }
 
     /// Whether `status` is a success for this route.
-    public func isSuccess(_ status: Int) -> Bool { requiresExactly200 ? status == 200 : (200...299).contains(status) }
+    public func isSuccess(_ status: Int) -> Bool {
+        if acceptsNotModified, status == 304 { return true }
+        return requiresExactly200 ? status == 200 : (200...299).contains(status)
+    }
 
     /// 3.1
     public static let register = Route("POST", "devices", authentication: .none, gates: [.session], routeScope: .session)
@@ -110,5 +117,6 @@ public struct Route: Sendable, Hashable {
     }
     /// 3.16
     public static let appearance = Route(
-        "GET", "appearance", authentication: .none, timeout: .seconds(10), gates: [], revisionZero: true)
+        "GET", "appearance", authentication: .none, timeout: .seconds(10), gates: [], revisionZero: true,
+        notModified: true)
 }

@@ -221,7 +221,7 @@ struct EndpointTests {
         let h = Harness(revision: 9)
         h.transport.on("GET /v1/appearance",
                        .json(200, #"{"schemaVersion":1,"revision":7,"appearance":{"tint":"red"}}"#, headers: ["ETag": "\"v7\""]),
-                       .json(304, ""), .json(200, #"{"schemaVersion":2,"revision":7,"appearance":{}}"#),
+                       .json(304, "", headers: ["ETag": "\"v8\""]), .json(304, ""), .json(200, #"{"schemaVersion":2,"revision":7,"appearance":{}}"#),
                        .json(200, "{\"schemaVersion\":1,\"revision\":1,\"appearance\":{\"x\":\"" + String(repeating: "a", count: 70_000) + "\"}}"))
         guard case .updated(let appearance, 7, let etag) = try await h.client.appearance(etag: nil) else {
             Issue.record("expected an update")
@@ -229,8 +229,12 @@ struct EndpointTests {
         }
         #expect(String(decoding: appearance, as: UTF8.self) == #"{"tint":"red"}"#)
         #expect(etag == "\"v7\"")
-        #expect(try await h.client.appearance(etag: etag) == .unchanged)
+        #expect(try await h.client.appearance(etag: etag) == .unchanged(etag: "\"v8\""))
         #expect(h.transport.requests.last?.headers["If-None-Match"] == "\"v7\"")
+        // A 304 to an unconditional request is not an answer.
+        await #expect(throws: ReceptionError(code: "appearance_unavailable", status: 304)) {
+            try await h.client.appearance(etag: nil)
+        }
         #expect(h.transport.requests.allSatisfy { $0.headers["X-Reception-Revision"] == "0" && $0.headers["Authorization"] == nil })
         await #expect(throws: ReceptionError(code: "invalid_appearance", status: 200)) { try await h.client.appearance(etag: nil) }
         await #expect(throws: ReceptionError(code: "appearance_too_large", status: 200)) { try await h.client.appearance(etag: nil) }

@@ -187,8 +187,8 @@ public struct UploadReservation: Decodable, Sendable, Hashable {
 
 /// `GET appearance` (spec 3.16): the outcome of a fetch.
 public enum AppearanceFetch: Sendable, Hashable {
-    /// 304: what the client holds is current.
-    case unchanged
+    /// 304: what the client holds is current; a new ETag on the 304, if any, replaces the held one.
+    case unchanged(etag: String?)
     /// 200 with a valid envelope: the raw `appearance` object's JSON, its revision, and the ETag to send next time.
     case updated(appearance: Data, revision: Int, etag: String?)
 }

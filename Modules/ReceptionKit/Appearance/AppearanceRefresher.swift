@@ -1,0 +1,140 @@
+import Foundation
+import ReceptionCore
+
+/// Spec 7.20's refresh cadence: while the app is active, remote appearance is on and the session is not halted,
+/// fetch; then wait 300 s after a success, or the retry delay after a failure, and repeat. Fetches are at least
+/// 300 s apart unless a retry is due; the loop stops after 8 failed attempts (or one permanent failure) until the app
+/// becomes active again. The ETag lives here, in memory only, so the first fetch of a process is unconditional.
+package actor AppearanceRefresher {
+    /// Spec 7.20: the wait after a successful fetch.
+    package static let interval: Duration = .seconds(300)
+
+    package struct Dependencies: Sendable {
+        /// One `GET appearance` with the held ETag.
+        package var fetch: @Sendable (_ etag: String?) async throws(ReceptionError) -> AppearanceFetch
+        /// A new valid appearance arrived.
+        package var published: @Sendable (RemoteAppearance) async -> Void
+        package var clock: any ReceptionClock
+        package var random: any RandomSource
+        package var logger: ReceptionLogger
+
+        package init(
+            fetch: @escaping @Sendable (_ etag: String?) async throws(ReceptionError) -> AppearanceFetch,
+            published: @escaping @Sendable (RemoteAppearance) async -> Void,
+            clock: any ReceptionClock, random: any RandomSource, logger: ReceptionLogger
+        ) {
+            self.fetch = fetch
+            self.published = published
+            self.clock = clock
+            self.random = random
+            self.logger = logger
+        }
+    }
+
+    private let deps: Dependencies
+    private var etag: String?
+    private var lastSuccess: Duration?
+    private var budget = RetryBudget()
+    private var active: Bool
+    private var enabled: Bool
+    private var halted = false
+    private var ended = false
+    private var loop: Task<Void, Never>?
+    private var loopNumber = 0
+
+    package init(_ dependencies: Dependencies, active: Bool, enabled: Bool) {
+        deps = dependencies
+        self.active = active
+        self.enabled = enabled
+    }
+
+    /// Starts the loop if its conditions hold.
+    package func start() { reconcile() }
+
+    /// Spec 7.2: the app became active — a fresh budget, and the loop restarts.
+    package func appBecameActive() {
+        active = true
+        budget = RetryBudget()
+        reconcile()
+    }
+
+    /// Spec 7.2: the loop stops in the background.
+    package func appEnteredBackground() {
+        active = false
+        reconcile()
+    }
+
+    /// `usesRemoteAppearance` changed.
+    package func setEnabled(_ enabled: Bool) {
+        guard enabled != self.enabled else { return }
+        self.enabled = enabled
+        if enabled { budget = RetryBudget() }
+        reconcile()
+    }
+
+    /// Spec 6.4: no appearance refresh while the session is halted; it resumes when the halt ends.
+    package func setHalted(_ halted: Bool) {
+        guard halted != self.halted else { return }
+        self.halted = halted
+        reconcile()
+    }
+
+    /// For good (a new configuration replaces this refresher).
+    package func end() {
+        ended = true
+        reconcile()
+    }
+
+    /// Whether a loop is running (tests).
+    package var isRunning: Bool { loop != nil }
+
+    private var shouldRun: Bool { !ended && active && enabled && !halted && !budget.isStopped }
+
+    private func reconcile() {
+        guard shouldRun else {
+            loop?.cancel()
+            loop = nil
+            return
+        }
+        guard loop == nil else { return }
+        loopNumber += 1
+        let number = loopNumber
+        loop = Task { await self.run(number) }
+    }
+
+    private func run(_ number: Int) async {
+        while !Task.isCancelled {
+            if let lastSuccess {
+                do { try await deps.clock.sleep(until: lastSuccess + Self.interval) } catch { break }
+            }
+            do throws(ReceptionError) {
+                let outcome = try await deps.fetch(etag)
+                guard !Task.isCancelled else { break }
+                budget.recordSuccess()
+                lastSuccess = deps.clock.uptime
+                await accept(outcome)
+            } catch {
+                if Task.isCancelled || error.code == ReceptionError.Code.sessionHalted { break }
+                budget.recordFailure(error, random: deps.random)
+                deps.logger.info("appearance not refreshed (\(error.code))")
+                guard !budget.isStopped, let delay = budget.nextDelay else { break }
+                do { try await deps.clock.sleep(for: delay) } catch { break }
+            }
+        }
+        if loopNumber == number { loop = nil }
+    }
+
+    private func accept(_ outcome: AppearanceFetch) async {
+        switch outcome {
+        case .unchanged(let newETag):
+            if let newETag { etag = newETag }
+        case .updated(let data, let revision, let newETag):
+            guard let appearance = RemoteAppearance(revision: revision, data: data) else {
+                deps.logger.info("appearance ignored (\(ReceptionError.Code.invalidAppearance))")
+                return
+            }
+            etag = newETag
+            await deps.published(appearance)
+        }
+    }
+}

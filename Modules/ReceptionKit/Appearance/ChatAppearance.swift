@@ -1,0 +1,301 @@
+import Foundation
+
+/// An sRGB colour written as `#RRGGBB`.
+public struct AppearanceColor: Sendable, Hashable, CustomStringConvertible {
+    /// Red, 0–255.
+    public var red: UInt8
+    /// Green, 0–255.
+    public var green: UInt8
+    /// Blue, 0–255.
+    public var blue: UInt8
+
+    /// A colour from its components.
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// Spec 7.20: exactly seven characters, `#` and six hexadecimal digits; anything else is `nil`.
+    public init?(hex: String) {
+        let utf8 = Array(hex.utf8)
+        guard utf8.count == 7, utf8[0] == UInt8(ascii: "#") else { return nil }
+        var value: UInt32 = 0
+        for byte in utf8[1...] {
+            guard let digit = Self.hexDigit(byte) else { return nil }
+            value = value << 4 | UInt32(digit)
+        }
+        self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+    }
+
+    /// `#RRGGBB` in upper case.
+    public var hex: String {
+        let digits = Array("0123456789ABCDEF")
+        return "#" + String([red, green, blue].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
+    }
+
+    public var description: String { hex }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+/// A colour for light mode and one for dark mode.
+public struct ThemedColor: Sendable, Hashable {
+    /// Used in light mode.
+    public var light: AppearanceColor
+    /// Used in dark mode.
+    public var dark: AppearanceColor
+
+    /// Different colours per mode.
+    public init(light: AppearanceColor, dark: AppearanceColor) {
+        self.light = light
+        self.dark = dark
+    }
+
+    /// The same colour in both modes.
+    public init(_ both: AppearanceColor) { self.init(light: both, dark: both) }
+}
+
+/// An image the chat draws: one shipped in the host app, or one uploaded in the dashboard (spec 3.17).
+public enum AppearanceImage: Sendable, Hashable {
+    /// An image in the host app's asset catalogue (or, on hosts without one, a file name the host understands).
+    case asset(name: String)
+    /// An image uploaded with the remote appearance, loaded without Reception headers or authentication.
+    case remote(URL)
+}
+
+/// How the chat looks: the host's choices (`Reception.shared.appearance`), merged with the appearance published in
+/// the dashboard when `usesRemoteAppearance` is on (spec 7.20; remote wins where present, local where absent).
+public struct ChatAppearance: Sendable, Hashable {
+    /// The palette of the chat.
+    public struct Colors: Sendable, Hashable {
+        /// Outgoing bubbles, the send button and links.
+        public var accent: ThemedColor
+        /// Text and icons on the accent colour.
+        public var onAccent: ThemedColor
+        /// The transcript's background.
+        public var background: ThemedColor
+        /// Incoming (team) bubbles.
+        public var incoming: ThemedColor
+        /// Text in incoming bubbles.
+        public var incomingText: ThemedColor
+
+        /// A palette.
+        public init(
+            accent: ThemedColor, onAccent: ThemedColor, background: ThemedColor, incoming: ThemedColor,
+            incomingText: ThemedColor
+        ) {
+            self.accent = accent
+            self.onAccent = onAccent
+            self.background = background
+            self.incoming = incoming
+            self.incomingText = incomingText
+        }
+
+        /// The built-in palette.
+        public static let standard = Colors(
+            accent: ThemedColor(light: AppearanceColor(red: 0x00, green: 0x7A, blue: 0xFF),
+                                dark: AppearanceColor(red: 0x0A, green: 0x84, blue: 0xFF)),
+            onAccent: ThemedColor(AppearanceColor(red: 0xFF, green: 0xFF, blue: 0xFF)),
+            background: ThemedColor(light: AppearanceColor(red: 0xFF, green: 0xFF, blue: 0xFF),
+                                    dark: AppearanceColor(red: 0x00, green: 0x00, blue: 0x00)),
+            incoming: ThemedColor(light: AppearanceColor(red: 0xE9, green: 0xE9, blue: 0xEB),
+                                  dark: AppearanceColor(red: 0x26, green: 0x26, blue: 0x29)),
+            incomingText: ThemedColor(light: AppearanceColor(red: 0x00, green: 0x00, blue: 0x00),
+                                      dark: AppearanceColor(red: 0xFF, green: 0xFF, blue: 0xFF)))
+    }
+
+    /// Texts the chat shows; `nil` shows the built-in text in the chat language.
+    public struct Texts: Sendable, Hashable {
+        /// The navigation title (at most 80 characters from the dashboard).
+        public var title: String?
+        /// The heading of the empty chat (at most 160).
+        public var welcomeTitle: String?
+        /// The text under it (at most 1,000).
+        public var welcomeText: String?
+
+        /// Texts; leave one `nil` for the built-in text.
+        public init(title: String? = nil, welcomeTitle: String? = nil, welcomeText: String? = nil) {
+            self.title = title
+            self.welcomeTitle = welcomeTitle
+            self.welcomeText = welcomeText
+        }
+    }
+
+    /// Light, dark, or following the system.
+    public enum ColorScheme: String, Sendable, Hashable, CaseIterable {
+        case system, light, dark
+    }
+
+    /// The built-in close symbols.
+    public enum CloseIcon: String, Sendable, Hashable, CaseIterable {
+        case xmark
+        case chevronDown = "chevron.down"
+        case arrowDown = "arrow.down"
+    }
+
+    /// The system font's designs.
+    public enum FontDesign: String, Sendable, Hashable, CaseIterable {
+        case standard = "default"
+        case rounded, serif, monospaced
+    }
+
+    /// The parts of the chat that can be hidden.
+    public enum Element: String, Sendable, Hashable, CaseIterable {
+        case title, welcomeTitle, welcomeText, welcomeIcon, reviewIcon, reviewAccessory, offerIcon, offerAccessory
+    }
+
+    /// A point offset from the centred position.
+    public struct Offset: Sendable, Hashable {
+        /// Horizontal, points.
+        public var x: Double
+        /// Vertical, points.
+        public var y: Double
+        /// An offset.
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+        /// Centred.
+        public static let zero = Offset(x: 0, y: 0)
+    }
+
+    /// The icon above the welcome text of an empty chat. An image beats a symbol.
+    public struct WelcomeIcon: Sendable, Hashable {
+        /// A platform symbol name.
+        public var symbol: String?
+        /// An image, drawn instead of the symbol.
+        public var image: AppearanceImage?
+        /// The symbol's colour (`nil`: the accent colour).
+        public var color: ThemedColor?
+        /// Points, 16–160.
+        public var size: Double { didSet { size = Self.clamp(size, 16, 160) } }
+        /// Points, 0–80.
+        public var cornerRadius: Double { didSet { cornerRadius = Self.clamp(cornerRadius, 0, 80) } }
+        /// Each axis −120…120 points.
+        public var offset: Offset {
+            didSet { offset = Offset(x: Self.clamp(offset.x, -120, 120), y: Self.clamp(offset.y, -120, 120)) }
+        }
+
+        /// A welcome icon; out-of-range numbers are clamped.
+        public init(
+            symbol: String? = "bubble.left.and.bubble.right", image: AppearanceImage? = nil, color: ThemedColor? = nil,
+            size: Double = 56, cornerRadius: Double = 0, offset: Offset = .zero
+        ) {
+            self.symbol = symbol
+            self.image = image
+            self.color = color
+            self.size = Self.clamp(size, 16, 160)
+            self.cornerRadius = Self.clamp(cornerRadius, 0, 80)
+            self.offset = Offset(x: Self.clamp(offset.x, -120, 120), y: Self.clamp(offset.y, -120, 120))
+        }
+
+        static func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
+            value.isNaN ? low : min(max(value, low), high)
+        }
+    }
+
+    /// The look of a review or offer (paywall) card.
+    public struct Card: Sendable, Hashable {
+        /// A symbol before the text.
+        public var icon: String?
+        /// An image instead of the icon symbol.
+        public var iconImage: AppearanceImage?
+        /// A symbol at the trailing edge.
+        public var accessory: String?
+        /// An image instead of the accessory symbol.
+        public var accessoryImage: AppearanceImage?
+        /// The button's background (`nil`: the accent colour).
+        public var button: ThemedColor?
+        /// The button's text (`nil`: the on-accent colour).
+        public var buttonText: ThemedColor?
+        /// Points, 8–28.
+        public var iconSize: Double { didSet { iconSize = WelcomeIcon.clamp(iconSize, 8, 28) } }
+
+        /// A card look; the icon size is clamped.
+        public init(
+            icon: String? = nil, iconImage: AppearanceImage? = nil, accessory: String? = nil,
+            accessoryImage: AppearanceImage? = nil, button: ThemedColor? = nil, buttonText: ThemedColor? = nil,
+            iconSize: Double = 20
+        ) {
+            self.icon = icon
+            self.iconImage = iconImage
+            self.accessory = accessory
+            self.accessoryImage = accessoryImage
+            self.button = button
+            self.buttonText = buttonText
+            self.iconSize = WelcomeIcon.clamp(iconSize, 8, 28)
+        }
+    }
+
+    /// The palette.
+    public var colors: Colors
+    /// The title and welcome texts.
+    public var texts: Texts
+    /// Light, dark or system.
+    public var colorScheme: ColorScheme
+    /// Whether the SDK-presented chat shows a close button.
+    public var showsCloseButton: Bool
+    /// The close button's symbol.
+    public var closeIcon: CloseIcon
+    /// An image for the close button, drawn instead of `closeIcon`.
+    public var closeImage: AppearanceImage?
+    /// Parts of the chat that are not shown.
+    public var hiddenElements: Set<Element>
+    /// The design of the system font.
+    public var fontDesign: FontDesign
+    /// A font of the host app (by name), used instead of the system font.
+    public var customFontName: String?
+    /// Whether older outgoing bubbles lighten as newer text messages follow.
+    public var fadesOlderMessages: Bool
+    /// The welcome icon.
+    public var welcomeIcon: WelcomeIcon
+    /// Review cards.
+    public var reviewCard: Card
+    /// Paywall (offer) cards.
+    public var offerCard: Card
+    /// Whether agent replies show the teammate's photo. Only the dashboard can turn it on (seed 001).
+    public internal(set) var showsTeamPhotos = false
+    /// Whether agent replies show the teammate's first name. Only the dashboard can turn it on (seed 001).
+    public internal(set) var showsTeamNames = false
+
+    /// An appearance; every argument has the built-in default.
+    public init(
+        colors: Colors = .standard, texts: Texts = Texts(), colorScheme: ColorScheme = .system,
+        showsCloseButton: Bool = true, closeIcon: CloseIcon = .xmark, closeImage: AppearanceImage? = nil,
+        hiddenElements: Set<Element> = [], fontDesign: FontDesign = .standard, customFontName: String? = nil,
+        fadesOlderMessages: Bool = false, welcomeIcon: WelcomeIcon = WelcomeIcon(),
+        reviewCard: Card = Card(icon: "star.fill"), offerCard: Card = Card(icon: "gift.fill")
+    ) {
+        self.colors = colors
+        self.texts = texts
+        self.colorScheme = colorScheme
+        self.showsCloseButton = showsCloseButton
+        self.closeIcon = closeIcon
+        self.closeImage = closeImage
+        self.hiddenElements = hiddenElements
+        self.fontDesign = fontDesign
+        self.customFontName = customFontName
+        self.fadesOlderMessages = fadesOlderMessages
+        self.welcomeIcon = welcomeIcon
+        self.reviewCard = reviewCard
+        self.offerCard = offerCard
+    }
+
+    /// Whether `element` is shown.
+    public func shows(_ element: Element) -> Bool { !hiddenElements.contains(element) }
+
+    /// Spec 7.20 `fadesOlderMessages`: how much an outgoing bubble lightens when `newerTextMessages` text messages
+    /// follow it — 0.06 each, at most 0.24; 0 when fading is off.
+    public func fade(newerTextMessages: Int) -> Double {
+        guard fadesOlderMessages, newerTextMessages > 0 else { return 0 }
+        return min(0.06 * Double(newerTextMessages), 0.24)
+    }
+}

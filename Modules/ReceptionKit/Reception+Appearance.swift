@@ -1,0 +1,84 @@
+import Foundation
+import ReceptionCore
+#if canImport(UIKit)
+import UIKit
+#endif
+
+extension Reception {
+    /// The revision of the published appearance the chat shows, `nil` while none is known or remote appearance is
+    /// off.
+    public var remoteAppearanceRevision: Int? { usesRemoteAppearance ? shownAppearance?.revision : nil }
+
+    /// Spec 7.1 step 3 and 7.20: load this App ID's cached appearance, show it, and start the refresh loop.
+    func startAppearance(appID: String) {
+        let cache = AppearanceCache(preferences: FilePreferences(
+            url: configuration.dataDirectory.appendingPathComponent("appearance.json")))
+        appearanceCache = cache
+        publishedAppearance = cache.load(appID: appID)
+        shownAppearance = publishedAppearance
+        resolveAppearance()
+        let refresher = AppearanceRefresher(
+            .init(
+                fetch: { [weak self] etag throws(ReceptionError) -> AppearanceFetch in
+                    guard let client = await self?.session?.client else { throw ReceptionError(code: ReceptionError.Code.cancelled) }
+                    return try await client.appearance(etag: etag)
+                },
+                published: { [weak self] appearance in await self?.appearancePublished(appearance, appID: appID) },
+                clock: configuration.clock, random: configuration.random, logger: logger("Appearance")),
+            active: appActive, enabled: usesRemoteAppearance)
+        appearanceRefresher = refresher
+        Task { await refresher.start() }
+    }
+
+    /// A fetched appearance: cached at once, shown now unless the chat is open (it is not restyled mid-session).
+    func appearancePublished(_ appearance: RemoteAppearance, appID: String) {
+        guard appID == self.appID else { return }
+        appearanceCache?.save(appearance, appID: appID)
+        publishedAppearance = appearance
+        if !isChatOpen {
+            shownAppearance = appearance
+            resolveAppearance()
+        }
+    }
+
+    /// `usesRemoteAppearance` changed: the loop follows, and the chat shows the host's appearance alone, or merged.
+    func remoteAppearanceSwitched() {
+        let refresher = appearanceRefresher
+        let enabled = usesRemoteAppearance
+        Task { await refresher?.setEnabled(enabled) }
+        resolveAppearance()
+    }
+
+    /// `chatAppearance` = `appearance`, with the shown published appearance laid over it when remote is on.
+    func resolveAppearance() {
+        guard usesRemoteAppearance, let shownAppearance else {
+            chatAppearance = appearance
+            return
+        }
+        let context = AppearanceMergeContext(
+            appLanguage: appLanguage, uiLanguage: chatLanguage, serviceRoot: endpoint?.root ?? configuration.serviceRoot,
+            canDraw: Self.canDrawSymbol)
+        chatAppearance = appearance.merged(with: shownAppearance, context: context)
+    }
+
+    /// Spec 7.20: "a symbol the OS cannot draw is ignored".
+    nonisolated static let canDrawSymbol: @Sendable (String) -> Bool = { name in
+        #if canImport(UIKit)
+        return UIImage(systemName: name) != nil
+        #else
+        return SymbolNames.looksDrawable(name)
+        #endif
+    }
+
+    /// Follows the configured lifecycle monitor, as if the host called `appDidBecomeActive()` and
+    /// `appDidEnterBackground()` itself (an inactive app counts as not active, as for the chat engine).
+    func observeLifecycle() {
+        guard let lifecycle = configuration.lifecycle else { return }
+        lifecycleObservation = Task { [weak self] in
+            for await state in lifecycle.lifecycleUpdates() {
+                guard let self else { return }
+                if state == .active { self.appDidBecomeActive() } else { self.appDidEnterBackground() }
+            }
+        }
+    }
+}
