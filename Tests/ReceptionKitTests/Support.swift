@@ -17,17 +17,30 @@ import FoundationNetworking
 final class SwitchableTransport: HTTPTransporting {
     private let inner = URLSessionTransport()
     private let offline = Mutex(false)
+    private let exchanges = Mutex<[Exchange]>([])
+
+    /// One answered request: what went out and the status that came back.
+    struct Exchange: Sendable {
+        let request: ReceptionCore.HTTPRequest
+        let status: Int
+        var path: String { request.url.path }
+    }
 
     var isOffline: Bool {
         get { offline.withLock { $0 } }
         set { offline.withLock { $0 = newValue } }
     }
 
+    /// Every answered request, in order.
+    var log: [Exchange] { exchanges.withLock { $0 } }
+
     func send(
         _ request: ReceptionCore.HTTPRequest, uploadProgress: (@Sendable (Double) -> Void)?
     ) async throws(ReceptionError) -> ReceptionCore.HTTPResponse {
         if isOffline { throw .connectionFailed(transportCode: -1009) }
-        return try await inner.send(request, uploadProgress: uploadProgress)
+        let response = try await inner.send(request, uploadProgress: uploadProgress)
+        exchanges.withLock { $0.append(Exchange(request: request, status: response.status)) }
+        return response
     }
 
     func stream(_ request: ReceptionCore.HTTPRequest) -> AsyncThrowingStream<HTTPStreamEvent, any Error> {

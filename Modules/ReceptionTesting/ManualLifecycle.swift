@@ -1,0 +1,36 @@
+import ReceptionCore
+import Synchronization
+
+/// An `AppLifecycleMonitoring` moved by hand: every subscriber gets the current state first, then each change.
+public final class ManualLifecycle: AppLifecycleMonitoring {
+    private let state: Mutex<(current: AppLifecycleState, subscribers: [Int: AsyncStream<AppLifecycleState>.Continuation], next: Int)>
+
+    /// A lifecycle starting in `state` (active by default).
+    public init(_ state: AppLifecycleState = .active) {
+        self.state = Mutex((state, [:], 0))
+    }
+
+    /// The current state.
+    public var current: AppLifecycleState { state.withLock { $0.current } }
+
+    /// Moves the app to `newState` and tells every subscriber.
+    public func set(_ newState: AppLifecycleState) {
+        let subscribers = state.withLock { state in
+            state.current = newState
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.yield(newState) }
+    }
+
+    public func lifecycleUpdates() -> AsyncStream<AppLifecycleState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AppLifecycleState.self)
+        let (id, current) = state.withLock { state in
+            state.next += 1
+            state.subscribers[state.next] = continuation
+            return (state.next, state.current)
+        }
+        continuation.yield(current)
+        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) } }
+        return stream
+    }
+}

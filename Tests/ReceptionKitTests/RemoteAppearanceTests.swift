@@ -1,0 +1,151 @@
+import Foundation
+import ReceptionCore
+import ReceptionKit
+import ReceptionTesting
+import Testing
+
+/// Spec 7.20 end to end: the dashboard publishes through the emulator's admin API, the SDK fetches, caches per App
+/// ID, shows the new look at the next chat opening, asks with its ETag, and keeps it across relaunch and logout.
+@Suite("RemoteAppearanceTests", .serialized)
+@MainActor
+struct RemoteAppearanceTests {
+    nonisolated func publish(_ service: Service, title: String, extra: [String: Any] = [:]) async throws {
+        var appearance: [String: Any] = ["text": ["title": ["en": title]], "colors": ["accent": ["light": "#00AA00"]]]
+        appearance.merge(extra) { _, new in new }
+        try await service.admin("PUT", "appearance", ["appearance": appearance])
+    }
+
+    func configure(_ app: App, clock: ManualClock) {
+        var configuration = app.configuration
+        configuration.clock = clock
+        configuration.preferredLocalizations = ["en-GB"]
+        app.reception = Reception()
+        app.reception.configure(appId: app.service.appID, configuration: configuration)
+    }
+
+    func appearanceRequests(_ app: App) -> [SwitchableTransport.Exchange] {
+        app.transport.log.filter { $0.path == "/v1/appearance" }
+    }
+
+    @Test func publishedFetchedCachedAndShownAtTheNextOpening() async throws {
+        let service = try Service()
+        try await publish(service, title: "Support v1", extra: ["showsTeamNames": true])
+        let clock = ManualClock()
+        let app = App(service)
+        configure(app, clock: clock)
+        let fetched = await until { app.reception.chatAppearance.texts.title == "Support v1" }
+        #expect(fetched, "the published title was not fetched")
+        #expect(app.reception.chatAppearance.colors.accent.light.hex == "#00AA00")
+        #expect(app.reception.chatAppearance.colors.accent.dark == ChatAppearance().colors.accent.dark)
+        #expect(app.reception.chatAppearance.showsTeamNames)
+        #expect(app.reception.remoteAppearanceRevision == 1)
+        let first = try #require(appearanceRequests(app).first)
+        #expect(first.request.headers["If-None-Match"] == nil, "the first fetch after launch is unconditional")
+        #expect(first.request.headers["Authorization"] == nil)
+        #expect(try await service.devices().isEmpty, "fetching the appearance registers no device")
+
+        // A new publication while the chat is open is cached but does not restyle the open chat.
+        app.reception.openChat()
+        try await publish(service, title: "Support v2")
+        await clock.advance(by: .seconds(300))
+        let refetched = await until { appearanceRequests(app).count == 2 && appearanceRequests(app)[1].status == 200 }
+        #expect(refetched)
+        #expect(appearanceRequests(app).last?.request.headers["If-None-Match"] == "\"appearance-1\"")
+        let cached = await until {
+            (try? String(contentsOf: app.directory.appendingPathComponent("appearance.json"), encoding: .utf8))?
+                .contains("Support v2") == true
+        }
+        #expect(cached, "the new appearance is cached at once")
+        #expect(app.reception.chatAppearance.texts.title == "Support v1", "the open chat is not restyled")
+        app.reception.closeChat()
+        app.reception.openChat()
+        #expect(app.reception.chatAppearance.texts.title == "Support v2", "the next opening shows it")
+        #expect(app.reception.remoteAppearanceRevision == 2)
+
+        // Nothing new: the service answers 304 to the ETag.
+        await clock.advance(by: .seconds(300))
+        let unchanged = await until { appearanceRequests(app).count == 3 }
+        #expect(unchanged)
+        #expect(appearanceRequests(app).last?.status == 304)
+        #expect(appearanceRequests(app).last?.request.headers["If-None-Match"] == "\"appearance-2\"")
+
+        // A relaunch without network shows the cached look before any answer.
+        let relaunched = App(service, directory: app.directory)
+        relaunched.transport.isOffline = true
+        configure(relaunched, clock: ManualClock())
+        #expect(relaunched.reception.chatAppearance.texts.title == "Support v2")
+        #expect(relaunched.reception.chatAppearance.colors.accent.light.hex == "#00AA00")
+        relaunched.reception.usesRemoteAppearance = false
+        #expect(relaunched.reception.chatAppearance == relaunched.reception.appearance, "remote off: the host's look alone")
+        relaunched.reception.usesRemoteAppearance = true
+        #expect(relaunched.reception.chatAppearance.texts.title == "Support v2")
+    }
+
+    @Test func logoutAndDeletionKeepTheLookAndItsLanguageFollowsTheOverride() async throws {
+        let service = try Service()
+        try await service.admin("PUT", "appearance", ["appearance": [
+            "text": ["welcomeTitle": ["en": "Hello", "de": "Hallo", "pt-BR": "Olá"]],
+        ]])
+        let clock = ManualClock()
+        let app = App(service)
+        configure(app, clock: clock)
+        var look = ChatAppearance()
+        look.texts.title = "Our help desk"
+        app.reception.appearance = look
+        #expect(await until { app.reception.chatAppearance.texts.welcomeTitle == "Hello" })
+        #expect(app.reception.chatAppearance.texts.title == "Our help desk", "absent remote keys keep the host's")
+        app.reception.languageOverride = "de-CH"
+        #expect(app.reception.chatAppearance.texts.welcomeTitle == "Hallo", "the UI language de matches")
+        app.reception.languageOverride = "pt"
+        #expect(app.reception.chatAppearance.texts.welcomeTitle == "Olá", "pt resolves to pt-BR")
+        app.reception.logout()
+        #expect(app.reception.chatAppearance.texts.welcomeTitle == "Olá")
+        #expect(app.reception.appearance.texts.title == "Our help desk")
+        try await app.reception.deleteData()
+        #expect(app.reception.chatAppearance.texts.title == "Our help desk")
+        #expect(app.reception.chatAppearance.texts.welcomeTitle == "Olá")
+    }
+
+    @Test func aFailedRefreshKeepsTheShownLookAndTheRetryBringsTheNewOne() async throws {
+        let service = try Service()
+        try await publish(service, title: "Good")
+        let clock = ManualClock()
+        let app = App(service)
+        configure(app, clock: clock)
+        #expect(await until { app.reception.chatAppearance.texts.title == "Good" })
+        try await service.admin("POST", "faults", ["path": "/v1/appearance", "kind": "status", "status": 500])
+        try await publish(service, title: "Never seen")
+        await clock.advance(by: .seconds(300))
+        #expect(await until { appearanceRequests(app).count == 2 })
+        #expect(appearanceRequests(app).last?.status == 500)
+        #expect(app.reception.chatAppearance.texts.title == "Good", "a failed refresh keeps what was shown")
+        // The retry after the backoff (2 s × jitter ≤ 2.5 s) gets the new publication.
+        await clock.advance(by: .seconds(3))
+        #expect(await until { app.reception.chatAppearance.texts.title == "Never seen" })
+    }
+}
+
+extension RemoteAppearanceTests {
+    @Test func aConfiguredLifecycleMonitorPausesAndResumesTheRefresh() async throws {
+        let service = try Service()
+        try await publish(service, title: "Before")
+        let clock = ManualClock()
+        let lifecycle = ManualLifecycle(.active)
+        let app = App(service)
+        var configuration = app.configuration
+        configuration.clock = clock
+        configuration.lifecycle = lifecycle
+        configuration.preferredLocalizations = ["en"]
+        app.reception.configure(appId: service.appID, configuration: configuration)
+        #expect(await until { app.reception.chatAppearance.texts.title == "Before" })
+        lifecycle.set(.background)
+        try await publish(service, title: "After")
+        #expect(await until { clock.sleeperCount == 0 }, "the background stops the refresh loop")
+        await clock.advance(by: .seconds(600))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(appearanceRequests(app).count == 1, "nothing is fetched in the background")
+        lifecycle.set(.active)
+        #expect(await until { app.reception.chatAppearance.texts.title == "After" }, "active again: fetched at once")
+        #expect(appearanceRequests(app).count == 2)
+    }
+}
