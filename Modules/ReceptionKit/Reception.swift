@@ -144,6 +144,14 @@ public final class Reception {
 
     // MARK: - Configure (spec 7.1)
 
+    /// Configures `Reception.shared` — the call the product documents show: `Reception.configure(appId:)`.
+    public static func configure(appId: String, configuration: ReceptionConfiguration = ReceptionConfiguration()) {
+        shared.configure(appId: appId, configuration: configuration)
+    }
+
+    /// The APNs environment of a push token (`.automatic` reads the build's signing).
+    public typealias PushEnvironment = PushEnvironmentChoice
+
     /// Configures ReceptionKit with your App ID (`app_` + 22 letters and digits) and, optionally, replaced parts.
     /// The same App ID again does nothing; another one replaces the previous configuration.
     public func configure(appId: String, configuration: ReceptionConfiguration = ReceptionConfiguration()) {
@@ -157,6 +165,10 @@ public final class Reception {
             return
         }
         if appId == appID { return }
+        guard ReceptionConfiguration.acceptsServiceRoot(configuration.serviceRoot) else {
+            log.error("refused: another service root than the hosted one is for debug builds (or this machine) only")
+            return
+        }
         let endpoint: ServiceEndpoint
         do {
             endpoint = try ServiceEndpoint(appID: appId, root: configuration.serviceRoot)

@@ -14,7 +14,8 @@ import Unread
 /// Every part ReceptionKit is made of, with the defaults filled in. A host swaps one part (its own storage, its own
 /// networking) by setting that property and leaving the rest: `ReceptionConfiguration()` is the standard SDK.
 public struct ReceptionConfiguration: Sendable {
-    /// The service root. The hosted service by default; point it at a local emulator during development.
+    /// The service root. The hosted service by default; point it at a local emulator during development (release
+    /// builds accept only the hosted root and roots on this machine, spec 1.1).
     public var serviceRoot: URL
     /// Where the message store and the plain preferences live.
     public var dataDirectory: URL
@@ -96,6 +97,22 @@ public struct ReceptionConfiguration: Sendable {
             timezone: TimeZone.current.identifier, bundleId: Bundle.main.bundleIdentifier)
         self.preferredLocalizations = Locale.preferredLanguages
     }
+
+    /// Spec 1.1: substituting another service root is a debug-only hook. A release build accepts the hosted root and
+    /// roots on this machine (a local emulator, benchmarks); a debug build accepts any (the scheme is checked later).
+    package static func acceptsServiceRoot(_ root: URL, debugBuild: Bool = isDebugBuild) -> Bool {
+        if debugBuild { return true }
+        if let hosted = ServiceEndpoint.hostedRoot, root.scheme == hosted.scheme, root.host == hosted.host,
+           root.port == nil { return true }
+        guard let host = root.host?.lowercased() else { return false }
+        return ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host)
+    }
+
+    #if DEBUG
+    package static let isDebugBuild = true
+    #else
+    package static let isDebugBuild = false
+    #endif
 
     /// The hardware identifier (`uname -m`: `x86_64`, `arm64`, or `iPhone17,1` on a device).
     static func machine() -> String {

@@ -201,6 +201,17 @@ struct AppearanceMergeTests {
         #expect(look.fade(newerTextMessages: 50) == 0.24)
     }
 
+    @Test func theHostsOwnNumbersAreClampedToo() {
+        var icon = ChatAppearance.WelcomeIcon(size: .nan, cornerRadius: -.infinity, offset: .init(x: .infinity, y: .nan))
+        #expect(icon.size == 16 && icon.cornerRadius == 0 && icon.offset == .init(x: 120, y: -120))
+        icon.size = 1e300
+        #expect(icon.size == 160)
+        var card = ChatAppearance.Card(iconSize: -3)
+        #expect(card.iconSize == 8)
+        card.iconSize = .infinity
+        #expect(card.iconSize == 28)
+    }
+
     @Test func anEnvelopeThatIsNotAnObjectOrHasANegativeRevisionIsNoAppearance() {
         #expect(RemoteAppearance(revision: 1, data: Data("[]".utf8)) == nil)
         #expect(RemoteAppearance(revision: 1, data: Data("{".utf8)) == nil)
