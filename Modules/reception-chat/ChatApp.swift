@@ -195,8 +195,12 @@ final class ChatApp {
         case .verified(let id): "\(id) (verified)"
         }
         let chat = reception.chat
+        let look = reception.chatAppearance
+        let welcome = [(ChatAppearance.Element.welcomeTitle, look.texts.welcomeTitle),
+                       (.welcomeText, look.texts.welcomeText)]
+            .compactMap { element, text in look.shows(element) ? text : nil }
         let screen = Screen(
-            who: who, chatOpen: reception.isChatOpen, unreadCount: reception.unreadCount,
+            title: look.shows(.title) ? look.texts.title : nil, welcome: welcome, who: who, chatOpen: reception.isChatOpen, unreadCount: reception.unreadCount,
             messages: chat?.messages ?? [], banner: chat?.banner ?? .hidden, agentTyping: chat?.agentTyping ?? false,
             composer: chat?.composer, notes: notes)
         terminal.show(screen.lines)

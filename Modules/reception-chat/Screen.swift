@@ -4,6 +4,9 @@ import Foundation
 /// Everything the screen shows, copied from the SDK's observable state on the main actor. Rendering it is a pure
 /// function (`lines`), so the full-screen and the plain-line output show the same words.
 struct Screen: Equatable, Sendable {
+    /// The chat's title and welcome lines from `Reception.chatAppearance` (the host's, or the dashboard's).
+    var title: String?
+    var welcome: [String] = []
     var who: String
     var chatOpen: Bool
     var unreadCount: Int
@@ -16,10 +19,13 @@ struct Screen: Equatable, Sendable {
 
     /// The lines of the screen, top to bottom (without the prompt).
     var lines: [String] {
-        var lines = ["ReceptionKit chat · \(who) · chat \(chatOpen ? "open" : "closed") · unread \(unreadCount)"]
+        var lines = ["\(title ?? "ReceptionKit chat") · \(who) · chat \(chatOpen ? "open" : "closed") · unread \(unreadCount)"]
         if chatOpen {
             if let text = Screen.bannerText(banner) { lines.append("[\(text)]") }
-            if messages.isEmpty { lines.append("  (no messages yet: type a line to send it)") }
+            if messages.isEmpty {
+                lines += welcome.map { "  \($0)" }
+                lines.append("  (no messages yet: type a line to send it)")
+            }
             for (index, message) in messages.enumerated() {
                 lines.append(Screen.line(for: message, number: index + 1))
             }

@@ -118,6 +118,38 @@ struct ReceptionChatTerminalTests {
         #expect(!text.contains("\u{1B}"), "no escape sequences in plain mode")
     }
 
+    @Test("the dashboard's title and welcome text appear at the next opening of the chat")
+    func remoteAppearanceAtTheNextOpening() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-pty-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let emulator = try ReceptionEmulator(configuration: EmulatorConfiguration(
+            port: 0, dataDirectory: directory.appendingPathComponent("emulator").path, pingInterval: 1))
+        try emulator.start()
+        defer { emulator.stop() }
+        let service = "http://127.0.0.1:\(emulator.port)"
+        try await AdminClient(root: service, token: emulator.credentials.adminToken).put("appearance", json: #"""
+            {"appearance": {"text": {"title": {"en": "Acme Help"}, "welcomeTitle": {"en": "Hi there"},
+                                     "welcomeText": {"en": "We answer within a day."}},
+                            "visibility": {"welcomeText": false}}}
+            """#)
+        let terminal = try PseudoTerminal(executable: Self.executable, arguments: [
+            "--service", service, "--app-id", emulator.credentials.appId,
+            "--data", directory.appendingPathComponent("app").path,
+        ])
+        defer { terminal.stop() }
+        #expect(await terminal.waitForScreen(containing: "chat open").found, "\(terminal.diagnosis)")
+        terminal.type("/close")
+        #expect(await terminal.waitForScreen(containing: "chat closed").found, "\(terminal.diagnosis)")
+        terminal.type("/open")
+        let shown = await terminal.waitForScreen(containing: "Acme Help · ")
+        #expect(shown.found, "the published title never showed; the screen shows:\n\(shown.screen)")
+        #expect(shown.screen.contains("Hi there"))
+        #expect(!shown.screen.contains("We answer within a day."), "visibility hides the welcome text")
+        terminal.type("/quit")
+        #expect(await terminal.waitForExit() == 0)
+    }
+
     /// Customer messages with exactly `text` over every device, read through the admin API.
     private func userMessages(withText text: String, emulator: ReceptionEmulator, service: String) async throws -> Int {
         let admin = AdminClient(root: service, token: emulator.credentials.adminToken)
@@ -143,5 +175,15 @@ struct AdminClient {
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let (data, _) = try await URLSession.shared.data(for: request)
         return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+    }
+
+    func put(_ path: String, json: String) async throws {
+        guard let url = URL(string: root + "/admin/" + path) else { return }
+        var request = URLRequest(url: url)
+        request.httpMethod = "PUT"
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(json.utf8)
+        _ = try await URLSession.shared.data(for: request)
     }
 }
