@@ -20,13 +20,8 @@ struct ReceptionChatTerminalTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: Self.executable.path),
             "reception-chat is missing beside the test bundle; run `swift build` first")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-pty-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let emulator = try ReceptionEmulator(configuration: EmulatorConfiguration(
-            port: 0, dataDirectory: directory.appendingPathComponent("emulator").path, pingInterval: 1))
-        try emulator.start()
-        defer { emulator.stop() }
-        let service = "http://127.0.0.1:\(emulator.port)"
+        let (directory, emulator, service) = try Self.startEmulator()
+        defer { Self.stop(emulator, directory) }
 
         let terminal = try PseudoTerminal(executable: Self.executable, arguments: [
             "--service", service, "--app-id", emulator.credentials.appId,
@@ -85,16 +80,12 @@ struct ReceptionChatTerminalTests {
     @Test("without a terminal the app prints plain lines, no escape sequences")
     func plainLinesThroughAPipe() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-pipe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let emulator = try ReceptionEmulator(configuration: EmulatorConfiguration(
-            port: 0, dataDirectory: directory.appendingPathComponent("emulator").path, pingInterval: 1))
-        try emulator.start()
-        defer { emulator.stop() }
+        let (directory, emulator, service) = try Self.startEmulator()
+        defer { Self.stop(emulator, directory) }
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = [
-            "--service", "http://127.0.0.1:\(emulator.port)", "--app-id", emulator.credentials.appId,
+            "--service", service, "--app-id", emulator.credentials.appId,
             "--data", directory.appendingPathComponent("app").path,
         ]
         let input = Pipe()
@@ -121,13 +112,8 @@ struct ReceptionChatTerminalTests {
     @Test("the dashboard's title and welcome text appear at the next opening of the chat")
     func remoteAppearanceAtTheNextOpening() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-pty-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let emulator = try ReceptionEmulator(configuration: EmulatorConfiguration(
-            port: 0, dataDirectory: directory.appendingPathComponent("emulator").path, pingInterval: 1))
-        try emulator.start()
-        defer { emulator.stop() }
-        let service = "http://127.0.0.1:\(emulator.port)"
+        let (directory, emulator, service) = try Self.startEmulator()
+        defer { Self.stop(emulator, directory) }
         try await AdminClient(root: service, token: emulator.credentials.adminToken).put("appearance", json: #"""
             {"appearance": {"text": {"title": {"en": "Acme Help"}, "welcomeTitle": {"en": "Hi there"},
                                      "welcomeText": {"en": "We answer within a day."}},
@@ -148,6 +134,20 @@ struct ReceptionChatTerminalTests {
         #expect(!shown.screen.contains("We answer within a day."), "visibility hides the welcome text")
         terminal.type("/quit")
         #expect(await terminal.waitForExit() == 0)
+    }
+
+    /// A fresh emulator on a free loopback port, in a folder of its own (the app's data goes beside it).
+    static func startEmulator() throws -> (directory: URL, emulator: ReceptionEmulator, service: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-pty-\(UUID().uuidString)")
+        let emulator = try ReceptionEmulator(configuration: EmulatorConfiguration(
+            port: 0, dataDirectory: directory.appendingPathComponent("emulator").path, pingInterval: 1))
+        try emulator.start()
+        return (directory, emulator, "http://127.0.0.1:\(emulator.port)")
+    }
+
+    static func stop(_ emulator: ReceptionEmulator, _ directory: URL) {
+        emulator.stop()
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Customer messages with exactly `text` over every device, read through the admin API.
