@@ -201,6 +201,8 @@ public final class Reception {
             log.info("a restored chat without its session secret was cleared")
         }
         scopeBox.set(scope.key)
+        // Preferences of older scopes (an earlier version's logout left them) hold a previous user's identity.
+        namespaces.removeEarlierScopes(of: scope)
         stager = IdentityStager(
             store: pendingIdentityStore(), verifiedUserId: IdentityStager.verifiedUserIdReader(
                 secureStore: configuration.secureStore, scope: { [scopeBox] in scopeBox.value }),

@@ -167,6 +167,48 @@ struct AccountLifecycleTests {
         #expect(app.reception.identityState == .labelled(userId: "user-b"), "the new session was reset by a late answer")
     }
 
+    /// Every byte of every file the SDK keeps for this install: stores, preferences, secure items, caches.
+    func allFileBytes(_ app: App) -> Data {
+        var all = Data()
+        let files = FileManager.default.enumerator(at: app.directory, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            all.append((try? Data(contentsOf: file)) ?? Data())
+        }
+        return all
+    }
+
+    // Seed 000 ("Log out", "When deletion completes"): after either, nothing of the previous user is in any file —
+    // message text, draft, user ID, name, email, metadata, push token or session secret.
+    @Test(arguments: [false, true])
+    func nothingOfThePreviousUserIsLeftInAnyFile(deleting: Bool) async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        app.reception.identify(userId: "uid-a-51d2", name: "Name A 51d2", email: "a51d2@example.com")
+        app.reception.setMetadata(["plan": "meta-a-51d2"])
+        app.reception.setPushToken(Data([0xA5, 0x1D, 0x2A, 0x51, 0xD2]), environment: .sandbox)
+        try await app.send("message of A 51d2")
+        await app.reception.chat?.engine.setDraft("draft of A 51d2")
+        #expect(await until { allFileBytes(app).range(of: Data("draft of A 51d2".utf8)) != nil }, "the draft was kept")
+        let secret = try #require(app.sessionSecret())
+        if deleting {
+            try await app.reception.deleteData()
+        } else {
+            app.reception.logout()
+            // The queued remote sign-out holds the secret until the service took it.
+            #expect(await until { (try? await service.refreshStatus(secret: secret)) == 401 })
+            #expect(await until { allFileBytes(app).range(of: Data(secret.utf8)) == nil }, "the revocation was not dequeued")
+        }
+        let bytes = allFileBytes(app)
+        #expect(!bytes.isEmpty)
+        for trace in ["message of A 51d2", "draft of A 51d2", "uid-a-51d2", "Name A 51d2", "a51d2@example.com",
+                      "meta-a-51d2", "a51d2a51d2", secret] {
+            #expect(bytes.range(of: Data(trace.utf8)) == nil, "\(trace) is still in the app's files")
+        }
+        #expect(app.reception.identityState == .anonymous)
+        #expect(app.texts.isEmpty)
+    }
+
     @Test func callsBeforeConfigureDoNothing() async throws {
         let reception = Reception()
         var events: [ReceptionEvent] = []

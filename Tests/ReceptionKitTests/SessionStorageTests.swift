@@ -22,6 +22,25 @@ struct SessionStorageTests {
         #expect(relaunched.current(appID: "app_ZZZZZZZZZZZZZZZZZZZZZZ") != rotated, "each App ID has its own")
     }
 
+    @Test func aRotationRemovesThePreferencesOfEarlierScopesOnly() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let preferences = FilePreferences(url: url)
+        let namespaces = StorageNamespaces(preferences: preferences, idGenerator: IncrementingIDGenerator())
+        let other = "app_ZZZZZZZZZZZZZZZZZZZZZZ"
+        let first = namespaces.current(appID: app)
+        let otherScope = namespaces.current(appID: other)
+        preferences["\(first.key).pending"] = #"{"externalUserId":"previous-user"}"#
+        preferences["\(otherScope.key).pending"] = #"{"externalUserId":"other-app-user"}"#
+        preferences["unrelated"] = "kept"
+        let second = namespaces.rotate(appID: app)
+        preferences["\(second.key).pending"] = #"{"externalUserId":"next-user"}"#
+        let file = try String(contentsOf: url, encoding: .utf8)
+        #expect(!file.contains("previous-user"), "the previous scope's identity is gone from the file")
+        #expect(file.contains("other-app-user") && file.contains("next-user") && file.contains("kept"))
+        #expect(FilePreferences(url: url)["\(app).generation"] == second.generation)
+    }
+
     @Test func revocationsSurviveAndAreSentInOrder() {
         let store = InMemorySecureStore()
         let queue = RevocationQueue(store: store, logger: .silent)

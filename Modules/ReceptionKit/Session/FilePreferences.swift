@@ -2,7 +2,8 @@ import Foundation
 import ReceptionCore
 import Synchronization
 
-/// The plain preferences of spec 7.17 that live outside a session's store: the storage generation of each App ID.
+/// The plain preferences of spec 7.17 that live outside a session's store: the storage generation of each App ID
+/// and the pending identity of the current scope.
 /// One small JSON object in a file, replaced atomically. A missing or unreadable file reads as empty (these values
 /// are recreated safely: a lost generation only makes an old cache unreachable, which is what logout wants anyway).
 package final class FilePreferences: Sendable {
@@ -22,15 +23,24 @@ package final class FilePreferences: Sendable {
 
     package subscript(key: String) -> String? {
         get { values.withLock { $0[key] } }
-        set {
-            let snapshot = values.withLock { values in
-                values[key] = newValue
-                return values
-            }
-            guard let url, let data = try? JSONEncoder().encode(snapshot) else { return }
-            try? FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? data.write(to: url, options: .atomic)
+        set { change { $0[key] = newValue } }
+    }
+
+    /// Removes every key `isObsolete` picks, in one write.
+    package func removeAll(where isObsolete: (String) -> Bool) {
+        change { values in
+            for key in values.keys where isObsolete(key) { values[key] = nil }
         }
+    }
+
+    private func change(_ body: (inout [String: String]) -> Void) {
+        let snapshot = values.withLock { values in
+            body(&values)
+            return values
+        }
+        guard let url, let data = try? JSONEncoder().encode(snapshot) else { return }
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // The previous file is replaced whole, so a removed value is not left behind in it.
+        try? data.write(to: url, options: .atomic)
     }
 }

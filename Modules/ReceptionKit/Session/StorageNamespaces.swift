@@ -16,12 +16,24 @@ package struct StorageNamespaces: Sendable {
         return rotate(appID: appID)
     }
 
-    /// A fresh generation for `appID`.
+    /// A fresh generation for `appID`; every preference of its earlier scopes (the pending identity: user ID,
+    /// name, email, metadata, push token) is removed with it.
     @discardableResult
     package func rotate(appID: String) -> StorageScope {
         let generation = ids.makeID()
         preferences[key(appID)] = generation
-        return StorageScope(appID: appID, generation: generation)
+        let scope = StorageScope(appID: appID, generation: generation)
+        removeEarlierScopes(of: scope)
+        return scope
+    }
+
+    /// Removes the preferences of every scope of `scope.appID` except `scope` (App IDs have one length, so no
+    /// App ID is a prefix of another).
+    package func removeEarlierScopes(of scope: StorageScope) {
+        let appID = scope.appID
+        let generationKey = key(appID)
+        let current = scope.key + "."
+        preferences.removeAll { $0.hasPrefix(appID) && $0 != generationKey && !$0.hasPrefix(current) }
     }
 }
 
