@@ -120,6 +120,8 @@ extension Reception {
         // The count becomes 0 with badge synchronisation before the new session attaches (seed 000, "Log out").
         let monitor = unreadMonitor
         startSession(scope: newScope, inheritingHalt: nil, after: { await monitor?.endSession() })
+        let refresher = appearanceRefresher
+        Task { await refresher?.sessionChanged() }
         let successor = session?.client
         Task {
             let halt = await old.client.halt

@@ -56,7 +56,9 @@ extension Reception {
             return
         }
         let context = AppearanceMergeContext(
-            appLanguage: appLanguage, uiLanguage: chatLanguage, serviceRoot: endpoint?.root ?? configuration.serviceRoot,
+            appLanguage: appLanguage, uiLanguage: chatLanguage,
+            imagesBase: (try? endpoint?.url(path: "appearance/images"))
+                ?? configuration.serviceRoot.appendingPathComponent("v1/appearance/images"),
             canDraw: Self.canDrawSymbol)
         chatAppearance = appearance.merged(with: shownAppearance, context: context)
     }

@@ -28,8 +28,9 @@ public enum ResponseInterpreter {
         let cooldown = cooldownScope(
             status: response.status, named: envelope?.retryScope, retryAfter: retryAfter, route: route)
             .flatMap { scope in retryAfter.map { (scope: scope, seconds: $0) } }
-        // The wait a caller should respect: the cooldown's, or on exempt routes the 429's own pacing (spec 5.2).
-        let pacing = cooldown?.seconds ?? ((response.status == 429 && route.isExempt) ? retryAfter : nil)
+        // The wait a caller should respect: the cooldown's, or on routes without gates (logout, deletion, appearance)
+        // the 429's own pacing of their retry loop (spec 5.2, 3.16).
+        let pacing = cooldown?.seconds ?? ((response.status == 429 && route.gates.isEmpty) ? retryAfter : nil)
         let error: ReceptionError
         if let envelope {
             error = ReceptionError(

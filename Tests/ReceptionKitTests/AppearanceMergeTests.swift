@@ -6,7 +6,8 @@ import Testing
 @Suite("AppearanceMergeTests")
 struct AppearanceMergeTests {
     static let root = URL(string: "http://127.0.0.1:9/")!
-    static let context = AppearanceMergeContext(appLanguage: "de-AT", uiLanguage: "de", serviceRoot: root)
+    static let context = AppearanceMergeContext(
+        appLanguage: "de-AT", uiLanguage: "de", imagesBase: root.appendingPathComponent("v1/appearance/images"))
 
     func merge(_ json: String, over local: ChatAppearance = ChatAppearance(), context: AppearanceMergeContext = context)
         throws -> ChatAppearance {
@@ -199,6 +200,27 @@ struct AppearanceMergeTests {
         #expect(abs(look.fade(newerTextMessages: 2) - 0.12) < 1e-9)
         #expect(look.fade(newerTextMessages: 4) == 0.24)
         #expect(look.fade(newerTextMessages: 50) == 0.24)
+    }
+
+    @Test func theRemainingKeysOverrideOneByOne() throws {
+        var plain = ChatAppearance()
+        plain.closeImage = .asset(name: "host-close")
+        let merged = try merge(#"""
+            {"fadesOlderMessages": true, "welcomeIcon": {"cornerRadius": 24},
+             "closeIcon": "xmark", "closeImage": "0B7E3A52-4A0E-4C5C-9A4C-0D0B8D1C2E3F",
+             "cards": {"review": {"accessoryImage": "0b7e3a52-4a0e-4c5c-9a4c-0d0b8d1c2e3f", "accessory": "chevron.right"}},
+             "text": {"welcomeTitle": {"de": "\#(String(repeating: "t", count: 161))"},
+                      "welcomeText": {"de": "\#(String(repeating: "w", count: 1001))"}}}
+            """#, over: plain)
+        #expect(merged.fadesOlderMessages)
+        #expect(merged.welcomeIcon.cornerRadius == 24)
+        #expect(merged.welcomeIcon.size == ChatAppearance().welcomeIcon.size, "the corner radius alone leaves the size")
+        let image = AppearanceImage.remote(Self.root.appendingPathComponent("v1/appearance/images/0b7e3a52-4a0e-4c5c-9a4c-0d0b8d1c2e3f"))
+        #expect(merged.closeImage == image, "a valid close image wins over the close symbol")
+        #expect(merged.reviewCard.accessoryImage == image)
+        #expect(merged.reviewCard.accessory == nil, "the image beats the accessory symbol")
+        #expect(merged.texts.welcomeTitle == nil, "over 160 characters")
+        #expect(merged.texts.welcomeText == nil, "over 1,000 characters")
     }
 
     @Test func theHostsOwnNumbersAreClampedToo() {

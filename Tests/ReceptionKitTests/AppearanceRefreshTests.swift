@@ -121,14 +121,63 @@ struct AppearanceRefreshTests {
         await refresher.end()
     }
 
-    @Test func aPermanentFailureStopsTheLoop() async {
+    @Test func aPermanentFailureStopsTheLoopEvenAcrossAForegroundUntilAHaltEnds() async {
         let (refresher, script, clock) = makeRefresher()
-        script.answer(.failure(ReceptionError(code: "invalid_appearance", status: 200)))
+        script.answer(.failure(ReceptionError(code: "appearance_unavailable", status: 404)), Self.updated(1, etag: nil))
         await refresher.start()
         await settle(refresher, clock)
         #expect(script.calls.count == 1)
         #expect(await refresher.isRunning == false)
         #expect(clock.sleeperCount == 0)
+        await refresher.appEnteredBackground()
+        await refresher.appBecameActive()
+        await settle(refresher, clock)
+        #expect(script.calls.count == 1, "spec 6.2: a permanently failed budget stays stopped")
+        // The service accepting the session again (a halt ending) starts afresh.
+        await refresher.setHalted(true)
+        await refresher.setHalted(false)
+        await clock.waitForSleepers(atLeast: 1)
+        #expect(script.calls.count == 2)
+        #expect(script.published == [1])
+        await refresher.end()
+    }
+
+    @Test func anInvalidPayloadIsIgnoredAndTheCadenceGoesOn() async {
+        let (refresher, script, clock) = makeRefresher()
+        script.answer(.failure(ReceptionError(code: "invalid_appearance", status: 200)), Self.updated(2, etag: nil))
+        await refresher.start()
+        await clock.waitForSleepers(atLeast: 1)
+        #expect(clock.nextWake == .seconds(300), "as after a success")
+        await clock.advance(by: .seconds(300))
+        await clock.waitForSleepers(atLeast: 1)
+        #expect(script.published == [2])
+        await refresher.end()
+    }
+
+    @Test func aFetchCancelledByASessionChangeIsRepeatedThroughTheNewSession() async {
+        let clock = ManualClock()
+        let script = ScriptedAppearance(clock: clock)
+        let holder = Mutex<AppearanceRefresher?>(nil)
+        let refresher = AppearanceRefresher(
+            .init(fetch: { etag throws(ReceptionError) in
+                      if script.calls.isEmpty {
+                          // The facade replaces its session while this request runs; the old client cancels it.
+                          _ = try? script.fetch(etag)
+                          if let refresher = holder.withLock({ $0 }) { await refresher.sessionChanged() }
+                          throw ReceptionError(code: "cancelled")
+                      }
+                      return try script.fetch(etag)
+                  },
+                  published: { script.publish($0) }, clock: clock, random: FixedRandomSource(), logger: .silent),
+            active: true, enabled: true)
+        holder.withLock { $0 = refresher }
+        script.answer(.failure(ReceptionError(code: "unused", status: 500)), Self.updated(3, etag: nil))
+        await refresher.start()
+        await clock.waitForSleepers(atLeast: 1)
+        #expect(script.calls.map(\.at) == [.zero, .zero], "repeated at once, not counted as a failure")
+        #expect(script.published == [3])
+        // Without a session change, a cancellation ends the loop (the facade is gone).
+        await refresher.end()
     }
 
     @Test func theBackgroundStopsItAndAForegroundWithinFiveMinutesWaitsForTheRest() async {

@@ -149,3 +149,38 @@ extension RemoteAppearanceTests {
         #expect(appearanceRequests(app).count == 2)
     }
 }
+
+extension RemoteAppearanceTests {
+    // Spec 6.4 and 7.20: an appearance answer can halt the session (403 app_disabled); a halted session fetches
+    // nothing, also after a logout; a new configuration starts unhalted and fetches at once.
+    @Test func aHaltFromTheAppearanceAnswerStopsTheRefreshUntilTheNextConfiguration() async throws {
+        let service = try Service()
+        try await publish(service, title: "Before the halt")
+        let clock = ManualClock()
+        let app = App(service)
+        configure(app, clock: clock)
+        #expect(await until { app.reception.chatAppearance.texts.title == "Before the halt" })
+        try await service.admin("PATCH", "app", ["disabled": true])
+        await clock.advance(by: .seconds(300))
+        #expect(await until { appearanceRequests(app).count == 2 })
+        #expect(appearanceRequests(app).last?.status == 403)
+        #expect(await until { clock.sleeperCount == 0 }, "no refresh is scheduled while halted")
+        await clock.advance(by: .seconds(900))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(appearanceRequests(app).count == 2, "a halted session fetches nothing")
+
+        try await service.admin("PATCH", "app", ["disabled": false])
+        try await publish(service, title: "After the halt")
+        // An app-unavailable halt sends nothing on its own and survives logout, but not a new configuration.
+        app.reception.logout()
+        await clock.advance(by: .seconds(900))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(appearanceRequests(app).count == 2, "the halt survives logout")
+        let relaunched = App(service, directory: app.directory)
+        configure(relaunched, clock: ManualClock())
+        #expect(relaunched.reception.chatAppearance.texts.title == "Before the halt", "the cached look first")
+        #expect(await until { relaunched.reception.chatAppearance.texts.title == "After the halt" })
+        #expect(appearanceRequests(relaunched).first?.request.headers["If-None-Match"] == nil,
+                "the ETag is not persisted: the first fetch of a process is unconditional, even with a cached look")
+    }
+}

@@ -41,6 +41,29 @@ struct SessionStorageTests {
         #expect(FilePreferences(url: url)["\(app).generation"] == second.generation)
     }
 
+    @Test func theAppearanceCacheIsPerAppIDAndBounded() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("appearance-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let cache = AppearanceCache(preferences: FilePreferences(url: url))
+        let other = "app_ZZZZZZZZZZZZZZZZZZZZZZ"
+        let appearance = try #require(RemoteAppearance(revision: 4, data: Data(#"{"colorScheme":"dark"}"#.utf8)))
+        cache.save(appearance, appID: app)
+        let reopened = AppearanceCache(preferences: FilePreferences(url: url))
+        #expect(reopened.load(appID: app) == appearance)
+        #expect(reopened.load(appID: other) == nil, "each App ID has its own")
+        let file = try String(contentsOf: url, encoding: .utf8)
+        #expect(file.contains(AppearanceCache.key(app)) && !file.contains(app), "keyed by sha256hex(appId)")
+        #expect(AppearanceCache.key(app).count == 64)
+        // Over 65,536 bytes is not kept (the earlier one stays), and a damaged entry reads as none.
+        let huge = try #require(RemoteAppearance(
+            revision: 5, data: Data("{\"x\":\"\(String(repeating: "a", count: 70_000))\"}".utf8)))
+        cache.save(huge, appID: app)
+        #expect(AppearanceCache(preferences: FilePreferences(url: url)).load(appID: app)?.revision == 4)
+        let preferences = FilePreferences(url: url)
+        preferences[AppearanceCache.key(other)] = #"{"revision":-1,"appearance":{}}"#
+        #expect(AppearanceCache(preferences: preferences).load(appID: other) == nil)
+    }
+
     @Test func revocationsSurviveAndAreSentInOrder() {
         let store = InMemorySecureStore()
         let queue = RevocationQueue(store: store, logger: .silent)

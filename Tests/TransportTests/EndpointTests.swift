@@ -222,7 +222,8 @@ struct EndpointTests {
         h.transport.on("GET /v1/appearance",
                        .json(200, #"{"schemaVersion":1,"revision":7,"appearance":{"tint":"red"}}"#, headers: ["ETag": "\"v7\""]),
                        .json(304, "", headers: ["ETag": "\"v8\""]), .json(304, ""), .json(200, #"{"schemaVersion":2,"revision":7,"appearance":{}}"#),
-                       .json(200, "{\"schemaVersion\":1,\"revision\":1,\"appearance\":{\"x\":\"" + String(repeating: "a", count: 70_000) + "\"}}"))
+                       .json(200, "{\"schemaVersion\":1,\"revision\":1,\"appearance\":{\"x\":\"" + String(repeating: "a", count: 70_000) + "\"}}"),
+                       .json(429, "", headers: ["Retry-After": "45"]))
         guard case .updated(let appearance, 7, let etag) = try await h.client.appearance(etag: nil) else {
             Issue.record("expected an update")
             return
@@ -238,6 +239,11 @@ struct EndpointTests {
         #expect(h.transport.requests.allSatisfy { $0.headers["X-Reception-Revision"] == "0" && $0.headers["Authorization"] == nil })
         await #expect(throws: ReceptionError(code: "invalid_appearance", status: 200)) { try await h.client.appearance(etag: nil) }
         await #expect(throws: ReceptionError(code: "appearance_too_large", status: 200)) { try await h.client.appearance(etag: nil) }
+        // Spec 3.16: a 429's Retry-After paces the appearance loop; appearance has no cooldown scope of its own.
+        await #expect(throws: ReceptionError(code: "appearance_unavailable", status: 429, retryAfter: 45)) {
+            try await h.client.appearance(etag: nil)
+        }
+        #expect(h.cooldowns.active(now: h.clock.now).isEmpty)
     }
 }
 

@@ -4,24 +4,24 @@ import Foundation
 /// The last published appearance of each App ID (spec 7.17: plain preferences, key `sha256hex(appId)`, at most
 /// 65,536 bytes), so a relaunch shows the dashboard's look before, or without, any network answer. It holds no user
 /// data, so logout and deletion keep it; the ETag stays in memory (the first fetch after launch is unconditional).
-struct AppearanceCache: Sendable {
+package struct AppearanceCache: Sendable {
     static let maximumBytes = 65_536
 
     private let preferences: FilePreferences
 
-    init(preferences: FilePreferences) { self.preferences = preferences }
+    package init(preferences: FilePreferences) { self.preferences = preferences }
 
     /// The cached appearance of `appID`; `nil` when there is none, or it is damaged or too large.
-    func load(appID: String) -> RemoteAppearance? {
+    package func load(appID: String) -> RemoteAppearance? {
         guard let text = preferences[Self.key(appID)], text.utf8.count <= Self.maximumBytes else { return nil }
         return try? JSONDecoder().decode(RemoteAppearance.self, from: Data(text.utf8))
     }
 
     /// Keeps `appearance` for `appID` (an envelope over the limit is not kept).
-    func save(_ appearance: RemoteAppearance, appID: String) {
+    package func save(_ appearance: RemoteAppearance, appID: String) {
         guard let data = try? JSONEncoder().encode(appearance), data.count <= Self.maximumBytes else { return }
         preferences[Self.key(appID)] = String(decoding: data, as: UTF8.self)
     }
 
-    static func key(_ appID: String) -> String { Hex.encode(SHA256.hash(Array(appID.utf8))) }
+    package static func key(_ appID: String) -> String { Hex.encode(SHA256.hash(Array(appID.utf8))) }
 }

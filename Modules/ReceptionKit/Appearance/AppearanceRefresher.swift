@@ -41,6 +41,7 @@ package actor AppearanceRefresher {
     private var ended = false
     private var loop: Task<Void, Never>?
     private var loopNumber = 0
+    private var sessionNumber = 0
 
     package init(_ dependencies: Dependencies, active: Bool, enabled: Bool) {
         deps = dependencies
@@ -51,10 +52,11 @@ package actor AppearanceRefresher {
     /// Starts the loop if its conditions hold.
     package func start() { reconcile() }
 
-    /// Spec 7.2: the app became active — a fresh budget, and the loop restarts.
+    /// Spec 7.2: the app became active — the loop restarts; a budget stopped by transient failures starts fresh, one
+    /// stopped by a permanent failure stays stopped (spec 6.2).
     package func appBecameActive() {
         active = true
-        budget = RetryBudget()
+        budget.appBecameActive()
         reconcile()
     }
 
@@ -64,7 +66,7 @@ package actor AppearanceRefresher {
         reconcile()
     }
 
-    /// `usesRemoteAppearance` changed.
+    /// `usesRemoteAppearance` changed; turning it on starts a fresh budget.
     package func setEnabled(_ enabled: Bool) {
         guard enabled != self.enabled else { return }
         self.enabled = enabled
@@ -72,10 +74,18 @@ package actor AppearanceRefresher {
         reconcile()
     }
 
-    /// Spec 6.4: no appearance refresh while the session is halted; it resumes when the halt ends.
+    /// Spec 6.4: no appearance refresh while the session is halted; it resumes with a fresh budget when the halt
+    /// ends (the failure that halted it, such as 401 `invalid_app_id`, no longer stands).
     package func setHalted(_ halted: Bool) {
-        guard halted != self.halted else { return }
+        if self.halted, !halted { budget = RetryBudget() }
         self.halted = halted
+        reconcile()
+    }
+
+    /// The facade replaced its session (logout, deletion, a reset): a fetch the old session's client cancelled is
+    /// repeated through the new one instead of counting as a failure.
+    package func sessionChanged() {
+        sessionNumber += 1
         reconcile()
     }
 
@@ -103,25 +113,44 @@ package actor AppearanceRefresher {
     }
 
     private func run(_ number: Int) async {
-        while !Task.isCancelled {
+        refresh: while !Task.isCancelled {
             if let lastSuccess {
-                do { try await deps.clock.sleep(until: lastSuccess + Self.interval) } catch { break }
+                do { try await deps.clock.sleep(until: lastSuccess + Self.interval) } catch { break refresh }
             }
+            let session = sessionNumber
             do throws(ReceptionError) {
                 let outcome = try await deps.fetch(etag)
-                guard !Task.isCancelled else { break }
-                budget.recordSuccess()
-                lastSuccess = deps.clock.uptime
+                guard !Task.isCancelled else { break refresh }
+                succeeded()
                 await accept(outcome)
             } catch {
-                if Task.isCancelled || error.code == ReceptionError.Code.sessionHalted { break }
-                budget.recordFailure(error, random: deps.random)
-                deps.logger.info("appearance not refreshed (\(error.code))")
-                guard !budget.isStopped, let delay = budget.nextDelay else { break }
-                do { try await deps.clock.sleep(for: delay) } catch { break }
+                if Task.isCancelled { break refresh }
+                switch error.code {
+                case ReceptionError.Code.cancelled:
+                    // The session's client was invalidated under the request: repeat it through the new session's
+                    // client (once per change); otherwise the facade is gone.
+                    guard session != sessionNumber else { break refresh }
+                case ReceptionError.Code.sessionHalted:
+                    halted = true
+                    break refresh
+                case ReceptionError.Code.invalidAppearance:
+                    // Spec 3.16: an invalid payload is ignored (and logged); the cadence goes on as after a success.
+                    deps.logger.info("appearance ignored (\(error.code))")
+                    succeeded()
+                default:
+                    budget.recordFailure(error, random: deps.random)
+                    deps.logger.info("appearance not refreshed (\(error.code))")
+                    guard !budget.isStopped, let delay = budget.nextDelay else { break refresh }
+                    do { try await deps.clock.sleep(for: delay) } catch { break refresh }
+                }
             }
         }
         if loopNumber == number { loop = nil }
+    }
+
+    private func succeeded() {
+        budget.recordSuccess()
+        lastSuccess = deps.clock.uptime
     }
 
     private func accept(_ outcome: AppearanceFetch) async {

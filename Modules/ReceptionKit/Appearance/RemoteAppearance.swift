@@ -80,18 +80,18 @@ package struct AppearanceMergeContext: Sendable {
     package var appLanguage: String
     /// The resolved UI language, matched second.
     package var uiLanguage: String
-    /// The service root, for uploaded images (spec 3.17).
-    package var serviceRoot: URL
+    /// `<root>/v1/appearance/images`, where uploaded images are served (spec 3.17).
+    package var imagesBase: URL
     /// Whether the platform can draw a symbol name; a symbol it cannot draw is ignored.
     package var canDraw: @Sendable (String) -> Bool
 
     package init(
-        appLanguage: String, uiLanguage: String, serviceRoot: URL,
+        appLanguage: String, uiLanguage: String, imagesBase: URL,
         canDraw: @escaping @Sendable (String) -> Bool = SymbolNames.looksDrawable
     ) {
         self.appLanguage = appLanguage
         self.uiLanguage = uiLanguage
-        self.serviceRoot = serviceRoot
+        self.imagesBase = imagesBase
         self.canDraw = canDraw
     }
 }
@@ -191,7 +191,7 @@ extension ChatAppearance {
     /// An uploaded image's ID: only a UUID, as `<root>/v1/appearance/images/<uuid in lower case>` (spec 3.17).
     static func image(_ json: AppearanceJSON?, _ context: AppearanceMergeContext) -> AppearanceImage? {
         guard let text = json?.string, let uuid = UUID(uuidString: text) else { return nil }
-        return .remote(context.serviceRoot.appendingPathComponent("v1/appearance/images/\(uuid.uuidString.lowercased())"))
+        return .remote(context.imagesBase.appendingPathComponent(uuid.uuidString.lowercased()))
     }
 
     /// A symbol name the platform can draw; `"none"` is handled by the caller.
