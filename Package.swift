@@ -111,7 +111,7 @@ let package = Package(
             name: "ReceptionKitTests",
             dependencies: [
                 "ReceptionKit", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator", "SecureStore",
-                "Conversation",
+                "Conversation", "ImagePipeline",
             ],
             path: "Tests/ReceptionKitTests"),
 

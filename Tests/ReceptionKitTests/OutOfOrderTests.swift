@@ -1,4 +1,5 @@
 import Foundation
+import ImagePipeline
 import ReceptionCore
 import ReceptionKit
 import Testing
@@ -43,6 +44,35 @@ struct OutOfOrderTests {
         try await Task.sleep(for: .milliseconds(600))
         await app.reception.chat?.refresh()
         #expect(app.texts.isEmpty)
+    }
+
+    @Test func deletionDuringAPhotoUploadCompletesAndNothingOfItStays() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("before the photo")
+        // A real JPEG from our encoder: a 64×48 gradient.
+        var pixels: [UInt8] = []
+        for y in 0..<48 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 5), 128] } }
+        let jpeg = try JPEGEncoder().encodeJPEG(PixelBuffer(width: 64, height: 48, format: .rgb8, bytes: pixels), quality: 90)
+        try await service.admin("POST", "faults", ["path": "/storage/*", "method": "PUT", "kind": "delay", "delayMs": 700])
+        let chat = try #require(app.reception.chat)
+        await chat.engine.setDraft("photo racing the deletion")
+        await chat.engine.addPhoto(Data(jpeg))
+        #expect(await chat.engine.send() != nil)
+        let uploading = await until {
+            await chat.refresh()
+            return chat.messages.contains { $0.text == "photo racing the deletion" && $0.uploadProgress != nil }
+        }
+        #expect(uploading, "the photo upload never started")
+        try await app.reception.deleteData()
+        #expect(app.events.contains(.dataDeleted))
+        try await Task.sleep(for: .milliseconds(1000))
+        await app.reception.chat?.refresh()
+        #expect(app.texts.isEmpty)
+        #expect(app.storeBytes().range(of: Data("photo racing the deletion".utf8)) == nil)
+        #expect(app.storeBytes().range(of: Data(jpeg.prefix(64))) == nil, "the photo's bytes are gone from the store")
+        #expect(try await service.devices().isEmpty, "the device is deleted and the late upload recreated nothing")
     }
 
     @Test func identifyDuringDeletionKeepsTheNewIdentity() async throws {
