@@ -85,7 +85,8 @@ extension Reception {
     }
 
     /// Handles a notification: `true` when it is Reception's (`reception.conversationId` is a non-empty string);
-    /// then the chat opens (unless `openChat` is false, as for a foreground receipt) and the count refreshes.
+    /// then the chat opens (unless `openChat` is false, as for a foreground receipt) and the count refreshes. Before
+    /// `configure` it only recognises the payload (so the host does not hand it to another SDK) and does nothing.
     @discardableResult
     public func handlePushNotification(_ userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
         guard let pushRouter else { return PushPayload.isSupportNotification(userInfo) }
