@@ -124,6 +124,7 @@ extension ChatEngine {
         if messages.count != before {
             storing("drop messages outside the window") { try deps.store.removeConfirmed(notIn: window) }
         }
+        applyTeam(response.team, replacing: true)
         merge(response.messages, advanceCursor: true)
         if !exists { persistSession { $0.cursor = 0 } }
     }
@@ -185,6 +186,7 @@ extension ChatEngine {
         for page in pages {
             applyDeviceFlags(page.device, epoch: epoch)
             if let bounded = page.boundedRead { boundedRead = bounded }
+            applyTeam(page.team, replacing: false)
             merge(page.messages, advanceCursor: true)
             seqs += page.messages.map(\.seq)
             if let compact = page.conversation { conversation = compact.id ?? conversationID } else { exists = false }

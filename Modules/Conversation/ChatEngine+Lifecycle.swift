@@ -141,6 +141,7 @@ extension ChatEngine {
         wakeDriver()
         for state in outgoing.values { state.pendingTimer?.cancel() }
         storing("reset chat") { try deps.store.resetChat(revision: revision) }
+        clearTeam()
         session = session.afterChatReset(revision: revision)
         messages = []
         outgoing = [:]

@@ -6,7 +6,7 @@ extension ChatEngine {
     public var snapshot: ChatSnapshot {
         ChatSnapshot(
             version: version, messages: messages.map(chatMessage), composer: composer, banner: banner,
-            agentTyping: agentTyping, unreadCount: unreadCount, hasConversation: hasConversation)
+            agentTyping: agentTyping, unreadCount: unreadCount, hasConversation: hasConversation, team: team.profiles)
     }
 
     /// Spec 6.3.2: the scopes that gate a whole send of `message`.

@@ -73,6 +73,13 @@ public actor ChatEngine {
     /// Spec 7.11: moved by chat close, send success, and every read start and finish.
     var readGeneration = 0
     var unreadCount: Int?
+    /// Spec 7.17: the team map with its photos.
+    var team = TeamRoster()
+    /// Bumped by a chat reset, so a photo downloaded for the old chat is never written.
+    var teamEpoch = 0
+    var teamDownloads: [String: Task<Void, Never>] = [:]
+    /// Per member, the link whose download failed; a newer link is tried, this one is not.
+    var failedTeamLinks: [String: URL] = [:]
 
     // MARK: Composer
     var composerText = ""
@@ -192,6 +199,7 @@ public actor ChatEngine {
             storing("rescue sending message") { try deps.store.setDelivery(message.delivery, of: message.id) }
         }
         messages = window
+        restoreTeam()
         hasConversation = session.unread.hasConversation || window.contains { $0.isConfirmed }
         if !window.isEmpty, !session.hasStartedChat {
             // Spec 7.3: a non-empty cache means the chat was used.
@@ -227,6 +235,7 @@ public actor ChatEngine {
         for task in [driverTask, driverSleep, loadTask, pollTask, deferredPoll, streamTask, streamWake, ticker,
                      agentTypingTimer, typingIdleTimer, bannerTimer, bannerGrace] { task?.cancel() }
         for task in monitors { task.cancel() }
+        for task in teamDownloads.values { task.cancel() }
         for state in outgoing.values { state.pendingTimer?.cancel() }
         wakeDriver()
         observers.removeAll()

@@ -18,8 +18,18 @@ public final class ChatModel {
     public private(set) var banner: ConnectionBanner = .hidden
     /// Whether an agent is typing.
     public private(set) var agentTyping = false
+    /// The teammates who wrote agent replies (spec 7.17), with their photos once downloaded. Show names and
+    /// photos only when the chat appearance enables them (`showsTeamNames`, `showsTeamPhotos`).
+    public private(set) var team: [TeamProfile] = []
     /// The version of the last applied snapshot.
     public private(set) var version = -1
+
+    /// The teammate who wrote `message`, when it is an agent reply with a known author (spec 7.24: an unknown
+    /// author gets no avatar).
+    public func author(of message: ChatMessage) -> TeamProfile? {
+        guard message.sender.isIncoming, let id = message.authorId else { return nil }
+        return team.first { $0.id == id }
+    }
 
     /// The engine the model mirrors.
     public let engine: ChatEngine
@@ -50,6 +60,7 @@ public final class ChatModel {
         if composer != incoming { composer = incoming }
         if banner != snapshot.banner { banner = snapshot.banner }
         if agentTyping != snapshot.agentTyping { agentTyping = snapshot.agentTyping }
+        if team != snapshot.team { team = snapshot.team }
     }
 
     /// Pulls the engine's current snapshot now (for tests and for a screen that appears).

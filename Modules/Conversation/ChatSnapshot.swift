@@ -16,4 +16,6 @@ public struct ChatSnapshot: Sendable, Hashable {
     public var unreadCount: Int?
     /// Whether the service has a conversation for this device.
     public var hasConversation: Bool
+    /// Spec 7.17: the teammates who wrote agent replies, in map order, with their photos once downloaded.
+    public var team: [TeamProfile] = []
 }

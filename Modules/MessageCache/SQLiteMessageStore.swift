@@ -62,6 +62,7 @@ public final class SQLiteMessageStore: MessageStoring {
         try access("reset the chat") { connection, scope throws(SQLiteFailure) in
             try connection.transaction { () throws(SQLiteFailure) in
                 try connection.run("DELETE FROM messages WHERE scope = ?1", [.text(scope.key)])
+                try connection.run("DELETE FROM team_profiles WHERE scope = ?1", [.text(scope.key)])
                 try connection.run(
                     "DELETE FROM session_values WHERE scope = ?1 AND key = ?2", [.text(scope.key), .text(Key.draft)])
                 let state = try Self.readSessionState(connection, scope, logger: logger)
@@ -107,6 +108,7 @@ public final class SQLiteMessageStore: MessageStoring {
             let values: [SQLiteValue] = [.text(scope.appID), .text(scope.key)]
             try connection.run("DELETE FROM messages WHERE scope IN (\(stale))", values)
             try connection.run("DELETE FROM session_values WHERE scope IN (\(stale))", values)
+            try connection.run("DELETE FROM team_profiles WHERE scope IN (\(stale))", values)
             try connection.run("DELETE FROM scopes WHERE app_id = ?1 AND scope <> ?2", values)
         }
     }

@@ -10,6 +10,7 @@ public final class InMemoryMessageStore: MessageStoring {
         var messages: [StoredMessage] = []
         var draft = ""
         var session = SessionState()
+        var team: [TeamProfile] = []
     }
 
     private struct Contents {
@@ -131,12 +132,23 @@ public final class InMemoryMessageStore: MessageStoring {
         try write { change(&$0.session) }
     }
 
+    // MARK: Team profiles
+
+    public func teamProfiles() throws(ReceptionError) -> [TeamProfile] { read { $0.team } }
+
+    public func saveTeamProfiles(_ profiles: [TeamProfile]) throws(ReceptionError) {
+        var seen = Set<String>()
+        let unique = profiles.filter { seen.insert($0.id).inserted }
+        try write { $0.team = unique }
+    }
+
     // MARK: Session-wide
 
     public func resetChat(revision: Int) throws(ReceptionError) {
         try write { contents in
             contents.messages = []
             contents.draft = ""
+            contents.team = []
             contents.session = contents.session.afterChatReset(revision: revision)
         }
     }

@@ -187,6 +187,28 @@ extension ReceptionAPIClient {
             retryAfter: response.status == 429 ? RetryAfter.storageHintSeconds(response.header("Retry-After")) : nil)
     }
 
+    /// A team photo link (spec 3.18): plain GET, no Reception headers, 30 s. Over 512 KiB is `image_too_large`
+    /// (spec 7.17's per-photo limit); a non-2xx answer is `http_error` with its status (403: the link expired).
+    public func teamPhoto(url: URL) async throws(ReceptionError) -> Data {
+        guard !invalidated else { throw .cancelled }
+        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
+            throw ReceptionError(code: ReceptionError.Code.invalidResponse)
+        }
+        let response = try await deps.transport.send(
+            HTTPRequest(method: "GET", url: url, headers: [:], body: nil, timeout: .seconds(30)), uploadProgress: nil)
+        guard !invalidated else { throw .cancelled }
+        guard (200...299).contains(response.status) else {
+            throw ReceptionError(code: ReceptionError.Code.httpError, status: response.status)
+        }
+        guard response.body.count <= Self.maximumTeamPhotoBytes else {
+            throw ReceptionError(code: ReceptionError.Code.imageTooLarge, status: response.status)
+        }
+        return response.body
+    }
+
+    /// Spec 7.17: a single team photo is at most 512 KiB.
+    public static let maximumTeamPhotoBytes = 512 * 1024
+
     // MARK: Logout revocation (3.4), deletion (3.5) and appearance (3.16)
 
     /// `POST devices/me/logout` for a session secret from the revocation queue (spec 3.4, 7.15): no token, revision

@@ -49,7 +49,7 @@ import Testing
         let recorder = RecordingLogHandler()
         let store = try SQLiteMessageStore(directory: directory.url, scope: testScope, logger: recorder.logger())
         #expect(try store.loadWindow().isEmpty)
-        #expect(try store.schemaVersion == 2)
+        #expect(try store.schemaVersion == 3)
         #expect(directory.contains(SQLiteMessageStore.fileName + ".damaged"))
     }
 

@@ -22,7 +22,7 @@ import Testing
             """, on: file)
     }
 
-    @Test(arguments: [Int32](0..<2))
+    @Test(arguments: [Int32](0..<3))
     func aFileAtAnEarlierVersionMigratesAndKeepsItsMessages(_ version: Int32) throws {
         let directory = TemporaryDirectory()
         try SQLiteMessageStore.createDatabase(at: directory.databaseURL, schemaVersion: version)
@@ -30,7 +30,7 @@ import Testing
 
         let recorder = RecordingLogHandler()
         let store = try SQLiteMessageStore(directory: directory.url, scope: testScope, logger: recorder.logger())
-        #expect(try store.schemaVersion == 2)
+        #expect(try store.schemaVersion == 3)
         #expect(recorder.messages(at: .error).isEmpty)
         let window = try store.loadWindow()
         if version >= 1 {
@@ -43,6 +43,8 @@ import Testing
         // Tables of later versions work.
         try store.setDraft("after migration")
         #expect(try store.draft() == "after migration")
+        try store.saveTeamProfiles([TeamProfile(id: "tm_1", name: "Anna", photoKey: "k", photo: Data([1]))])
+        #expect(try store.teamProfiles().map(\.name) == ["Anna"])
     }
 
     @Test func sqliteTransientMatchesTheCMacro() {

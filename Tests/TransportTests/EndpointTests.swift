@@ -217,6 +217,23 @@ struct EndpointTests {
         #expect(h.cooldowns.active(now: h.clock.now).isEmpty)
     }
 
+    @Test func aTeamPhotoIsAPlainGetWithinItsLimit() async throws {
+        let h = Harness(revision: 9)
+        let photo = Data([0xFF, 0xD8, 0x07, 0xFF, 0xD9])
+        h.transport.on("GET /team/anna", .response(HTTPResponse(status: 200, headers: [:], body: photo)),
+                       .json(403, ""), .response(HTTPResponse(status: 200, headers: [:], body: Data(count: 512 * 1024 + 1))))
+        let url = try #require(URL(string: "https://files.test/team/anna?sig=1"))
+        #expect(try await h.client.teamPhoto(url: url) == photo)
+        let request = try #require(h.transport.requests.last)
+        #expect(request.method == "GET" && request.headers.isEmpty, "no Reception headers, no credential")
+        await #expect(throws: ReceptionError(code: "http_error", status: 403)) { try await h.client.teamPhoto(url: url) }
+        await #expect(throws: ReceptionError(code: "image_too_large", status: 200)) { try await h.client.teamPhoto(url: url) }
+        await #expect(throws: ReceptionError(code: "invalid_response")) {
+            try await h.client.teamPhoto(url: try #require(URL(string: "file:///etc/passwd")))
+        }
+        #expect(h.cooldowns.active(now: h.clock.now).isEmpty)
+    }
+
     @Test func appearanceUsesTheETagAndValidatesTheEnvelope() async throws {
         let h = Harness(revision: 9)
         h.transport.on("GET /v1/appearance",

@@ -55,6 +55,17 @@ enum Schema {
                 PRIMARY KEY(scope, key)
             ) WITHOUT ROWID;
             """),
+        Migration(version: 3, name: "team profiles", sql: """
+            CREATE TABLE team_profiles(
+                scope TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                photo_key TEXT,
+                photo BLOB,
+                PRIMARY KEY(scope, id)
+            ) WITHOUT ROWID;
+            """),
     ]
 
     /// The version this build writes.

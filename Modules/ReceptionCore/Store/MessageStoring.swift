@@ -64,17 +64,36 @@ public protocol SessionStateStoring: Sendable {
     func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError)
 }
 
+/// The team profile cache (spec 7.17): names and photos of the teammates who wrote agent replies.
+///
+/// A store that does not implement it keeps nothing (the defaults below): names and photos then come back with the
+/// next history load instead of showing at once.
+public protocol TeamProfileStoring: Sendable {
+    /// The stored profiles in their stored order; empty when there are none.
+    func teamProfiles() throws(ReceptionError) -> [TeamProfile]
+    /// Replaces the stored profiles with `profiles`, in one transaction (the caller applies the limits).
+    func saveTeamProfiles(_ profiles: [TeamProfile]) throws(ReceptionError)
+}
+
+extension TeamProfileStoring {
+    /// Nothing stored.
+    public func teamProfiles() throws(ReceptionError) -> [TeamProfile] { [] }
+    /// Nothing kept.
+    public func saveTeamProfiles(_ profiles: [TeamProfile]) throws(ReceptionError) {}
+}
+
 /// Everything the SDK persists for a session, under one `StorageScope`. The chat engine asks for the roles it
 /// needs; the facade owns the whole store and performs the session-wide operations.
 ///
 /// Contract (checked by `MessageStoreContract` over every implementation): what a call stored is read back after
 /// reopening; a write that throws leaves what was stored before; nothing of another scope is ever returned.
-public protocol MessageStoring: MessageWindowStoring, OutboxStoring, DraftStoring, SessionStateStoring {
+public protocol MessageStoring: MessageWindowStoring, OutboxStoring, DraftStoring, SessionStateStoring,
+    TeamProfileStoring {
     /// The scope reads and writes go to.
     var scope: StorageScope { get }
 
-    /// Spec 7.12: clears the window, the outbox, the draft and the conversation state, keeps cooldowns and
-    /// synchronised preferences, and adopts `revision`, in one transaction.
+    /// Spec 7.12: clears the window, the outbox, the draft, the team profiles and the conversation state, keeps
+    /// cooldowns and synchronised preferences, and adopts `revision`, in one transaction.
     func resetChat(revision: Int) throws(ReceptionError)
 
     /// Spec 7.15 (logout, deleteData): switches to `newScope` and erases every other scope of the same App ID, so

@@ -71,7 +71,36 @@ public enum MessageStoreContract {
 
     /// Every check, for `@Test(arguments:)`.
     public static let checks: [ContractCheck<MessageStoreFixture>] =
-        windowChecks + outboxChecks + sessionChecks + scopeChecks
+        windowChecks + outboxChecks + sessionChecks + teamChecks + scopeChecks
+
+    static let teamChecks: [ContractCheck<MessageStoreFixture>] = [
+        ContractCheck("team profiles read back in order after reopening, photos included (spec 7.17)") { fixture in
+            let profiles = [
+                TeamProfile(id: "tm_2", name: "Zoë 👩‍💻", photoKey: "ph_2", photo: photo(2, size: 300_000)),
+                TeamProfile(id: "tm_1", name: "Anna", photoKey: "https://x/p?sig=1", photo: nil),
+                TeamProfile(id: "tm_3", name: "", photoKey: nil, photo: nil),
+            ]
+            try fixture.open(scope).saveTeamProfiles(profiles)
+            try require(try fixture.open(scope).teamProfiles() == profiles, "profiles differ after reopening")
+            try fixture.open(scope).saveTeamProfiles([profiles[1]])
+            try require(try fixture.open(scope).teamProfiles() == [profiles[1]], "a save does not replace the set")
+            try fixture.open(scope).saveTeamProfiles([profiles[0], profiles[0]])
+            try require(try fixture.open(scope).teamProfiles() == [profiles[0]], "a duplicate ID is stored twice")
+        },
+        ContractCheck("a chat reset and a rotation clear the team profiles; other scopes keep theirs") { fixture in
+            let profile = TeamProfile(id: "tm_1", name: "Anna", photoKey: "ph", photo: photo(1))
+            try fixture.open(otherApp).saveTeamProfiles([profile])
+            let store = try fixture.open(scope)
+            try store.saveTeamProfiles([profile])
+            try store.resetChat(revision: 1)
+            try require(try fixture.open(scope).teamProfiles().isEmpty, "a chat reset kept the team")
+            try store.saveTeamProfiles([profile])
+            try store.rotate(to: nextScope)
+            try require(try fixture.open(nextScope).teamProfiles().isEmpty, "the team survived a rotation")
+            try require(try fixture.open(scope).teamProfiles().isEmpty, "the old scope's team is readable")
+            try require(try fixture.open(otherApp).teamProfiles() == [profile], "another App ID lost its team")
+        },
+    ]
 
     static let windowChecks: [ContractCheck<MessageStoreFixture>] = [
         ContractCheck("a new scope is empty") { fixture in

@@ -22,6 +22,12 @@ actor FakeConversationService: ConversationService {
     var extraHistory: [Message] = []
     var device: DeviceFlags?
     var boundedRead: Bool? = true
+    /// The team list history answers and pages carry (`nil`: none).
+    var team: [TeamMember]?
+    func setTeam(_ members: [TeamMember]?) { team = members }
+    /// Team photo bytes by link; a link without bytes answers 403 (an expired link).
+    var teamPhotos: [URL: Data] = [:]
+    func setTeamPhoto(_ data: Data?, at url: URL) { teamPhotos[url] = data }
     var limits: LimitValues?
     /// The unread count read answers and unread GETs report.
     var unreadCountValue = 0
@@ -107,7 +113,7 @@ actor FakeConversationService: ConversationService {
         try await step("history", limits ? "limits" : "")
         return HistoryResponse(
             conversation: conversationExists ? summary : nil, messages: Array((server + extraHistory).suffix(50)),
-            device: device, boundedRead: boundedRead, limits: limits ? self.limits : nil)
+            device: device, team: team, boundedRead: boundedRead, limits: limits ? self.limits : nil)
     }
 
     func messages(after cursor: Int64) async throws(ReceptionError) -> [MessagesPage] {
@@ -117,7 +123,7 @@ actor FakeConversationService: ConversationService {
         return [MessagesPage(
             messages: newer, hasMore: false,
             conversation: conversationExists ? CompactConversation(id: "conv-1", status: .open) : nil,
-            device: device, boundedRead: boundedRead)]
+            device: device, team: team, boundedRead: boundedRead)]
     }
 
     private var summary: ConversationSummary {
@@ -185,6 +191,12 @@ actor FakeConversationService: ConversationService {
     func attachment(id: String) async throws(ReceptionError) -> Attachment {
         try await step("attachment")
         return Attachment(id: id, url: "https://files.test/\(id)", contentType: "image/jpeg")
+    }
+
+    func teamPhoto(url: URL) async throws(ReceptionError) -> Data {
+        try await step("teamPhoto", url.absoluteString)
+        guard let data = teamPhotos[url] else { throw ReceptionError(code: ReceptionError.Code.httpError, status: 403) }
+        return data
     }
 
     func events() async throws(ReceptionError) -> AsyncThrowingStream<StreamSignal, any Error> {

@@ -1,0 +1,25 @@
+import Foundation
+
+/// What the chat knows of a teammate who wrote agent replies (spec 7.17 "Team profile cache"): the first name and,
+/// once downloaded, the photo. Kept per session so names and photos show before any network answer.
+public struct TeamProfile: Codable, Hashable, Sendable {
+    /// Matches `Message.authorId`.
+    public var id: String
+    /// The first name.
+    public var name: String
+    /// The photo's cache key (`photoId`, else the link, spec 4.5); `nil` when the member has no photo.
+    public var photoKey: String?
+    /// The photo's bytes under `photoKey`, or `nil` until they are downloaded.
+    public var photo: Data?
+
+    /// Makes a profile.
+    public init(id: String, name: String, photoKey: String? = nil, photo: Data? = nil) {
+        self.id = id
+        self.name = name
+        self.photoKey = photoKey
+        self.photo = photo
+    }
+
+    /// The placeholder avatar: the name's first character, upper-cased (empty for an empty name).
+    public var initial: String { name.first.map { String($0).uppercased() } ?? "" }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import ReceptionCore
+import ReceptionTesting
+import Testing
+@testable import Conversation
+
+/// Spec 3.6, 3.7, 4.5 and 7.17: the team map, its photos and the team profile cache.
+@Suite("TeamProfilesTests")
+struct TeamProfilesTests {
+    static func link(_ name: String, signature: Int = 1) -> URL {
+        URL(string: "https://files.test/team/\(name)?sig=\(signature)")!
+    }
+
+    static func member(_ id: String, _ name: String, photoId: String? = nil, link: URL? = nil) -> TeamMember {
+        TeamMember(id: id, name: name, photoUrl: link?.absoluteString, photoId: photoId)
+    }
+
+    static let annaPhoto = Data([0xFF, 0xD8, 0x01, 0xFF, 0xD9])
+    static let annaNewPhoto = Data([0xFF, 0xD8, 0x02, 0xFF, 0xD9])
+
+    /// An engine whose history answers carry `team`, opened so the history loads.
+    func openedEngine(team: [TeamMember], store: InMemoryMessageStore? = nil) async -> EngineHarness {
+        let h = await EngineHarness(store: store, conversationExists: true)
+        await h.service.setTeam(team)
+        await h.service.agentReply("hello")
+        return h
+    }
+
+    func profiles(_ h: EngineHarness) async -> [TeamProfile] { await h.snapshot.team }
+
+    // MARK: The roster
+
+    @Test func aReSignedLinkWithTheSamePhotoIdIsNotDownloadedAgain() {
+        var roster = TeamRoster()
+        roster.replace(with: [Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a"))])
+        guard let request = roster.wanted["tm_1"] else {
+            Issue.record("no photo is wanted")
+            return
+        }
+        #expect(request.key == "ph_1")
+        let kept = roster.photoLoaded(request, data: Self.annaPhoto)
+        #expect(kept)
+        roster.replace(with: [Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a", signature: 2))])
+        #expect(roster.wanted.isEmpty, "the photo under ph_1 is cached")
+        #expect(roster["tm_1"]?.photo == Self.annaPhoto)
+    }
+
+    @Test func aChangedPhotoStaysUntilItsReplacementLoadsAndNoPhotoRemovesIt() throws {
+        var roster = TeamRoster(restoring: [TeamProfile(id: "tm_1", name: "Anna", photoKey: "ph_1", photo: Self.annaPhoto)])
+        roster.merge([Self.member("tm_1", "Anna", photoId: "ph_2", link: Self.link("a2"))])
+        #expect(roster["tm_1"]?.photo == Self.annaPhoto, "kept until the replacement loads")
+        let request = try #require(roster.wanted["tm_1"])
+        let kept = roster.photoLoaded(request, data: Self.annaNewPhoto)
+        #expect(kept)
+        #expect(roster["tm_1"]?.photoKey == "ph_2")
+        #expect(roster["tm_1"]?.photo == Self.annaNewPhoto)
+        // A late answer for a key no longer wanted is dropped.
+        let late = roster.photoLoaded(request, data: Self.annaPhoto)
+        #expect(!late)
+        roster.merge([Self.member("tm_1", "Anna")])
+        #expect(roster["tm_1"]?.photo == nil && roster["tm_1"]?.photoKey == nil, "no photo any more")
+    }
+
+    @Test func withoutAPhotoIdTheLinkIsTheKey() throws {
+        var roster = TeamRoster()
+        roster.replace(with: [Self.member("tm_1", "Anna", link: Self.link("a"))])
+        let request = try #require(roster.wanted["tm_1"])
+        #expect(request.key == Self.link("a").absoluteString)
+        let kept = roster.photoLoaded(request, data: Self.annaPhoto)
+        #expect(kept)
+        roster.replace(with: [Self.member("tm_1", "Anna", link: Self.link("a", signature: 2))])
+        #expect(roster.wanted["tm_1"] != nil, "an older service re-signs: a new link is a new key")
+        // And a legacy payload without photoId decodes.
+        let legacy = try JSONDecoder().decode(
+            TeamMember.self, from: Data(#"{"id":"tm_9","name":"Old","photoUrl":null}"#.utf8))
+        #expect(legacy.photoCacheKey == nil)
+    }
+
+    @Test func aHistoryReplacesTheMapAndAPageMerges() {
+        var roster = TeamRoster()
+        roster.replace(with: [Self.member("tm_1", "Anna"), Self.member("tm_2", "Ben")])
+        roster.merge([Self.member("tm_2", "Benjamin"), Self.member("tm_3", "Cleo")])
+        #expect(roster.profiles.map(\.name) == ["Anna", "Benjamin", "Cleo"], "newest wins, new members appended")
+        roster.replace(with: [Self.member("tm_3", "Cleo")])
+        #expect(roster.profiles.map(\.id) == ["tm_3"], "members absent from a history answer are dropped")
+        roster.merge((0..<60).map { Self.member("m\($0)", "M\($0)") })
+        #expect(roster.profiles.count == 50)
+        #expect(roster.profiles.first?.id == "m10", "beyond 50 the oldest go")
+        roster.replace(with: [Self.member("", "No ID"), Self.member("tm_1", "A"), Self.member("tm_1", "Anna")])
+        #expect(roster.profiles.map(\.name) == ["Anna"], "no empty IDs; the last entry of an ID wins")
+    }
+
+    @Test func theCacheLimits() throws {
+        let big = Data(count: 512 * 1024 + 1)
+        let fits = Data(count: 512 * 1024)
+        var roster = TeamRoster(restoring: [
+            TeamProfile(id: "a", name: "A", photoKey: "k", photo: big),
+            TeamProfile(id: "b", name: "B", photoKey: "k", photo: fits),
+        ])
+        #expect(roster["a"]?.photo == nil && roster["a"]?.name == "A", "a photo over 512 KiB is dropped, the name kept")
+        #expect(roster["b"]?.photo == fits)
+        #expect(TeamRoster(restoring: (0..<51).map { TeamProfile(id: "m\($0)", name: "M") }).profiles.isEmpty,
+                "more than 50 entries: the cache is ignored")
+        let eighteenPhotos = (0..<18).map { TeamProfile(id: "m\($0)", name: "M", photoKey: "k\($0)", photo: fits) }
+        #expect(TeamRoster(restoring: eighteenPhotos).profiles.isEmpty, "over 9 MiB: the cache is ignored")
+        let thirteen = TeamRoster(restoring: Array(eighteenPhotos.prefix(13)))
+        #expect(thirteen.profiles.count == 13)
+        #expect(thirteen.profiles.compactMap(\.photo).count == 12, "all photos together stay within 6 MiB")
+        roster.merge([Self.member("c", "C", photoId: "pc", link: Self.link("c"))])
+        let request = try #require(roster.wanted["c"])
+        let kept = roster.photoLoaded(request, data: big)
+        #expect(!kept, "a download over 512 KiB is not kept")
+    }
+
+    // MARK: The engine
+
+    @Test func namesAndPhotosArriveWithTheHistoryAndArePersisted() async throws {
+        let h = await openedEngine(team: [Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a")),
+                                          Self.member("tm_2", "Ben")])
+        await h.service.setTeamPhoto(Self.annaPhoto, at: Self.link("a"))
+        await h.open()
+        #expect(await eventually { await profiles(h).first?.photo == Self.annaPhoto })
+        #expect(await profiles(h).map(\.name) == ["Anna", "Ben"])
+        #expect(try h.store.teamProfiles().first?.photo == Self.annaPhoto, "the cache holds the photo")
+        #expect(await h.service.count("teamPhoto") == 1)
+
+        // A relaunch shows names and photos before any answer.
+        let relaunched = await h.relaunched()
+        #expect(await relaunched.snapshot.team.map(\.name) == ["Anna", "Ben"])
+        #expect(await relaunched.snapshot.team.first?.photo == Self.annaPhoto)
+        // The re-signed link of the next history answer is not downloaded again.
+        await h.service.setTeam([Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a", signature: 2)),
+                                 Self.member("tm_2", "Ben")])
+        await relaunched.open()
+        #expect(await eventually { await relaunched.service.count("history") >= 2 })
+        await settle()
+        #expect(await h.service.count("teamPhoto") == 1)
+    }
+
+    @Test func anExpiredLinkIsRetriedOnlyWithARefreshedOne() async throws {
+        let h = await openedEngine(team: [Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a"))])
+        await h.open()
+        #expect(await eventually { await h.service.count("teamPhoto") == 1 })
+        await settle()
+        #expect(await profiles(h).first?.photo == nil, "403: the link expired")
+        // The same expired link in a page is not tried again; a refreshed one is.
+        await h.service.setTeamPhoto(Self.annaPhoto, at: Self.link("a", signature: 2))
+        await h.engine.applyTeam([Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a"))], replacing: false)
+        await settle()
+        #expect(await h.service.count("teamPhoto") == 1)
+        await h.engine.applyTeam([Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a", signature: 2))],
+                                 replacing: false)
+        #expect(await eventually { await profiles(h).first?.photo == Self.annaPhoto })
+        #expect(await h.service.count("teamPhoto") == 2)
+    }
+
+    @Test func aChatResetClearsTheTeamAndALateDownloadWritesNothing() async throws {
+        let h = await openedEngine(team: [Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a"))])
+        await h.service.setTeamPhoto(Self.annaPhoto, at: Self.link("a"))
+        await h.service.hold("teamPhoto")
+        await h.open()
+        #expect(await eventually { await h.service.waitingCount("teamPhoto") == 1 })
+        #expect(await profiles(h).map(\.name) == ["Anna"])
+        // The team reset the support chat: the reloaded history has no team any more.
+        await h.service.setTeam(nil)
+        await h.engine.chatReset(revision: 4)
+        await h.service.release("teamPhoto")
+        await settle()
+        #expect(await profiles(h).isEmpty)
+        #expect(try h.store.teamProfiles().isEmpty, "a cleared cache rejects the late photo")
+    }
+}
