@@ -200,7 +200,10 @@ final class ChatApp {
                        (.welcomeText, look.texts.welcomeText)]
             .compactMap { element, text in look.shows(element) ? text : nil }
         let screen = Screen(
-            title: look.shows(.title) ? look.texts.title : nil, welcome: welcome, who: who, chatOpen: reception.isChatOpen, unreadCount: reception.unreadCount,
+            title: look.shows(.title) ? look.texts.title : nil, welcome: welcome,
+            authorNames: look.showsTeamNames
+                ? Dictionary((chat?.team ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { _, last in last }) : [:],
+            who: who, chatOpen: reception.isChatOpen, unreadCount: reception.unreadCount,
             messages: chat?.messages ?? [], banner: chat?.banner ?? .hidden, agentTyping: chat?.agentTyping ?? false,
             composer: chat?.composer, notes: notes)
         terminal.show(screen.lines)

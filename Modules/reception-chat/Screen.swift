@@ -7,6 +7,8 @@ struct Screen: Equatable, Sendable {
     /// The chat's title and welcome lines from `Reception.chatAppearance` (the host's, or the dashboard's).
     var title: String?
     var welcome: [String] = []
+    /// Teammates' first names by author ID, when the appearance shows team names (seed 001).
+    var authorNames: [String: String] = [:]
     var who: String
     var chatOpen: Bool
     var unreadCount: Int
@@ -27,7 +29,7 @@ struct Screen: Equatable, Sendable {
                 lines.append("  (no messages yet: type a line to send it)")
             }
             for (index, message) in messages.enumerated() {
-                lines.append(Screen.line(for: message, number: index + 1))
+                lines.append(Screen.line(for: message, number: index + 1, authorNames: authorNames))
             }
             if agentTyping { lines.append("  Agent is typing…") }
             if let composer {
@@ -42,8 +44,9 @@ struct Screen: Equatable, Sendable {
     }
 
     /// One transcript line: number, sender, text, photos, upload progress and delivery status.
-    static func line(for message: ChatMessage, number: Int) -> String {
-        let sender = message.sender.isIncoming ? (message.authorId.map { "agent \($0)" } ?? "agent") : "you"
+    static func line(for message: ChatMessage, number: Int, authorNames: [String: String] = [:]) -> String {
+        let sender = message.sender.isIncoming
+            ? (message.authorId.flatMap { authorNames[$0] } ?? message.authorId.map { "agent \($0)" } ?? "agent") : "you"
         var parts = ["\(String(number).leftPadded(to: 3))  \(sender):"]
         let photoCount = message.attachments.count + message.localPhotos.count
         if photoCount > 0 { parts.append(photoCount == 1 ? "[photo]" : "[\(photoCount) photos]") }
