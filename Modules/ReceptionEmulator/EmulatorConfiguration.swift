@@ -15,6 +15,8 @@ public struct EmulatorConfiguration: Sendable {
     public var accessTokenLifetime: Double
     /// Lifetime of a signed attachment URL in seconds; a later download answers 403 (spec 3.18).
     public var attachmentURLLifetime: Double
+    /// Lifetime of a signed team photo URL (`team[].photoUrl`) in seconds; a later download answers 403 (spec 3.18).
+    public var teamPhotoURLLifetime: Double
     /// Seconds since 1970, now.
     public var now: @Sendable () -> Double
     /// Random credentials and IDs: `count` characters from `A–Z a–z 0–9`.
@@ -23,7 +25,7 @@ public struct EmulatorConfiguration: Sendable {
     /// A configuration with the documented defaults (Docs/Emulator.md).
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, pingInterval: Double = 20,
-        accessTokenLifetime: Double = 3600, attachmentURLLifetime: Double = 3600,
+        accessTokenLifetime: Double = 3600, attachmentURLLifetime: Double = 3600, teamPhotoURLLifetime: Double = 3600,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
         randomText: @escaping @Sendable (_ count: Int) -> String = EmulatorConfiguration.systemRandomText
     ) {
@@ -33,6 +35,7 @@ public struct EmulatorConfiguration: Sendable {
         self.pingInterval = pingInterval
         self.accessTokenLifetime = accessTokenLifetime
         self.attachmentURLLifetime = attachmentURLLifetime
+        self.teamPhotoURLLifetime = teamPhotoURLLifetime
         self.now = now
         self.randomText = randomText
     }

@@ -32,8 +32,8 @@ extension ReceptionEmulator {
 }
 
 extension EmulatorState {
-    /// Dispatches by path: `/v1/…` (the protocol), `/storage/…` (upload PUT), `/files/…` (signed downloads),
-    /// `/admin/…` (team API).
+    /// Dispatches by path: `/v1/…` (the protocol), `/storage/…` (upload PUT), `/files/…` and `/team-photos/…`
+    /// (signed downloads), `/admin/…` (team API).
     func route(_ request: HTTPRequest, emulator: ReceptionEmulator) throws -> HTTPResponse {
         let segments = request.segments.map(String.init)
         switch segments.first {
@@ -42,6 +42,8 @@ extension EmulatorState {
             return try storagePut(request, attachmentId: segments[1])
         case "files" where segments.count == 2 && request.method == "GET":
             return try fileGet(request, attachmentId: segments[1])
+        case "team-photos" where segments.count == 2 && request.method == "GET":
+            return try teamPhotoGet(request, photoId: segments[1])
         case "admin": return try routeAdmin(request, Array(segments.dropFirst()), faults: emulator.faults)
         default: throw APIError.notFound
         }

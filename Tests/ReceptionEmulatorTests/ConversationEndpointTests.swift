@@ -235,6 +235,8 @@ struct ConversationEndpointTests {
         #expect(try await harness.admin("PUT", "team", json: ["members": [["id": "t1", "name": "Mia"]]]).status == 200)
         #expect(try await harness.admin("POST", "devices/\(device.id)/messages", json: ["text": "Hello!", "authorId": "t1"]).status == 201)
         #expect(try await harness.admin("POST", "devices/\(device.id)/messages", json: ["text": "x", "authorId": "nobody"]).status == 400)
+        // The team is listed only while the appearance shows names or photos (TeamPhotoTests).
+        #expect(try await harness.admin("PUT", "appearance", json: ["appearance": ["showsTeamNames": true]]).status == 200)
         let load = try await harness.api("GET", "conversation", token: device.token).json
         let agent = (load["messages"] as? [[String: Any]])?.last
         #expect(agent?["sender"] as? String == "AGENT")

@@ -169,24 +169,6 @@ extension EmulatorState {
         return .json(200, ["id": .string(id.lowercased())])
     }
 
-    /// `PUT /admin/team` `{members: [{id, name}]}`: replaces the team (authors of agent replies).
-    private func setTeam(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let members = try request.jsonObject()["members"]?.arrayValue else {
-            throw APIError.invalidRequest("members must be an array")
-        }
-        let parsed = try members.map { member throws(APIError) -> (String, String) in
-            guard let id = member["id"]?.stringValue, let name = member["name"]?.stringValue, !id.isEmpty else {
-                throw APIError.invalidRequest("a member is {id, name}")
-            }
-            return (id, name)
-        }
-        try db.transaction {
-            try db.query("DELETE FROM team")
-            for (id, name) in parsed { try db.query("INSERT OR REPLACE INTO team (id, name) VALUES (?, ?)", [.text(id), .text(name)]) }
-        }
-        return .json(200, ["members": .array(parsed.map { ["id": .string($0.0), "name": .string($0.1)] })])
-    }
-
     private func pushOutbox() throws -> HTTPResponse {
         let rows = try db.query("SELECT * FROM push_outbox ORDER BY id")
         return .json(

@@ -22,10 +22,8 @@ extension EmulatorState {
 
     /// `GET /v1/appearance/images/<uuid>` (spec 3.17): no Reception headers needed.
     func appearanceImage(id: String) throws -> HTTPResponse {
-        guard let row = try db.row("SELECT * FROM appearance_images WHERE id = ?", [.text(id.lowercased())]),
-            let data = row.blob("data")
-        else { throw APIError(404, "not_found", "No such image.") }
-        return HTTPResponse(
-            status: 200, headers: [("Content-Type", row.text("content_type") ?? "image/png")], body: .bytes(data))
+        try storedBytes(
+            "SELECT content_type, data FROM appearance_images WHERE id = ?", [.text(id.lowercased())], what: "image",
+            defaultType: "image/png")
     }
 }

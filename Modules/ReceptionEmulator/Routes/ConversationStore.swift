@@ -1,5 +1,3 @@
-import Digest
-
 /// A device's conversation row.
 struct ConversationRecord {
     var id: String
@@ -84,36 +82,19 @@ extension EmulatorState {
     /// spec 4.4 with a signed download URL that expires (spec 3.18).
     func attachmentJSON(_ row: SQLRow) -> JSONValue {
         let id = row.text("id") ?? ""
-        let expires = Int64(now + configuration.attachmentURLLifetime)
         var object: [String: JSONValue] = [
             "id": .string(id), "contentType": .string(row.text("content_type") ?? "image/jpeg"),
-            "url": .string("\(baseURL)/files/\(id)?expires=\(expires)&sig=\(signature("get:\(id):\(expires)"))"),
+            "url": .string(
+                signedLink(route: "files", purpose: "get", id: id, lifetime: configuration.attachmentURLLifetime)),
         ]
         if let width = row.int("width") { object["width"] = .int(width) }
         if let height = row.int("height") { object["height"] = .int(height) }
         return .object(object)
     }
 
-    /// Team members who wrote messages in `conversationId` (spec 4.5); the emulator has no team photos.
-    func teamJSON(conversationId: String?) throws -> JSONValue {
-        guard let conversationId else { return .array([]) }
-        return .array(
-            try db.query(
-                """
-                SELECT id, name FROM team WHERE id IN
-                (SELECT DISTINCT author_id FROM messages WHERE conversation_id = ?) ORDER BY id
-                """, [.text(conversationId)]
-            ).map { ["id": .optional($0.text("id")), "name": .optional($0.text("name")), "photoUrl": .null] })
-    }
-
     /// `{blocked, verificationRequired}` (spec 4.6).
     func deviceFlags(_ device: AuthenticatedDevice) -> JSONValue {
         ["blocked": .bool(device.blocked), "verificationRequired": .bool(requiresVerification(device))]
-    }
-
-    /// HMAC of `text` under the signing key, as hex (storage and download URL signatures).
-    func signature(_ text: String) -> String {
-        Hex.encode(HMACSHA256.authenticationCode(for: Array(text.utf8), key: Array(settings.signingKey.utf8)))
     }
 
     /// Stores `message` in the device's conversation (created, or reopened when resolved — spec 0.8), attaches

@@ -85,14 +85,10 @@ extension EmulatorState {
 
     /// `GET /files/<id>?expires=&sig=`: the bytes behind an attachment URL; 403 once expired (spec 3.18).
     func fileGet(_ request: HTTPRequest, attachmentId: String) throws -> HTTPResponse {
-        guard let expiresText = request.query["expires"], let expires = Int64(expiresText),
-            request.query["sig"] == signature("get:\(attachmentId):\(expires)"), Double(expires) > now
-        else { throw APIError(403, "expired_link", "The link has expired or is not valid.") }
-        guard let row = try db.row("SELECT * FROM attachments WHERE id = ? AND uploaded = 1", [.text(attachmentId)]),
-            let data = row.blob("data")
-        else { throw APIError(404, "not_found", "No such file.") }
-        return HTTPResponse(
-            status: 200, headers: [("Content-Type", row.text("content_type") ?? "image/jpeg")], body: .bytes(data))
+        try checkSignedLink(request, purpose: "get", id: attachmentId)
+        return try storedBytes(
+            "SELECT content_type, data FROM attachments WHERE id = ? AND uploaded = 1", [.text(attachmentId)],
+            what: "file", defaultType: "image/jpeg")
     }
 
     /// `GET /v1/attachments/<id>` (spec 3.15): a fresh Attachment of this device's conversation or uploads.

@@ -1,7 +1,8 @@
 /// The emulator's database schema as named migrations, run in order once each (recorded in `migrations`).
-enum Schema {
-    /// `(name, SQL)` in the order they apply.
-    static let migrations: [(String, String)] = [
+package enum Schema {
+    /// `(name, SQL)` in the order they apply; package-visible so a test can build a data folder of an earlier
+    /// version.
+    package static let migrations: [(String, String)] = [
         (
             "001_core",
             """
@@ -49,6 +50,17 @@ enum Schema {
             // Unread counts (spec 8.2) filter by sender above a seq; without this they scan the conversation.
             "002_unread_index",
             "CREATE INDEX messages_by_sender ON messages (conversation_id, sender, seq);"
+        ),
+        (
+            // Team photos (spec 4.5): the bytes, their type and the content identifier the signed URLs name. A
+            // photo belongs to one member row; rows written before this migration read as members without a photo.
+            "003_team_photos",
+            """
+            ALTER TABLE team ADD COLUMN photo_id TEXT;
+            ALTER TABLE team ADD COLUMN photo_type TEXT;
+            ALTER TABLE team ADD COLUMN photo BLOB;
+            CREATE INDEX team_by_photo ON team (photo_id);
+            """
         ),
     ]
 

@@ -48,13 +48,14 @@ final class EmulatorHarness: Sendable {
 
     init(
         clock: TestClock = TestClock(), realClock: Bool = false, pingInterval: Double = 0.2,
-        accessTokenLifetime: Double = 3600, directory: String? = nil
+        accessTokenLifetime: Double = 3600, teamPhotoURLLifetime: Double = 3600, directory: String? = nil
     ) throws {
         self.clock = clock
         self.directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("emulator-\(UUID().uuidString)").path
         var configuration = EmulatorConfiguration(
-            port: 0, dataDirectory: self.directory, pingInterval: pingInterval, accessTokenLifetime: accessTokenLifetime)
+            port: 0, dataDirectory: self.directory, pingInterval: pingInterval, accessTokenLifetime: accessTokenLifetime,
+            teamPhotoURLLifetime: teamPhotoURLLifetime)
         if !realClock { configuration.now = { clock.now } }
         emulator = try ReceptionEmulator(configuration: configuration)
         try emulator.start()
@@ -89,6 +90,13 @@ final class EmulatorHarness: Sendable {
         var replyHeaders: [String: String] = [:]
         for (name, value) in http.allHeaderFields { replyHeaders["\(name)"] = "\(value)" }
         return Reply(status: http.statusCode, headers: replyHeaders, body: data)
+    }
+
+    /// A plain GET of an absolute URL the emulator handed out (signed downloads, spec 3.18): no Reception headers,
+    /// no authorisation.
+    func download(_ urlText: String) async throws -> Reply {
+        let url = try #require(URL(string: urlText))
+        return try await raw("GET", url.path + "?" + (url.query ?? ""))
     }
 
     /// A `/v1/` request with the Reception headers (spec 1.2), a bearer token when given and a JSON body.
