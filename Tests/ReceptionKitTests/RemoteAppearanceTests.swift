@@ -184,3 +184,48 @@ extension RemoteAppearanceTests {
                 "the ETag is not persisted: the first fetch of a process is unconditional, even with a cached look")
     }
 }
+
+extension RemoteAppearanceTests {
+    // Seed 001 "Team photos and names": off by default; once the dashboard enables them, agent replies carry the
+    // teammate's first name and photo, kept for the next launch (names and photos before any answer).
+    @Test func teamNamesAndPhotosFollowTheDashboardAndSurviveARelaunch() async throws {
+        let service = try Service()
+        let photo = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 300) + [0xFF, 0xD9])
+        try await service.admin("PUT", "team", ["members": [["id": "tm_mia", "name": "Mia", "photo": photo.base64EncodedString()]]])
+        let app = App(service)
+        app.launch()
+        try await app.send("who answers?")
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/messages", ["kind": "TEXT", "text": "Mia here", "authorId": "tm_mia"])
+        app.reception.openChat()
+        let chat = try #require(app.reception.chat)
+        #expect(await until { await chat.refresh(); return chat.messages.contains { $0.text == "Mia here" } })
+        #expect(chat.team.isEmpty, "team names and photos are off until the dashboard enables them")
+        #expect(!app.reception.chatAppearance.showsTeamNames)
+
+        try await service.admin("PUT", "appearance", ["appearance": ["showsTeamNames": true, "showsTeamPhotos": true]])
+        app.reception.closeChat()
+        // The next launch fetches the appearance and the history with the team.
+        let relaunched = App(service, directory: app.directory)
+        relaunched.launch()
+        #expect(await until { relaunched.reception.chatAppearance.showsTeamPhotos })
+        relaunched.reception.closeChat()
+        relaunched.reception.openChat()
+        let second = try #require(relaunched.reception.chat)
+        #expect(await until { await second.refresh(); return second.team.first?.photo == photo })
+        let reply = try #require(second.messages.first { $0.text == "Mia here" })
+        #expect(second.author(of: reply)?.name == "Mia")
+        #expect(second.author(of: reply)?.initial == "M")
+
+        // Offline, a third launch shows the name and the photo from the cache at once.
+        let offline = App(service, directory: app.directory)
+        offline.transport.isOffline = true
+        offline.launch()
+        let third = try #require(offline.reception.chat)
+        #expect(await until { await third.refresh(); return third.team.first?.photo == photo })
+        #expect(third.team.map(\.name) == ["Mia"])
+        // Logout leaves nothing of the team behind.
+        offline.reception.logout()
+        #expect(await until { await offline.reception.chat?.refresh(); return offline.reception.chat?.team.isEmpty == true })
+    }
+}
