@@ -111,7 +111,8 @@ extension Reception {
         // The old session's secrets and chat go; the store rotation erases every older scope of this App ID.
         try? secureStore.deleteAll(namespace: old.scope.key)
         do {
-            try old.store.rotate(to: newScope)
+            // Closed first: the old session's parts still winding down can no longer write (SessionStore).
+            try old.store.closeAndRotate(to: newScope)
         } catch {
             log.error("the old chat could not be erased now (\(error.code)); it is unreachable and erased later")
         }

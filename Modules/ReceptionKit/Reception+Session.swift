@@ -11,13 +11,15 @@ extension Reception {
     ) {
         guard let endpoint, let stager else { return }
         let configuration = self.configuration
-        let store: any MessageStoring
+        let opened: any MessageStoring
         do {
-            store = try configuration.messageStore(configuration.dataDirectory, scope, logger("MessageCache"))
+            opened = try configuration.messageStore(configuration.dataDirectory, scope, logger("MessageCache"))
         } catch {
             logger("MessageCache").error("the message store could not be opened (\(error.code)); the chat runs in memory")
-            store = UnavailableMessageStore(scope: scope)
+            opened = UnavailableMessageStore(scope: scope)
         }
+        // Closed when the session ends, so the old session's late writes never reach the next one (SessionStore).
+        let store = SessionStore(opened)
         let state = (try? store.sessionState()) ?? SessionState()
         let cooldowns = CooldownBook(stored: state.cooldowns, now: configuration.clock.now) { cooldowns in
             try? store.updateSessionState { $0.cooldowns = cooldowns }

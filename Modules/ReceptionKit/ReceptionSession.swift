@@ -8,12 +8,12 @@ import Transport
 /// by the facade; never shared across sessions, so a late answer for an old session cannot touch the new one.
 final class ReceptionSession: Sendable {
     let scope: StorageScope
-    let store: any MessageStoring
+    let store: SessionStore
     let client: ReceptionAPIClient
     let engine: ChatEngine
 
     init(
-        scope: StorageScope, store: any MessageStoring, client: ReceptionAPIClient,
+        scope: StorageScope, store: SessionStore, client: ReceptionAPIClient,
         engine: ChatEngine
     ) {
         self.scope = scope

@@ -54,20 +54,9 @@ enum Tokens {
             for line in sys.stdin.read().splitlines():
                 print(jwt.encode(json.loads(line), "ids_test_secret", algorithm="HS256"))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(claims.joined(separator: "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw MintingFailed() }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let result = try ChildProcess.run(["python3", "-c", script], input: Data(claims.joined(separator: "\n").utf8))
+        guard result.status == 0 else { throw MintingFailed() }
+        let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.count == claims.count else { throw MintingFailed() }
         return lines
     }

@@ -55,6 +55,11 @@ final class ChildProcess {
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = FileHandle.standardError
+        // The pipe's ends close on exec: a child another test starts meanwhile must not inherit the write end and
+        // hold back the end of this child's output.
+        for handle in [output.fileHandleForReading, output.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         try process.run()
     }
 

@@ -88,8 +88,17 @@ struct ReceptionChatTerminalTests {
             "--service", service, "--app-id", emulator.credentials.appId,
             "--data", directory.appendingPathComponent("app").path,
         ]
+        // Standard input is a pipe whose ends close on exec, so no other child started meanwhile keeps it open past
+        // our close (the app quits at its end); standard output is a file, which is just as much not a terminal.
         let input = Pipe()
-        let output = Pipe()
+        for handle in [input.fileHandleForReading, input.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
+        let outputURL = directory.appendingPathComponent("chat-output.txt")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data().write(to: outputURL)
+        let output = try FileHandle(forWritingTo: outputURL)
+        defer { try? output.close() }
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -102,8 +111,11 @@ struct ReceptionChatTerminalTests {
         }
         try await Task.sleep(for: .milliseconds(500))
         try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let quitBy = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < quitBy { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
+        let text = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
         #expect(process.terminationStatus == 0)
         #expect(text.contains("1  you: plain hello — Sent\n"), "output:\n\(text)")
         #expect(!text.contains("\u{1B}"), "no escape sequences in plain mode")

@@ -75,6 +75,30 @@ struct OutOfOrderTests {
         #expect(try await service.devices().isEmpty, "the device is deleted and the late upload recreated nothing")
     }
 
+    @Test(arguments: [false, true])
+    func aLateWriteOfTheEndedSessionNeverReachesTheNextOne(deleting: Bool) async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("A's message")
+        let oldEngine = try #require(app.reception.chat?.engine)
+        if deleting { try await app.reception.deleteData() } else { app.reception.logout() }
+        // The old engine winds down in the background; anything it still writes must go nowhere.
+        await oldEngine.setDraft("late draft of A 3e7c")
+        let newChat = try #require(app.reception.chat)
+        #expect(newChat.engine !== oldEngine)
+        await newChat.connect()
+        await newChat.refresh()
+        #expect(newChat.composer.text.isEmpty, "A's late draft appeared in the next session's composer")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(app.storeBytes().range(of: Data("late draft of A 3e7c".utf8)) == nil)
+        let relaunched = App(service, directory: app.directory)
+        relaunched.launch()
+        let chat = try #require(relaunched.reception.chat)
+        #expect(await until { await chat.refresh(); return chat.version >= 0 })
+        #expect(chat.composer.text.isEmpty)
+    }
+
     @Test func identifyDuringDeletionKeepsTheNewIdentity() async throws {
         let service = try Service()
         let app = App(service)

@@ -2,6 +2,7 @@ import Foundation
 import ReceptionCore
 import ReceptionEmulator
 import ReceptionKit
+import ReceptionTesting
 import SecureStore
 import Synchronization
 import Testing
@@ -103,18 +104,9 @@ final class Service: Sendable {
     func token(userId: String, secret: String? = nil) throws -> String {
         let key = secret ?? emulator.credentials.identitySecret ?? ""
         let claims = #"{"user_id": "\#(userId)", "exp": \#(Int(Date().timeIntervalSince1970) + 3600)}"#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c", "import jwt, json, sys; print(jwt.encode(json.loads(sys.argv[1]), sys.argv[2], algorithm='HS256'))",
-            claims, key,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try ChildProcess.python(
+            "import jwt, json, sys; print(jwt.encode(json.loads(sys.argv[1]), sys.argv[2], algorithm='HS256'))",
+            [claims, key])
     }
 }
 

@@ -275,15 +275,5 @@ enum UploadReservationFixture {
 
 enum Python {
     /// Runs a Python 3 script and returns its standard output.
-    static func run(_ script: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    static func run(_ script: String) throws -> String { try ChildProcess.python(script) }
 }

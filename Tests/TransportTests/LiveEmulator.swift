@@ -119,15 +119,7 @@ final class LiveEmulator: Sendable {
         let key = secret ?? emulator.credentials.identitySecret ?? ""
         let json = String(decoding: try JSONSerialization.data(withJSONObject: claims), as: UTF8.self)
         let script = "import jwt, json, sys; print(jwt.encode(json.loads(sys.argv[1]), sys.argv[2], algorithm='HS256'))"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, json, key]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try ChildProcess.python(script, [json, key])
     }
 
     /// An admin API call; the parsed JSON answer.

@@ -175,8 +175,14 @@ final class LoopbackServer: Sendable {
         process.standardOutput = pipe
         // The server exits when this pipe closes, that is when the test process ends; it must not hold the test
         // runner's output open either.
-        process.standardInput = Pipe()
+        let stdin = Pipe()
+        process.standardInput = stdin
         process.standardError = FileHandle.nullDevice
+        // Every end closes on exec, so children that other tests start do not inherit them (see ChildProcess).
+        for handle in [pipe.fileHandleForReading, pipe.fileHandleForWriting, stdin.fileHandleForReading,
+                       stdin.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         var port: Int?
         if (try? process.run()) != nil {
             var line = Data()

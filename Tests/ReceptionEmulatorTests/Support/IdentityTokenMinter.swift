@@ -29,12 +29,18 @@ enum IdentityTokenMinter {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let claimsText = String(decoding: try JSONSerialization.data(withJSONObject: claims), as: UTF8.self)
         process.arguments = ["python3", "-c", script, mode, secret, claimsText]
-        let output = Pipe()
+        // A file, not a pipe: a child another test starts meanwhile would inherit a pipe's write end and hold back
+        // its end for ever.
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("mint-\(UUID().uuidString)")
+        try Data().write(to: outputURL)
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let output = try FileHandle(forWritingTo: outputURL)
+        defer { try? output.close() }
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "python3 with PyJWT is needed (make install)")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs a helper program for a test (PyJWT, hashlib, a reference decoder) and returns what it printed.
+///
+/// Input and output go through temporary files, not pipes. Tests run in parallel and start other children (test
+/// servers, the app under test); a child started while a pipe is open inherits its write end and holds it open, so
+/// the reader of a pipe could wait for its end forever. A file has no end to wait for: the run waits for the
+/// helper to exit, then reads what it wrote.
+package enum ChildProcess {
+    /// What a run produced.
+    package struct Result: Sendable {
+        /// The exit status.
+        package var status: Int32
+        /// Standard output.
+        package var output: Data
+        /// Standard error.
+        package var errorOutput: Data
+        /// Standard output as text without surrounding whitespace.
+        package var text: String {
+            String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// Runs `arguments[0]` (looked up on the PATH) with the rest as its arguments, feeding it `input`.
+    package static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputURL = folder.appendingPathComponent("in")
+        let outputURL = folder.appendingPathComponent("out")
+        let errorURL = folder.appendingPathComponent("err")
+        try input.write(to: inputURL)
+        try Data().write(to: outputURL)
+        try Data().write(to: errorURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let handles = try [
+            FileHandle(forReadingFrom: inputURL), FileHandle(forWritingTo: outputURL), FileHandle(forWritingTo: errorURL),
+        ]
+        defer { for handle in handles { try? handle.close() } }
+        process.standardInput = handles[0]
+        process.standardOutput = handles[1]
+        process.standardError = handles[2]
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, output: try Data(contentsOf: outputURL),
+            errorOutput: try Data(contentsOf: errorURL))
+    }
+
+    /// Runs a Python 3 script with `arguments` and returns its trimmed standard output.
+    package static func python(_ script: String, _ arguments: [String] = [], input: Data = Data()) throws -> String {
+        try run(["python3", "-c", script] + arguments, input: input).text
+    }
+}
