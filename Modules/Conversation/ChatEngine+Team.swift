@@ -57,6 +57,11 @@ extension ChatEngine {
         teamDownloads[request.memberID] = nil
         guard error.code != ReceptionError.Code.cancelled else { return }
         logger.info("team photo not loaded (\(error.code), status \(error.status))")
+        if error.code == ReceptionError.Code.imageTooLarge {
+            // Too large under any link: the key is not fetched again.
+            team.refuse(request)
+            return
+        }
         failedTeamLinks[request.memberID] = request.url
         if team.wanted[request.memberID].map({ $0.url != request.url }) == true { fetchTeamPhotos() }
     }

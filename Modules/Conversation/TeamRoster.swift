@@ -28,6 +28,8 @@ struct TeamRoster: Sendable, Hashable {
     private(set) var profiles: [TeamProfile] = []
     /// Per member, the photo to fetch (its key differs from the cached one, or nothing is cached yet).
     private(set) var wanted: [String: PhotoRequest] = [:]
+    /// Photo keys whose photo broke a limit: not fetched again for this roster, whatever link comes with them.
+    private(set) var refusedKeys: Set<String> = []
 
     init() {}
 
@@ -42,6 +44,7 @@ struct TeamRoster: Sendable, Hashable {
             if let photo = profile.photo {
                 if photo.count > Self.maximumPhotoBytes || total + photo.count > Self.maximumTotalPhotoBytes {
                     profile.photo = nil
+                    if let key = profile.photoKey { refusedKeys.insert(key) }
                 } else {
                     total += photo.count
                 }
@@ -58,7 +61,7 @@ struct TeamRoster: Sendable, Hashable {
         var next: [TeamProfile] = []
         var nextWanted: [String: PhotoRequest] = [:]
         for member in Self.valid(members).prefix(Self.maximumMembers) {
-            let (profile, request) = Self.applying(member, to: self[member.id], pending: wanted[member.id])
+            let (profile, request) = applying(member, to: self[member.id], pending: wanted[member.id])
             next.append(profile)
             nextWanted[member.id] = request
         }
@@ -69,7 +72,7 @@ struct TeamRoster: Sendable, Hashable {
     /// Spec 3.7: a page merges into the map, the newest entry winning; the oldest members go beyond 50.
     mutating func merge(_ members: [TeamMember]) {
         for member in Self.valid(members) {
-            let (profile, request) = Self.applying(member, to: self[member.id], pending: wanted[member.id])
+            let (profile, request) = applying(member, to: self[member.id], pending: wanted[member.id])
             if let index = profiles.firstIndex(where: { $0.id == member.id }) {
                 profiles[index] = profile
             } else {
@@ -91,10 +94,19 @@ struct TeamRoster: Sendable, Hashable {
         wanted[request.memberID] = nil
         let others = profiles.indices.reduce(0) { $0 + ($1 == index ? 0 : profiles[$1].photo?.count ?? 0) }
         guard !data.isEmpty, data.count <= Self.maximumPhotoBytes,
-              others + data.count <= Self.maximumTotalPhotoBytes else { return false }
+              others + data.count <= Self.maximumTotalPhotoBytes else {
+            refusedKeys.insert(request.key)
+            return false
+        }
         profiles[index].photoKey = request.key
         profiles[index].photo = data
         return true
+    }
+
+    /// A photo that can never be kept (the service answered `image_too_large`): its key is not fetched again.
+    mutating func refuse(_ request: PhotoRequest) {
+        refusedKeys.insert(request.key)
+        if wanted[request.memberID]?.key == request.key { wanted[request.memberID] = nil }
     }
 
     /// Entries with an ID, the last of each ID winning (a team list is keyed by ID).
@@ -108,7 +120,7 @@ struct TeamRoster: Sendable, Hashable {
     }
 
     /// `member` laid over what is cached for it: the name always; the photo by key (spec 4.5).
-    private static func applying(
+    private func applying(
         _ member: TeamMember, to cached: TeamProfile?, pending: PhotoRequest?
     ) -> (TeamProfile, PhotoRequest?) {
         var profile = cached ?? TeamProfile(id: member.id, name: member.name)
@@ -121,6 +133,7 @@ struct TeamRoster: Sendable, Hashable {
         }
         if profile.photoKey == key, profile.photo != nil { return (profile, nil) }
         if profile.photo == nil { profile.photoKey = key }
+        if refusedKeys.contains(key) { return (profile, nil) }
         // A new link for the wanted key replaces an older one (links are short-lived); without a link, the one
         // already known is kept.
         let url = member.photoUrl.flatMap(URL.init(string:)).flatMap { $0.scheme == nil ? nil : $0 }

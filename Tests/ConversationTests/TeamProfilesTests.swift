@@ -169,4 +169,83 @@ struct TeamProfilesTests {
         #expect(await profiles(h).isEmpty)
         #expect(try h.store.teamProfiles().isEmpty, "a cleared cache rejects the late photo")
     }
+
+    @Test func aPhotoOfTheChatBeforeAResetIsNotTakenForTheSameKeyAfterIt() async throws {
+        // Same member and key before and after the reset; only the link differs, and the old link's bytes are old.
+        let h = await openedEngine(team: [Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a"))])
+        await h.service.setTeamPhoto(Self.annaPhoto, at: Self.link("a"))
+        await h.service.setTeamPhoto(Self.annaNewPhoto, at: Self.link("a", signature: 2))
+        await h.service.hold("teamPhoto")
+        await h.open()
+        #expect(await eventually { await h.service.waitingCount("teamPhoto") == 1 })
+        await h.engine.chatReset(revision: 4)
+        // The next history answer of the reset chat names the same member with the same photo and a new link.
+        await h.engine.applyTeam(
+            [Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a", signature: 2))], replacing: true)
+        #expect(await eventually { await h.service.waitingCount("teamPhoto") == 2 }, "the reloaded team asks again")
+        await h.service.release("teamPhoto")
+        #expect(await eventually { await profiles(h).first?.photo != nil })
+        await settle()
+        #expect(await profiles(h).first?.photo == Self.annaNewPhoto, "the download started before the reset was dropped")
+    }
+
+    @Test func aPhotoBeyondTheLimitsIsNotDownloadedAgainAndAgain() async throws {
+        let big = Data(count: 512 * 1024)
+        let members = (0..<13).map { Self.member("m\($0)", "M\($0)", photoId: "p\($0)", link: Self.link("m\($0)")) }
+        let h = await openedEngine(team: members)
+        for index in 0..<13 { await h.service.setTeamPhoto(big, at: Self.link("m\(index)")) }
+        await h.open()
+        #expect(await eventually { await h.service.count("teamPhoto") == 13 })
+        await settle()
+        #expect(await profiles(h).compactMap(\.photo).count == 12, "6 MiB in all")
+        // Every later answer re-signs the links; the refused photo is not fetched again.
+        await h.service.setTeam(members.map { Self.member($0.id, $0.name, photoId: $0.photoId, link: Self.link($0.id, signature: 9)) })
+        for _ in 0..<3 {
+            await h.engine.applyTeam(await h.service.team, replacing: true)
+            await settle()
+        }
+        #expect(await h.service.count("teamPhoto") == 13)
+        // A photo the link serves over 512 KiB (`image_too_large`) is refused for its key too.
+        await h.service.fail("teamPhoto", with: ReceptionError(code: "image_too_large", status: 200))
+        await h.engine.applyTeam([Self.member("x", "X", photoId: "px", link: Self.link("x"))], replacing: false)
+        #expect(await eventually { await h.service.count("teamPhoto") == 14 })
+        await settle()
+        await h.engine.applyTeam([Self.member("x", "X", photoId: "px", link: Self.link("x", signature: 2))], replacing: false)
+        await settle()
+        #expect(await h.service.count("teamPhoto") == 14)
+    }
+
+    @Test func aRemovalAndADroppedMemberStayGoneAfterARelaunch() async throws {
+        let h = await openedEngine(team: [Self.member("tm_1", "Anna", photoId: "ph_1", link: Self.link("a")),
+                                          Self.member("tm_2", "Ben")])
+        await h.service.setTeamPhoto(Self.annaPhoto, at: Self.link("a"))
+        await h.open()
+        #expect(await eventually { await profiles(h).first?.photo == Self.annaPhoto })
+        await h.engine.applyTeam([Self.member("tm_1", "Anna")], replacing: true)
+        let relaunched = await h.relaunched()
+        let restored = await relaunched.snapshot.team
+        #expect(restored.map(\.id) == ["tm_1"], "a refreshed team drops removed members from the cache")
+        #expect(restored.first?.photo == nil, "a removed photo stays removed")
+    }
+
+    @MainActor
+    @Test func anUnknownAuthorHasNoProfileAndAnEmptyNameNoInitial() async throws {
+        let h = await openedEngine(team: [Self.member("tm_1", "")])
+        await h.service.inject(Message(id: "a1", seq: 90, sender: .agent, text: "from tm_1", createdAt: Date(), authorId: "tm_1"))
+        await h.service.inject(Message(id: "a2", seq: 91, sender: .agent, text: "from nobody", createdAt: Date(), authorId: "tm_9"))
+        let model = ChatModel(engine: h.engine)
+        await model.connect()
+        await h.open()
+        var ready = false
+        for _ in 0..<5_000 where !ready {
+            await model.refresh()
+            ready = model.messages.count >= 3 && !model.team.isEmpty
+            await Task.yield()
+        }
+        #expect(ready)
+        let known = try #require(model.messages.first { $0.text == "from tm_1" })
+        let unknown = try #require(model.messages.first { $0.text == "from nobody" })
+        #expect(model.author(of: known)?.initial == "", "an empty name has no initial")
+        #expect(model.author(of: unknown) == nil, "spec 7.24: an unknown author gets no avatar")
+    }
 }
