@@ -88,7 +88,7 @@ extension Reception {
     /// then the chat opens (unless `openChat` is false, as for a foreground receipt) and the count refreshes. Before
     /// `configure` it only recognises the payload (so the host does not hand it to another SDK) and does nothing.
     @discardableResult
-    public func handlePushNotification(_ userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
+    public func handlePushNotification(userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
         guard let pushRouter else { return PushPayload.isSupportNotification(userInfo) }
         return pushRouter.handlePushNotification(userInfo: userInfo, openChat: openChat)
     }

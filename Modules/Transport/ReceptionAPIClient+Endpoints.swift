@@ -230,7 +230,8 @@ extension ReceptionAPIClient {
     }
 
     /// `DELETE devices/me` for a secret the caller read (a deletion that must outlive the session object that
-    /// started it: seed 000 lets a late answer complete after a logout). 401 `invalid_app_id` counts as done.
+    /// started it: seed 000 lets a late answer complete after a logout). An unavailable App ID — 401
+    /// `invalid_app_id` or 403 `app_disabled` — counts as done (seed 000: "the App ID is unavailable").
     public func deleteDevice(secret: String) async throws(ReceptionError) {
         let body = try ReceptionJSON.encode(["sessionSecret": secret])
         do {
@@ -238,6 +239,7 @@ extension ReceptionAPIClient {
             _ = try ResponseInterpreter.decode(EmptyObject.self, from: response)
         } catch {
             if error.status == 401, error.code == ReceptionError.Code.invalidAppID { return }
+            if error.status == 403, error.code == ReceptionError.Code.appDisabled { return }
             throw error
         }
     }

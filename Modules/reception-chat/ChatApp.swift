@@ -168,7 +168,7 @@ final class ChatApp {
         let alert = ((object["aps"] as? [String: Any])?["alert"] as? [String: Any]) ?? [:]
         let title = alert["title"] as? String ?? ""
         let body = alert["body"] as? String ?? ""
-        let handled = reception.handlePushNotification(userInfo)
+        let handled = reception.handlePushNotification(userInfo: userInfo)
         note("push \"\(title)\": \"\(body)\" — \(handled ? "Reception's; chat opened" : "not Reception's; ignored")")
     }
 

@@ -209,6 +209,37 @@ struct AccountLifecycleTests {
         #expect(app.texts.isEmpty)
     }
 
+    // Seed 000, "When deletion completes": an unavailable App ID completes locally and emits .dataDeleted.
+    @Test func deletionWithADisabledAppCompletesLocally() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("before the app was disabled")
+        try await service.admin("PATCH", "app", ["disabled": true])
+        try await app.reception.deleteData()
+        #expect(app.events.contains(.dataDeleted))
+        await app.reception.chat?.refresh()
+        #expect(app.texts.isEmpty)
+        #expect(app.storeBytes().range(of: Data("before the app was disabled".utf8)) == nil)
+    }
+
+    // Seed 000, "Test your integration" step 4: a logout while offline is signed out remotely after a relaunch.
+    @Test func anOfflineLogoutIsSignedOutAfterARelaunch() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("then offline")
+        let secret = try #require(app.sessionSecret())
+        app.transport.isOffline = true
+        app.reception.logout()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await service.refreshStatus(secret: secret) == 200, "offline: the old session still lives")
+        // The process ends; the next launch is online and drains the queue from the secure store.
+        let relaunched = App(service, directory: app.directory)
+        relaunched.launch()
+        #expect(await until { (try? await service.refreshStatus(secret: secret)) == 401 }, "not revoked after relaunch")
+    }
+
     @Test func callsBeforeConfigureDoNothing() async throws {
         let reception = Reception()
         var events: [ReceptionEvent] = []

@@ -29,7 +29,7 @@ struct PublicCallSweepTests {
             if text.unicodeScalars.contains(where: { !$0.isASCII }) { #expect(language == "en") }
             #expect(!reception.chatLanguage.isEmpty)
             reception.setPushToken(Data(text.utf8), environment: .sandbox)
-            #expect(!reception.handlePushNotification(["reception": ["conversationId": text.isEmpty ? 5 : text as Any]])
+            #expect(!reception.handlePushNotification(userInfo: ["reception": ["conversationId": text.isEmpty ? 5 : text as Any]])
                     || !text.isEmpty, "an empty or non-string conversation ID is not Reception's")
             var look = ChatAppearance()
             look.texts = .init(title: text, welcomeTitle: text, welcomeText: text)
@@ -45,7 +45,7 @@ struct PublicCallSweepTests {
             [:], ["reception": "x"], ["reception": ["conversationId": ""]], ["reception": ["conversationId": NSNull()]],
             ["aps": ["alert": 5]], [5: "numeric key"], ["reception": [["nested": [1, 2, 3]]]],
         ] {
-            #expect(!reception.handlePushNotification(payload, openChat: true))
+            #expect(!reception.handlePushNotification(userInfo: payload, openChat: true))
         }
         #expect(!reception.isChatOpen, "a payload that is not Reception's opens nothing")
         reception.setPushToken(Data(), environment: .automatic)
@@ -76,8 +76,8 @@ struct PublicCallSweepTests {
             reception.setMetadata([text: text])
             reception.setPushToken(Data(text.utf8))
             // Recognition only: the payload is Reception's (so the host does not hand it elsewhere), nothing opens.
-            #expect(reception.handlePushNotification(["reception": ["conversationId": "c1"]]))
-            #expect(!reception.handlePushNotification(["reception": ["conversationId": text]]) || !text.isEmpty)
+            #expect(reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c1"]]))
+            #expect(!reception.handlePushNotification(userInfo: ["reception": ["conversationId": text]]) || !text.isEmpty)
             reception.setPaywalls([Paywall(id: "p", title: text)])
             reception.openChat()
             reception.closeChat()

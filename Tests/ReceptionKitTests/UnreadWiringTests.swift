@@ -22,8 +22,7 @@ struct UnreadWiringTests {
         app.reception.configure(appId: service.appID, configuration: configuration)
         try await app.send("hi")
         try await reply(service, "an agent reply")
-        let handled = app.reception.handlePushNotification(
-            ["aps": ["alert": "New message"], "reception": ["conversationId": "c"]], openChat: false)
+        let handled = app.reception.handlePushNotification(userInfo: ["aps": ["alert": "New message"], "reception": ["conversationId": "c"]], openChat: false)
         #expect(handled)
         let raised = await until { app.reception.unreadCount == 1 }
         #expect(raised, "a forwarded support push refreshes the count")
@@ -32,7 +31,7 @@ struct UnreadWiringTests {
         let cleared = await until { app.reception.unreadCount == 0 }
         #expect(cleared, "reading the open chat brings the count to zero")
         #expect(await until { badge.writes.last == 0 })
-        #expect(!app.reception.handlePushNotification(["aps": ["alert": "x"]], openChat: false))
+        #expect(!app.reception.handlePushNotification(userInfo: ["aps": ["alert": "x"]], openChat: false))
     }
 
     /// Found by `make demo`: the first open's read answered 0; after a close the count rose to 2; the read of the
@@ -48,7 +47,7 @@ struct UnreadWiringTests {
         #expect(await until { app.reception.unreadCount == 0 })
         app.reception.closeChat()
         try await reply(service, "second reply")
-        app.reception.handlePushNotification(["reception": ["conversationId": "c"]], openChat: false)
+        app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]], openChat: false)
         #expect(await until { app.reception.unreadCount == 1 }, "the count rose while the chat was closed")
         app.reception.openChat()
         #expect(await until { app.reception.unreadCount == 0 }, "reading the reopened chat clears it")
@@ -64,7 +63,7 @@ struct UnreadWiringTests {
         app.reception.configure(appId: service.appID, configuration: configuration)
         try await app.send("hi")
         try await reply(service, "reply")
-        app.reception.handlePushNotification(["reception": ["conversationId": "c"]], openChat: false)
+        app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]], openChat: false)
         #expect(await until { app.reception.unreadCount == 1 })
         #expect(badge.writes.isEmpty)
         let device = try #require(try await service.devices().first)
@@ -77,7 +76,7 @@ struct UnreadWiringTests {
         app.launch()
         try await app.send("hi")
         try await reply(service, "reply")
-        app.reception.handlePushNotification(["reception": ["conversationId": "c"]], openChat: false)
+        app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]], openChat: false)
         #expect(await until { app.reception.unreadCount == 1 })
         app.reception.logout()
         #expect(await until { app.reception.unreadCount == 0 })

@@ -207,11 +207,12 @@ struct EndpointTests {
         #expect(h.transport.requests.isEmpty)
     }
 
-    @Test func deletionTreatsInvalidAppIDAsDoneAndPassesOtherErrorsThrough() async throws {
+    @Test func deletionTreatsAnUnavailableAppIDAsDoneAndPassesOtherErrorsThrough() async throws {
         let h = Harness()
-        h.transport.on("DELETE /v1/devices/me", .error(401, code: "invalid_app_id"), .error(503, code: "delete_failed"),
-                       .json(204, ""))
+        h.transport.on("DELETE /v1/devices/me", .error(401, code: "invalid_app_id"), .error(403, code: "app_disabled"),
+                       .error(503, code: "delete_failed"), .json(204, ""))
         #expect(try await h.client.deleteDevice())
+        #expect(try await h.client.deleteDevice(), "403 app_disabled: the App ID is unavailable (seed 000)")
         await #expect(throws: ReceptionError(code: "delete_failed", status: 503)) { try await h.client.deleteDevice() }
         await #expect(throws: ReceptionError(code: "http_error", status: 204)) { try await h.client.deleteDevice() }
         #expect(h.cooldowns.active(now: h.clock.now).isEmpty)

@@ -240,6 +240,8 @@ struct UnreadMonitorTests {
         for _ in 0..<8 { await rig.service.enqueue(.failure(Self.transient)) }
         await rig.monitor.appBecameActive()
         await rig.settle()
+        // One retry per step (the longest backoff is 75 s), so a loaded machine cannot skip a wake-up.
+        for _ in 0..<12 { await rig.advance(seconds: 80) }
         await rig.advance(seconds: 3600)
         #expect(await rig.service.unreadCalls == 8)
         await rig.monitor.appEnteredBackground()
