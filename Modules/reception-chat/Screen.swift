@@ -51,6 +51,7 @@ struct Screen: Equatable, Sendable {
         let photoCount = message.attachments.count + message.localPhotos.count
         if photoCount > 0 { parts.append(photoCount == 1 ? "[photo]" : "[\(photoCount) photos]") }
         if !message.text.isEmpty { parts.append(message.text.replacingOccurrences(of: "\n", with: " ")) }
+        if let button = message.buttonTitle { parts.append("[\(button)]") }
         if let progress = message.uploadProgress, message.status == .sending {
             parts.append("(uploading \(Int((min(max(progress, 0), 1) * 100).rounded()))%)")
         }

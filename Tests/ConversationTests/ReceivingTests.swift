@@ -63,3 +63,24 @@ struct ReceivingTests {
         #expect(await eventually { await h.service.count("typing:false") == 1 })
     }
 }
+
+@Suite("CardButtonTests")
+struct CardButtonTests {
+    @Test("a card's button says the agent's label, else the default of its kind; a review without a link has none")
+    func cardButtonTitles() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        let now = Date()
+        await h.service.inject(Message(id: "r1", seq: 1, sender: .agent, text: "Enjoying it?", createdAt: now,
+                                       kind: .review, reviewUrl: "https://apps.apple.com/app/id1?action=write-review"))
+        await h.service.inject(Message(id: "r2", seq: 2, sender: .agent, text: "", createdAt: now, kind: .review,
+                                       reviewUrl: "https://apps.apple.com/app/id1", buttonLabel: "Leave a review"))
+        await h.service.inject(Message(id: "r3", seq: 3, sender: .agent, text: "no link", createdAt: now, kind: .review))
+        await h.service.inject(Message(id: "p1", seq: 4, sender: .agent, text: "", createdAt: now, kind: .paywall,
+                                       paywallId: "pro", buttonLabel: "  "))
+        await h.service.inject(Message(id: "t1", seq: 5, sender: .agent, text: "plain", createdAt: now))
+        await h.open()
+        #expect(await eventually { await h.snapshot.messages.count == 5 })
+        let titles = await h.snapshot.messages.map(\.buttonTitle)
+        #expect(titles == ["Rate on the App Store", "Leave a review", nil, "View offer", nil])
+    }
+}
