@@ -240,6 +240,41 @@ struct AccountLifecycleTests {
         #expect(await until { (try? await service.refreshStatus(secret: secret)) == 401 }, "not revoked after relaunch")
     }
 
+    // Seed 000 "Only verified users" and seed 001: an unverified session learns the rule from its first send, shows
+    // "Sign in to send messages.", keeps the failed message with Retry; a token clears the notice locally, and the
+    // retry sends the same message as the verified user.
+    @Test func anOnlyVerifiedAppAsksForSignInThenTheRetrySends() async throws {
+        let service = try Service()
+        try await service.admin("PATCH", "app", ["onlyVerifiedUsers": true])
+        let app = App(service)
+        app.launch()
+        let chat = try #require(app.reception.chat)
+        var id: String?
+        let accepted = await until {
+            await chat.engine.setDraft("let me in")
+            id = await chat.engine.send()
+            return id != nil
+        }
+        try #require(accepted)
+        let messageID = try #require(id)
+        let refused = await until {
+            await chat.refresh()
+            return chat.messages.first { $0.id == messageID }?.status == .notDelivered
+                && chat.composer.availability == .signInRequired
+        }
+        #expect(refused, "the first send did not learn that sign-in is required")
+        #expect(chat.composer.availability.replacementText == "Sign in to send messages.")
+        app.reception.identify(token: try service.token(userId: "verified-7"))
+        #expect(await until { await chat.refresh(); return chat.composer.availability == .open },
+                "staging a token clears the notice locally")
+        #expect(await chat.engine.retry(messageID))
+        #expect(await until { await chat.refresh(); return chat.messages.first { $0.id == messageID }?.status == .sent })
+        let device = try #require(try await service.devices().first)
+        #expect(device["verifiedUserId"] as? String == "verified-7")
+        #expect(try await service.messages(device: try #require(device["id"] as? String)) == ["let me in"])
+        #expect(await until { app.reception.identityState == .verified(userId: "verified-7") })
+    }
+
     @Test func callsBeforeConfigureDoNothing() async throws {
         let reception = Reception()
         var events: [ReceptionEvent] = []
