@@ -275,6 +275,27 @@ struct AccountLifecycleTests {
         #expect(await until { app.reception.identityState == .verified(userId: "verified-7") })
     }
 
+    // Seed 000: deletion "also works for a blocked device and after a support reset", and the deleted device's
+    // cached chat and unread state clear.
+    @Test(arguments: ["block", "reset"])
+    func deletionWorksForABlockedDeviceAndAfterASupportReset(action: String) async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("before \(action)")
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/messages", ["kind": "TEXT", "text": "unread reply"])
+        app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]], openChat: false)
+        #expect(await until { app.reception.unreadCount == 1 })
+        try await service.admin("POST", "devices/\(device)/\(action)")
+        try await app.reception.deleteData()
+        #expect(app.events.contains(.dataDeleted))
+        #expect(try await service.devices().isEmpty, "the device is deleted on the service")
+        #expect(app.reception.unreadCount == 0)
+        await app.reception.chat?.refresh()
+        #expect(app.texts.isEmpty)
+    }
+
     @Test func callsBeforeConfigureDoNothing() async throws {
         let reception = Reception()
         var events: [ReceptionEvent] = []
