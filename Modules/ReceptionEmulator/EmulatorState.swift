@@ -12,6 +12,9 @@ final class EmulatorState {
     var baseURL = ""
     /// Open rate-limit windows by `scope|subject`.
     var rateWindows: [String: RateWindow] = [:]
+    /// Records that event streams handed `changed` lines for these agent messages to their connections; set by
+    /// the emulator to take its state lock, since streams write on their own threads.
+    var streamReceived: @Sendable ([String]) -> Void = { _ in }
 
     init(configuration: EmulatorConfiguration, hub: EventHub) throws {
         self.configuration = configuration

@@ -17,6 +17,17 @@ public final class ReceptionEmulator: Sendable {
         let hub = EventHub()
         self.hub = hub
         state = Mutex(try EmulatorState(configuration: configuration, hub: hub))
+        state.withLock { state in
+            state.streamReceived = { [weak self] messageIds in self?.recordStreamDelivery(messageIds) }
+        }
+    }
+
+    /// An event stream's connection thread reports agent messages it announced: they count as delivered (seed 001).
+    private func recordStreamDelivery(_ messageIds: [String]) {
+        state.withLock { state in
+            // A receipt that cannot be written is lost; the device's next fetch records it instead.
+            try? state.markDelivered(messageIds: messageIds)
+        }
     }
 
     /// The App ID, admin token and identity secret stored in the database.

@@ -221,16 +221,8 @@ struct TeamPhotoTests {
     }
 
     @Test func aDataFolderFromBeforeTeamPhotosStillOpens() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        do {
-            // The schema as it was before 003_team_photos, with a team member in it.
-            let db = try SQLiteDatabase(path: directory + "/emulator.sqlite")
-            try db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY)")
-            for (name, sql) in Schema.migrations.prefix(while: { $0.0 != "003_team_photos" }) {
-                try db.execute(sql)
-                try db.query("INSERT INTO migrations (name) VALUES (?)", [.text(name)])
-            }
+        // The schema as it was before 003_team_photos, with a team member in it.
+        let directory = try OlderDataFolder.make(before: "003_team_photos") { db in
             try db.query("INSERT INTO team (id, name) VALUES ('old', 'Ada')")
         }
         let harness = try EmulatorHarness(directory: directory)

@@ -3,13 +3,15 @@ import Synchronization
 
 /// One open `GET /v1/conversation/events` stream (spec 3.12): `data: <event>` lines as they happen, a `: ping`
 /// comment whenever nothing happened for the ping interval (the client's idle timeout is 45 s), and
-/// `data: reconnect` before the server ends it on purpose (token expiry, shutdown, device reset).
+/// `data: reconnect` before the server ends it on purpose (token expiry, shutdown, device reset). A `changed` event
+/// can carry the ID of the agent message it announces; once its line is handed to the connection, the stream reports
+/// that ID as received (the dashboard's delivered receipt, seed 001).
 ///
 /// libmicrohttpd calls ``nextChunk(maximum:)`` on the connection's own thread (thread-per-connection mode), so
 /// blocking there while waiting for an event stalls only this stream.
 package final class EventStream: Sendable {
     private struct State {
-        var queued: [String] = []
+        var queued: [(event: String, messageId: String?)] = []
         var leftover: [UInt8] = []
         var closing = false
         var finished = false
@@ -21,20 +23,28 @@ package final class EventStream: Sendable {
     private let endsAt: DispatchTime?
     private let state = Mutex(State())
     private let wakeUp = DispatchSemaphore(value: 0)
+    /// Called on the connection's thread, outside the stream's lock, with the message IDs of the `changed` lines in
+    /// a chunk just before the chunk is handed to the connection.
+    private let received: @Sendable ([String]) -> Void
 
     /// A stream for `deviceId` that pings every `pingInterval` seconds and says `reconnect` after `lifetime`
-    /// seconds (the remaining life of the access token that opened it), if given.
-    package init(deviceId: String, pingInterval: Double, lifetime: Double?) {
+    /// seconds (the remaining life of the access token that opened it), if given; `received` learns which announced
+    /// agent messages went out.
+    package init(
+        deviceId: String, pingInterval: Double, lifetime: Double?, received: @escaping @Sendable ([String]) -> Void = { _ in }
+    ) {
         self.deviceId = deviceId
+        self.received = received
         self.pingInterval = max(0.01, pingInterval)
         self.endsAt = lifetime.map { .now() + max(0, $0) }
         // A first comment right away, so the client sees the 200 and the stream headers at once.
         state.withLock { $0.leftover = Array(": ping\n\n".utf8) }
     }
 
-    /// Queues `data: <event>` (`changed`, `typing`, `idle`).
-    package func send(_ event: String) {
-        state.withLock { $0.queued.append(event) }
+    /// Queues `data: <event>` (`changed`, `typing`, `idle`); `messageId` names the agent message a `changed`
+    /// announces.
+    package func send(_ event: String, messageId: String? = nil) {
+        state.withLock { $0.queued.append((event, messageId)) }
         wakeUp.signal()
     }
 
@@ -51,7 +61,10 @@ package final class EventStream: Sendable {
     /// `nil` once the stream is over.
     package func nextChunk(maximum: Int) -> [UInt8]? {
         while true {
-            if let chunk = takeReady(maximum: maximum) { return chunk.isEmpty ? nil : chunk }
+            if let (chunk, messageIds) = takeReady(maximum: maximum) {
+                if !messageIds.isEmpty { received(messageIds) }
+                return chunk.isEmpty ? nil : chunk
+            }
             var deadline = DispatchTime.now() + pingInterval
             if let endsAt {
                 if DispatchTime.now() >= endsAt { close(); continue }
@@ -67,18 +80,21 @@ package final class EventStream: Sendable {
         }
     }
 
-    /// Ready bytes (non-empty), the end (`[]`), or `nil` when the caller has to wait.
-    private func takeReady(maximum: Int) -> [UInt8]? {
+    /// Ready bytes (non-empty) with the message IDs their `changed` lines announce, the end (`[]`), or `nil` when
+    /// the caller has to wait.
+    private func takeReady(maximum: Int) -> (chunk: [UInt8], messageIds: [String])? {
         state.withLock { state in
+            var messageIds: [String] = []
             if state.leftover.isEmpty {
                 if !state.queued.isEmpty {
-                    state.leftover = Array(state.queued.map { "data: \($0)\n\n" }.joined().utf8)
+                    state.leftover = Array(state.queued.map { "data: \($0.event)\n\n" }.joined().utf8)
+                    messageIds = state.queued.compactMap(\.messageId)
                     state.queued.removeAll()
                 } else if state.closing, !state.finished {
                     state.leftover = Array("data: reconnect\n\n".utf8)
                     state.finished = true
                 } else if state.finished {
-                    return []
+                    return ([], [])
                 } else {
                     return nil
                 }
@@ -86,7 +102,7 @@ package final class EventStream: Sendable {
             let count = min(max(1, maximum), state.leftover.count)
             let chunk = Array(state.leftover.prefix(count))
             state.leftover.removeFirst(count)
-            return chunk
+            return (chunk, messageIds)
         }
     }
 }
@@ -104,9 +120,11 @@ package final class EventHub: Sendable {
     /// Stops delivering to `stream` (its connection ended).
     package func remove(_ stream: EventStream) { _ = streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) } }
 
-    /// Sends `event` to every stream of `deviceId`.
-    package func send(_ event: String, to deviceId: String) {
-        for stream in streams.withLock({ Array($0.values) }) where stream.deviceId == deviceId { stream.send(event) }
+    /// Sends `event` to every stream of `deviceId`; `messageId` names the agent message a `changed` announces.
+    package func send(_ event: String, to deviceId: String, messageId: String? = nil) {
+        for stream in streams.withLock({ Array($0.values) }) where stream.deviceId == deviceId {
+            stream.send(event, messageId: messageId)
+        }
     }
 
     /// Ends every stream of `deviceId` with `data: reconnect` (its session or chat changed under it).

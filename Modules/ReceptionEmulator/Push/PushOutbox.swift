@@ -1,5 +1,5 @@
-/// Writing pushes for agent replies to the outbox (seed 002: the backend pushes agent replies, review cards, and
-/// offer cards when offer pushes are on).
+/// Writing pushes to the outbox instead of sending them to Apple (seed 002): agent replies, review cards, offer cards
+/// when offer pushes are on, and the dashboard's "Send test".
 extension EmulatorState {
     /// Queues the push for a just-stored agent message, if the device can receive one.
     func queuePush(for message: NewMessage, photoCount: Int, conversationId: String, deviceId: String) throws {
@@ -10,6 +10,34 @@ extension EmulatorState {
         let preview = PushPayload.preview(
             text: message.text, photoCount: photoCount, kind: message.kind, buttonLabel: message.buttonLabel,
             showMessage: settings.push.showMessage)
+        try writePush(preview: preview, device: device, token: token, conversationId: conversationId, isTest: false)
+    }
+
+    /// `POST /admin/devices/<id>/test-push` (seed 002 "Send test"): a push with the saved content settings for the
+    /// device's existing conversation, without creating a chat message. 409 `push_not_configured`,
+    /// `no_push_token` or `no_conversation` when the device is not eligible. Returns the outbox entry.
+    func queueTestPush(deviceId: String) throws -> JSONValue {
+        guard settings.push.configured else {
+            throw APIError(409, "push_not_configured", "The app has no APNs credentials saved.")
+        }
+        guard let device = try db.row("SELECT * FROM devices WHERE id = ?", [.text(deviceId)]),
+            let token = device.text("push_token")
+        else { throw APIError(409, "no_push_token", "This device has no push token.") }
+        guard let conversation = try conversationRecord(deviceId: deviceId) else {
+            throw APIError(409, "no_conversation", "A test push needs the device's existing conversation.")
+        }
+        let preview = PushPayload.preview(
+            text: PushPayload.testMessage, photoCount: 0, kind: "TEXT", buttonLabel: nil,
+            showMessage: settings.push.showMessage)
+        return try writePush(
+            preview: preview, device: device, token: token, conversationId: conversation.id, isTest: true)
+    }
+
+    /// Renders `preview` with the saved templates and writes the payload for `device`; returns the outbox entry.
+    @discardableResult
+    private func writePush(preview: String, device: SQLRow, token: String, conversationId: String, isTest: Bool)
+        throws -> JSONValue
+    {
         let (title, body) = PushPayload.render(settings.push, preview: preview)
         // A device that never reported updatesAppBadge counts as true (spec 0.9).
         let badge =
@@ -17,8 +45,26 @@ extension EmulatorState {
             ? nil : try unreadCount(conversationId: conversationId, readSeq: device.int("read_seq") ?? 0)
         let payload = PushPayload.payload(
             title: title, body: body, badge: badge, sound: settings.push.sound, conversationId: conversationId)
-        try db.query(
-            "INSERT INTO push_outbox (device_id, push_token, push_environment, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-            [.text(deviceId), .text(token), .optional(device.text("push_environment")), .text(payload.serialized()), .double(now)])
+        let stored = try db.row(
+            """
+            INSERT INTO push_outbox (device_id, push_token, push_environment, payload, created_at, is_test)
+            VALUES (?, ?, ?, ?, ?, ?) RETURNING *
+            """,
+            [
+                .text(device.text("id") ?? ""), .text(token), .optional(device.text("push_environment")),
+                .text(payload.serialized()), .double(now), .bool(isTest),
+            ])
+        return stored.map(Self.pushJSON) ?? .null
+    }
+
+    /// One outbox entry as the admin API shows it.
+    static func pushJSON(_ row: SQLRow) -> JSONValue {
+        [
+            "id": .int(row.int("id") ?? 0), "deviceId": .optional(row.text("device_id")),
+            "pushToken": .optional(row.text("push_token")), "pushEnvironment": .optional(row.text("push_environment")),
+            "payload": (try? JSONValue.parse(row.text("payload") ?? "")) ?? .null,
+            "createdAt": .string(InternetDate.string(row.double("created_at") ?? 0)),
+            "test": .bool(row.bool("is_test") ?? false),
+        ]
     }
 }

@@ -17,6 +17,8 @@ enum PushPayload {
     static let hiddenMessagePrompt = "Open the app to read the reply."
     static let messagePlaceholder = "You have a new message."
     static let offerFallback = "See your discount"
+    /// The message of a dashboard "Send test" push, rendered through the saved templates like a reply (seed 002).
+    static let testMessage = "This is a test notification."
 
     /// The preview of a reply: its text, with a photo marker; photos alone get a summary; "Show message" off →
     /// a prompt to read it; offer cards fall back to the button label, then to "See your discount".

@@ -14,10 +14,16 @@ extension EmulatorState {
         case ("GET", ["messages"]):
             let record = try conversationRecord(deviceId: deviceId)
             let messages = try record.map {
-                try messagesJSON("SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq", [.text($0.id)])
+                try messagesJSON(
+                    "SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq", [.text($0.id)], receipts: true)
             }
             return .json(200, ["messages": .array(messages ?? [])])
         case ("POST", ["messages"]): return try agentReply(request, deviceId: deviceId)
+        case ("POST", ["unverify"]):
+            // seed 000: the owner marks one chat unverified; the next valid token verifies it again.
+            try markUnverified(deviceId: deviceId)
+            return .json(200, try devicesJSON(deviceId).first ?? .null)
+        case ("POST", ["test-push"]): return .json(201, try queueTestPush(deviceId: deviceId))
         case ("POST", ["typing"]):
             guard let typing = try request.jsonObject().optionalBool("typing") else {
                 throw APIError.invalidRequest("typing must be a boolean")
@@ -96,7 +102,7 @@ extension EmulatorState {
             return try addMessage(message, deviceId: deviceId)
         }
         try queuePush(for: message, photoCount: photos.count, conversationId: record.id, deviceId: deviceId)
-        let stored = try messagesJSON("SELECT * FROM messages WHERE id = ?", [.text(messageId)]).first ?? .null
+        let stored = try messagesJSON("SELECT * FROM messages WHERE id = ?", [.text(messageId)], receipts: true).first ?? .null
         return .json(201, ["conversationId": .string(record.id), "message": stored])
     }
 
@@ -126,6 +132,7 @@ extension EmulatorState {
         return try rows.map { row in
             let deviceId = row.text("id") ?? ""
             let record = try conversationRecord(deviceId: deviceId)
+            let streams = hub.count(deviceId: deviceId)
             return [
                 "id": .string(deviceId), "createdAt": .string(InternetDate.string(row.double("created_at") ?? 0)),
                 "info": (try? JSONValue.parse(row.text("info") ?? "{}")) ?? .null,
@@ -140,7 +147,10 @@ extension EmulatorState {
                 "blocked": .bool(row.bool("blocked") ?? false), "resetRevision": .int(row.int("reset_revision") ?? 0),
                 "readSeq": .int(row.int("read_seq") ?? 0), "typing": .bool(row.bool("user_typing") ?? false),
                 "conversationId": .optional(record?.id), "status": .optional(record?.status),
-                "openStreams": .int(Int64(hub.count(deviceId: deviceId))),
+                "openStreams": .int(Int64(streams)),
+                // seed 001: "In chat" is a live chat connection; "Last active in chat" the last chat request.
+                "inChat": .bool(streams > 0),
+                "lastActiveInChatAt": InternetDate.json(row.double("last_active_in_chat_at")),
             ]
         }
     }

@@ -138,11 +138,19 @@ extension EmulatorState {
         let body = request.body.isEmpty ? [:] : try request.jsonObject()
         settings.identitySecret = "ids_" + configuration.randomText(40)
         try saveSettings()
-        if try body.optionalBool("markUnverified") == true {
-            try db.query(
-                "UPDATE devices SET verified_user_id = NULL, verified_name = NULL, verified_email = NULL, verified_at = NULL")
-        }
+        if try body.optionalBool("markUnverified") == true { try markUnverified(deviceId: nil) }
         return .json(200, appJSON())
+    }
+
+    /// Clears the verified identity of one device, or of every device when `deviceId` is nil (seed 000: verified
+    /// identity stays until the owner marks it unverified; a new valid token verifies the chat again).
+    func markUnverified(deviceId: String?) throws {
+        let clear = "UPDATE devices SET verified_user_id = NULL, verified_name = NULL, verified_email = NULL, verified_at = NULL"
+        if let deviceId {
+            try db.query(clear + " WHERE id = ?", [.text(deviceId)])
+        } else {
+            try db.query(clear)
+        }
     }
 
     /// `PUT /admin/appearance` `{appearance: {...}}`: publishes a new revision (≤ 65,536 bytes, spec 3.16).
@@ -170,21 +178,7 @@ extension EmulatorState {
     }
 
     private func pushOutbox() throws -> HTTPResponse {
-        let rows = try db.query("SELECT * FROM push_outbox ORDER BY id")
-        return .json(
-            200,
-            [
-                "pushes": .array(
-                    rows.map { row in
-                        [
-                            "id": .int(row.int("id") ?? 0), "deviceId": .optional(row.text("device_id")),
-                            "pushToken": .optional(row.text("push_token")),
-                            "pushEnvironment": .optional(row.text("push_environment")),
-                            "payload": (try? JSONValue.parse(row.text("payload") ?? "")) ?? .null,
-                            "createdAt": .string(InternetDate.string(row.double("created_at") ?? 0)),
-                        ]
-                    })
-            ])
+        .json(200, ["pushes": .array(try db.query("SELECT * FROM push_outbox ORDER BY id").map(Self.pushJSON))])
     }
 
     private func conversationsList() throws -> HTTPResponse {

@@ -8,16 +8,18 @@ extension EmulatorState {
     func conversation(_ request: HTTPRequest) throws -> HTTPResponse {
         let device = try authenticate(request)
         try admit(scopes: ["requests"], subject: device.id)
+        try noteChatActivity(deviceId: device.id)
         let record = try conversationRecord(deviceId: device.id)
+        let messages = try record.map {
+            try messagesJSON(
+                "SELECT * FROM (SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+                [.text($0.id), .int(Int64(Self.pageSize))])
+        } ?? []
+        if let record { try markDelivered(conversationId: record.id, messages: messages) }
         var body: [String: JSONValue] = [
             "conversation": try record.map { try conversationJSON($0, readSeq: device.readSeq) } ?? .null,
-            "messages": .array(
-                try record.map {
-                    try messagesJSON(
-                        "SELECT * FROM (SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
-                        [.text($0.id), .int(Int64(Self.pageSize))])
-                } ?? []),
-            "device": deviceFlags(device), "team": try teamJSON(conversationId: record?.id), "boundedRead": true,
+            "messages": .array(messages), "device": deviceFlags(device),
+            "team": try teamJSON(conversationId: record?.id), "boundedRead": true,
         ]
         if request.query["limits"] == "1" {
             body["limits"] = [
@@ -37,6 +39,7 @@ extension EmulatorState {
         guard let after = Int64(afterText), after >= 0 else {
             throw APIError.invalidRequest("after must be a whole number ≥ 0")
         }
+        try noteChatActivity(deviceId: device.id)
         let record = try conversationRecord(deviceId: device.id)
         var messages: [JSONValue] = []
         if let record {
@@ -45,10 +48,12 @@ extension EmulatorState {
                 [.text(record.id), .int(after), .int(Int64(Self.pageSize + 1))])
         }
         let hasMore = messages.count > Self.pageSize
+        let page = Array(messages.prefix(Self.pageSize))
+        if let record { try markDelivered(conversationId: record.id, messages: page) }
         return .json(
             200,
             [
-                "messages": .array(Array(messages.prefix(Self.pageSize))), "hasMore": .bool(hasMore),
+                "messages": .array(page), "hasMore": .bool(hasMore),
                 "conversation": record.map { ["id": .string($0.id), "status": .string($0.status)] } ?? .null,
                 "device": deviceFlags(device), "team": try teamJSON(conversationId: record?.id), "boundedRead": true,
             ])
@@ -76,6 +81,8 @@ extension EmulatorState {
         try admit(
             scopes: attachmentIds.isEmpty ? ["messages", "requests"] : ["messages", "uploads", "requests"],
             subject: device.id)
+        // A refused send (blocked, verification required) is still the person acting in the chat.
+        try noteChatActivity(deviceId: device.id)
         try checkMaySend(device)
         if let record = try conversationRecord(deviceId: device.id),
             let existing = try messagesJSON(
@@ -112,12 +119,14 @@ extension EmulatorState {
     func read(_ request: HTTPRequest) throws -> HTTPResponse {
         let device = try authenticate(request)
         try admit(scopes: ["requests"], subject: device.id)
+        try noteChatActivity(deviceId: device.id)
         let record = try conversationRecord(deviceId: device.id)
         let isLegacy = request.body.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
         if isLegacy {
             if let record {
                 try db.query(
                     "UPDATE devices SET read_seq = MAX(read_seq, ?) WHERE id = ?", [.int(record.lastSeq), .text(device.id)])
+                try markRead(conversationId: record.id, through: max(device.readSeq, record.lastSeq))
             }
             return .json(200, [:])
         }
@@ -131,6 +140,7 @@ extension EmulatorState {
         }
         let readSeq = max(device.readSeq, throughSeq)
         try db.query("UPDATE devices SET read_seq = ? WHERE id = ?", [.int(readSeq), .text(device.id)])
+        try markRead(conversationId: record.id, through: readSeq)
         return .json(
             200,
             [
@@ -167,6 +177,7 @@ extension EmulatorState {
         guard let typing = try request.jsonObject().optionalBool("typing") else {
             throw APIError.invalidRequest("typing must be a boolean")
         }
+        try noteChatActivity(deviceId: device.id)
         if device.blocked { throw APIError(403, "blocked", "This device is blocked.") }
         try db.query("UPDATE devices SET user_typing = ? WHERE id = ?", [.bool(typing), .text(device.id)])
         return .json(200, [:])
@@ -180,8 +191,10 @@ extension EmulatorState {
         guard try conversationRecord(deviceId: device.id) != nil else {
             throw APIError(404, "no_conversation", "This device has no conversation yet.")
         }
+        try noteChatActivity(deviceId: device.id)
         let stream = EventStream(
-            deviceId: device.id, pingInterval: configuration.pingInterval, lifetime: device.tokenExpiresAt - now)
+            deviceId: device.id, pingInterval: configuration.pingInterval, lifetime: device.tokenExpiresAt - now,
+            received: streamReceived)
         hub.add(stream)
         return HTTPResponse(
             status: 200,

@@ -52,8 +52,9 @@ extension EmulatorState {
         ]
     }
 
-    /// Messages of `sql` (which selects from `messages`) as spec 4.2 objects, with attachments and signed URLs.
-    func messagesJSON(_ sql: String, _ arguments: [SQLValue]) throws -> [JSONValue] {
+    /// Messages of `sql` (which selects from `messages`) as spec 4.2 objects, with attachments and signed URLs;
+    /// with `receipts` (the admin API), agent messages also carry `deliveredAt` and `readAt`.
+    func messagesJSON(_ sql: String, _ arguments: [SQLValue], receipts: Bool = false) throws -> [JSONValue] {
         try db.query(sql, arguments).map { row in
             let id = row.text("id") ?? ""
             var message: [String: JSONValue] = [
@@ -75,6 +76,7 @@ extension EmulatorState {
             if message["kind"] != "TEXT" {
                 message["actionClickedAt"] = row.double("action_clicked_at").map { .string(InternetDate.string($0)) } ?? .null
             }
+            if receipts, message["sender"] == "AGENT" { message.merge(Self.receiptsJSON(row)) { _, receipt in receipt } }
             return .object(message)
         }
     }
@@ -134,9 +136,18 @@ extension EmulatorState {
             try db.query(
                 "UPDATE conversations SET last_seq = ?, last_message_at = ?, status = ? WHERE id = ?",
                 [.int(conversation.lastSeq), .double(now), .text(conversation.status), .text(conversation.id)])
+            if message.sender == "AGENT",
+                let readSeq = try db.row("SELECT read_seq FROM devices WHERE id = ?", [.text(deviceId)])?.int("read_seq"),
+                readSeq >= conversation.lastSeq
+            {
+                // A client that read ahead (throughSeq beyond the last message) already covers this one: it is
+                // read, as the unread count says.
+                try markRead(conversationId: conversation.id, through: readSeq)
+            }
             return (conversation, id)
         }
-        hub.send("changed", to: deviceId)
+        // The `changed` line names an agent reply, so a stream that carries it records the delivery.
+        hub.send("changed", to: deviceId, messageId: message.sender == "AGENT" ? result.1 : nil)
         return result
     }
 }

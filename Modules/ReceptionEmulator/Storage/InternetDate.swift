@@ -15,6 +15,9 @@ enum InternetDate {
             + "\(pad(millisecond, 3))Z"
     }
 
+    /// The date as a JSON string, or JSON `null` for no date.
+    static func json(_ seconds: Double?) -> JSONValue { seconds.map { .string(string($0)) } ?? .null }
+
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : (a - b + 1) / b }
 
     private static func civil(daysSince1970: Int64) -> (Int64, Int64, Int64) {

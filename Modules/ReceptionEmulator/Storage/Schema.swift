@@ -62,6 +62,19 @@ package enum Schema {
             CREATE INDEX team_by_photo ON team (photo_id);
             """
         ),
+        (
+            // Dashboard signals (seed 001 "delivery and read status", "In chat", "Last active in chat"; seed 002
+            // "Send test"): when each agent message was first delivered to and read by the device, when the device
+            // was last active in chat, and which outbox entries are test pushes. Rows written before this migration
+            // have no receipts or activity recorded (null) until a later fetch, read or chat request records them.
+            "004_dashboard_signals",
+            """
+            ALTER TABLE messages ADD COLUMN delivered_at REAL;
+            ALTER TABLE messages ADD COLUMN read_at REAL;
+            ALTER TABLE devices ADD COLUMN last_active_in_chat_at REAL;
+            ALTER TABLE push_outbox ADD COLUMN is_test INTEGER NOT NULL DEFAULT 0;
+            """
+        ),
     ]
 
     /// Applies every migration not yet recorded.

@@ -26,7 +26,16 @@ final class RawConnection {
         try #require(status == 0)
     }
 
-    deinit { close(descriptor) }
+    private var isOpen = true
+
+    deinit { disconnect() }
+
+    /// Closes the connection from this side, as a client that leaves does.
+    func disconnect() {
+        guard isOpen else { return }
+        isOpen = false
+        close(descriptor)
+    }
 
     /// Writes `text` as it is.
     func write(_ text: String) {
