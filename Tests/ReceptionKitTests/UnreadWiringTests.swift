@@ -82,3 +82,39 @@ struct UnreadWiringTests {
         #expect(await until { app.reception.unreadCount == 0 })
     }
 }
+
+extension UnreadWiringTests {
+    // Seed 004 "When the count refreshes": unread requests fetch the count without loading messages or advancing
+    // delivered/read receipts, and do not touch "Last active in chat". Seed 001 check 4: reopening the chat clears the
+    // count and the dashboard shows the reply as read; "In chat" follows the live connection.
+    @Test func unreadChecksLeaveTheDashboardAloneAndReadingMarksTheReplyRead() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.launch()
+        try await app.send("hello")
+        let id = try #require(try await service.devices().first?["id"] as? String)
+        func device() async throws -> [String: Any] { try await service.admin("GET", "devices/\(id)") }
+        func reply() async throws -> [String: Any]? {
+            let messages = try await service.admin("GET", "devices/\(id)/messages")["messages"] as? [[String: Any]]
+            return messages?.first { $0["text"] as? String == "the reply" }
+        }
+        let activeBefore = try await device()["lastActiveInChatAt"] as? String
+        try await Task.sleep(for: .milliseconds(1100))  // the dashboard's times have whole seconds
+        try await service.admin("POST", "devices/\(id)/messages", ["kind": "TEXT", "text": "the reply"])
+        app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]], openChat: false)
+        #expect(await until { app.reception.unreadCount == 1 })
+        #expect(try await device()["lastActiveInChatAt"] as? String == activeBefore, "an unread check is no chat activity")
+        #expect(try await reply()?["deliveredAt"] is NSNull, "an unread check delivers nothing")
+        #expect(try await reply()?["readAt"] is NSNull)
+        #expect(try await device()["inChat"] as? Bool == false)
+
+        app.reception.openChat()
+        #expect(await until { app.reception.unreadCount == 0 })
+        #expect(await until { (try? await reply()?["readAt"] as? String) != nil }, "the dashboard shows the reply as read")
+        #expect(try await reply()?["deliveredAt"] as? String != nil)
+        #expect(await until { (try? await device()["inChat"] as? Bool) == true }, "a visible chat is In chat")
+        #expect(try await device()["lastActiveInChatAt"] as? String != activeBefore)
+        app.reception.closeChat()
+        #expect(await until { (try? await device()["inChat"] as? Bool) == false }, "closing the chat leaves In chat")
+    }
+}
