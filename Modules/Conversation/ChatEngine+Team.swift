@@ -74,6 +74,8 @@ extension ChatEngine {
         teamDownloads = [:]
         failedTeamLinks = [:]
         team = TeamRoster()
+        // The caller's store reset may have been overtaken by a photo saved just before; the cache ends empty.
+        storing("clear team profiles") { try deps.store.saveTeamProfiles([]) }
     }
 
     private func saveTeam() {

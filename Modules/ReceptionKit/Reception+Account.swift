@@ -124,10 +124,20 @@ extension Reception {
         let refresher = appearanceRefresher
         Task { await refresher?.sessionChanged() }
         let successor = session?.client
-        Task {
+        let revocations = self.revocations
+        let queueRevocation = cause == .logout || cause == .switchedUser
+        Task { [weak self] in
             let halt = await old.client.halt
             await old.end()
             if let halt { await successor?.inheritHalt(halt) }
+            // A registration that finished while the session was ending may have stored its secret after the erase
+            // above; the ended client writes nothing more, so this look is final.
+            if let late = try? SessionCredentials.read(from: secureStore, scope: old.scope.key) {
+                if queueRevocation { revocations?.enqueue(PendingRevocation(appID: appID, secret: late.sessionSecret)) }
+                try? secureStore.deleteAll(namespace: old.scope.key)
+                log.info("a secret stored while the session ended was removed")
+                self?.drainRevocations()
+            }
         }
         refreshIdentityState(verified: .some(nil))
         // Spec 7.15 step 3: paywalls are re-checked with invalidation.

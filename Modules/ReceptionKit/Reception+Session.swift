@@ -70,8 +70,6 @@ extension Reception {
         self.session = session
         let model = ChatModel(engine: engine)
         chat = model
-        let visible = isChatOpen
-        let active = appActive
         let sink = EventSink(self)
         let monitor = unreadMonitor
         Task { [weak self] in
@@ -81,9 +79,12 @@ extension Reception {
             await engine.start()
             // The facade follows the lifecycle and tells the engine (Reception+Appearance.swift).
             await engine.attach(network: configuration.network, lifecycle: nil)
+            // The state now, not when the session was made: a lifecycle change meanwhile reached an engine that had
+            // not started and was dropped.
+            let active = self?.appActive ?? true
             await engine.setAppState(active ? .active : .background)
             await model.connect()
-            if visible { await engine.setVisible(true) }
+            if self?.isChatOpen == true { await engine.setVisible(true) }
             if let monitor, let self {
                 await self.followReads(of: engine, monitor: monitor)
                 await self.attachUnread(session, monitor: monitor)

@@ -15,21 +15,21 @@ public final class ManualLifecycle: AppLifecycleMonitoring {
 
     /// Moves the app to `newState` and tells every subscriber.
     public func set(_ newState: AppLifecycleState) {
-        let subscribers = state.withLock { state in
+        // Yielded under the lock, so concurrent changes reach every subscriber in the order they were made.
+        state.withLock { state in
             state.current = newState
-            return Array(state.subscribers.values)
+            for subscriber in state.subscribers.values { subscriber.yield(newState) }
         }
-        for subscriber in subscribers { subscriber.yield(newState) }
     }
 
     public func lifecycleUpdates() -> AsyncStream<AppLifecycleState> {
         let (stream, continuation) = AsyncStream.makeStream(of: AppLifecycleState.self)
-        let (id, current) = state.withLock { state in
+        let id = state.withLock { state in
             state.next += 1
             state.subscribers[state.next] = continuation
-            return (state.next, state.current)
+            continuation.yield(state.current)
+            return state.next
         }
-        continuation.yield(current)
         continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) } }
         return stream
     }

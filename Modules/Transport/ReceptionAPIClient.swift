@@ -287,10 +287,12 @@ public actor ReceptionAPIClient {
             sessionSecret: registration.sessionSecret, verifiedUserId: registration.verifiedUserId)
         unsavedCredentials = credentials
         deps.logger.info("device registered")
-        await hooks.deviceSynchronised(payload, registration.verifiedUserId)
         // Spec 3.1: the credentials are stored before the token is used; a failed write fails this request and
-        // is retried on every later token request.
+        // is retried on every later token request. Stored before the hook's suspension, so a logout that runs
+        // meanwhile finds the secret and queues its revocation.
         try saveUnsavedCredentials()
+        await hooks.deviceSynchronised(payload, registration.verifiedUserId)
+        guard !invalidated else { throw .cancelled }
         return registration.token
     }
 
@@ -301,6 +303,8 @@ public actor ReceptionAPIClient {
 
     private func saveUnsavedCredentials() throws(ReceptionError) {
         guard let credentials = unsavedCredentials else { return }
+        // An ended session writes nothing: its scope was erased, and a secret stored now would outlive it.
+        guard !invalidated else { throw .cancelled }
         let data = try ReceptionJSON.encode(credentials)
         try deps.secureStore.write(data, for: .session(scope: deps.scope))
         unsavedCredentials = nil

@@ -1,6 +1,7 @@
 import Foundation
 import ReceptionCore
 import ReceptionTesting
+import Synchronization
 import Testing
 import Transport
 
@@ -30,6 +31,36 @@ struct RegistrationTests {
         let credentials = try ReceptionJSON.makeDecoder().decode(SessionCredentials.self, from: stored)
         #expect(credentials == SessionCredentials(sessionSecret: "ss_new", verifiedUserId: nil))
         #expect(try await h.client.isRegistered())
+    }
+
+    /// A logout can run while the registration's answer is being applied: the secret must already be stored then
+    /// (so the logout finds it and queues its revocation), and a client ended by that logout stores nothing more.
+    @Test func theSecretIsStoredBeforeTheSessionHearsOfItAndAnEndedClientStoresNothing() async throws {
+        let transport = ScriptedHTTPTransport()
+        let store = InMemorySecureStore()
+        let clock = ManualClock()
+        transport.on("POST /v1/devices", .json(201, registered))
+        transport.on("PATCH /v1/devices/me", .json(200, "{}"))
+        let seenByLogout = Mutex<Bool?>(nil)
+        let clientBox = Mutex<ReceptionAPIClient?>(nil)
+        let endpoint = try ServiceEndpoint(appID: Harness.appID, root: try #require(URL(string: "https://reception.test")))
+        let client = ReceptionAPIClient(
+            .init(endpoint: endpoint, transport: transport, secureStore: store, scope: Harness.scope,
+                  cooldowns: CooldownBook(now: clock.now), clock: clock, random: FixedRandomSource(), logger: .silent),
+            hooks: SessionHooks(
+                hasStartedChat: { true },
+                devicePayload: { () throws(ReceptionError) -> DevicePayload in Harness.payload(identityToken: nil) },
+                deviceSynchronised: { _, _ in
+                    // The host logs out now: the facade reads the secret, erases the scope and ends the client.
+                    seenByLogout.withLock { $0 = store.read(.session(scope: Harness.scope)) != .missing }
+                    try? store.deleteAll(namespace: Harness.scope)
+                    await clientBox.withLock { $0 }?.invalidate()
+                }))
+        clientBox.withLock { $0 = client }
+        await #expect(throws: ReceptionError.cancelled) { try await client.updateDevice(allowRegistration: true) }
+        #expect(seenByLogout.withLock { $0 } == true, "the logout found no secret to revoke")
+        #expect(store.read(.session(scope: Harness.scope)) == .missing, "an ended client wrote a secret back")
+        #expect(transport.requests(to: "PATCH /v1/devices/me").isEmpty)
     }
 
     @Test func aFailedCredentialSaveFailsTheRequestAndIsRetriedBeforeTheTokenIsUsed() async throws {

@@ -10,7 +10,20 @@ package final class FilePreferences: Sendable {
     private let url: URL?
     private let values: Mutex<[String: String]>
 
-    /// Preferences in `url`, or in memory only when `url` is `nil`.
+    /// The one instance for `url` in this process: every configuration of the same data folder shares it, so an
+    /// older configuration's late write cannot replace a newer one's file with its stale copy.
+    package static func shared(url: URL) -> FilePreferences {
+        registry.withLock { instances in
+            if let existing = instances[url.standardizedFileURL.path] { return existing }
+            let preferences = FilePreferences(url: url)
+            instances[url.standardizedFileURL.path] = preferences
+            return preferences
+        }
+    }
+
+    private static let registry = Mutex<[String: FilePreferences]>([:])
+
+    /// Preferences in `url`, or in memory only when `url` is `nil` (a fresh read of the file; see `shared(url:)`).
     package init(url: URL?) {
         self.url = url
         var loaded: [String: String] = [:]
@@ -34,13 +47,15 @@ package final class FilePreferences: Sendable {
     }
 
     private func change(_ body: (inout [String: String]) -> Void) {
-        let snapshot = values.withLock { values in
+        // The file is written under the lock: two writers can never put an older snapshot over a newer one (which
+        // could bring a removed scope's identity back).
+        values.withLock { values in
             body(&values)
-            return values
+            guard let url, let data = try? JSONEncoder().encode(values) else { return }
+            try? FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // The previous file is replaced whole, so a removed value is not left behind in it.
+            try? data.write(to: url, options: .atomic)
         }
-        guard let url, let data = try? JSONEncoder().encode(snapshot) else { return }
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // The previous file is replaced whole, so a removed value is not left behind in it.
-        try? data.write(to: url, options: .atomic)
     }
 }
