@@ -129,12 +129,7 @@ extension ChatEngine {
     /// again.
     public func chatReset(revision: Int) {
         guard !isShutDown, revision >= 0 else { return }
-        if session.chatRevision == revision, messages.isEmpty {
-            // Already reset; the store's team was cleared again by the caller, so the roster follows.
-            clearTeam()
-            publish()
-            return
-        }
+        if session.chatRevision == revision, messages.isEmpty { return }
         for task in attempts.values { task.cancel() }
         attempts.removeAll()
         stopStream()

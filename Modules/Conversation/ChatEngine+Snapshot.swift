@@ -6,7 +6,8 @@ extension ChatEngine {
     public var snapshot: ChatSnapshot {
         ChatSnapshot(
             version: version, messages: messages.map(chatMessage), composer: composer, banner: banner,
-            agentTyping: agentTyping, unreadCount: unreadCount, hasConversation: hasConversation, team: team.profiles)
+            agentTyping: agentTyping, unreadCount: unreadCount, hasConversation: hasConversation, team: team.profiles,
+            teamVersion: teamVersion)
     }
 
     /// Spec 6.3.2: the scopes that gate a whole send of `message`.

@@ -5,6 +5,7 @@ extension ChatEngine {
     /// Spec 7.17: the cached names and photos, restored when the engine starts (visible before any answer).
     func restoreTeam() {
         team = TeamRoster(restoring: storing("load team profiles") { try deps.store.teamProfiles() } ?? [])
+        teamVersion += 1
     }
 
     /// Spec 3.6 / 3.7: a history answer replaces the team map, a page merges into it; then the photos it wants are
@@ -17,7 +18,10 @@ extension ChatEngine {
             team.merge(members)
         }
         guard team != before else { return }
-        if team.profiles != before.profiles { saveTeam() }
+        if team.profiles != before.profiles {
+            teamVersion += 1
+            saveTeam()
+        }
         fetchTeamPhotos()
     }
 
@@ -45,6 +49,7 @@ extension ChatEngine {
         teamDownloads[request.memberID] = nil
         failedTeamLinks[request.memberID] = nil
         if team.photoLoaded(request, data: data) {
+            teamVersion += 1
             saveTeam()
             publish()
         }
@@ -74,8 +79,7 @@ extension ChatEngine {
         teamDownloads = [:]
         failedTeamLinks = [:]
         team = TeamRoster()
-        // The caller's store reset may have been overtaken by a photo saved just before; the cache ends empty.
-        storing("clear team profiles") { try deps.store.saveTeamProfiles([]) }
+        teamVersion += 1
     }
 
     private func saveTeam() {

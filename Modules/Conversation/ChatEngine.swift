@@ -77,6 +77,8 @@ public actor ChatEngine {
     var team = TeamRoster()
     /// Bumped by a chat reset, so a photo downloaded for the old chat is never written.
     var teamEpoch = 0
+    /// Bumped whenever the profiles change, so observers compare a number instead of photo bytes.
+    var teamVersion = 0
     var teamDownloads: [String: Task<Void, Never>] = [:]
     /// Per member, the link whose download failed; a newer link is tried, this one is not.
     var failedTeamLinks: [String: URL] = [:]

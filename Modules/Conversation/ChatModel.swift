@@ -21,6 +21,7 @@ public final class ChatModel {
     /// The teammates who wrote agent replies (spec 7.17), with their photos once downloaded. Show names and
     /// photos only when the chat appearance enables them (`showsTeamNames`, `showsTeamPhotos`).
     public private(set) var team: [TeamProfile] = []
+    @ObservationIgnored private var teamVersion = 0
     /// The version of the last applied snapshot.
     public private(set) var version = -1
 
@@ -60,7 +61,10 @@ public final class ChatModel {
         if composer != incoming { composer = incoming }
         if banner != snapshot.banner { banner = snapshot.banner }
         if agentTyping != snapshot.agentTyping { agentTyping = snapshot.agentTyping }
-        if team != snapshot.team { team = snapshot.team }
+        if teamVersion != snapshot.teamVersion {
+            teamVersion = snapshot.teamVersion
+            team = snapshot.team
+        }
     }
 
     /// Pulls the engine's current snapshot now (for tests and for a screen that appears).

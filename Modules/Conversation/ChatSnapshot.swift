@@ -18,4 +18,6 @@ public struct ChatSnapshot: Sendable, Hashable {
     public var hasConversation: Bool
     /// Spec 7.17: the teammates who wrote agent replies, in map order, with their photos once downloaded.
     public var team: [TeamProfile] = []
+    /// Changes whenever `team` does (comparing it is cheaper than comparing photos).
+    public var teamVersion = 0
 }

@@ -11,7 +11,7 @@ struct TeamRoster: Sendable, Hashable {
     /// Spec 7.17: at most 50 members.
     static let maximumMembers = 50
     /// Spec 7.17: one photo at most 512 KiB.
-    static let maximumPhotoBytes = 512 * 1024
+    static let maximumPhotoBytes = TeamProfile.maximumPhotoBytes
     /// Spec 7.17: all photos together at most 6 MiB.
     static let maximumTotalPhotoBytes = 6 * 1024 * 1024
     /// Spec 7.17: a stored cache larger than 9 MiB is ignored.

@@ -51,15 +51,13 @@ extension Reception {
 
     /// `chatAppearance` = `appearance`, with the shown published appearance laid over it when remote is on.
     func resolveAppearance() {
-        guard usesRemoteAppearance, let shownAppearance else {
+        guard usesRemoteAppearance, let shownAppearance,
+              let imagesBase = try? endpoint?.url(path: "appearance/images") else {
             chatAppearance = appearance
             return
         }
         let context = AppearanceMergeContext(
-            appLanguage: appLanguage, uiLanguage: chatLanguage,
-            imagesBase: (try? endpoint?.url(path: "appearance/images"))
-                ?? configuration.serviceRoot.appendingPathComponent("v1/appearance/images"),
-            canDraw: Self.canDrawSymbol)
+            appLanguage: appLanguage, uiLanguage: chatLanguage, imagesBase: imagesBase, canDraw: Self.canDrawSymbol)
         chatAppearance = appearance.merged(with: shownAppearance, context: context)
     }
 

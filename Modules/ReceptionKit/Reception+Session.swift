@@ -171,7 +171,7 @@ extension Reception {
 
     func chatWasReset(revision: Int, generation: Int) async {
         guard generation == presentationGeneration, let session else { return }
-        try? session.store.resetChat(revision: revision)
+        // The engine resets the store and its memory in one turn, so no late write can slip in between.
         await session.engine.chatReset(revision: revision)
         await unreadMonitor?.chatWasReset()
     }

@@ -200,14 +200,11 @@ extension ReceptionAPIClient {
         guard (200...299).contains(response.status) else {
             throw ReceptionError(code: ReceptionError.Code.httpError, status: response.status)
         }
-        guard response.body.count <= Self.maximumTeamPhotoBytes else {
+        guard response.body.count <= TeamProfile.maximumPhotoBytes else {
             throw ReceptionError(code: ReceptionError.Code.imageTooLarge, status: response.status)
         }
         return response.body
     }
-
-    /// Spec 7.17: a single team photo is at most 512 KiB.
-    public static let maximumTeamPhotoBytes = 512 * 1024
 
     // MARK: Logout revocation (3.4), deletion (3.5) and appearance (3.16)
 
@@ -269,7 +266,7 @@ extension ReceptionAPIClient {
         guard response.status == 200 else {
             throw ReceptionError(code: ReceptionError.Code.appearanceUnavailable, status: response.status)
         }
-        guard response.body.count <= 65_536 else {
+        guard response.body.count <= AppearanceFetch.maximumBytes else {
             throw ReceptionError(code: ReceptionError.Code.appearanceTooLarge, status: 200)
         }
         guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],

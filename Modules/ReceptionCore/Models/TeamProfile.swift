@@ -20,6 +20,9 @@ public struct TeamProfile: Codable, Hashable, Sendable {
         self.photo = photo
     }
 
+    /// Spec 7.17: one team photo is at most 512 KiB.
+    public static let maximumPhotoBytes = 512 * 1024
+
     /// The placeholder avatar: the name's first character, upper-cased (empty for an empty name).
     public var initial: String { name.first.map { String($0).uppercased() } ?? "" }
 }

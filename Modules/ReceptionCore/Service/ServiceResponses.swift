@@ -187,6 +187,9 @@ public struct UploadReservation: Decodable, Sendable, Hashable {
 
 /// `GET appearance` (spec 3.16): the outcome of a fetch.
 public enum AppearanceFetch: Sendable, Hashable {
+    /// Spec 3.16: an appearance body (and the cached envelope, 7.17) is at most 65,536 bytes.
+    public static let maximumBytes = 65_536
+
     /// 304: what the client holds is current; a new ETag on the 304, if any, replaces the held one.
     case unchanged(etag: String?)
     /// 200 with a valid envelope: the raw `appearance` object's JSON, its revision, and the ETag to send next time.

@@ -5,7 +5,7 @@ import Foundation
 /// 65,536 bytes), so a relaunch shows the dashboard's look before, or without, any network answer. It holds no user
 /// data, so logout and deletion keep it; the ETag stays in memory (the first fetch after launch is unconditional).
 package struct AppearanceCache: Sendable {
-    static let maximumBytes = 65_536
+    static let maximumBytes = AppearanceFetch.maximumBytes
 
     private let preferences: FilePreferences
 

@@ -50,8 +50,9 @@ package final class FilePreferences: Sendable {
         // The file is written under the lock: two writers can never put an older snapshot over a newer one (which
         // could bring a removed scope's identity back).
         values.withLock { values in
+            let before = values
             body(&values)
-            guard let url, let data = try? JSONEncoder().encode(values) else { return }
+            guard values != before, let url, let data = try? JSONEncoder().encode(values) else { return }
             try? FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             // The previous file is replaced whole, so a removed value is not left behind in it.
