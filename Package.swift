@@ -165,7 +165,7 @@ let package = Package(
 
         // The terminal host app (Docs/HostApp.md): embeds ReceptionKit as an iOS app would; `make demo` drives it.
         .executableTarget(
-            name: "reception-chat", dependencies: ["ReceptionKit", "ReceptionCore", "Conversation", "PushRouting"],
+            name: "reception-chat", dependencies: ["ReceptionKit", "ReceptionCore", "Conversation", "PushRouting", "Digest"],
             path: "Modules/reception-chat"),
         // Drives the built reception-chat binary through a pseudo-terminal against the in-process emulator.
         .testTarget(

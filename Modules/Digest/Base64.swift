@@ -85,4 +85,28 @@ public enum Hex {
         for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The bytes of `text`, two hex digits (either case) a byte; `nil` for an odd length or any other character.
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        let characters = Array(text.utf8)
+        guard characters.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(characters.count / 2)
+        var index = 0
+        while index < characters.count {
+            guard let high = value(characters[index]), let low = value(characters[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func value(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
 }

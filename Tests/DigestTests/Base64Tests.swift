@@ -43,5 +43,8 @@ struct Base64Tests {
 
     @Test func hexIsLowerCaseTwoCharactersPerByte() {
         #expect(Hex.encode([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
+        #expect(Hex.decode("000fA0ff") == [0x00, 0x0f, 0xa0, 0xff])
+        #expect(Hex.decode("") == [])
+        for bad in ["0", "0g", "+1", " 00", "é0"] { #expect(Hex.decode(bad) == nil, "\(bad)") }
     }
 }

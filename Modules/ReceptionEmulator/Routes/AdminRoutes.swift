@@ -194,7 +194,7 @@ extension EmulatorState {
                             "id": .string(id), "deviceId": .optional(row.text("device_id")),
                             "status": .optional(row.text("status")), "lastSeq": .int(row.int("last_seq") ?? 0),
                             "unreadForUser": .int(try unreadCount(conversationId: id, readSeq: row.int("read_seq") ?? 0)),
-                            "lastMessageAt": row.double("last_message_at").map { .string(InternetDate.string($0)) } ?? .null,
+                            "lastMessageAt": InternetDate.json(row.double("last_message_at")),
                         ]
                     })
             ])

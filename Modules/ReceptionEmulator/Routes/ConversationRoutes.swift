@@ -164,7 +164,7 @@ extension EmulatorState {
                 "hasConversation": .bool(record != nil),
                 "unreadCount": .int(try record.map { try unreadCount(conversationId: $0.id, readSeq: device.readSeq) } ?? 0),
                 "status": .optional(record?.status),
-                "lastMessageAt": record?.lastMessageAt.map { .string(InternetDate.string($0)) } ?? .null,
+                "lastMessageAt": InternetDate.json(record?.lastMessageAt),
                 "push": .bool(settings.push.configured && pushToken != nil),
                 "unreadPolling": stages ?? .null,
             ])

@@ -74,7 +74,7 @@ extension EmulatorState {
                 if let value = row.text(column) { message[key] = .string(value) }
             }
             if message["kind"] != "TEXT" {
-                message["actionClickedAt"] = row.double("action_clicked_at").map { .string(InternetDate.string($0)) } ?? .null
+                message["actionClickedAt"] = InternetDate.json(row.double("action_clicked_at"))
             }
             if receipts, message["sender"] == "AGENT" { message.merge(Self.receiptsJSON(row)) { _, receipt in receipt } }
             return .object(message)

@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 
 /// An sRGB colour written as `#RRGGBB`.
@@ -18,32 +19,15 @@ public struct AppearanceColor: Sendable, Hashable, CustomStringConvertible {
 
     /// Spec 7.20: exactly seven characters, `#` and six hexadecimal digits; anything else is `nil`.
     public init?(hex: String) {
-        let utf8 = Array(hex.utf8)
-        guard utf8.count == 7, utf8[0] == UInt8(ascii: "#") else { return nil }
-        var value: UInt32 = 0
-        for byte in utf8[1...] {
-            guard let digit = Self.hexDigit(byte) else { return nil }
-            value = value << 4 | UInt32(digit)
-        }
-        self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+        guard hex.utf8.count == 7, hex.utf8.first == UInt8(ascii: "#"), let bytes = Hex.decode(hex.dropFirst()),
+              bytes.count == 3 else { return nil }
+        self.init(red: bytes[0], green: bytes[1], blue: bytes[2])
     }
 
     /// `#RRGGBB` in upper case.
-    public var hex: String {
-        let digits = Array("0123456789ABCDEF")
-        return "#" + String([red, green, blue].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
-    }
+    public var hex: String { "#" + Hex.encode([red, green, blue]).uppercased() }
 
     public var description: String { hex }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 /// A colour for light mode and one for dark mode.

@@ -46,7 +46,8 @@ package final class FilePreferences: Sendable {
         }
     }
 
-    private func change(_ body: (inout [String: String]) -> Void) {
+    /// Changes any keys in one write.
+    package func change(_ body: (inout [String: String]) -> Void) {
         // The file is written under the lock: two writers can never put an older snapshot over a newer one (which
         // could bring a removed scope's identity back).
         values.withLock { values in

@@ -17,23 +17,26 @@ package struct StorageNamespaces: Sendable {
     }
 
     /// A fresh generation for `appID`; every preference of its earlier scopes (the pending identity: user ID,
-    /// name, email, metadata, push token) is removed with it.
+    /// name, email, metadata, push token) is removed with it, in one write.
     @discardableResult
     package func rotate(appID: String) -> StorageScope {
-        let generation = ids.makeID()
-        preferences[key(appID)] = generation
-        let scope = StorageScope(appID: appID, generation: generation)
-        removeEarlierScopes(of: scope)
+        let scope = StorageScope(appID: appID, generation: ids.makeID())
+        preferences.change { values in
+            values = values.filter { !Self.isEarlier($0.key, than: scope) }
+            values[key(appID)] = scope.generation
+        }
         return scope
     }
 
-    /// Removes the preferences of every scope of `scope.appID` except `scope` (App IDs have one length, so no
-    /// App ID is a prefix of another).
+    /// Removes the preferences of every scope of `scope.appID` except `scope`.
     package func removeEarlierScopes(of scope: StorageScope) {
-        let appID = scope.appID
-        let generationKey = key(appID)
-        let current = scope.key + "."
-        preferences.removeAll { $0.hasPrefix(appID) && $0 != generationKey && !$0.hasPrefix(current) }
+        preferences.removeAll { Self.isEarlier($0, than: scope) }
+    }
+
+    /// A key of another scope of the same App ID (App IDs have one length, so no App ID is a prefix of another);
+    /// the generation key itself is not one.
+    private static func isEarlier(_ key: String, than scope: StorageScope) -> Bool {
+        key.hasPrefix(scope.appID) && key != "\(scope.appID).generation" && !key.hasPrefix(scope.key + ".")
     }
 }
 
