@@ -5,7 +5,7 @@ import CMicroHTTPD
 enum HelloServer {
     /// Starts the baseline on a free loopback port; returns the daemon and its port.
     static func start() -> (OpaquePointer, Int)? {
-        guard let daemon = reception_mhd_start("127.0.0.1", 0, helloHandler, nil, nil, nil, 120) else { return nil }
+        guard let daemon = reception_mhd_start("127.0.0.1", 0, helloHandler, nil, nil, nil, 60, 4, 10_000) else { return nil }
         return (daemon, Int(reception_mhd_bound_port(daemon)))
     }
 }

@@ -37,6 +37,17 @@ public enum EmulatorCommand {
         return .success(configuration)
     }
 
+    /// The warning for a `--host` other than loopback (`127.x.x.x`): the emulator speaks plain HTTP, so the admin
+    /// token, session secrets and access tokens cross the network in clear text. `nil` for loopback.
+    public static func exposureWarning(host: String) -> String? {
+        if host.hasPrefix("127.") { return nil }
+        return """
+            WARNING: listening on \(host), not loopback. The emulator speaks plain HTTP: the admin token, session \
+            secrets and access tokens travel in clear text, and anyone who can reach this address can read and \
+            change every conversation. Use it on a network you trust only.
+            """
+    }
+
     /// A command-line mistake, with what to print.
     public struct UsageError: Error {
         /// The message for standard error.
@@ -68,6 +79,9 @@ public enum EmulatorCommand {
                 """
             // Written straight to the file descriptor so it shows at once even when stdout is a pipe.
             FileHandle.standardOutput.write(Data(banner.utf8))
+            if let warning = exposureWarning(host: configuration.host) {
+                FileHandle.standardError.write(Data((warning + "\n").utf8))
+            }
             while true { sleep(3600) }
         } catch {
             FileHandle.standardError.write(Data("reception-emulator: \(error)\n".utf8))

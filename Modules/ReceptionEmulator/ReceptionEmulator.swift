@@ -36,6 +36,9 @@ public final class ReceptionEmulator: Sendable {
     /// The port being listened on, 0 before ``start()``.
     public var port: Int { server.withLock { $0?.port ?? 0 } }
 
+    /// How many event streams are open (a stream whose client left unnoticed counts until its next ping fails).
+    package var openEventStreams: Int { hub.count }
+
     /// `http://host:port` of the running server.
     public var baseURL: String { state.withLock { $0.baseURL } }
 
@@ -45,7 +48,9 @@ public final class ReceptionEmulator: Sendable {
             handler: { [weak self] request in
                 self?.handle(request) ?? APIError(503, "unavailable", "The emulator is shutting down.").response
             },
+            admit: { [weak self] head in self?.admit(head) },
             bodyLimit: { method, path in BodyLimits.limit(method: method, path: path) },
+            tooLarge: APIError.payloadTooLarge.response,
             streamEnded: { [hub] stream in hub.remove(stream) })
         try http.start(host: configuration.host, port: configuration.port)
         let url = "http://\(configuration.host):\(http.port)"
@@ -53,7 +58,7 @@ public final class ReceptionEmulator: Sendable {
         server.withLock { $0 = http }
     }
 
-    /// Ends every event stream with `data: reconnect` and stops listening.
+    /// Ends every event stream with `data: reconnect`, answers delayed requests with 503 and stops listening.
     public func stop() {
         hub.closeAll()
         let running = server.withLock { value -> HTTPServer? in defer { value = nil }; return value }

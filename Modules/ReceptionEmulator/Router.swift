@@ -1,33 +1,55 @@
 import Foundation
 
 extension ReceptionEmulator {
-    /// Answers one request: queued faults first, then the route under the state lock.
+    /// Answers one request: queued faults first, then the route under the state lock. A delay fault answers
+    /// `later`: the connection waits parked and the route runs when the delay is over.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let fault = faults.take(method: request.method, path: request.path)
-        switch fault {
+        switch faults.take(method: request.method, path: request.path) {
         case .delay(let milliseconds)?:
-            // Blocks only this connection's thread (thread per connection).
-            Thread.sleep(forTimeInterval: Double(max(0, milliseconds)) / 1000)
+            return HTTPResponse(
+                status: 0,
+                body: .later(seconds: Double(max(0, milliseconds)) / 1000) { [self] in answer(request) })
         case .fail(let error)?:
             return error.response
-        case .drop?, nil:
-            break
+        case .drop?:
+            _ = answer(request)
+            return HTTPResponse(status: 0, body: .drop)
+        case nil:
+            return answer(request)
         }
-        let response: HTTPResponse
-        if request.bodyTooLarge {
-            response = APIError.payloadTooLarge.response
-        } else {
-            response = state.withLock { state in
-                do {
-                    return try state.route(request, emulator: self)
-                } catch let error as APIError {
-                    return error.response
-                } catch {
-                    return APIError(500, "internal_error", "The emulator failed: \(error)").response
-                }
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        if request.bodyTooLarge { return APIError.payloadTooLarge.response }
+        return state.withLock { state in
+            do {
+                return try state.route(request, emulator: self)
+            } catch let error as APIError {
+                return error.response
+            } catch {
+                return APIError(500, "internal_error", "The emulator failed: \(error)").response
             }
         }
-        return fault == .drop ? HTTPResponse(status: 0, body: .drop) : response
+    }
+
+    /// The answer to a request from its head alone, before its body is read: 401 (or the app's 403) without valid
+    /// credentials for the route, then 413 when its `Content-Length` is over the route's limit. `nil` lets the
+    /// body be read. The admin limit thus applies only once the admin token was accepted.
+    package func admit(_ head: HTTPRequest) -> HTTPResponse? {
+        state.withLock { state in
+            do {
+                try state.checkCredentials(head)
+            } catch let error as APIError {
+                return error.response
+            } catch {
+                return APIError(500, "internal_error", "The emulator failed: \(error)").response
+            }
+            let limit = BodyLimits.limit(method: head.method, path: head.path)
+            if let declared = head.header("content-length").flatMap({ UInt64($0) }), declared > UInt64(limit) {
+                return APIError.payloadTooLarge.response
+            }
+            return nil
+        }
     }
 }
 
@@ -49,30 +71,61 @@ extension EmulatorState {
         }
     }
 
-    private func routeAPI(_ request: HTTPRequest, _ path: [String]) throws -> HTTPResponse {
+    /// Who may call an endpoint: anyone, any client naming this app, or a device with its access token.
+    enum Caller { case anyone, app, device }
+
+    /// The `/v1/` endpoint for `method` and `path` (after `v1`): who may call it and what answers it.
+    private func apiEndpoint(
+        _ method: String, _ path: [String]
+    ) -> (caller: Caller, answer: (HTTPRequest) throws -> HTTPResponse)? {
+        switch (method, path) {
         // spec 3.17: appearance images are plain loads without Reception headers.
-        if request.method == "GET", path.count == 3, path[0] == "appearance", path[1] == "images" {
-            return try appearanceImage(id: path[2])
+        case ("GET", let p) where p.count == 3 && p[0] == "appearance" && p[1] == "images":
+            return (.anyone, { _ in try self.appearanceImage(id: p[2]) })
+        case ("POST", ["devices"]): return (.app, register)
+        case ("GET", ["appearance"]): return (.app, appearance)
+        case ("PATCH", ["devices", "me"]): return (.device, updateDevice)
+        // Renewal, logout and deletion prove the session with its secret in the body, not with an access token.
+        case ("POST", ["devices", "me", "token"]): return (.app, refreshToken)
+        case ("POST", ["devices", "me", "logout"]): return (.app, logout)
+        case ("DELETE", ["devices", "me"]): return (.app, deleteDevice)
+        case ("GET", ["conversation"]): return (.device, conversation)
+        case ("GET", ["conversation", "messages"]): return (.device, messagesPage)
+        case ("POST", ["conversation", "messages"]): return (.device, send)
+        case ("POST", ["conversation", "read"]): return (.device, read)
+        case ("GET", ["conversation", "unread"]): return (.device, unread)
+        case ("POST", ["conversation", "typing"]): return (.device, typing)
+        case ("GET", ["conversation", "events"]): return (.device, events)
+        case ("POST", ["conversation", "action-click"]): return (.device, actionClick)
+        case ("POST", ["uploads"]): return (.device, reserveUpload)
+        case ("GET", let p) where p.count == 2 && p[0] == "attachments":
+            return (.device, { try self.attachment($0, id: p[1]) })
+        default: return nil
         }
-        try checkApp(request)
-        switch (request.method, path) {
-        case ("POST", ["devices"]): return try register(request)
-        case ("PATCH", ["devices", "me"]): return try updateDevice(request)
-        case ("POST", ["devices", "me", "token"]): return try refreshToken(request)
-        case ("POST", ["devices", "me", "logout"]): return try logout(request)
-        case ("DELETE", ["devices", "me"]): return try deleteDevice(request)
-        case ("GET", ["conversation"]): return try conversation(request)
-        case ("GET", ["conversation", "messages"]): return try messagesPage(request)
-        case ("POST", ["conversation", "messages"]): return try send(request)
-        case ("POST", ["conversation", "read"]): return try read(request)
-        case ("GET", ["conversation", "unread"]): return try unread(request)
-        case ("POST", ["conversation", "typing"]): return try typing(request)
-        case ("GET", ["conversation", "events"]): return try events(request)
-        case ("POST", ["conversation", "action-click"]): return try actionClick(request)
-        case ("POST", ["uploads"]): return try reserveUpload(request)
-        case ("GET", let p) where p.count == 2 && p[0] == "attachments": return try attachment(request, id: p[1])
-        case ("GET", ["appearance"]): return try appearance(request)
-        default: throw APIError.notFound
+    }
+
+    private func routeAPI(_ request: HTTPRequest, _ path: [String]) throws -> HTTPResponse {
+        guard let endpoint = apiEndpoint(request.method, path) else {
+            try checkApp(request)
+            throw APIError.notFound
+        }
+        if endpoint.caller != .anyone { try checkApp(request) }
+        return try endpoint.answer(request)
+    }
+
+    /// The credentials a request's head must carry for its route (checked again by the route itself): the App ID
+    /// on `/v1/`, a valid access token for device endpoints, the admin token on `/admin/`.
+    func checkCredentials(_ request: HTTPRequest) throws {
+        let segments = request.segments.map(String.init)
+        switch segments.first {
+        case "v1":
+            let caller = apiEndpoint(request.method, Array(segments.dropFirst()))?.caller ?? .app
+            if caller != .anyone { try checkApp(request) }
+            if caller == .device { _ = try authenticate(request) }
+        case "admin":
+            try checkAdminToken(request)
+        default:
+            break
         }
     }
 

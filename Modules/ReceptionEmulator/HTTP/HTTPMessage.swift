@@ -34,7 +34,8 @@ package struct HTTPRequest: Sendable {
     package var segments: [Substring] { path.split(separator: "/") }
 }
 
-/// One answer: a status, headers and either bytes, a live event stream, or a dropped connection (fault injection).
+/// One answer: a status, headers and either bytes, a live event stream, a dropped connection or a delayed answer
+/// (fault injection).
 package struct HTTPResponse: Sendable {
     /// What follows the status line and headers.
     package enum Body: Sendable {
@@ -44,6 +45,9 @@ package struct HTTPResponse: Sendable {
         case stream(EventStream)
         /// No response at all: the connection is closed (the "drop after committing" fault).
         case drop
+        /// The answer `then` produces after `seconds` (the "delay" fault): the connection waits parked, holding no
+        /// thread, and `then` runs on a timer thread.
+        case later(seconds: Double, then: @Sendable () -> HTTPResponse)
     }
 
     /// The HTTP status code.

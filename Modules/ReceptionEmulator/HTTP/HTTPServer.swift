@@ -1,7 +1,10 @@
 import CMicroHTTPD
+import Dispatch
+import Foundation
 import Synchronization
 
-/// What the server calls for every complete request; it runs on the connection's own thread.
+/// What the server calls for every complete request, on one of its worker threads; it must not block for long
+/// (a wait is an ``HTTPResponse/Body/later(seconds:then:)`` answer, which parks the connection instead).
 package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
 /// Why a server could not start.
@@ -10,67 +13,246 @@ package struct HTTPServerError: Error, Equatable, CustomStringConvertible {
     package var description: String
 }
 
-/// An HTTP/1.1 server on libmicrohttpd, one thread per connection (so an event stream that waits blocks only its
-/// own connection) with keep-alive: the answer is queued on the last access-handler call, after the body has been
-/// collected, which is what lets libmicrohttpd keep the connection open.
+/// How the server shares out its threads and connections (Docs/Emulator.md "Connections").
+package struct HTTPServerLimits: Sendable, Equatable {
+    /// Worker threads of the event loop; every connection belongs to one of them.
+    package var workerThreads: Int
+    /// Connections open at once; one more is refused at accept time.
+    package var connections: Int
+    /// Seconds a connection may stay idle (no byte read or written) before it is closed. A parked event stream or
+    /// delayed answer is not idle, and a stream writes a ping well within this time.
+    package var idleTimeoutSeconds: Int
+
+    /// Four workers (at least two per core), 10,000 connections (lowered to fit the open-file limit), 60 s idle.
+    package static let standard = HTTPServerLimits(
+        workerThreads: 4, connections: 10_000, idleTimeoutSeconds: 60)
+
+    /// Creates limits.
+    package init(workerThreads: Int, connections: Int, idleTimeoutSeconds: Int) {
+        self.workerThreads = workerThreads
+        self.connections = connections
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+    }
+}
+
+/// An HTTP/1.1 server on libmicrohttpd: an event loop (epoll on Linux) over a small pool of worker threads, so idle,
+/// slow or streaming clients hold a socket each but no thread.
+///
+/// - A request is first shown to ``admit`` with its head alone (method, path, query, headers): missing credentials
+///   or a `Content-Length` over the route's limit are answered at once, before any body byte is read. A body
+///   without a length that grows past its limit is no longer buffered: it is drained and answered 413 at its end,
+///   and its connection is closed if it runs on 16 MiB beyond the limit.
+/// - Otherwise the answer is queued on the last access-handler call, after the body was collected, which is what
+///   lets libmicrohttpd keep the connection alive.
+/// - An event stream with nothing to write, and an answer that must wait (`later`), suspend their connection and
+///   are resumed by an event, a timer or ``stop()``.
 package final class HTTPServer: Sendable {
-    /// The handler every request goes to.
+    /// The handler every admitted request goes to.
     let handler: HTTPHandler
-    /// The largest body accepted for a method and path; a longer one is drained, discarded and flagged.
+    /// The answer to a request from its head alone, or `nil` to read its body and hand it to ``handler``.
+    let admit: @Sendable (_ head: HTTPRequest) -> HTTPResponse?
+    /// The largest body accepted for a method and path.
     let bodyLimit: @Sendable (_ method: String, _ path: String) -> Int
+    /// The answer to a body over its limit.
+    let tooLarge: HTTPResponse
     /// Called when an event stream's connection has ended (client gone, stream over, or shutdown).
     let streamEnded: @Sendable (EventStream) -> Void
     /// The running `MHD_Daemon *` as its address (0 = stopped): an integer is Sendable, the pointer is not.
     private let daemon = Mutex<Int>(0)
     private let boundPort = Mutex<Int>(0)
+    /// Every connection that may be suspended now or soon: stopping wakes them all first (libmicrohttpd must not
+    /// be stopped with a suspended connection).
+    let parked = ParkedConnections()
 
     /// A server that is not yet listening.
     package init(
         handler: @escaping HTTPHandler,
+        admit: @escaping @Sendable (_ head: HTTPRequest) -> HTTPResponse? = { _ in nil },
         bodyLimit: @escaping @Sendable (_ method: String, _ path: String) -> Int,
+        tooLarge: HTTPResponse = HTTPResponse(status: 413),
         streamEnded: @escaping @Sendable (EventStream) -> Void = { _ in }
     ) {
         self.handler = handler
+        self.admit = admit
         self.bodyLimit = bodyLimit
+        self.tooLarge = tooLarge
         self.streamEnded = streamEnded
     }
 
     /// The port being listened on (the one the system chose for port 0), or 0 when stopped.
     package var port: Int { boundPort.withLock { $0 } }
 
-    /// Starts listening on the numeric IPv4 `host` and `port` (0 = any free port).
-    package func start(host: String, port: Int, idleTimeoutSeconds: Int = 120) throws(HTTPServerError) {
+    /// Starts listening on the numeric IPv4 `host` and `port` (0 = any free port). The connection limit is kept
+    /// below this process's open-file limit (raised towards what it needs first).
+    package func start(host: String, port: Int, limits: HTTPServerLimits = .standard) throws(HTTPServerError) {
         guard (0...65535).contains(port) else { throw HTTPServerError(description: "port \(port) is out of range") }
+        let wanted = UInt64(min(max(limits.connections, 16), 1_000_000))
+        // Leave room for the database, the listening socket, the event loop and whatever the host process has open.
+        let files = reception_raise_open_file_limit(wanted + 256)
+        let connections = files > 512 ? min(wanted, files - 256) : max(16, files / 2)
         // Retained for as long as the daemon runs: libmicrohttpd hands this pointer back on its own threads.
         let context = Unmanaged.passRetained(self).toOpaque()
         let started = reception_mhd_start(
             host, UInt16(port), receptionAccessHandler, context, receptionRequestCompleted, context,
-            UInt32(max(1, idleTimeoutSeconds)))
+            UInt32(min(max(1, limits.idleTimeoutSeconds), 86_400)), UInt32(min(max(1, limits.workerThreads), 64)),
+            UInt32(clamping: connections))
         guard let started else {
             Unmanaged<HTTPServer>.fromOpaque(context).release()
             throw HTTPServerError(description: "cannot listen on \(host):\(port) (numeric IPv4 address, free port)")
         }
+        parked.open()
         daemon.withLock { $0 = Int(bitPattern: started) }
         boundPort.withLock { $0 = Int(reception_mhd_bound_port(started)) }
     }
 
-    /// Stops listening and waits for every connection thread; open event streams must have been closed first.
+    /// Ends every event stream with `data: reconnect`, answers every waiting request with 503, and stops listening.
     package func stop() {
         let address = daemon.withLock { value -> Int in defer { value = 0 }; return value }
         guard let running = OpaquePointer(bitPattern: address) else { return }
+        parked.closeAll()
         MHD_stop_daemon(running)
         boundPort.withLock { $0 = 0 }
         Unmanaged.passUnretained(self).release()
     }
 }
 
-/// What libmicrohttpd keeps in `con_cls` for one request between access-handler calls.
-private final class PendingRequest {
+/// The connections that are parked or may park: event streams and answers that wait. Once closed (the server is
+/// stopping), a newcomer is ended at once instead of parking.
+final class ParkedConnections: Sendable {
+    private struct State {
+        var streams: [ObjectIdentifier: EventStream] = [:]
+        var waiting: [ObjectIdentifier: PendingRequest] = [:]
+        var closed = true
+    }
+
+    private let state = Mutex(State())
+
+    func open() { state.withLock { $0.closed = false } }
+
+    /// Registers a stream; `false` when the server is stopping (the stream is then closed).
+    func add(_ stream: EventStream) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.streams[ObjectIdentifier(stream)] = stream
+            return true
+        }
+        if !accepted { stream.close() }
+    }
+
+    func remove(_ stream: EventStream) { _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) } }
+
+    /// Registers a request that is about to wait; `false` when the server is stopping.
+    func add(_ request: PendingRequest) -> Bool {
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.waiting[ObjectIdentifier(request)] = request
+            return true
+        }
+    }
+
+    func remove(_ request: PendingRequest) { _ = state.withLock { $0.waiting.removeValue(forKey: ObjectIdentifier(request)) } }
+
+    /// Ends every stream and wakes every waiting request with 503; nothing parks afterwards. Waits up to
+    /// `grace` seconds for the streams to write their `data: reconnect` (a client that reads nothing delays the
+    /// stop by that much at most).
+    func closeAll(grace: Double = 2) {
+        let (streams, waiting) = state.withLock { state in
+            state.closed = true
+            defer { state.waiting = [:] }
+            return (Array(state.streams.values), Array(state.waiting.values))
+        }
+        for stream in streams { stream.close() }
+        for request in waiting { request.finish(HTTPResponse(status: 503)) }
+        let deadline = DispatchTime.now() + .milliseconds(Int(grace * 1000))
+        while DispatchTime.now() < deadline, !state.withLock({ $0.streams.isEmpty }) {
+            usleep(5_000)
+        }
+    }
+}
+
+/// What libmicrohttpd keeps in `con_cls` for one request between access-handler calls. The body is only touched on
+/// the connection's worker thread; the answer of a waiting request arrives from a timer thread.
+final class PendingRequest: Sendable {
+    private struct State {
+        var body: [UInt8] = []
+        /// An answer was queued from the head: ignore the rest.
+        var answered = false
+        /// The body passed its limit: nothing more is kept, `drained` counts what arrived.
+        var overflowed = false
+        var drained = 0
+        /// The connection is suspended, waiting for ``finish(_:)``; resumes it when set.
+        var resume: (@Sendable () -> Void)?
+        /// The answer that ended the wait, to queue when libmicrohttpd calls the handler again.
+        var ready: HTTPResponse?
+        /// The connection is gone (request completed or aborted): it must not be resumed.
+        var gone = false
+    }
+
     let limit: Int
-    var body: [UInt8] = []
-    var tooLarge = false
+    private let state = Mutex(State())
 
     init(limit: Int) { self.limit = limit }
+
+    /// Bytes drained past the limit before the connection is given up.
+    static let drainAllowance = 16 * 1_048_576
+
+    /// Appends upload bytes. Past the limit the buffer is dropped and later bytes are only counted; `false` once
+    /// they run past the limit by more than ``drainAllowance``.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        state.withLock { state in
+            if !state.overflowed, state.body.count + bytes.count <= limit {
+                state.body.append(contentsOf: bytes)
+                return true
+            }
+            if !state.overflowed {
+                state.overflowed = true
+                state.drained = state.body.count
+                state.body = []
+            }
+            state.drained += bytes.count
+            return state.drained - limit <= Self.drainAllowance
+        }
+    }
+
+    /// The body passed its limit and was dropped.
+    var overflowed: Bool { state.withLock { $0.overflowed } }
+
+    var answered: Bool {
+        get { state.withLock { $0.answered } }
+        set { state.withLock { $0.answered = newValue } }
+    }
+
+    /// The collected body, handed over once.
+    func takeBody() -> [UInt8] { state.withLock { state in defer { state.body = [] }; return state.body } }
+
+    /// The answer that ended a wait, taken once.
+    func takeReady() -> HTTPResponse? { state.withLock { state in defer { state.ready = nil }; return state.ready } }
+
+    /// Suspends the connection (under the lock, so `finish` cannot run between) and keeps how to resume it.
+    func park(suspend: () -> Void, resume: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            suspend()
+            state.resume = resume
+        }
+    }
+
+    /// Ends the wait with `response`: the first call wins, and a gone connection is never resumed.
+    func finish(_ response: HTTPResponse) {
+        state.withLock { state in
+            guard let resume = state.resume, !state.gone else { return }
+            state.resume = nil
+            state.ready = response
+            resume()
+        }
+    }
+
+    /// The connection ended.
+    func detach() {
+        state.withLock { state in
+            state.gone = true
+            state.resume = nil
+        }
+    }
 }
 
 /// Collects name/value pairs from `MHD_get_connection_values`.
@@ -101,62 +283,96 @@ private func connectionValues(_ connection: OpaquePointer?, kind: MHD_ValueKind,
     return collector.values
 }
 
-/// The access handler (a plain function: libmicrohttpd calls it on its own threads). First call: set up the body
-/// buffer. Middle calls: collect the body. Last call: route and queue the answer (keeps the connection alive).
+/// The access handler (a plain function: libmicrohttpd calls it on its worker threads). First call: admit the head
+/// or answer it. Middle calls: collect the body up to its limit. Last call: route and queue the answer (keeps the
+/// connection alive), or queue the answer a wait produced.
 private func receptionAccessHandler(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
     _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
     _ uploadDataSize: UnsafeMutablePointer<Int>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) -> MHD_Result {
-    guard let cls, let conCls else { return .NO }
+    guard let cls, let conCls, let connection else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     let methodText = method.map { String(cString: $0) } ?? "GET"
     let path = url.map { String(cString: $0) } ?? "/"
+    let head = {
+        HTTPRequest(
+            method: methodText, path: path,
+            query: connectionValues(connection, kind: .GET_ARGUMENT_KIND, lowercase: false),
+            headers: connectionValues(connection, kind: .HEADER_KIND, lowercase: true))
+    }
     guard let stored = conCls.pointee else {
         let pending = PendingRequest(limit: server.bodyLimit(methodText, path))
         conCls.pointee = Unmanaged.passRetained(pending).toOpaque()
+        let request = head()
+        if let early = server.admit(request) {
+            pending.answered = true
+            return answer(early, on: connection, pending: pending, server: server)
+        }
+        if let declared = request.header("content-length").flatMap({ UInt64($0) }), declared > UInt64(pending.limit) {
+            pending.answered = true
+            return answer(server.tooLarge, on: connection, pending: pending, server: server)
+        }
         return .YES
     }
     let pending = Unmanaged<PendingRequest>.fromOpaque(stored).takeUnretainedValue()
     if let uploadDataSize, uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
-        if !pending.tooLarge, pending.body.count + count <= pending.limit, let uploadData {
-            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
-                pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
-            }
-        } else {
-            // Keep draining so the answer can still be sent on this connection, but keep nothing.
-            pending.tooLarge = true
-            pending.body = []
-        }
         uploadDataSize.pointee = 0
-        return .YES
+        guard !pending.answered, let uploadData else { return .YES }
+        let kept = uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
+            pending.append(UnsafeBufferPointer(start: $0, count: count))
+        }
+        // libmicrohttpd cannot answer in the middle of a body: a body without a length that outgrew its limit is
+        // drained and dropped, then answered 413; one that goes on far beyond it loses its connection.
+        return kept ? .YES : .NO
     }
-    let request = HTTPRequest(
-        method: methodText, path: path,
-        query: connectionValues(connection, kind: .GET_ARGUMENT_KIND, lowercase: false),
-        headers: connectionValues(connection, kind: .HEADER_KIND, lowercase: true),
-        body: pending.body, bodyTooLarge: pending.tooLarge)
-    pending.body = []
-    return queue(server.handler(request), on: connection, server: server)
+    if let ready = pending.takeReady() { return answer(ready, on: connection, pending: pending, server: server) }
+    if pending.answered { return .YES }
+    if pending.overflowed { return answer(server.tooLarge, on: connection, pending: pending, server: server) }
+    var request = head()
+    request.body = pending.takeBody()
+    return answer(server.handler(request), on: connection, pending: pending, server: server)
 }
 
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer?, server: HTTPServer) -> MHD_Result {
+/// Queues `response` on `connection`, or parks the connection while a `later` answer waits.
+private func answer(
+    _ response: HTTPResponse, on connection: OpaquePointer, pending: PendingRequest, server: HTTPServer
+) -> MHD_Result {
     let mhdResponse: OpaquePointer?
     switch response.body {
     case .drop:
         return .NO
+    case .later(let seconds, let produce):
+        guard server.parked.add(pending) else {
+            return answer(HTTPResponse(status: 503), on: connection, pending: pending, server: server)
+        }
+        let address = Int(bitPattern: connection)
+        pending.park(
+            suspend: { MHD_suspend_connection(connection) },
+            resume: { MHD_resume_connection(OpaquePointer(bitPattern: address)) })
+        let delay = Int((min(max(seconds.isNaN ? 0 : seconds, 0), 3600) * 1000).rounded())
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
+            let response = produce()
+            server.parked.remove(pending)
+            pending.finish(response)
+        }
+        return .YES
     case .bytes(let bytes):
         mhdResponse = bytes.withUnsafeBytes { buffer in
             MHD_create_response_from_buffer(
                 buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
         }
     case .stream(let stream):
-        let box = StreamBox(stream: stream, server: server)
+        let box = StreamBox(stream: stream, server: server, connection: Int(bitPattern: connection))
         let context = Unmanaged.passRetained(box).toOpaque()
         mhdResponse = MHD_create_response_from_callback(
             reception_mhd_size_unknown(), 1024, receptionStreamReader, context, receptionStreamFreed)
-        if mhdResponse == nil { Unmanaged<StreamBox>.fromOpaque(context).release() }
+        if mhdResponse == nil {
+            Unmanaged<StreamBox>.fromOpaque(context).release()
+        } else {
+            server.parked.add(stream)
+        }
     }
     guard let mhdResponse else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
@@ -168,10 +384,13 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer?, serv
 private final class StreamBox {
     let stream: EventStream
     let server: HTTPServer
+    /// The `MHD_Connection *` the stream writes to, as its address.
+    let connection: Int
 
-    init(stream: EventStream, server: HTTPServer) {
+    init(stream: EventStream, server: HTTPServer, connection: Int) {
         self.stream = stream
         self.server = server
+        self.connection = connection
     }
 }
 
@@ -180,17 +399,31 @@ private func receptionStreamReader(
 ) -> Int {
     guard let cls, let buffer, maximum > 0 else { return reception_mhd_end_of_stream() }
     let box = Unmanaged<StreamBox>.fromOpaque(cls).takeUnretainedValue()
-    guard let chunk = box.stream.nextChunk(maximum: maximum) else { return reception_mhd_end_of_stream() }
-    chunk.withUnsafeBytes { bytes in
-        if let base = bytes.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: bytes.count) }
+    let address = box.connection
+    let step = box.stream.next(maximum: maximum) {
+        MHD_suspend_connection(OpaquePointer(bitPattern: address))
+        return { MHD_resume_connection(OpaquePointer(bitPattern: address)) }
     }
-    return chunk.count
+    switch step {
+    case .write(let chunk):
+        chunk.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: bytes.count) }
+        }
+        return chunk.count
+    case .parked(let until):
+        // The connection is suspended; the timer wakes it for its ping or its end (an event may wake it sooner).
+        DispatchQueue.global().asyncAfter(deadline: until) { [weak stream = box.stream] in stream?.wakeIfDue() }
+        return 0
+    case .end:
+        return reception_mhd_end_of_stream()
+    }
 }
 
 private func receptionStreamFreed(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     let box = Unmanaged<StreamBox>.fromOpaque(cls).takeRetainedValue()
-    box.stream.close()
+    box.stream.detach()
+    box.server.parked.remove(box.stream)
     box.server.streamEnded(box.stream)
 }
 
@@ -199,6 +432,8 @@ private func receptionRequestCompleted(
     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ termination: MHD_RequestTerminationCode
 ) {
     guard let conCls, let stored = conCls.pointee else { return }
-    Unmanaged<PendingRequest>.fromOpaque(stored).release()
+    let pending = Unmanaged<PendingRequest>.fromOpaque(stored).takeRetainedValue()
+    pending.detach()
+    if let cls { Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().parked.remove(pending) }
     conCls.pointee = nil
 }

@@ -4,10 +4,15 @@ import Foundation
 /// The team/admin API under `/admin/`, authorised by the admin token (Docs/Emulator.md "Admin API"). A device's
 /// access token is refused here, and the admin token is refused on `/v1/`.
 extension EmulatorState {
-    func routeAdmin(_ request: HTTPRequest, _ path: [String], faults: FaultPlan) throws -> HTTPResponse {
+    /// 401 `admin_unauthorized` unless the request carries the admin token (compared in constant time).
+    func checkAdminToken(_ request: HTTPRequest) throws(APIError) {
         guard let header = request.header("authorization"),
             HMACSHA256.constantTimeEquals(Array(header.utf8), Array("Bearer \(settings.adminToken)".utf8))
         else { throw APIError(401, "admin_unauthorized", "The admin API needs the admin token.") }
+    }
+
+    func routeAdmin(_ request: HTTPRequest, _ path: [String], faults: FaultPlan) throws -> HTTPResponse {
+        try checkAdminToken(request)
         switch (request.method, path) {
         case ("GET", ["app"]): return .json(200, appJSON())
         case ("PATCH", ["app"]): return try updateApp(request)

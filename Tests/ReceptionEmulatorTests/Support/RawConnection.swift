@@ -16,6 +16,7 @@ final class RawConnection {
         try #require(descriptor >= 0)
         var timeout = timeval(tv_sec: readTimeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -37,10 +38,17 @@ final class RawConnection {
         close(descriptor)
     }
 
-    /// Writes `text` as it is.
-    func write(_ text: String) {
+    /// Writes `text` as it is; `false` when the peer has closed the connection (or the write timed out).
+    @discardableResult
+    func write(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if count <= 0 { return false }
+            offset += count
+        }
+        return true
     }
 
     /// Reads until the received text contains `marker` (true) or the peer closes or the read times out (false).
