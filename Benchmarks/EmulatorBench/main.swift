@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import ReceptionEmulator
 
+
 let connections = 2
 let requestsPerConnection = 2_500
 
@@ -86,3 +87,6 @@ let unread = measure("GET conversation/unread", port: emulator.port) { connectio
     request("GET", "/v1/conversation/unread", headers: ["X-App-Id": appId, "Authorization": "Bearer \(tokenList[connection])"])
 }
 print(String(format: "message POST = %.1f%% of hello, unread GET = %.1f%% of hello", post / hello * 100, unread / hello * 100))
+
+// Hostile load (IdleLoad.swift): a well-behaved client while 1,200 idle and half-sent connections are held.
+IdleLoad.run(port: emulator.port, appId: appId, token: tokenList[0])
