@@ -20,8 +20,11 @@ final class JPEGComponent {
     var plane = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     var stride = 0
     var coefficients = UnsafeMutableBufferPointer<Int16>(start: nil, count: 0)
+    /// Where the plane and the coefficients are allocated and counted.
+    let ledger: BufferLedger
 
-    init(id: UInt8, h: Int, v: Int, quantizationTable: Int) {
+    init(id: UInt8, h: Int, v: Int, quantizationTable: Int, ledger: BufferLedger) {
+        self.ledger = ledger
         self.id = id
         self.h = h
         self.v = v
@@ -29,25 +32,25 @@ final class JPEGComponent {
     }
 
     deinit {
-        plane.deallocate()
-        coefficients.deallocate()
+        ledger.deallocate(plane)
+        ledger.deallocate(coefficients)
     }
 
     /// Allocates the plane (mid-grey, so a component no scan reaches stays neutral) and, for progressive frames,
     /// zeroed coefficient storage.
     func allocate(progressive: Bool) {
         stride = blocksX * blockSize
-        plane = .allocate(capacity: stride * blocksY * blockSize)
+        plane = ledger.allocate(UInt8.self, count: stride * blocksY * blockSize)
         plane.initialize(repeating: 128)
         if progressive {
-            coefficients = .allocate(capacity: blocksX * blocksY * 64)
+            coefficients = ledger.allocate(Int16.self, count: blocksX * blocksY * 64)
             coefficients.initialize(repeating: 0)
         }
     }
 
     /// Frees the coefficients once they are transformed, before the output image is allocated.
     func releaseCoefficients() {
-        coefficients.deallocate()
+        ledger.deallocate(coefficients)
         coefficients = UnsafeMutableBufferPointer(start: nil, count: 0)
     }
 }

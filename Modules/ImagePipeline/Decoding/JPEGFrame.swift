@@ -13,7 +13,7 @@ struct JPEGFrame {
 
     init(
         _ data: UnsafePointer<UInt8>, _ segment: Range<Int>, progressive: Bool, fileSize: Int,
-        scale chooseScale: (Int) -> Int
+        scale chooseScale: (Int) -> Int, ledger: BufferLedger
     ) throws(ReceptionError) {
         let s = segment.lowerBound
         guard segment.count >= 6, data[s] == 8 else { throw .invalidImage }  // 8-bit samples only
@@ -29,7 +29,7 @@ struct JPEGFrame {
             let at = s + 6 + 3 * index
             let h = Int(data[at + 1] >> 4), v = Int(data[at + 1] & 15), table = Int(data[at + 2])
             guard (1...4).contains(h), (1...4).contains(v), table < 4 else { throw .invalidImage }
-            components.append(JPEGComponent(id: data[at], h: h, v: v, quantizationTable: table))
+            components.append(JPEGComponent(id: data[at], h: h, v: v, quantizationTable: table, ledger: ledger))
         }
         self.components = components
         let hMax = components.map(\.h).max() ?? 1, vMax = components.map(\.v).max() ?? 1
