@@ -5,7 +5,7 @@ import ReceptionCore
 /// `ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]`: one JPEG decode at `EIGHTHS`/8 in a fresh process, for
 /// `/usr/bin/time -v` to measure the process's peak memory (issue 15). Prints the decoder's own count of its large
 /// buffers at their peak, the process's peak resident size, and the output size; writes the pixels as PPM when
-/// asked (to compare with `djpeg -scale`).
+/// asked (to compare with `djpeg -scale`). `--decode-time FILE EIGHTHS RUNS` prints the best of RUNS decodes.
 enum DecodePeak {
     static func run(_ arguments: [String]) throws {
         guard arguments.count >= 2, let eighths = Int(arguments[1]) else {
@@ -21,6 +21,22 @@ enum DecodePeak {
         if arguments.count >= 3 {
             try Data(PortablePixmap.encode(pixels)).write(to: URL(fileURLWithPath: arguments[2]))
         }
+    }
+
+    static func time(_ arguments: [String]) throws {
+        guard arguments.count >= 3, let eighths = Int(arguments[1]), let runs = Int(arguments[2]) else {
+            throw BenchFailure("usage: ImageBench --decode-time FILE EIGHTHS RUNS")
+        }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0])))
+        let clock = ContinuousClock()
+        var best = Duration.seconds(1_000)
+        for _ in 0..<max(runs, 1) {
+            let start = clock.now
+            _ = try JPEGDecoder.decode(bytes, eighths: eighths)
+            best = min(best, clock.now - start)
+        }
+        let milliseconds = Double(best.components.seconds) * 1e3 + Double(best.components.attoseconds) * 1e-15
+        print("decode-time: \(arguments[0]) at \(eighths)/8, best of \(runs): \(String(format: "%.1f", milliseconds)) ms")
     }
 
     /// `ru_maxrss` in bytes (Linux reports kibibytes).
