@@ -1,6 +1,8 @@
 // ImageBench: our JPEG encoder against libjpeg-turbo on the same images in the same run (issue 3 targets).
 //
 //   swift run -c release ImageBench [--quick] [--decode-only]
+//   swift run -c release ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]   (one decode, for /usr/bin/time -v)
+//   swift run -c release ImageBench --decode-time FILE EIGHTHS RUNS        (best of RUNS decodes)
 //
 // Speed is in-process megapixels per second (best of a timed loop, single thread) for both encoders; size compares
 // our optimised-Huffman output with `cjpeg -optimize`; quality compares luma PSNR after decoding both with
@@ -10,6 +12,14 @@ import Foundation
 
 let quick = CommandLine.arguments.contains("--quick")
 do {
+    if let flag = CommandLine.arguments.firstIndex(of: "--decode-peak") {
+        try DecodePeak.run(Array(CommandLine.arguments[(flag + 1)...]))
+        exit(0)
+    }
+    if let flag = CommandLine.arguments.firstIndex(of: "--decode-time") {
+        try DecodePeak.time(Array(CommandLine.arguments[(flag + 1)...]))
+        exit(0)
+    }
     let encoderBench = ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3)
     if !CommandLine.arguments.contains("--decode-only") { try encoderBench.run() }
     try DecodeBenchmark(seconds: quick ? 0.5 : 2.0).run(encoderBench)

@@ -1,6 +1,7 @@
 /// One colour component of a JPEG frame and everything decoding keeps for it: sampling, tables chosen by the
 /// current scan, its block grid, the reduced IDCT size that lands it at output resolution, and its sample plane
-/// (plus, for progressive frames, its quantized coefficients until the last scan).
+/// (plus, for progressive frames, the quantized coefficients that IDCT will read, until the last scan:
+/// `JPEGComponent+Coefficients.swift`).
 ///
 /// A class so the hot loops can hold its buffers' stable addresses; it owns them and frees them in `deinit`.
 final class JPEGComponent {
@@ -19,9 +20,19 @@ final class JPEGComponent {
     var validWidth = 0, validHeight = 0
     var plane = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     var stride = 0
+    /// Progressive frames: the top-left `blockSize`×`blockSize` quantized coefficients of every block, row-major
+    /// (`blockSize`² per block), the only ones the IDCT at this scale reads.
     var coefficients = UnsafeMutableBufferPointer<Int16>(start: nil, count: 0)
+    /// Progressive frames that drop some coefficients (`blockSize` 2 or 4): per block, bit k set when zig-zag
+    /// coefficient k is non-zero so far, which AC refinement scans need to be parsed (T.81 G.1.2.3).
+    var history = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
+    /// `keptSlot[k]`: where zig-zag coefficient k lives in a block's `coefficients`, or -1 when it is dropped.
+    var keptSlot: [Int] = []
+    /// Where the plane and the coefficients are allocated and counted.
+    let ledger: BufferLedger
 
-    init(id: UInt8, h: Int, v: Int, quantizationTable: Int) {
+    init(id: UInt8, h: Int, v: Int, quantizationTable: Int, ledger: BufferLedger) {
+        self.ledger = ledger
         self.id = id
         self.h = h
         self.v = v
@@ -29,26 +40,18 @@ final class JPEGComponent {
     }
 
     deinit {
-        plane.deallocate()
-        coefficients.deallocate()
+        ledger.deallocate(plane)
+        ledger.deallocate(coefficients)
+        ledger.deallocate(history)
     }
 
-    /// Allocates the plane (mid-grey, so a component no scan reaches stays neutral) and, for progressive frames,
-    /// zeroed coefficient storage.
-    func allocate(progressive: Bool) {
+    /// Allocates the plane, mid-grey so a component no scan reaches stays neutral. Sequential frames need it
+    /// from their first scan; progressive frames only once their coefficients are complete, so the two are never
+    /// held together for every component at once.
+    func allocatePlane() {
         stride = blocksX * blockSize
-        plane = .allocate(capacity: stride * blocksY * blockSize)
+        plane = ledger.allocate(UInt8.self, count: stride * blocksY * blockSize)
         plane.initialize(repeating: 128)
-        if progressive {
-            coefficients = .allocate(capacity: blocksX * blocksY * 64)
-            coefficients.initialize(repeating: 0)
-        }
-    }
-
-    /// Frees the coefficients once they are transformed, before the output image is allocated.
-    func releaseCoefficients() {
-        coefficients.deallocate()
-        coefficients = UnsafeMutableBufferPointer(start: nil, count: 0)
     }
 }
 

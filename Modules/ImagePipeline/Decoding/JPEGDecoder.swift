@@ -33,6 +33,22 @@ package enum JPEGDecoder {
         }
     }
 
+    /// Decodes at a fixed scale of `eighths`/8 like `decode(_:eighths:)` and reports the most bytes the decode held
+    /// at once in buffers that grow with the picture: coefficients, sample planes, upsampling rows and the output.
+    /// A test knob and a benchmark figure; the input array is the caller's and is not counted.
+    package static func decodeReportingMemory(_ bytes: [UInt8], eighths: Int) throws(ReceptionError)
+        -> (image: DecodedImage, peakBufferBytes: Int)
+    {
+        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+            guard [1, 2, 4, 8].contains(eighths), matches(file), let base = file.baseAddress else {
+                throw .invalidImage
+            }
+            var decoding = JPEGDecoding(base, count: file.count) { _ in eighths }
+            let image = try decoding.run()
+            return (image, decoding.ledger.peak)
+        }
+    }
+
     /// Decodes a JPEG file held in memory; see `decode(_:minimumLongestEdge:)`.
     package static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(ReceptionError)
         -> DecodedImage
@@ -62,6 +78,8 @@ struct JPEGDecoding {
     var orientation = Orientation.up
     var frame: JPEGFrame?
     var scans = 0
+    /// Counts the buffers that grow with the picture (see `decodeReportingMemory`).
+    let ledger = BufferLedger()
 
     /// At most this many scans: real progressive files use about ten; each scan visits every block.
     static let maximumScans = 128
@@ -93,7 +111,8 @@ struct JPEGDecoding {
             switch marker {
             case 0xC0, 0xC1, 0xC2:
                 guard frame == nil else { throw .invalidImage }
-                frame = try JPEGFrame(data, segment, progressive: marker == 0xC2, fileSize: count, scale: chooseScale)
+                frame = try JPEGFrame(
+                    data, segment, progressive: marker == 0xC2, fileSize: count, scale: chooseScale, ledger: ledger)
             case 0xC3, 0xC5...0xC7, 0xC8...0xCB, 0xCD...0xCF:
                 throw .invalidImage  // lossless, hierarchical or arithmetic coding
             case 0xC4:
@@ -123,7 +142,7 @@ struct JPEGDecoding {
         }
         guard let frame, scans > 0 else { throw .invalidImage }
         if frame.progressive { frame.transformCoefficients(quantization) }
-        let pixels = frame.render(adobeTransform: adobeTransform)
+        let pixels = frame.render(adobeTransform: adobeTransform, ledger: ledger)
         return DecodedImage(pixels: pixels, orientation: orientation)
     }
 

@@ -13,7 +13,7 @@ struct JPEGFrame {
 
     init(
         _ data: UnsafePointer<UInt8>, _ segment: Range<Int>, progressive: Bool, fileSize: Int,
-        scale chooseScale: (Int) -> Int
+        scale chooseScale: (Int) -> Int, ledger: BufferLedger
     ) throws(ReceptionError) {
         let s = segment.lowerBound
         guard segment.count >= 6, data[s] == 8 else { throw .invalidImage }  // 8-bit samples only
@@ -29,7 +29,7 @@ struct JPEGFrame {
             let at = s + 6 + 3 * index
             let h = Int(data[at + 1] >> 4), v = Int(data[at + 1] & 15), table = Int(data[at + 2])
             guard (1...4).contains(h), (1...4).contains(v), table < 4 else { throw .invalidImage }
-            components.append(JPEGComponent(id: data[at], h: h, v: v, quantizationTable: table))
+            components.append(JPEGComponent(id: data[at], h: h, v: v, quantizationTable: table, ledger: ledger))
         }
         self.components = components
         let hMax = components.map(\.h).max() ?? 1, vMax = components.map(\.v).max() ?? 1
@@ -67,29 +67,35 @@ struct JPEGFrame {
         // Every block costs at least one bit of entropy-coded data (its DC code), so a header that claims more
         // blocks than the file has bits is a lie: refuse before allocating for it.
         guard totalBlocks <= 8 * fileSize + 4096 else { throw .invalidImage }
-        for component in components { component.allocate(progressive: progressive) }
+        for component in components {
+            if progressive { component.allocateCoefficients() } else { component.allocatePlane() }
+        }
     }
 
-    /// Progressive frames: dequantizes every stored block and transforms it into its plane, then frees the
-    /// coefficients.
+    /// Progressive frames: one component at a time, allocates the plane, dequantizes every stored block and
+    /// transforms it into the plane, then frees the coefficients, so at most one plane is held beside all of them.
     func transformCoefficients(_ quantization: [[Int32]]) {
         let block = UnsafeMutablePointer<Float>.allocate(capacity: 64)
         defer { block.deallocate() }
         block.initialize(repeating: 0, count: 64)
+        // The non-zero history only served the scans; it goes before the first plane comes.
+        for component in components { component.releaseHistory() }
         for component in components {
             let table = quantization[component.quantizationTable]
             var steps = [Float](repeating: 1, count: 64)
             for k in 0..<min(64, table.count) { steps[naturalOrder[k]] = Float(table[k]) }
+            component.allocatePlane()
             guard let coefficients = component.coefficients.baseAddress, let plane = component.plane.baseAddress
             else { continue }
+            // Stored blocks hold exactly the top-left n×n coefficients the IDCT reads (row-major, n per row).
             let n = component.blockSize
             for by in 0..<component.blocksY {
                 for bx in 0..<component.blocksX {
-                    let source = coefficients + (by * component.blocksX + bx) * 64
+                    let source = coefficients + (by * component.blocksX + bx) * n * n
                     var rows = 0, columns = 0
                     for v in 0..<n {
-                        for u in 0..<n where source[v * 8 + u] != 0 {
-                            block[v * 8 + u] = Float(source[v * 8 + u]) * steps[v * 8 + u]
+                        for u in 0..<n where source[v * n + u] != 0 {
+                            block[v * 8 + u] = Float(source[v * n + u]) * steps[v * 8 + u]
                             rows = max(rows, v + 1)
                             columns = max(columns, u + 1)
                         }

@@ -22,12 +22,13 @@ extension JPEGFrame {
     }
 
     /// Builds the output image.
-    func render(adobeTransform: Int?) -> PixelBuffer {
+    func render(adobeTransform: Int?, ledger: BufferLedger) -> PixelBuffer {
         let model = colorModel(adobeTransform: adobeTransform)
         let format: PixelFormat = model == .grey ? .gray8 : .rgb8
         let width = outputWidth, height = outputHeight
         var bytes = [UInt8](repeating: 0, count: width * height * format.bytesPerPixel)
-        let rows = components.map { UpsampledRow($0, outputWidth: width) }
+        ledger.record(bytes.count)
+        let rows = components.map { UpsampledRow($0, outputWidth: width, ledger: ledger) }
         let tables = YCbCrTables.shared
         bytes.withUnsafeMutableBufferPointer { output in
             guard let out = output.baseAddress else { return }
@@ -66,20 +67,26 @@ final class UpsampledRow {
     let width: Int
     let scratch: UnsafeMutablePointer<UInt8>
     let sums: UnsafeMutablePointer<Int32>
+    let ledger: BufferLedger
+    let countedBytes: Int
 
-    init(_ component: JPEGComponent, outputWidth: Int) {
+    init(_ component: JPEGComponent, outputWidth: Int, ledger: BufferLedger) {
         self.component = component
+        self.ledger = ledger
         width = outputWidth
         let capacity = max(outputWidth, component.validWidth * component.upX) + 2
         scratch = .allocate(capacity: capacity)
         scratch.initialize(repeating: 0, count: capacity)
         sums = .allocate(capacity: component.validWidth + 2)
         sums.initialize(repeating: 0, count: component.validWidth + 2)
+        countedBytes = capacity + 4 * (component.validWidth + 2)
+        ledger.record(countedBytes)
     }
 
     deinit {
         scratch.deallocate()
         sums.deallocate()
+        ledger.release(countedBytes)
     }
 
     /// The samples of output row `y` (at least `width` of them).

@@ -1,7 +1,8 @@
 import ReceptionCore
 
 /// Progressive scans (T.81 G.1.2): DC first and refinement scans, AC spectral-selection scans with end-of-band
-/// runs, and AC successive-approximation refinement. Coefficients stay quantized until the last scan.
+/// runs, and AC successive-approximation refinement. Coefficients stay quantized until the last scan, stored as
+/// `JPEGComponent+Coefficients.swift` describes (only those the scaled IDCT reads).
 extension JPEGDecoding {
     func decodeProgressive(_ header: ScanHeader, frame: JPEGFrame, reader: inout JPEGBitReader)
         throws(ReceptionError)
@@ -19,29 +20,42 @@ extension JPEGDecoding {
             guard table != nil || (dcScan && header.high > 0) else { throw .invalidImage }
             tables.append(table)
         }
-        var endOfBandRun = 0
+        // An AC scan of a component whose IDCT reads only DC (1/8 scale) cannot change the picture: its data is
+        // delimited by markers (the caller already found where it ends) and no later scan depends on it, so it is
+        // skipped whole.
+        if !dcScan, let component = header.components.first, !component.needsAC { return }
         let refining = header.high > 0
-        try forEachBlock(header, frame, &reader, restart: { endOfBandRun = 0 }) {
-            (index, component, bx, by, reader) throws(ReceptionError) in
-            guard bx < component.blocksX, by < component.blocksY, let base = component.coefficients.baseAddress
-            else { return }
-            let block = base + (by * component.blocksX + bx) * 64
-            let table = tables[index]
-            if dcScan {
+        if dcScan {
+            try forEachBlock(header, frame, &reader, restart: {}) {
+                (index, component, bx, by, reader) throws(ReceptionError) in
+                guard bx < component.blocksX, by < component.blocksY, let base = component.coefficients.baseAddress
+                else { return }
+                let dc = base + (by * component.blocksX + bx) * component.blockSize * component.blockSize
                 if refining {
-                    if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << low) }
+                    if reader.bit() != 0 { dc.pointee |= Int16(truncatingIfNeeded: 1 << low) }
                 } else {
-                    guard let table else { throw .invalidImage }
+                    guard let table = tables[index] else { throw .invalidImage }
                     let size = reader.decode(table)
                     guard (0...11).contains(size) else { throw .invalidImage }
                     component.predictor += reader.signed(size)
-                    block[0] = Int16(truncatingIfNeeded: component.predictor << low)
+                    dc.pointee = Int16(truncatingIfNeeded: component.predictor << low)
                 }
-            } else if refining {
-                guard let table else { throw .invalidImage }
-                try refineAC(block, start: start, end: end, low: low, table: table, &endOfBandRun, &reader)
-            } else {
-                guard let table else { throw .invalidImage }
+            }
+            return
+        }
+        guard let component = header.components.first, let table = tables.first ?? nil else { throw .invalidImage }
+        var endOfBandRun = 0
+        try component.keptSlot.withUnsafeBufferPointer { (slots) throws(ReceptionError) in
+            guard slots.count == 64, let slots = slots.baseAddress else { throw .invalidImage }
+            try forEachBlock(header, frame, &reader, restart: { endOfBandRun = 0 }) {
+                (_, component, bx, by, reader) throws(ReceptionError) in
+                guard bx < component.blocksX, by < component.blocksY,
+                    let block = component.coefficientBlock(bx, by, slots: slots)
+                else { return }
+                if refining {
+                    try refineAC(block, start: start, end: end, low: low, table: table, &endOfBandRun, &reader)
+                    return
+                }
                 if endOfBandRun > 0 {
                     endOfBandRun -= 1
                     return
@@ -61,7 +75,7 @@ extension JPEGDecoding {
                     }
                     k += run
                     guard k <= 63 else { throw .invalidImage }
-                    block[naturalOrder[k]] = Int16(truncatingIfNeeded: reader.signed(bits) << low)
+                    block.set(k, Int16(truncatingIfNeeded: reader.signed(bits) << low))
                     k += 1
                 }
             }
@@ -69,17 +83,13 @@ extension JPEGDecoding {
     }
 
     /// One block of an AC refinement scan (T.81 G.1.2.3): new coefficients of magnitude 1 << low placed after
-    /// `run` zero-history positions, and one correction bit for every coefficient that was already non-zero.
+    /// `run` zero-history positions, and one correction bit for every coefficient that was already non-zero —
+    /// kept or dropped, since the bits are in the stream either way.
     private func refineAC(
-        _ block: UnsafeMutablePointer<Int16>, start: Int, end: Int, low: Int, table: HuffmanDecodingTable,
+        _ block: CoefficientBlock, start: Int, end: Int, low: Int, table: HuffmanDecodingTable,
         _ endOfBandRun: inout Int, _ reader: inout JPEGBitReader
     ) throws(ReceptionError) {
-        let positive = Int16(truncatingIfNeeded: 1 << low), negative = Int16(truncatingIfNeeded: -1 << low)
-        @inline(__always) func correct(_ z: Int, _ reader: inout JPEGBitReader) {
-            if reader.bit() != 0, block[z] & positive == 0 {
-                block[z] &+= block[z] >= 0 ? positive : negative
-            }
-        }
+        let bit = Int16(truncatingIfNeeded: 1 << low)
         var k = start
         if endOfBandRun == 0 {
             while k <= end {
@@ -90,19 +100,18 @@ extension JPEGDecoding {
                 var value: Int16 = 0
                 if bits != 0 {
                     guard bits == 1 else { throw .invalidImage }
-                    value = reader.bit() != 0 ? positive : negative
+                    value = reader.bit() != 0 ? bit : 0 &- bit
                 } else if run != 15 {
                     endOfBandRun = (1 << run) + reader.bits(run)
                     break
                 }
                 // Skip `run` zero-history coefficients, correcting the non-zero ones passed on the way.
                 while k <= end {
-                    let z = naturalOrder[k]
-                    if block[z] != 0 {
-                        correct(z, &reader)
+                    if block.isNonZero(k) {
+                        if reader.bit() != 0 { block.refine(k, bit: bit) }
                     } else {
                         if run == 0 {
-                            if value != 0 { block[z] = value }
+                            if value != 0 { block.set(k, value) }
                             k += 1
                             break
                         }
@@ -114,8 +123,7 @@ extension JPEGDecoding {
         }
         if endOfBandRun > 0 {
             while k <= end {
-                let z = naturalOrder[k]
-                if block[z] != 0 { correct(z, &reader) }
+                if block.isNonZero(k), reader.bit() != 0 { block.refine(k, bit: bit) }
                 k += 1
             }
             endOfBandRun -= 1

@@ -1,0 +1,86 @@
+/// What a progressive frame keeps of one component between its scans (T.81 G.1.2). Coefficients arrive band by band
+/// and bit plane by bit plane, so all of them must wait for the last scan; but at a reduced scale the IDCT reads only
+/// the top-left `blockSize`×`blockSize` of a block (`InverseDCT`), so only those are stored. A dropped coefficient
+/// still matters to the bit stream: an AC refinement scan sends a correction bit for every coefficient that is
+/// already non-zero and counts its zero runs over the others, so for blocks that drop some coefficients one 64-bit
+/// word per block remembers which are non-zero. At 1/8 a block of `blockSize` 1 keeps only its DC and needs no
+/// history at all: its AC scans are skipped whole (`decodeProgressive`).
+///
+/// Bytes per block: 128 at full size, 40 at `blockSize` 4, 16 at 2, 2 at 1.
+extension JPEGComponent {
+    /// Allocates zeroed coefficient storage for this component's `blockSize`.
+    func allocateCoefficients() {
+        let n = blockSize, blocks = blocksX * blocksY
+        keptSlot = (0..<64).map { k in
+            let z = naturalOrder[k], row = z >> 3, column = z & 7
+            return row < n && column < n ? row * n + column : -1
+        }
+        coefficients = ledger.allocate(Int16.self, count: blocks * n * n)
+        coefficients.initialize(repeating: 0)
+        if n > 1 && n < 8 {
+            history = ledger.allocate(UInt64.self, count: blocks)
+            history.initialize(repeating: 0)
+        }
+    }
+
+    /// Whether the AC coefficients of this component reach the output at all (not at `blockSize` 1).
+    var needsAC: Bool { blockSize > 1 }
+
+    /// The storage of block (`bx`, `by`); the caller has checked both are inside the block grid.
+    @inline(__always)
+    func coefficientBlock(_ bx: Int, _ by: Int, slots: UnsafePointer<Int>) -> CoefficientBlock? {
+        guard let values = coefficients.baseAddress else { return nil }
+        let index = by * blocksX + bx
+        return CoefficientBlock(
+            values: values + index * blockSize * blockSize, history: history.baseAddress.map { $0 + index },
+            slots: slots)
+    }
+
+    /// Frees the non-zero history once the last scan is decoded.
+    func releaseHistory() {
+        ledger.deallocate(history)
+        history = UnsafeMutableBufferPointer(start: nil, count: 0)
+    }
+
+    /// Frees the coefficients once they are transformed, before the output image is allocated.
+    func releaseCoefficients() {
+        ledger.deallocate(coefficients)
+        coefficients = UnsafeMutableBufferPointer(start: nil, count: 0)
+        releaseHistory()
+    }
+}
+
+/// One block's stored coefficients, addressed by zig-zag index: the kept values, and the non-zero history when the
+/// block drops some (without history every coefficient is kept and its value tells).
+struct CoefficientBlock {
+    let values: UnsafeMutablePointer<Int16>
+    let history: UnsafeMutablePointer<UInt64>?
+    /// `slots[k]`: the index of zig-zag coefficient k in `values`, or -1 (64 entries).
+    let slots: UnsafePointer<Int>
+
+    /// Whether coefficient k (0…63) is non-zero so far.
+    @inline(__always)
+    func isNonZero(_ k: Int) -> Bool {
+        if let history { return history.pointee >> UInt64(k) & 1 != 0 }
+        let slot = slots[k]
+        return slot >= 0 && values[slot] != 0
+    }
+
+    /// Sets coefficient k (0…63) from a first scan of its band.
+    @inline(__always)
+    func set(_ k: Int, _ value: Int16) {
+        let slot = slots[k]
+        if slot >= 0 { values[slot] = value }
+        if value != 0, let history { history.pointee |= 1 << UInt64(k) }
+    }
+
+    /// A refinement bit for non-zero coefficient k: moves it one step of `bit` (1 << Al) away from zero, unless
+    /// that bit is already set (T.81 G.1.2.3).
+    @inline(__always)
+    func refine(_ k: Int, bit: Int16) {
+        let slot = slots[k]
+        guard slot >= 0 else { return }
+        let value = values[slot]
+        if value & bit == 0 { values[slot] = value &+ (value >= 0 ? bit : 0 &- bit) }
+    }
+}
