@@ -6,7 +6,7 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only check-imports release-check bench fuzz soak demo chat clean
+.PHONY: install test test-only check-imports release-check bench fuzz soak demo chat probe clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. Does nothing when all
 # are present, so it is safe to run again.
@@ -61,6 +61,13 @@ soak: install
 FUZZ_SECONDS ?= 60
 fuzz: install
 	scripts/fuzz $(FUZZ_SECONDS)
+
+# A hostile client (scripts/probe, Python, none of our Swift code) against a fresh reception-emulator process:
+# extreme numbers, NULs, bodies over their limits announced but never sent, forged signatures, and 1,200 idle or
+# half-sent connections while a normal request must be answered within a second. Fails on the first broken check.
+probe: install
+	swift build --product reception-emulator
+	python3 scripts/probe "$$(swift build --show-bin-path)"
 
 # The whole product in one command (Docs/HostApp.md): builds the emulator and the terminal host app (debug: the
 # fastest build), then scripts/demo starts the emulator on a free loopback port with a temporary data folder, the
