@@ -103,13 +103,17 @@ struct ReceptionChatTerminalTests {
         process.standardOutput = output
         try process.run()
         input.fileHandleForWriting.write(Data("plain hello\n".utf8))
-        // Give the send time to be confirmed before the end of input quits the app.
+        // The end of input quits the app: it comes once the service holds the message and the app printed it Sent.
+        let printedSent = "1  you: plain hello — Sent\n"
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline,
-              !(try await userMessages(withText: "plain hello", emulator: emulator, service: "http://127.0.0.1:\(emulator.port)") == 1) {
-            try await Task.sleep(for: .milliseconds(100))
+        var stored = false
+        var confirmed = false
+        while Date() < deadline, !(stored && confirmed) {
+            stored = try await userMessages(withText: "plain hello", emulator: emulator, service: "http://127.0.0.1:\(emulator.port)") == 1
+            confirmed = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self).contains(printedSent)
+            if !(stored && confirmed) { try await Task.sleep(for: .milliseconds(100)) }
         }
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(stored, "the service never held the message")
         try input.fileHandleForWriting.close()
         let quitBy = Date().addingTimeInterval(30)
         while process.isRunning, Date() < quitBy { try await Task.sleep(for: .milliseconds(50)) }
@@ -117,7 +121,7 @@ struct ReceptionChatTerminalTests {
         process.waitUntilExit()
         let text = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
         #expect(process.terminationStatus == 0)
-        #expect(text.contains("1  you: plain hello — Sent\n"), "output:\n\(text)")
+        #expect(text.contains(printedSent), "output:\n\(text)")
         #expect(!text.contains("\u{1B}"), "no escape sequences in plain mode")
     }
 
