@@ -31,11 +31,16 @@ check-imports:
 release-check: install
 	swift build -c release -Xswiftc -warnings-as-errors
 
-# Debug build of every target and test with warnings as errors, then every test. The release build with warnings as
-# errors is `make release-check` (run before landing; kept out of CI's path to keep the suite well under 15 min).
+# Debug build of every target and test with warnings as errors, then every test, then every libFuzzer target for
+# FUZZ_TEST_SECONDS each (scripts/fuzz, below): a crash, trap, hang or leak fails `make test`, and the log carries
+# the reproducer's path and bytes. The release build with warnings as errors is `make release-check` (run before
+# landing; kept out of CI's path to keep the suite well under 15 min).
+FUZZ_TEST_SECONDS ?= 15
 test: install check-imports
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
+	@if [ "$$(uname -s)" = Linux ]; then scripts/fuzz $(FUZZ_TEST_SECONDS); \
+	else echo "fuzz: skipped on $$(uname -s): scripts/fuzz needs a Linux toolchain's libFuzzer"; fi
 
 # The test suite without the install step (for quick local runs).
 test-only:
@@ -57,7 +62,7 @@ soak: install
 # libFuzzer targets (Fuzz/): the PNG and JPEG decoders, identity-token inspection, push payload recognition and the
 # emulator's request handling,
 # built with -sanitize=fuzzer,address and run for a bounded time each (FUZZ_SECONDS, default 60), seeded from Go's
-# PngSuite and JPEG fixtures and small hand-written seeds. Not part of `test`.
+# PngSuite and JPEG fixtures and small hand-written seeds. `test` runs the same for FUZZ_TEST_SECONDS each.
 FUZZ_SECONDS ?= 60
 fuzz: install
 	scripts/fuzz $(FUZZ_SECONDS)

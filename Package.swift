@@ -146,7 +146,7 @@ let package = Package(
             ],
             path: "Tests/ConversationTests"),
         .testTarget(
-            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ReceptionCore"],
+            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ReceptionCore", "ReceptionTesting"],
             path: "Tests/ImagePipelineTests"),
 
         // The unread count, its polling schedule, the app-icon badge and notification cleanup (Docs/Unread.md).

@@ -105,7 +105,8 @@ public actor ChatEngine {
     var appActive = true
     var pathAvailable = true
     var started = false
-    var isShutDown = false
+    /// Set by `shutdown()`; readable in the package so tests can wait for an ended session instead of sleeping.
+    package private(set) var isShutDown = false
     /// Spec 7.8.5: visible and active (including while the first load runs).
     var watched: Bool { visible && appActive }
 

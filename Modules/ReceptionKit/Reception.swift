@@ -98,7 +98,8 @@ public final class Reception {
     var publishedAppearance: RemoteAppearance?
     var shownAppearance: RemoteAppearance?
     var appearanceCache: AppearanceCache?
-    var appearanceRefresher: AppearanceRefresher?
+    /// Readable in the package so tests can wait for the refresh loop's state instead of sleeping.
+    package internal(set) var appearanceRefresher: AppearanceRefresher?
     var lifecycleObservation: Task<Void, Never>?
 
     struct Logging {

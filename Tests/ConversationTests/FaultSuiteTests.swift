@@ -42,7 +42,8 @@ struct FaultSuiteTests {
         await chat.engine.setDraft("m6")
         #expect(await chat.until(rounds: 4000) { await chat.engine.snapshot.composer.canSend })
         ids.append(try #require(await chat.engine.send()))
-        try await Task.sleep(for: .milliseconds(100))
+        // On the wire: the emulator holds the request (its delay fault fired); the kill comes now.
+        #expect(await chat.until(advancing: false, rounds: 4000) { await server.faultsFired() }, "m6 never reached the service")
         try await chat.relaunch()
         await chat.engine.setVisible(true)
         #expect(await chat.until(rounds: 4000) { await chat.message(ids[6])?.status == .sent })

@@ -4,10 +4,31 @@ import ReceptionCore
 import Testing
 
 /// The independent side of the decoder tests: Pillow's decode of the same files (PngSuite and the Go image test
-/// files from Debian's golang-1.19-src), and libjpeg-turbo's `djpeg`.
+/// files, from Debian's golang-1.19-src or any other Go source tree), and libjpeg-turbo's `djpeg`.
 enum DecodingReference {
-    static let goImages = "/usr/share/go-1.19/src/image"
-    static let pngSuite = goImages + "/png/testdata/pngsuite"
+    /// Go's `src/image` folder: the one of `go env GOROOT` when a Go toolchain is on the PATH, otherwise the newest
+    /// Debian `golang-*-src` (`/usr/share/go-*/src/image`); `nil` when neither has PngSuite.
+    static let goImagesFolder: String? = {
+        var candidates: [String] = []
+        if let go = try? Reference.run("go", ["env", "GOROOT"]), go.status == 0 {
+            let root = String(decoding: go.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !root.isEmpty { candidates.append(root + "/src/image") }
+        }
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/share")) ?? [])
+            .filter { $0.hasPrefix("go-") }
+            .sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+        candidates += versions.map { "/usr/share/\($0)/src/image" }
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/png/testdata/pngsuite/basn0g08.png") }
+    }()
+
+    /// Skips a test that reads Go's image test files when no Go source tree is installed, and says why.
+    static let needsGoImages = ConditionTrait.enabled(
+        if: goImagesFolder != nil,
+        "Go's image test files were not found (no `go env GOROOT`, no /usr/share/go-*/src/image): `make install` adds golang-1.19-src")
+
+    /// Go's `src/image` folder; only read by tests marked `needsGoImages`.
+    static var goImages: String { goImagesFolder ?? "/nonexistent/go/src/image" }
+    static var pngSuite: String { goImages + "/png/testdata/pngsuite" }
 
     /// Pillow's pixels for each file as RGBA (16-bit grey scaled by `v / 257` rounded, as we do).
     static let helper = #"""
@@ -78,7 +99,7 @@ enum DecodingReference {
     }
 
     static func file(_ path: String) throws -> [UInt8] {
-        [UInt8](try #require(FileManager.default.contents(atPath: path), "missing \(path): apt-get install golang-1.19-src"))
+        [UInt8](try #require(FileManager.default.contents(atPath: path), "missing \(path)"))
     }
 
     /// Largest absolute difference between two byte arrays of equal length.

@@ -26,7 +26,7 @@ import Testing
         return try PortablePixmap.decode(result.stdout)
     }
 
-    @Test("Go's JPEG files decode within ±2 of djpeg per channel", arguments: goFiles)
+    @Test("Go's JPEG files decode within ±2 of djpeg per channel", DecodingReference.needsGoImages, arguments: goFiles)
     func goFilesMatchDjpeg(name: String) throws {
         let path = DecodingReference.goImages + "/testdata/" + name
         let decoded = try JPEGDecoder.decode(DecodingReference.file(path))
@@ -45,7 +45,7 @@ import Testing
 
     /// Adobe CMYK (stored inverted, APP14 transform 0): Go's PNG reference of the same picture (read by Pillow)
     /// and djpeg's CMYK → RGB both within ±2 (measured: ±1 and exact).
-    @Test("Adobe CMYK decodes within ±2 of Go's PNG reference and of djpeg")
+    @Test("Adobe CMYK decodes within ±2 of Go's PNG reference and of djpeg", DecodingReference.needsGoImages)
     func cmykMatchesReferences() throws {
         let path = DecodingReference.goImages + "/testdata/video-001.cmyk.jpeg"
         let bytes = try DecodingReference.file(path)

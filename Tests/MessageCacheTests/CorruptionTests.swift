@@ -15,10 +15,11 @@ import Testing
         return directory
     }
 
-    private func damage(_ file: URL, keeping length: Int?, garbage: Bool) throws {
+    private func damage(
+        _ file: URL, keeping length: Int?, garbage: Bool, using generator: inout SeededRandomNumberGenerator
+    ) throws {
         var bytes = try Data(contentsOf: file)
         if garbage {
-            var generator = SystemRandomNumberGenerator()
             bytes = Data((0..<bytes.count).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
         if let length { bytes = bytes.prefix(length) }
@@ -31,13 +32,18 @@ import Testing
     func aDamagedFileOpensEmptyAndIsMovedAside(_ name: String, _ length: Int?, _ garbage: Bool) throws {
         let directory = try populatedDirectory()
         let size = try Data(contentsOf: directory.databaseURL).count
-        try damage(directory.databaseURL, keeping: length == 0 ? size / 2 : length, garbage: garbage)
+        var generator = SeededRandomNumberGenerator.fromEnvironment()
+        // The garbage is random: its seed is printed (a throw carries no message) and names the case in every
+        // failure message, so the run can be repeated.
+        if garbage { print("CorruptionTests, \(name): \(generator.reproduction)") }
+        let label = garbage ? "\(name) (\(generator.reproduction))" : name
+        try damage(directory.databaseURL, keeping: length == 0 ? size / 2 : length, garbage: garbage, using: &generator)
 
         let recorder = RecordingLogHandler()
         let store = try SQLiteMessageStore(directory: directory.url, scope: testScope, logger: recorder.logger())
-        #expect(try store.loadWindow().isEmpty, "\(name): damaged contents were read")
-        #expect(directory.contains(SQLiteMessageStore.fileName + ".damaged"), "\(name): file not moved aside")
-        #expect(recorder.messages(at: .error).contains { $0.contains("moved aside") }, "\(name): no log line")
+        #expect(try store.loadWindow().isEmpty, "\(label): damaged contents were read")
+        #expect(directory.contains(SQLiteMessageStore.fileName + ".damaged"), "\(label): file not moved aside")
+        #expect(recorder.messages(at: .error).contains { $0.contains("moved aside") }, "\(label): no log line")
         // The fresh file works.
         try store.enqueue(MessageStoreContract.unsent("after"))
         #expect(try store.unsentMessages().map(\.id) == ["after"])

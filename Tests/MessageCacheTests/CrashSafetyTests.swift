@@ -13,7 +13,10 @@ import Testing
             FileManager.default.isExecutableFile(atPath: childExecutable().path),
             "message-cache-child is missing beside the test bundle; run `swift build` first")
         let directory = TemporaryDirectory()
-        var generator = SystemRandomNumberGenerator()
+        // The kill points are random; the seed is printed and in every failure message, so a run can be repeated.
+        var generator = SeededRandomNumberGenerator.fromEnvironment()
+        let seed = generator.reproduction
+        print("CrashSafetyTests: \(seed)")
         var committed = Set<Int>()
         var next = 0
         // Several rounds over one file: each relaunch must also cope with what the previous kill left behind.
@@ -25,7 +28,7 @@ import Testing
                 if let index = Self.committedIndex(line) { committed.insert(index) }
                 seen += 1
             }
-            try #require(seen == killAfter, "the child stopped on its own after \(seen) commits")
+            try #require(seen == killAfter, "the child stopped on its own after \(seen) commits (\(seed))")
             // A random pause moves the kill to a random point inside the next transaction.
             usleep(UInt32.random(in: 0..<20_000, using: &generator))
             child.kill()
@@ -37,18 +40,18 @@ import Testing
             let store = try SQLiteMessageStore(directory: directory.url, scope: Self.scope, logger: recorder.logger())
             let rows = try store.unsentMessages()
             let intact = rows.compactMap(SelfCheckingMessage.index(ofIntact:))
-            #expect(intact.count == rows.count, "a row was stored half-written")
-            #expect(committed.isSubset(of: Set(intact)), "committed rows lost: \(committed.subtracting(intact))")
+            #expect(intact.count == rows.count, "a row was stored half-written (\(seed))")
+            #expect(committed.isSubset(of: Set(intact)), "committed rows lost: \(committed.subtracting(intact)) (\(seed))")
             // At most the transaction in flight at the kill may have landed without being reported.
             let unreported = Set(intact).subtracting(committed)
-            #expect(unreported.count <= 1, "rows nobody wrote: \(unreported)")
-            #expect(recorder.messages(at: .error).isEmpty, "reopening logged errors")
+            #expect(unreported.count <= 1, "rows nobody wrote: \(unreported) (\(seed))")
+            #expect(recorder.messages(at: .error).isEmpty, "reopening logged errors (\(seed))")
             // A row that landed unreported in this round is simply stored from now on; without this, the next
             // round would count it again next to its own in-flight row.
             committed.formUnion(intact)
             next = (intact.max() ?? -1) + 1
         }
-        #expect(committed.count >= 12)
+        #expect(committed.count >= 12, "\(seed)")
     }
 
     private static func committedIndex(_ line: String) -> Int? {

@@ -103,13 +103,18 @@ struct ReceptionChatTerminalTests {
         process.standardOutput = output
         try process.run()
         input.fileHandleForWriting.write(Data("plain hello\n".utf8))
-        // Give the send time to be confirmed before the end of input quits the app.
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline,
-              !(try await userMessages(withText: "plain hello", emulator: emulator, service: "http://127.0.0.1:\(emulator.port)") == 1) {
-            try await Task.sleep(for: .milliseconds(100))
+        // The end of input quits the app: it comes once the service holds the message and the app printed it Sent.
+        // (A generous bound: the whole suite on two cores can hold this task back for tens of seconds.)
+        let printedSent = "1  you: plain hello — Sent\n"
+        let deadline = Date().addingTimeInterval(120)
+        var stored = 0
+        var confirmed = false
+        while Date() < deadline, !(stored == 1 && confirmed) {
+            stored = try await userMessages(withText: "plain hello", emulator: emulator, service: "http://127.0.0.1:\(emulator.port)")
+            confirmed = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self).contains(printedSent)
+            if !(stored == 1 && confirmed) { try await Task.sleep(for: .milliseconds(100)) }
         }
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(stored == 1, "the service holds \(stored) copies of the message")
         try input.fileHandleForWriting.close()
         let quitBy = Date().addingTimeInterval(30)
         while process.isRunning, Date() < quitBy { try await Task.sleep(for: .milliseconds(50)) }
@@ -117,7 +122,7 @@ struct ReceptionChatTerminalTests {
         process.waitUntilExit()
         let text = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
         #expect(process.terminationStatus == 0)
-        #expect(text.contains("1  you: plain hello — Sent\n"), "output:\n\(text)")
+        #expect(text.contains(printedSent), "output:\n\(text)")
         #expect(!text.contains("\u{1B}"), "no escape sequences in plain mode")
     }
 

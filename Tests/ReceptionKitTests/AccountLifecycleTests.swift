@@ -159,7 +159,7 @@ struct AccountLifecycleTests {
         try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "delay", "delayMs": 800])
         let reception = app.reception
         let deletion = Task { try await reception.deleteData() }
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await until { await service.faultsFired() }, "the deletion never reached the service")
         app.reception.logout()
         app.reception.identify(userId: "user-b")
         try await deletion.value
@@ -232,7 +232,11 @@ struct AccountLifecycleTests {
         let secret = try #require(app.sessionSecret())
         app.transport.isOffline = true
         app.reception.logout()
-        try await Task.sleep(for: .milliseconds(300))
+        // The sign-out was tried and met the offline device; only then does "still lives" say something.
+        let tried = await until {
+            app.transport.refused.contains { $0.url.path == "/v1/devices/me/logout" && $0.body?.range(of: Data(secret.utf8)) != nil }
+        }
+        #expect(tried, "the remote sign-out was never attempted")
         #expect(try await service.refreshStatus(secret: secret) == 200, "offline: the old session still lives")
         // The process ends; the next launch is online and drains the queue from the secure store.
         let relaunched = App(service, directory: app.directory)

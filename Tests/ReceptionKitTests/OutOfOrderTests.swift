@@ -17,11 +17,12 @@ struct OutOfOrderTests {
         let chat = try #require(app.reception.chat)
         await chat.engine.setDraft("in flight for A")
         #expect(await chat.engine.send() != nil)
-        try await Task.sleep(for: .milliseconds(150))
+        #expect(await until { await service.faultsFired() }, "A's send never reached the service")
         app.reception.logout()
         app.reception.identify(userId: "next-user")
         try await app.send("B's first message")
-        try await Task.sleep(for: .milliseconds(800))
+        // A's answer (or its cancellation) is in and A's session has ended: a leak would have happened by now.
+        #expect(await app.untilEnded(chat.engine), "A's session did not wind down")
         await app.reception.chat?.refresh()
         #expect(!app.texts.contains("in flight for A"), "A's message leaked into B's chat")
         #expect(!app.texts.contains("warm up"))
@@ -39,9 +40,10 @@ struct OutOfOrderTests {
         let chat = try #require(app.reception.chat)
         await chat.engine.setDraft("racing the deletion")
         #expect(await chat.engine.send() != nil)
+        #expect(await until { await service.faultsFired() }, "the send never reached the service")
         try await app.reception.deleteData()
         #expect(app.events.contains(.dataDeleted))
-        try await Task.sleep(for: .milliseconds(600))
+        #expect(await app.untilEnded(chat.engine), "the deleted session did not wind down")
         await app.reception.chat?.refresh()
         #expect(app.texts.isEmpty)
     }
@@ -67,7 +69,7 @@ struct OutOfOrderTests {
         #expect(uploading, "the photo upload never started")
         try await app.reception.deleteData()
         #expect(app.events.contains(.dataDeleted))
-        try await Task.sleep(for: .milliseconds(1000))
+        #expect(await app.untilEnded(chat.engine), "the deleted session did not wind down")
         await app.reception.chat?.refresh()
         #expect(app.texts.isEmpty)
         #expect(app.storeBytes().range(of: Data("photo racing the deletion".utf8)) == nil)
@@ -90,7 +92,8 @@ struct OutOfOrderTests {
         await newChat.connect()
         await newChat.refresh()
         #expect(newChat.composer.text.isEmpty, "A's late draft appeared in the next session's composer")
-        try await Task.sleep(for: .milliseconds(200))
+        // The late write returned with setDraft; once A's session has ended nothing of it can still land.
+        #expect(await app.untilEnded(oldEngine), "A's session did not wind down")
         #expect(app.storeBytes().range(of: Data("late draft of A 3e7c".utf8)) == nil)
         let relaunched = App(service, directory: app.directory)
         relaunched.launch()
@@ -99,7 +102,7 @@ struct OutOfOrderTests {
         #expect(chat.composer.text.isEmpty)
     }
 
-    @Test func identifyDuringDeletionKeepsTheNewIdentity() async throws {
+    @Test func aLabelGivenDuringADeletionIsResetWithTheDeletedSession() async throws {
         let service = try Service()
         let app = App(service)
         app.launch()
@@ -107,7 +110,7 @@ struct OutOfOrderTests {
         try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "delay", "delayMs": 500])
         let reception = app.reception
         let deletion = Task { try await reception.deleteData() }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await until { await service.faultsFired() }, "the deletion never reached the service")
         app.reception.identify(userId: "during-deletion")
         try await deletion.value
         #expect(app.events.contains(.dataDeleted))

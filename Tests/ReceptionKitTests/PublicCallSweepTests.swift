@@ -54,10 +54,14 @@ struct PublicCallSweepTests {
             reception.closeChat()
         }
         reception.languageOverride = nil
+        let swept = try #require(reception.chat?.engine)
         try await reception.deleteData()
         let result = await reception.runSetupCheck(appId: "garbage 💥")
         #expect(result == .failed(reason: "app_id_mismatch"))
-        try await Task.sleep(for: .milliseconds(300))
+        // The deletion ended the session these calls went to; once it has wound down, a registration they caused
+        // would have reached the service.
+        #expect(await app.untilEnded(swept), "the swept session did not wind down")
+        #expect(!app.transport.log.contains { $0.path == "/v1/devices" }, "a call of the sweep sent a registration")
         #expect(try await service.devices().isEmpty, "none of these calls may register a device")
         #expect(app.events.filter { $0 == .chatOpened }.count == 51, "the first recognised push, then the 50 openings")
         #expect(app.events.contains(.dataDeleted))

@@ -27,6 +27,11 @@ struct RemoteAppearanceTests {
         app.transport.log.filter { $0.path == "/v1/appearance" }
     }
 
+    /// Whether an appearance request is on the wire now.
+    func isFetching(_ app: App) -> Bool {
+        app.transport.onTheWire.contains { $0.url.path == "/v1/appearance" }
+    }
+
     @Test func publishedFetchedCachedAndShownAtTheNextOpening() async throws {
         let service = try Service()
         try await publish(service, title: "Support v1", extra: ["showsTeamNames": true])
@@ -141,8 +146,11 @@ extension RemoteAppearanceTests {
         lifecycle.set(.background)
         try await publish(service, title: "After")
         #expect(await until { clock.sleeperCount == 0 }, "the background stops the refresh loop")
+        // No loop, so nothing can fetch; the advance past the next due time wakes nobody.
+        let refresher = try #require(app.reception.appearanceRefresher)
+        #expect(await refresher.isRunning == false)
         await clock.advance(by: .seconds(600))
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(clock.sleeperCount == 0 && !isFetching(app))
         #expect(appearanceRequests(app).count == 1, "nothing is fetched in the background")
         lifecycle.set(.active)
         #expect(await until { app.reception.chatAppearance.texts.title == "After" }, "active again: fetched at once")
@@ -165,16 +173,23 @@ extension RemoteAppearanceTests {
         #expect(await until { appearanceRequests(app).count == 2 })
         #expect(appearanceRequests(app).last?.status == 403)
         #expect(await until { clock.sleeperCount == 0 }, "no refresh is scheduled while halted")
+        // The loop has taken in the 403 and ended: nothing can fetch until the halt ends.
+        let refresher = try #require(app.reception.appearanceRefresher)
+        #expect(await until { await refresher.isRunning == false }, "the halted loop did not end")
         await clock.advance(by: .seconds(900))
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(clock.sleeperCount == 0 && !isFetching(app))
         #expect(appearanceRequests(app).count == 2, "a halted session fetches nothing")
 
         try await service.admin("PATCH", "app", ["disabled": false])
         try await publish(service, title: "After the halt")
         // An app-unavailable halt sends nothing on its own and survives logout, but not a new configuration.
+        let sessions = await refresher.sessionChanges
         app.reception.logout()
+        // Once the refresher has taken in the new session, a loop it started would exist (and fetch at once).
+        #expect(await until { await refresher.sessionChanges > sessions }, "the refresher never heard of the logout")
+        #expect(await refresher.isRunning == false)
         await clock.advance(by: .seconds(900))
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(clock.sleeperCount == 0 && !isFetching(app))
         #expect(appearanceRequests(app).count == 2, "the halt survives logout")
         let relaunched = App(service, directory: app.directory)
         configure(relaunched, clock: ManualClock())

@@ -1,4 +1,5 @@
 import Foundation
+import Conversation
 import ReceptionCore
 import ReceptionEmulator
 import ReceptionKit
@@ -14,11 +15,14 @@ import FoundationNetworking
 
 /// A real 2×2 baseline JPEG is not needed here: these tests send text. Photos are covered by Conversation's suite.
 
-/// The URLSession transport with a switch that makes the device "offline".
+/// The URLSession transport with a switch that makes the device "offline". It records what it answered, what it
+/// refused while offline and how many requests are on the wire, so tests wait for these instead of sleeping.
 final class SwitchableTransport: HTTPTransporting {
     private let inner = URLSessionTransport()
     private let offline = Mutex(false)
     private let exchanges = Mutex<[Exchange]>([])
+    private let refusals = Mutex<[ReceptionCore.HTTPRequest]>([])
+    private let sending = Mutex<(next: Int, requests: [Int: ReceptionCore.HTTPRequest])>((0, [:]))
 
     /// One answered request: what went out and the status that came back.
     struct Exchange: Sendable {
@@ -35,10 +39,25 @@ final class SwitchableTransport: HTTPTransporting {
     /// Every answered request, in order.
     var log: [Exchange] { exchanges.withLock { $0 } }
 
+    /// Every request refused because the device was offline, in order.
+    var refused: [ReceptionCore.HTTPRequest] { refusals.withLock { $0 } }
+
+    /// The requests (event streams aside) that went out and have not returned yet, answered or failed.
+    var onTheWire: [ReceptionCore.HTTPRequest] { sending.withLock { Array($0.requests.values) } }
+
     func send(
         _ request: ReceptionCore.HTTPRequest, uploadProgress: (@Sendable (Double) -> Void)?
     ) async throws(ReceptionError) -> ReceptionCore.HTTPResponse {
-        if isOffline { throw .connectionFailed(transportCode: -1009) }
+        if isOffline {
+            refusals.withLock { $0.append(request) }
+            throw .connectionFailed(transportCode: -1009)
+        }
+        let id = sending.withLock { state in
+            defer { state.next += 1 }
+            state.requests[state.next] = request
+            return state.next
+        }
+        defer { _ = sending.withLock { $0.requests.removeValue(forKey: id) } }
         let response = try await inner.send(request, uploadProgress: uploadProgress)
         exchanges.withLock { $0.append(Exchange(request: request, status: response.status)) }
         return response
@@ -56,9 +75,12 @@ final class Service: Sendable {
     let directory: String
     private let session = URLSession(configuration: .ephemeral)
 
-    init() throws {
+    /// An emulator on real time, or on `clock`'s wall time (the SDK keeps real time either way).
+    init(clock: ManualClock? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("kit-emulator-\(UUID().uuidString)").path
-        emulator = try ReceptionEmulator(configuration: EmulatorConfiguration(port: 0, dataDirectory: directory, pingInterval: 1))
+        var configuration = EmulatorConfiguration(port: 0, dataDirectory: directory, pingInterval: 1)
+        if let clock { configuration.now = { clock.now.timeIntervalSince1970 } }
+        emulator = try ReceptionEmulator(configuration: configuration)
         try emulator.start()
     }
 
@@ -93,6 +115,12 @@ final class Service: Sendable {
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 
+    /// Whether every queued fault has fired: a delay fault that fired means its request reached the emulator and is
+    /// being held there.
+    func faultsFired() async -> Bool {
+        (try? await admin("GET", "faults")["faults"] as? [Any])?.isEmpty == true
+    }
+
     func devices() async throws -> [[String: Any]] { try await admin("GET", "devices")["devices"] as? [[String: Any]] ?? [] }
 
     func messages(device: String) async throws -> [String] {
@@ -100,10 +128,11 @@ final class Service: Sendable {
         return list.compactMap { $0["text"] as? String }
     }
 
-    /// An HS256 token minted by PyJWT (independent of our code and of the emulator's).
-    func token(userId: String, secret: String? = nil) throws -> String {
+    /// An HS256 token minted by PyJWT (independent of our code and of the emulator's), valid for `lifetime` seconds
+    /// (negative: already expired).
+    func token(userId: String, secret: String? = nil, lifetime: Int = 3600) throws -> String {
         let key = secret ?? emulator.credentials.identitySecret ?? ""
-        let claims = #"{"user_id": "\#(userId)", "exp": \#(Int(Date().timeIntervalSince1970) + 3600)}"#
+        let claims = #"{"user_id": "\#(userId)", "exp": \#(Int(Date().timeIntervalSince1970) + lifetime)}"#
         return try ChildProcess.python(
             "import jwt, json, sys; print(jwt.encode(json.loads(sys.argv[1]), sys.argv[2], algorithm='HS256'))",
             [claims, key])
@@ -174,6 +203,15 @@ final class App {
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
+}
+
+extension App {
+    /// Waits until the session of `engine` has ended and no request of this install is on the wire. From then on an
+    /// ended session can change nothing: its client refuses new requests, its engine applies no late answer, and
+    /// every request it had sent has returned. Tests assert that a late write "went nowhere" at this point.
+    func untilEnded(_ engine: ChatEngine) async -> Bool {
+        await until { await engine.isShutDown && transport.onTheWire.isEmpty }
+    }
 }
 
 /// Polls `condition` for up to ~20 s of real time (the emulator and URLSession are real here).

@@ -88,7 +88,10 @@ extension UnreadWiringTests {
     // delivered/read receipts, and do not touch "Last active in chat". Seed 001 check 4: reopening the chat clears the
     // count and the dashboard shows the reply as read; "In chat" follows the live connection.
     @Test func unreadChecksLeaveTheDashboardAloneAndReadingMarksTheReplyRead() async throws {
-        let service = try Service()
+        // The dashboard's times have whole seconds: the emulator runs on a clock the test moves, so a chat request
+        // after the move is seen at another time than the one before it.
+        let clock = ManualClock(now: Date())
+        let service = try Service(clock: clock)
         let app = App(service)
         app.launch()
         try await app.send("hello")
@@ -99,7 +102,7 @@ extension UnreadWiringTests {
             return messages?.first { $0["text"] as? String == "the reply" }
         }
         let activeBefore = try await device()["lastActiveInChatAt"] as? String
-        try await Task.sleep(for: .milliseconds(1100))  // the dashboard's times have whole seconds
+        await clock.advance(by: .seconds(5))
         try await service.admin("POST", "devices/\(id)/messages", ["kind": "TEXT", "text": "the reply"])
         app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]], openChat: false)
         #expect(await until { app.reception.unreadCount == 1 })

@@ -116,11 +116,23 @@ struct URLSessionTransportTests {
     }
 
     @Test func cancellingTheCallerIsCancelled() async throws {
-        let slow = try request("GET", "/slow")
+        let slow = try request("GET", "/slow/cancelled")
         let task = Task { try await transport.send(slow) }
-        try await Task.sleep(for: .milliseconds(200))
+        // Cancelled once the server holds the request, so it is the request on the wire that is given up.
+        #expect(try await seen("/slow/cancelled"), "the request never reached the server")
         task.cancel()
         await #expect(throws: ReceptionError.cancelled) { try await task.value }
+    }
+
+    /// Waits (polling, up to 10 s) until the server received a request for `path`.
+    func seen(_ path: String) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let count = try echo(try await transport.send(request("GET", "/seen?" + path)))["count"] as? Int
+            if count ?? 0 > 0 { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 
     @Test func theEventStreamArrivesIncrementally() async throws {

@@ -98,6 +98,9 @@ package actor AppearanceRefresher {
     /// Whether a loop is running (tests).
     package var isRunning: Bool { loop != nil }
 
+    /// How many session changes were applied (tests wait for one instead of sleeping).
+    package var sessionChanges: Int { sessionNumber }
+
     private var shouldRun: Bool { !ended && active && enabled && !halted && !budget.isStopped }
 
     private func reconcile() {

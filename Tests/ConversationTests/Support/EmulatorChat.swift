@@ -47,24 +47,31 @@ struct SmallJPEGPreparer: ImagePreparing {
     }
 }
 
-/// Wraps the real URLSession transport with a switch that makes the device "offline".
+/// Wraps the real URLSession transport with a switch that makes the device "offline", and records every request
+/// the engine and client made (sent or refused), so a test can say that nothing went out.
 final class SwitchableTransport: HTTPTransporting {
     private let inner = URLSessionTransport()
     private let offline = Mutex(false)
+    private let made = Mutex<[String]>([])
 
     var isOffline: Bool {
         get { offline.withLock { $0 } }
         set { offline.withLock { $0 = newValue } }
     }
 
+    /// `"METHOD /path"` of every request and stream asked for, in order.
+    var requests: [String] { made.withLock { $0 } }
+
     func send(_ request: ReceptionCore.HTTPRequest, uploadProgress: (@Sendable (Double) -> Void)?) async throws(ReceptionError)
         -> ReceptionCore.HTTPResponse
     {
+        made.withLock { $0.append("\(request.method) \(request.url.path)") }
         if isOffline { throw .connectionFailed(transportCode: -1009) }
         return try await inner.send(request, uploadProgress: uploadProgress)
     }
 
     func stream(_ request: ReceptionCore.HTTPRequest) -> AsyncThrowingStream<HTTPStreamEvent, any Error> {
+        made.withLock { $0.append("\(request.method) \(request.url.path)") }
         if isOffline {
             return AsyncThrowingStream { $0.finish(throwing: ReceptionError.connectionFailed(transportCode: -1009)) }
         }
@@ -105,6 +112,12 @@ final class EmulatorServer: Sendable {
         request.httpBody = try json.map { try JSONSerialization.data(withJSONObject: $0) }
         let (data, _) = try await URLSession.shared.data(for: request)
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    /// Whether every queued fault has fired: a delay fault that fired means its request reached the emulator and is
+    /// being held there.
+    func faultsFired() async -> Bool {
+        (try? await admin("GET", "faults")["faults"] as? [Any])?.isEmpty == true
     }
 
     func deviceIDs() async throws -> [String] {

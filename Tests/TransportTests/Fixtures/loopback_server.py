@@ -4,8 +4,9 @@
 /status/<n>      answers status n with an error envelope and Retry-After: 7
 /stream          answers 200 text/event-stream, sends a few lines slowly, then closes
 /silent-stream   answers 200 headers, then sends nothing (idle timeout)
-/slow            waits 5 s before answering
+/slow, /slow/...  waits 5 s before answering
 /drop            reads the request and closes the connection without an answer
+/seen?<path>     answers {"count": n}: how many requests for exactly <path> arrived so far
 Prints the bound port on the first line of stdout.
 """
 import json
@@ -14,6 +15,10 @@ import threading
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+seen = {}
+seen_lock = threading.Lock()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -49,6 +54,13 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self):
         body = self.body()
         path, _, query = self.path.partition("?")
+        if path == "/seen":
+            with seen_lock:
+                count = seen.get(query, 0)
+            self.send_json(200, {"count": count})
+            return
+        with seen_lock:
+            seen[path] = seen.get(path, 0) + 1
         if path.startswith("/echo"):
             self.send_json(200, {
                 "method": self.command, "path": path, "query": query,
@@ -80,7 +92,7 @@ class Handler(BaseHTTPRequestHandler):
             # Read the request, then close without a single byte of answer (a lost response).
             self.close_connection = True
             self.connection.shutdown(2)
-        elif path == "/slow":
+        elif path == "/slow" or path.startswith("/slow/"):
             time.sleep(5)
             self.send_json(200, {})
         else:
