@@ -66,10 +66,33 @@ extension Dictionary where Key == String, Value == JSONValue {
         return flag
     }
 
-    /// An optional whole-number member.
-    func optionalInt(_ key: String) throws(APIError) -> Int64? {
+    /// An optional whole-number member within `range` (absent or `null` → `nil`). A fraction, a number beyond
+    /// the range (±2^63, 1e309) or another type is 400 `invalid_request`, never a trap.
+    func optionalInt(_ key: String, in range: ClosedRange<Int64>) throws(APIError) -> Int64? {
         guard let value = self[key], !value.isNull else { return nil }
-        guard let number = value.integerValue else { throw APIError.invalidRequest("\(key) must be a whole number") }
+        guard let number = value.integer(in: range) else {
+            throw APIError.invalidRequest("\(key) must be a whole number in \(range.lowerBound)…\(range.upperBound)")
+        }
         return number
     }
+
+    /// A required identifier: a string without U+0000 (an ID that differs from another only after a NUL is
+    /// refused rather than stored as a second, confusable key).
+    func requiredIdentifier(_ key: String) throws(APIError) -> String {
+        let value = try requiredString(key)
+        guard !value.containsNUL else { throw APIError.invalidRequest("\(key) must not contain U+0000") }
+        return value
+    }
+
+    /// An optional identifier (absent or `null` → `nil`), without U+0000.
+    func optionalIdentifier(_ key: String) throws(APIError) -> String? {
+        guard let value = try optionalString(key) else { return nil }
+        guard !value.containsNUL else { throw APIError.invalidRequest("\(key) must not contain U+0000") }
+        return value
+    }
+}
+
+extension String {
+    /// Whether the text holds U+0000, which identifiers refuse (message text keeps it: spec 3.8 limits only length).
+    var containsNUL: Bool { utf8.contains(0) }
 }

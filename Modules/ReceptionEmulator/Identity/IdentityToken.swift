@@ -78,10 +78,10 @@ package enum IdentityToken {
         switch claim {
         case .string(let text)? where !text.isEmpty && text.utf16.count <= maximumUserIdLength:
             return text
-        case .int(let number)? where abs(number) <= maximumIntegerUserId:
+        // A range test, not `abs`: `abs(Int64.min)` traps. The parser decides wholeness on the literal (`42.0` and
+        // `1e3` are integers here; `1e-400`, `9007199254740993.0` and `1e309` are not safe whole numbers).
+        case .int(let number)? where (-maximumIntegerUserId...maximumIntegerUserId).contains(number):
             return String(number)
-        case .double? where claim?.integerValue != nil:
-            return String(claim?.integerValue ?? 0)
         default:
             throw .invalid(reason: "user_id missing or not a string of 1–255 characters or a safe whole number")
         }
@@ -97,6 +97,7 @@ package enum IdentityToken {
         }
     }
 
+    /// A time claim as seconds; `nil` for a non-number or a number beyond Double's range (`1e309`).
     private static func seconds(_ value: JSONValue) -> Double? {
         switch value {
         case .int(let number): return Double(number)

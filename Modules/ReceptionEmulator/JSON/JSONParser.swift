@@ -171,30 +171,98 @@ private struct JSONParser {
         return value
     }
 
+    /// RFC 8259 number grammar. A literal whose exact value is a whole number that fits 64 bits (`42`, `1e3`,
+    /// `42.0`, `-0`) is `.int`; any other is the nearest `Double`, or ``JSONValue/outOfRangeNumber(_:)`` beyond
+    /// Double's range (`1e309`). Reading it never loops on the exponent and never traps.
     private mutating func number() throws(JSONParseError) -> JSONValue {
         let start = index
-        var isInteger = true
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw failure() }
-        if bytes[index] == UInt8(ascii: "0") { index += 1 } else { while index < bytes.count, isDigit(bytes[index]) { index += 1 } }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw failure() }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let integerDigits = index
+        if bytes[index] == UInt8(ascii: "0") { index += 1 } else { skipDigits() }
+        let integerEnd = index
+        let continues =
+            index < bytes.count && (bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e"))
+        if !continues, integerEnd - integerDigits <= 18 {
+            // The common case, a plain integer of at most 18 digits, needs no exact arithmetic (nor can it overflow).
+            var magnitude: Int64 = 0
+            for digit in bytes[integerDigits..<integerEnd] {
+                magnitude = magnitude * 10 + Int64(digit - UInt8(ascii: "0"))
+            }
+            return .int(negative ? -magnitude : magnitude)
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            isInteger = false
+        var digits = Array(bytes[integerDigits..<integerEnd])
+        var fractionCount = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let fraction = index
+            skipDigits()
+            guard index > fraction else { throw failure() }
+            digits += bytes[fraction..<index]
+            fractionCount = index - fraction
+        }
+        var exponent = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            var exponentSign = 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                if bytes[index] == UInt8(ascii: "-") { exponentSign = -1 }
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else { throw failure() }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            while index < bytes.count, isDigit(bytes[index]) {
+                // Saturated: any exponent past a billion already means zero or out of range, and the counter
+                // cannot overflow however many digits follow.
+                exponent = min(exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")), JSONNumber.exponentCeiling)
+                index += 1
+            }
+            exponent *= exponentSign
+        }
+        if let whole = JSONNumber.exactInteger(negative: negative, digits: digits, scale: exponent - fractionCount) {
+            return .int(whole)
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let value = Int64(text) { return .int(value) }
-        guard let value = Double(text), value.isFinite else { throw failure() }
+        guard let value = Double(text), value.isFinite else { return .outOfRangeNumber(text) }
         return .double(value)
     }
 
+    private mutating func skipDigits() {
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}
+
+/// Exact arithmetic on number literals, so that "is this a whole number" is decided on the text the client sent and
+/// not on its rounding to a `Double` (`9007199254740993.0` is not 2^53, `5.0000000000000000001` is not 5, `1e-400` is
+/// not 0).
+enum JSONNumber {
+    /// Exponents saturate here while they are read.
+    static let exponentCeiling = 1_000_000_000
+
+    /// The value of `digits` (ASCII, without a decimal point) × 10^`scale`, negated when `negative`, when it is a
+    /// whole number within `Int64`; `nil` otherwise.
+    static func exactInteger(negative: Bool, digits: [UInt8], scale: Int) -> Int64? {
+        guard let first = digits.firstIndex(where: { $0 != UInt8(ascii: "0") }) else { return 0 }
+        guard let last = digits.lastIndex(where: { $0 != UInt8(ascii: "0") }) else { return 0 }
+        // Trailing zeros of the significant digits move into the scale: 1200e-2 is 12.
+        let power = scale + (digits.count - 1 - last)
+        let significant = digits[first...last]
+        // Int64 has 19 decimal digits; anything longer (or any negative power left) is not a whole Int64.
+        guard power >= 0, power <= 19, significant.count + power <= 19 else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in significant { magnitude = magnitude * 10 + UInt64(digit - UInt8(ascii: "0")) }
+        for _ in 0..<power {
+            let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            magnitude = product
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
+    }
 }

@@ -6,10 +6,14 @@ package enum JSONValue: Sendable, Equatable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number written without fraction or exponent that fits 64 bits.
+    /// A number whose exact value is a whole number that fits 64 bits, however it was written (`42`, `42.0`, `1e3`,
+    /// `-0`).
     case int(Int64)
-    /// Any other (finite) number.
+    /// Any other number within Double's range, as the nearest Double (`0.5`, `1e300`, `1e-400` as 0, 2^64).
     case double(Double)
+    /// A valid number literal beyond Double's range (`1e309`, `-1E+99999999999`), kept as its text: no field
+    /// accepts it (400 `invalid_request`), and it is written back as it came.
+    case outOfRangeNumber(String)
     /// A string.
     case string(String)
     /// An array.
@@ -34,14 +38,27 @@ package enum JSONValue: Sendable, Equatable {
     /// Whether this is `null`.
     package var isNull: Bool { self == .null }
 
-    /// The value as a whole number: an integer literal, or a fraction-free double within ±(2^53 − 1).
-    package var integerValue: Int64? {
+    /// The value as a whole number that fits 64 bits (the parser makes every such literal `.int`, so a `.double` is
+    /// a fraction or too large). Callers still check their own range: this can be `Int64.min`.
+    package var integerValue: Int64? { if case .int(let value) = self { return value }; return nil }
+
+    /// The whole number if it lies in `range`; `nil` for any other value, type or magnitude.
+    package func integer(in range: ClosedRange<Int64>) -> Int64? {
+        guard let value = integerValue, range.contains(value) else { return nil }
+        return value
+    }
+
+    /// ±(2^53 − 1): the whole numbers every JSON reader agrees on (spec 1.6).
+    package static let safeIntegers: ClosedRange<Int64> = -9_007_199_254_740_991...9_007_199_254_740_991
+
+    /// Whether a number beyond Double's range sits anywhere inside (recursion as deep as the parser allows, 64).
+    /// What the emulator stores and hands back to clients must decode in every JSON reader, so it refuses these.
+    package var containsOutOfRangeNumber: Bool {
         switch self {
-        case .int(let value): return value
-        case .double(let value):
-            guard value.isFinite, value.rounded() == value, abs(value) <= 9_007_199_254_740_991 else { return nil }
-            return Int64(value)
-        default: return nil
+        case .outOfRangeNumber: return true
+        case .array(let elements): return elements.contains { $0.containsOutOfRangeNumber }
+        case .object(let members): return members.values.contains { $0.containsOutOfRangeNumber }
+        case .null, .bool, .int, .double, .string: return false
         }
     }
 
@@ -82,7 +99,15 @@ extension JSONValue {
         case .bool(let value): out += value ? "true" : "false"
         case .int(let value): out += String(value)
         case .double(let value):
-            if value.rounded() == value, abs(value) < 1e15 { out += String(Int64(value)) } else { out += "\(value)" }
+            // A non-finite double cannot come from the parser; written as 0 rather than as invalid JSON.
+            if !value.isFinite {
+                out += "0"
+            } else if value.rounded() == value, abs(value) < 1e15 {
+                out += String(Int64(value))
+            } else {
+                out += "\(value)"
+            }
+        case .outOfRangeNumber(let text): out += text
         case .string(let value): JSONValue.writeString(value, to: &out)
         case .array(let elements):
             out += "["

@@ -18,7 +18,7 @@ extension EmulatorState {
             guard let limit = settings.rateLimits[scope] else { continue }
             let window = activeWindow(scope, subject, limit, now) ?? RateWindow(start: now, count: 0)
             guard window.count >= limit.limit else { continue }
-            let retryAfter = max(1, Int((window.start + Double(limit.windowSeconds) - now).rounded(.up)))
+            let retryAfter = Self.wholeSeconds(window.start + Double(limit.windowSeconds) - now)
             throw APIError(
                 429, "rate_limited", "Too many requests; wait before trying again.", retryScope: scope,
                 retryAfter: retryAfter)
@@ -38,7 +38,14 @@ extension EmulatorState {
         guard let limit = settings.rateLimits[scope] else { return 0 }
         let window = activeWindow(scope, subject, limit, now) ?? RateWindow(start: now, count: 0)
         guard window.count >= limit.limit else { return 0 }
-        return min(86_400, max(1, Int((window.start + Double(limit.windowSeconds) - now).rounded(.up))))
+        return Self.wholeSeconds(window.start + Double(limit.windowSeconds) - now)
+    }
+
+    /// A wait as whole seconds in 1…86400 (spec 5.2), rounded up; clamped before the conversion, so a clock that
+    /// jumped (or a NaN) cannot trap it.
+    static func wholeSeconds(_ wait: Double) -> Int {
+        guard wait.isFinite else { return 86_400 }
+        return Int(min(86_400, max(1, wait.rounded(.up))))
     }
 
     private func activeWindow(_ scope: String, _ subject: String, _ limit: RateLimit, _ now: Double) -> RateWindow? {

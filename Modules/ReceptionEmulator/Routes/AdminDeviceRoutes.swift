@@ -70,7 +70,7 @@ extension EmulatorState {
         var message = NewMessage(sender: "AGENT", text: try body.optionalString("text") ?? "")
         message.kind = try body.optionalString("kind") ?? "TEXT"
         message.buttonLabel = try body.optionalString("buttonLabel")
-        message.authorId = try body.optionalString("authorId")
+        message.authorId = try body.optionalIdentifier("authorId")
         guard message.text.utf16.count <= 4000 else { throw APIError.invalidRequest("text is longer than 4,000") }
         if let author = message.authorId, try db.row("SELECT id FROM team WHERE id = ?", [.text(author)]) == nil {
             throw APIError.invalidRequest("authorId is not a team member")
@@ -83,7 +83,7 @@ extension EmulatorState {
             }
             message.reviewUrl = url
         case "PAYWALL":
-            let paywallId = try body.requiredString("paywallId")
+            let paywallId = try body.requiredIdentifier("paywallId")
             let registered = try db.row("SELECT paywalls FROM devices WHERE id = ?", [.text(deviceId)])?.text("paywalls")
             let entry = (try? JSONValue.parse(registered ?? "[]"))?.arrayValue?.first { $0["id"]?.stringValue == paywallId }
             guard let entry else { throw APIError.invalidRequest("the device has not registered paywall \(paywallId)") }
@@ -92,7 +92,12 @@ extension EmulatorState {
         default:
             throw APIError.invalidRequest("kind must be TEXT, REVIEW or PAYWALL")
         }
-        let photos = body["photos"]?.arrayValue ?? []
+        let photos: [JSONValue]
+        switch body["photos"] {
+        case nil, .null?: photos = []
+        case .array(let list)?: photos = list
+        default: throw APIError.invalidRequest("photos must be an array")
+        }
         guard photos.count <= 5 else { throw APIError.invalidRequest("at most 5 photos") }
         guard !message.text.isEmpty || !photos.isEmpty || message.kind != "TEXT" else {
             throw APIError.invalidRequest("the message is empty")
@@ -107,9 +112,12 @@ extension EmulatorState {
     }
 
     private func storeAgentPhoto(_ photo: JSONValue, deviceId: String) throws -> String {
-        guard let text = photo["data"]?.stringValue, let data = Base64.decode(text, alphabet: .standard),
-            data.starts(with: [0xFF, 0xD8, 0xFF])
+        guard let fields = photo.objectValue, let text = photo["data"]?.stringValue,
+            let data = Base64.decode(text, alphabet: .standard), data.starts(with: [0xFF, 0xD8, 0xFF])
         else { throw APIError.invalidRequest("a photo is {data: standard Base64 of a JPEG}") }
+        // The same pixel bounds as a device's reservation (spec 4.4 sizes reach the client as they are stored).
+        let width = try fields.optionalInt("width", in: Self.photoSides)
+        let height = try fields.optionalInt("height", in: Self.photoSides)
         let id = newID("att_")
         try db.query(
             """
@@ -117,8 +125,8 @@ extension EmulatorState {
             VALUES (?, ?, 'image/jpeg', ?, ?, ?, ?, ?, 1, ?)
             """,
             [
-                .text(id), .text(deviceId), .int(Int64(data.count)), .optional(photo["width"]?.integerValue),
-                .optional(photo["height"]?.integerValue), .text(Base64.encode(SHA256.hash(data))), .blob(data),
+                .text(id), .text(deviceId), .int(Int64(data.count)), .optional(width), .optional(height),
+                .text(Base64.encode(SHA256.hash(data))), .blob(data),
                 .double(now),
             ])
         return id

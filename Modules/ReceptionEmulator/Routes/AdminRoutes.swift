@@ -79,9 +79,14 @@ extension EmulatorState {
             } else {
                 guard let list = value.arrayValue else { throw APIError.invalidRequest("unreadPolling must be an array") }
                 updated.unreadPolling = try list.map { stage throws(APIError) in
-                    guard let minutes = stage["forMinutes"]?.integerValue, let seconds = stage["everySeconds"]?.integerValue,
-                        minutes >= 0, minutes <= Int32.max, abs(seconds) <= Int32.max
-                    else { throw APIError.invalidRequest("a stage is {forMinutes, everySeconds}") }
+                    // spec 4.7: everySeconds ≤ 0 disables polling, so negatives are valid; ranges, not `abs` (which
+                    // traps on -2^63).
+                    guard let minutes = stage["forMinutes"]?.integer(in: Self.pollingMinutes),
+                        let seconds = stage["everySeconds"]?.integer(in: Self.pollingSeconds)
+                    else {
+                        throw APIError.invalidRequest(
+                            "a stage is {forMinutes: 0…2147483647, everySeconds: -2147483648…2147483647}")
+                    }
                     return PollingStage(forMinutes: Int(minutes), everySeconds: Int(seconds))
                 }
             }
@@ -94,6 +99,10 @@ extension EmulatorState {
         try saveSettings()
         return .json(200, appJSON())
     }
+
+    /// Accepted `forMinutes` and `everySeconds` of an unread polling stage: what a 32-bit client stores.
+    static let pollingMinutes: ClosedRange<Int64> = 0...Int64(Int32.max)
+    static let pollingSeconds: ClosedRange<Int64> = Int64(Int32.min)...Int64(Int32.max)
 
     private static func pushSettings(_ body: [String: JSONValue], current: PushSettings) throws(APIError) -> PushSettings {
         var push = current
@@ -126,9 +135,9 @@ extension EmulatorState {
         for (scope, value) in body {
             guard Self.scopes.contains(scope) else { throw APIError.invalidRequest("unknown scope \(scope)") }
             if value.isNull { limits[scope] = nil; continue }
-            guard let limit = value["limit"]?.integerValue, let window = value["windowSeconds"]?.integerValue,
-                limit >= 0, limit <= Int32.max, (1...86_400).contains(window)
-            else { throw APIError.invalidRequest("a limit is {limit ≥ 0, windowSeconds 1…86400}") }
+            guard let limit = value["limit"]?.integer(in: 0...Int64(Int32.max)),
+                let window = value["windowSeconds"]?.integer(in: 1...86_400)
+            else { throw APIError.invalidRequest("a limit is {limit: 0…2147483647, windowSeconds: 1…86400}") }
             limits[scope] = RateLimit(limit: Int(limit), windowSeconds: Int(window))
         }
         settings.rateLimits = limits
@@ -141,9 +150,11 @@ extension EmulatorState {
     /// Verified chats stay verified unless `markUnverified` (seed 000 "Regenerate the secret").
     private func regenerateSecret(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = request.body.isEmpty ? [:] : try request.jsonObject()
+        // Read before anything changes: a refused body leaves the old secret in place.
+        let markAll = try body.optionalBool("markUnverified") == true
         settings.identitySecret = "ids_" + configuration.randomText(40)
         try saveSettings()
-        if try body.optionalBool("markUnverified") == true { try markUnverified(deviceId: nil) }
+        if markAll { try markUnverified(deviceId: nil) }
         return .json(200, appJSON())
     }
 
@@ -162,6 +173,11 @@ extension EmulatorState {
     private func publishAppearance(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let appearance = try request.jsonObject()["appearance"], appearance.objectValue != nil else {
             throw APIError.invalidRequest("appearance must be an object")
+        }
+        // A client decodes the appearance as a whole (spec 3.16): a number no Double holds would make all of it
+        // undecodable.
+        guard !appearance.containsOutOfRangeNumber else {
+            throw APIError.invalidRequest("the appearance holds a number beyond Double's range")
         }
         let text = appearance.serialized()
         guard text.utf8.count <= 60_000 else { throw APIError.invalidRequest("the appearance is too large") }
@@ -206,30 +222,31 @@ extension EmulatorState {
     }
 
     /// Reads a fault: `{path, method?, kind: "delay"|"status"|"drop", delayMs?, status?, code?, message?,
-    /// retryAfter?, retryScope?, count?}`.
+    /// retryAfter?, retryScope?, count?}`. Numbers outside their range are 400 `invalid_request`: `count`
+    /// 1…2^53−1, `delayMs` 0…60000, `status` 400…599, `retryAfter` any safe whole number (sent as it is, so a test
+    /// can hand the client a negative or an over-long wait, spec 5.2).
     static func fault(from body: [String: JSONValue]) throws(APIError) -> FaultPlan.Fault {
         let path = try body.requiredString("path")
-        let count = Int(try body.optionalInt("count") ?? 1)
+        let count = try body.optionalInt("count", in: 1...JSONValue.safeIntegers.upperBound) ?? 1
         let action: FaultPlan.Action
         switch try body.requiredString("kind") {
         case "delay":
-            action = .delay(milliseconds: Int(min(60_000, max(0, try body.optionalInt("delayMs") ?? 0))))
+            action = .delay(milliseconds: Int(try body.optionalInt("delayMs", in: 0...60_000) ?? 0))
         case "drop":
             action = .drop
         case "status":
-            let status = Int(try body.optionalInt("status") ?? 503)
-            guard (400...599).contains(status) else { throw APIError.invalidRequest("status must be 400…599") }
+            let status = Int(try body.optionalInt("status", in: 400...599) ?? 503)
             action = .fail(
                 APIError(
                     status, try body.optionalString("code") ?? "injected_fault",
                     try body.optionalString("message") ?? "Injected fault.",
                     retryScope: try body.optionalString("retryScope"),
-                    retryAfter: try body.optionalInt("retryAfter").map { Int(clamping: $0) }))
+                    retryAfter: try body.optionalInt("retryAfter", in: JSONValue.safeIntegers).map { Int($0) }))
         default:
             throw APIError.invalidRequest("kind must be delay, status or drop")
         }
-        guard count >= 1 else { throw APIError.invalidRequest("count must be at least 1") }
-        return FaultPlan.Fault(method: try body.optionalString("method"), path: path, action: action, remaining: count)
+        return FaultPlan.Fault(
+            method: try body.optionalString("method"), path: path, action: action, remaining: Int(count))
     }
 
     static func faultJSON(_ fault: FaultPlan.Fault) -> JSONValue {

@@ -2,6 +2,18 @@
 extension EmulatorState {
     /// Largest `seq`/`throughSeq` the protocol allows (2^53 − 1, spec 1.6).
     static let maximumSeq: Int64 = 9_007_199_254_740_991
+    /// Open event streams one device may hold at once (the SDK holds one).
+    static let maximumStreamsPerDevice = 16
+
+    /// A `seq` as a query value: decimal digits only (no sign, no spaces), at most 2^53 − 1 (spec 1.6); `nil`
+    /// otherwise. Sixteen digits at most, so the conversion cannot overflow.
+    static func sequenceNumber(_ text: String) -> Int64? {
+        let digits = text.utf8
+        guard !digits.isEmpty, digits.count <= 16, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+            let value = Int64(text), value <= maximumSeq
+        else { return nil }
+        return value
+    }
 
     /// `GET /v1/conversation` (spec 3.6): the latest 50 messages, flags, team, `boundedRead`, and `limits` when
     /// `limits=1` was asked.
@@ -35,9 +47,8 @@ extension EmulatorState {
     func messagesPage(_ request: HTTPRequest) throws -> HTTPResponse {
         let device = try authenticate(request)
         try admit(scopes: ["requests"], subject: device.id)
-        let afterText = request.query["after"] ?? "0"
-        guard let after = Int64(afterText), after >= 0 else {
-            throw APIError.invalidRequest("after must be a whole number ≥ 0")
+        guard let after = Self.sequenceNumber(request.query["after"] ?? "0") else {
+            throw APIError.invalidRequest("after must be a decimal whole number in 0…2^53−1")
         }
         try noteChatActivity(deviceId: device.id)
         let record = try conversationRecord(deviceId: device.id)
@@ -64,14 +75,15 @@ extension EmulatorState {
     func send(_ request: HTTPRequest) throws -> HTTPResponse {
         let device = try authenticate(request)
         let body = try request.jsonObject()
-        let clientId = try body.requiredString("clientId")
+        // Identifiers refuse U+0000; the text keeps it whole (spec 3.8 limits the text by length only).
+        let clientId = try body.requiredIdentifier("clientId")
         let text = try body.requiredString("text")
         guard let idValues = body["attachmentIds"]?.arrayValue else {
             throw APIError.invalidRequest("attachmentIds must be an array")
         }
-        let attachmentIds = idValues.compactMap(\.stringValue)
+        let attachmentIds = idValues.compactMap(\.stringValue).filter { !$0.containsNUL }
         guard attachmentIds.count == idValues.count, attachmentIds.count <= 5 else {
-            throw APIError.invalidRequest("attachmentIds must be at most 5 strings")
+            throw APIError.invalidRequest("attachmentIds must be at most 5 strings without U+0000")
         }
         guard !clientId.isEmpty, clientId.utf16.count <= 128 else {
             throw APIError.invalidRequest("clientId must have 1–128 characters")
@@ -131,8 +143,8 @@ extension EmulatorState {
             return .json(200, [:])
         }
         let body = try request.jsonObject()
-        let conversationId = try body.requiredString("conversationId")
-        guard let throughSeq = try body.optionalInt("throughSeq"), (0...Self.maximumSeq).contains(throughSeq) else {
+        let conversationId = try body.requiredIdentifier("conversationId")
+        guard let throughSeq = try body.optionalInt("throughSeq", in: 0...Self.maximumSeq) else {
             throw APIError.invalidRequest("throughSeq must be a whole number in 0…2^53−1")
         }
         guard let record, record.id == conversationId else {
@@ -191,6 +203,14 @@ extension EmulatorState {
         guard try conversationRecord(deviceId: device.id) != nil else {
             throw APIError(404, "no_conversation", "This device has no conversation yet.")
         }
+        // Each stream holds a connection thread for as long as it lasts: one device may not hold them all. A stream
+        // whose client left counts until its next ping fails, so the wait is one ping interval.
+        guard hub.count(deviceId: device.id) < Self.maximumStreamsPerDevice else {
+            let ping = configuration.pingInterval
+            throw APIError(
+                429, "rate_limited", "Too many open event streams for this device.", retryScope: "stream",
+                retryAfter: ping.isFinite && ping > 1 ? Int(min(ping, 86_400).rounded(.up)) : 1)
+        }
         try noteChatActivity(deviceId: device.id)
         let stream = EventStream(
             deviceId: device.id, pingInterval: configuration.pingInterval, lifetime: device.tokenExpiresAt - now,
@@ -207,7 +227,7 @@ extension EmulatorState {
     func actionClick(_ request: HTTPRequest) throws -> HTTPResponse {
         let device = try authenticate(request)
         try admit(scopes: ["requests"], subject: device.id)
-        let messageId = try request.jsonObject().requiredString("messageId")
+        let messageId = try request.jsonObject().requiredIdentifier("messageId")
         guard let record = try conversationRecord(deviceId: device.id),
             try db.row(
                 "SELECT id FROM messages WHERE id = ? AND conversation_id = ? AND kind IN ('REVIEW', 'PAYWALL')",

@@ -65,13 +65,16 @@ struct DevicePayload {
 
     /// spec 7.21: ≤ 20 entries of `{id, title}` strings.
     private static func paywalls(_ value: JSONValue) throws(APIError) -> JSONValue {
-        guard let list = value.arrayValue, list.count <= 20 else {
+        // Entries are stored whole and shown to the team, so they must stay readable by every JSON reader.
+        guard let list = value.arrayValue, list.count <= 20, !value.containsOutOfRangeNumber else {
             throw APIError.invalidRequest("paywalls must be an array of at most 20 entries")
         }
         for entry in list {
             guard let id = entry["id"]?.stringValue, let title = entry["title"]?.stringValue,
-                (1...64).contains(id.utf16.count), (1...60).contains(title.utf16.count)
-            else { throw APIError.invalidRequest("every paywall needs an id (1–64) and a title (1–60)") }
+                (1...64).contains(id.utf16.count), (1...60).contains(title.utf16.count), !id.containsNUL
+            else {
+                throw APIError.invalidRequest("every paywall needs an id (1–64, no U+0000) and a title (1–60)")
+            }
         }
         return value
     }

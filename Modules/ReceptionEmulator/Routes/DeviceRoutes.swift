@@ -19,7 +19,9 @@ extension EmulatorState {
             try db.query(
                 "INSERT INTO sessions (secret, device_id, created_at) VALUES (?, ?, ?)",
                 [.text(secret), .text(deviceId), .double(now)])
-            return try issueAccessToken(deviceId: deviceId, sessionSecret: secret)
+            let token = try issueAccessToken(deviceId: deviceId, sessionSecret: secret)
+            try pruneAccessTokens()
+            return token
         }
         return .json(
             201,
@@ -42,18 +44,23 @@ extension EmulatorState {
 
     /// `POST /v1/devices/me/token` (spec 3.3): a new access token, or 401 `session_revoked`.
     func refreshToken(_ request: HTTPRequest) throws -> HTTPResponse {
-        let secret = try request.jsonObject().requiredString("sessionSecret")
+        let secret = try request.jsonObject().requiredIdentifier("sessionSecret")
         guard let session = try liveSession(secret) else {
             throw APIError(401, "session_revoked", "This session has ended.")
         }
         try admit(scopes: ["session"], subject: session)
-        return .json(200, ["token": .string(try issueAccessToken(deviceId: session, sessionSecret: secret))])
+        let token = try db.transaction { () throws -> String in
+            let token = try issueAccessToken(deviceId: session, sessionSecret: secret)
+            try pruneAccessTokens()
+            return token
+        }
+        return .json(200, ["token": .string(token)])
     }
 
     /// `POST /v1/devices/me/logout` (spec 3.4, 0.5): ends the session and removes its push registration; 200 `{}`
     /// also for unknown or already revoked sessions.
     func logout(_ request: HTTPRequest) throws -> HTTPResponse {
-        let secret = try request.jsonObject().requiredString("sessionSecret")
+        let secret = try request.jsonObject().requiredIdentifier("sessionSecret")
         if let deviceId = try liveSession(secret) {
             try db.transaction {
                 try db.query("UPDATE sessions SET revoked = 1 WHERE secret = ?", [.text(secret)])
@@ -69,7 +76,7 @@ extension EmulatorState {
     /// `DELETE /v1/devices/me` (spec 3.5, 0.3): deletes the device with its conversation, messages and images;
     /// 200 `{}` also when the session has ended (nothing is deleted then).
     func deleteDevice(_ request: HTTPRequest) throws -> HTTPResponse {
-        let secret = try request.jsonObject().requiredString("sessionSecret")
+        let secret = try request.jsonObject().requiredIdentifier("sessionSecret")
         if let deviceId = try liveSession(secret) { try removeDevice(deviceId) }
         return .json(200, [:])
     }
@@ -79,6 +86,17 @@ extension EmulatorState {
         try db.query("DELETE FROM devices WHERE id = ?", [.text(deviceId)])
         try db.query("DELETE FROM push_outbox WHERE device_id = ?", [.text(deviceId)])
         hub.close(deviceId: deviceId)
+    }
+
+    /// Seconds an expired access token stays in `access_tokens` before it is deleted. Expired and unknown tokens
+    /// get the same 401, so the grace only keeps a token whose expiry a clock set back would undo.
+    static let expiredAccessTokenGrace: Double = 3600
+
+    /// Deletes access tokens that expired more than ``expiredAccessTokenGrace`` ago, so a long-running emulator's
+    /// table holds only the tokens of the last lifetime plus grace. Run whenever a token is issued: an indexed
+    /// range delete (migration `005_access_token_expiry`), cheap when there is nothing to delete.
+    func pruneAccessTokens() throws {
+        try db.query("DELETE FROM access_tokens WHERE expires_at < ?", [.double(now - Self.expiredAccessTokenGrace)])
     }
 
     /// The device of a session secret that has not been revoked.

@@ -22,11 +22,21 @@ extension EmulatorState {
     /// Throws 403 `expired_link` unless `request` carries an unexpired signature made by ``signedLink`` for
     /// `purpose` and `id`.
     func checkSignedLink(_ request: HTTPRequest, purpose: String, id: String) throws(APIError) {
-        guard let expiresText = request.query["expires"], let expires = Int64(expiresText),
-            let sig = request.query["sig"],
-            HMACSHA256.constantTimeEquals(Array(sig.utf8), Array(signature("\(purpose):\(id):\(expires)").utf8)),
-            Double(expires) > now
-        else { throw APIError(403, "expired_link", "The link has expired or is not valid.") }
+        guard hasValidSignature(request, purpose: purpose, id: id) else {
+            throw APIError(403, "expired_link", "The link has expired or is not valid.")
+        }
+    }
+
+    /// Whether `request` carries `expires` (the decimal digits ``signedLink`` wrote, nothing else) and `sig` made
+    /// by ``signedLink`` for `purpose` and `id`, compared in constant time, and `expires` is still ahead.
+    func hasValidSignature(_ request: HTTPRequest, purpose: String, id: String) -> Bool {
+        guard let expiresText = request.query["expires"], let sig = request.query["sig"], !expiresText.isEmpty,
+            expiresText.utf8.count <= 19, expiresText.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+        else { return false }
+        // Signed over the text as sent: `+5` or `05` are not what was signed, so they fail the comparison.
+        let expected = signature("\(purpose):\(id):\(expiresText)")
+        guard HMACSHA256.constantTimeEquals(Array(sig.utf8), Array(expected.utf8)) else { return false }
+        return (Double(expiresText) ?? 0) > now
     }
 
     /// 200 with the `data` blob and `content_type` (else `defaultType`) of the first row of `sql`, or 404

@@ -49,9 +49,9 @@ extension EmulatorState {
         let team = try db.transaction { () throws -> [(id: String, name: String, photo: TeamPhoto?)] in
             // Every member is read (and a kept photo fetched) before the old rows go.
             let team = try members.map { member throws -> (id: String, name: String, photo: TeamPhoto?) in
-                guard let id = member["id"]?.stringValue, let name = member["name"]?.stringValue, !id.isEmpty else {
-                    throw APIError.invalidRequest("a member is {id, name, photo?}")
-                }
+                guard let id = member["id"]?.stringValue, let name = member["name"]?.stringValue, !id.isEmpty,
+                    !id.containsNUL
+                else { throw APIError.invalidRequest("a member is {id (no U+0000), name, photo?}") }
                 switch member["photo"] {
                 case nil: return (id, name, try teamPhoto(memberId: id))
                 case .null?: return (id, name, nil)

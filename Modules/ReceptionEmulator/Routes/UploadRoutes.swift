@@ -2,27 +2,30 @@ import Digest
 
 /// spec 3.14–3.15 and 3.18: upload reservation, the storage PUT, attachment resolution and signed downloads.
 extension EmulatorState {
+    /// How long an upload URL stays valid, in seconds, from the reservation that returned it (the spec names no
+    /// lifetime; one hour, like the download links). Repeating the reservation (same `requestId`) before the PUT
+    /// returns a fresh URL for the same attachment, so a client that retries later is never stuck with a dead one.
+    static let uploadReservationLifetime: Double = 3600
+
+    /// Accepted `width` and `height` of a photo, in pixels.
+    static let photoSides: ClosedRange<Int64> = 1...100_000
+
     /// `POST /v1/uploads` (spec 3.14): reserves an attachment; the same `requestId` again returns the same
     /// reservation.
     func reserveUpload(_ request: HTTPRequest) throws -> HTTPResponse {
         let device = try authenticate(request)
         let body = try request.jsonObject()
-        let requestId = try body.requiredString("requestId")
+        let requestId = try body.requiredIdentifier("requestId")
         let contentType = try body.requiredString("contentType")
         let checksum = try body.requiredString("checksum")
-        guard let bytes = try body.optionalInt("bytes"), let width = try body.optionalInt("width"),
-            let height = try body.optionalInt("height")
-        else { throw APIError.invalidRequest("bytes, width and height are required whole numbers") }
+        guard let bytes = try body.optionalInt("bytes", in: 1...Int64(BodyLimits.upload)),
+            let width = try body.optionalInt("width", in: Self.photoSides),
+            let height = try body.optionalInt("height", in: Self.photoSides)
+        else { throw APIError.invalidRequest("bytes (1…1048576), width and height (1…100000) are required") }
         guard !requestId.isEmpty, requestId.utf16.count <= 64 else {
             throw APIError.invalidRequest("requestId must have 1–64 characters")
         }
         guard contentType == "image/jpeg" else { throw APIError.invalidRequest("contentType must be image/jpeg") }
-        guard (1...Int64(BodyLimits.upload)).contains(bytes) else {
-            throw APIError.invalidRequest("bytes must be 1…1,048,576")
-        }
-        guard width > 0, height > 0, width <= 100_000, height <= 100_000 else {
-            throw APIError.invalidRequest("width and height must be positive")
-        }
         guard Base64.decode(checksum, alphabet: .standard)?.count == SHA256.byteCount else {
             throw APIError.invalidRequest("checksum must be the standard Base64 of a SHA-256 digest")
         }
@@ -52,20 +55,25 @@ extension EmulatorState {
     /// The entity tag of a reserved, still empty object: the PUT's `If-Match` (spec 3.14).
     private func pendingTag(_ attachmentId: String) -> String { "\"pending-\(attachmentId)\"" }
 
+    /// The upload URL signs the attachment ID with the end of the reservation's lifetime (`put:<id>:<expires>`),
+    /// like the download links.
     private func reservation(attachmentId: String) -> JSONValue {
         [
             "attachmentId": .string(attachmentId),
-            "uploadUrl": .string("\(baseURL)/storage/\(attachmentId)?sig=\(signature("put:\(attachmentId)"))"),
+            "uploadUrl": .string(
+                signedLink(
+                    route: "storage", purpose: "put", id: attachmentId, lifetime: Self.uploadReservationLifetime)),
             "headers": ["Content-Type": "image/jpeg", "If-Match": .string(pendingTag(attachmentId))],
         ]
     }
 
-    /// `PUT /storage/<id>`: needs the signature, the reservation's `If-Match` (412 once the object was written:
-    /// an earlier PUT succeeded) and exactly the reserved bytes (size and SHA-256 checked).
+    /// `PUT /storage/<id>?expires=&sig=`: needs the signature (compared in constant time) before the
+    /// reservation's lifetime ends (403 `invalid_signature` otherwise), the reservation's `If-Match` (412 once the
+    /// object was written: an earlier PUT succeeded) and exactly the reserved bytes (size and SHA-256 checked).
     func storagePut(_ request: HTTPRequest, attachmentId: String) throws -> HTTPResponse {
-        guard request.query["sig"] == signature("put:\(attachmentId)"),
+        guard hasValidSignature(request, purpose: "put", id: attachmentId),
             let row = try db.row("SELECT * FROM attachments WHERE id = ?", [.text(attachmentId)])
-        else { throw APIError(403, "invalid_signature", "The upload URL is not valid.") }
+        else { throw APIError(403, "invalid_signature", "The upload URL is not valid or has expired.") }
         guard row.bool("uploaded") != true, request.header("if-match") == pendingTag(attachmentId) else {
             throw APIError(412, "precondition_failed", "The object has already been written or If-Match is wrong.")
         }

@@ -1,9 +1,14 @@
 /// RFC 3339 timestamps in UTC with milliseconds (spec 1.5), computed from seconds since 1970 without a formatter
 /// object (civil-from-days, proleptic Gregorian calendar).
 enum InternetDate {
+    /// RFC 3339 has four-digit years: times are clamped to 0001-01-01…9999-12-31 (and a NaN read as 1970), so the
+    /// integer conversion cannot trap on any stored value.
+    static let representable: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
+
     /// `2026-09-25T10:00:00.000Z` for `seconds` since 1970.
     static func string(_ seconds: Double) -> String {
-        let totalMilliseconds = Int64((seconds * 1000).rounded(.down))
+        let clamped = seconds.isNaN ? 0 : min(max(seconds, representable.lowerBound), representable.upperBound)
+        let totalMilliseconds = Int64((clamped * 1000).rounded(.down))
         let days = floorDivide(totalMilliseconds, 86_400_000)
         let millisecondOfDay = totalMilliseconds - days * 86_400_000
         let (year, month, day) = civil(daysSince1970: days)

@@ -51,7 +51,7 @@ package struct SQLRow: Sendable {
     package func int(_ column: String) -> Int64? { if case .int(let v) = columns[column] { return v }; return nil }
     /// A boolean stored as 0/1; `nil` for NULL.
     package func bool(_ column: String) -> Bool? { int(column).map { $0 != 0 } }
-    /// A blob in `column` (an empty blob reads as NULL in SQLite, so `nil` also means empty).
+    /// A blob in `column` (`[]` for a zero-length blob), `nil` for NULL or another type.
     package func blob(_ column: String) -> [UInt8]? { if case .blob(let v) = columns[column] { return v }; return nil }
 }
 
@@ -155,9 +155,26 @@ package final class SQLiteDatabase {
         case .null: status = sqlite3_bind_null(statement, index)
         case .int(let v): status = sqlite3_bind_int64(statement, index, v)
         case .double(let v): status = sqlite3_bind_double(statement, index, v)
-        case .text(let v): status = sqlite3_bind_text(statement, index, v, -1, transient)
+        case .text(let v):
+            // Bound with its exact byte count, so a U+0000 inside is stored, not the end of the text.
+            var text = v
+            status = text.withUTF8 { bytes in
+                // A null pointer would bind NULL; an empty text binds a zero-length string.
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_text64(statement, index, "", 0, transient, UInt8(SQLITE_UTF8))
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text64(statement, index, $0, UInt64(bytes.count), transient, UInt8(SQLITE_UTF8))
+                }
+            }
         case .blob(let v):
-            status = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
+            status = v.withUnsafeBytes { bytes in
+                // A null pointer would bind NULL: an empty blob is bound as a zero-length blob instead.
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_zeroblob(statement, index, 0)
+                }
+                return sqlite3_bind_blob64(statement, index, base, UInt64(bytes.count), transient)
+            }
         }
         guard status == SQLITE_OK else { throw error(status) }
     }
@@ -167,8 +184,11 @@ package final class SQLiteDatabase {
         case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, column))
         case SQLITE_FLOAT: return .double(sqlite3_column_double(statement, column))
         case SQLITE_TEXT:
+            // Exactly the stored bytes (sqlite3_column_bytes after sqlite3_column_text, as SQLite documents), so a
+            // U+0000 inside does not end the text.
             guard let text = sqlite3_column_text(statement, column) else { return .null }
-            return .text(String(cString: text))
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: max(0, count)), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, column))
             guard let bytes = sqlite3_column_blob(statement, column), count > 0 else { return .blob([]) }

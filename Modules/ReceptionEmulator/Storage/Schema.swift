@@ -75,6 +75,12 @@ package enum Schema {
             ALTER TABLE push_outbox ADD COLUMN is_test INTEGER NOT NULL DEFAULT 0;
             """
         ),
+        (
+            // Expired access tokens are deleted whenever a token is issued; the index keeps that delete a range scan
+            // of the expired rows instead of a pass over the whole table.
+            "005_access_token_expiry",
+            "CREATE INDEX access_tokens_by_expiry ON access_tokens (expires_at);"
+        ),
     ]
 
     /// Applies every migration not yet recorded.
