@@ -272,12 +272,13 @@ struct HostileNumberTests {
                     "X-App-Id": context.harness.appId, "Authorization": "Bearer \(context.device.token)",
                     "X-Reception-Revision": literal,
                 ])
-            let revision = Int64(literal.trimmingCharacters(in: .whitespaces)) ?? 0
-            #expect(reply.status == (revision < 0 ? 409 : 200), "X-Reception-Revision: \(literal)")
-            if revision < 0 {
-                #expect(reply.errorCode == "chat_reset")
-                #expect((reply.json["error"] as? [String: Any])?["resetRevision"] as? Int == 0)
-            }
+            // Digits for 0…2^53 − 1 (or nothing, which is 0) are a revision; anything else is refused.
+            let trimmed = literal.trimmingCharacters(in: .whitespaces)
+            let valid = trimmed.isEmpty
+                || (trimmed.allSatisfy { $0.isASCII && $0.isNumber } && trimmed.count <= 16
+                    && (Int64(trimmed) ?? .max) <= 9_007_199_254_740_991)
+            #expect(reply.status == (valid ? 200 : 400), "X-Reception-Revision: \(literal)")
+            if !valid { #expect(reply.errorCode == "invalid_request", "X-Reception-Revision: \(literal)") }
             try await context.expectStillServing(after: "X-Reception-Revision: \(literal)")
         }
     }

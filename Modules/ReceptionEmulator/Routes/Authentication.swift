@@ -12,7 +12,8 @@ struct AuthenticatedDevice {
 
 extension EmulatorState {
     /// spec 8.1.4: an unknown or expired access token, or one of a revoked session, is 401 `unauthorized`. Then
-    /// spec 7.12: an `X-Reception-Revision` older than the device's reset revision is 409 `chat_reset`.
+    /// spec 7.12: an `X-Reception-Revision` older than the device's reset revision is 409 `chat_reset`; one that is
+    /// not a whole number from 0 to 2^53 − 1 is 400 `invalid_request`.
     func authenticate(_ request: HTTPRequest) throws -> AuthenticatedDevice {
         guard let header = request.header("authorization"), header.hasPrefix("Bearer ") else {
             throw APIError.unauthorized
@@ -31,7 +32,14 @@ extension EmulatorState {
             id: id, blocked: row.bool("blocked") ?? false, verifiedUserId: row.text("verified_user_id"),
             resetRevision: row.int("reset_revision") ?? 0, readSeq: row.int("read_seq") ?? 0,
             tokenExpiresAt: expiresAt)
-        let revision = request.header("x-reception-revision").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        // The chat revision the client holds: decimal digits, 0…2^53 − 1 (spec 1.6); an absent or empty header is 0.
+        var revision: Int64 = 0
+        if let text = request.header("x-reception-revision")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let value = Self.sequenceNumber(text) else {
+                throw APIError.invalidRequest("X-Reception-Revision must be a whole number from 0 to 2^53 − 1")
+            }
+            revision = value
+        }
         if revision < device.resetRevision {
             throw APIError(
                 409, "chat_reset", "The chat was reset; start again at the new revision.",

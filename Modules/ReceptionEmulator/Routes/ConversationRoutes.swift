@@ -2,8 +2,6 @@
 extension EmulatorState {
     /// Largest `seq`/`throughSeq` the protocol allows (2^53 − 1, spec 1.6).
     static let maximumSeq: Int64 = 9_007_199_254_740_991
-    /// Open event streams one device may hold at once (the SDK holds one).
-    static let maximumStreamsPerDevice = 16
 
     /// A `seq` as a query value: decimal digits only (no sign, no spaces), at most 2^53 − 1 (spec 1.6); `nil`
     /// otherwise. Sixteen digits at most, so the conversion cannot overflow.
@@ -203,14 +201,7 @@ extension EmulatorState {
         guard try conversationRecord(deviceId: device.id) != nil else {
             throw APIError(404, "no_conversation", "This device has no conversation yet.")
         }
-        // Each stream holds a connection thread for as long as it lasts: one device may not hold them all. A stream
-        // whose client left counts until its next ping fails, so the wait is one ping interval.
-        guard hub.count(deviceId: device.id) < Self.maximumStreamsPerDevice else {
-            let ping = configuration.pingInterval
-            throw APIError(
-                429, "rate_limited", "Too many open event streams for this device.", retryScope: "stream",
-                retryAfter: ping.isFinite && ping > 1 ? Int(min(ping, 86_400).rounded(.up)) : 1)
-        }
+        // One device holds at most `EventHub.streamsPerDevice` streams: adding this one ends its oldest.
         try noteChatActivity(deviceId: device.id)
         let stream = EventStream(
             deviceId: device.id, pingInterval: configuration.pingInterval, lifetime: device.tokenExpiresAt - now,
