@@ -184,7 +184,9 @@ public final class Reception {
         self.configuration = configuration
         self.appID = appId
         self.endpoint = endpoint
-        let preferences = FilePreferences.shared(url: configuration.dataDirectory.appendingPathComponent("preferences.json"))
+        let preferences = FilePreferences.shared(
+            url: configuration.dataDirectory.appendingPathComponent("preferences.json"),
+            write: configuration.writePreferencesFile)
         self.preferences = preferences
         let namespaces = StorageNamespaces(preferences: preferences, idGenerator: configuration.ids)
         self.namespaces = namespaces
