@@ -7,8 +7,9 @@ import Synchronization
 /// session state, with each call in one transaction (Docs/MessageCache.md).
 ///
 /// A file that is not a database, is corrupt, or comes from a newer build is moved aside (`messages.sqlite.damaged`)
-/// and the store opens empty, with an error line in the log; a file another process holds locked is left alone and
-/// the open throws `storage_unavailable`.
+/// and the store opens empty, with an error line in the log; the next `rotate(to:)` (logout, deletion) removes that
+/// copy. A file another process holds locked is left alone and the open throws `storage_unavailable`. The folder is
+/// created 0700 and the database with its `-wal` and `-shm` files 0600.
 public final class SQLiteMessageStore: MessageStoring {
     /// Tuning a host rarely needs; tests use it to shorten waits.
     public struct Options: Sendable {
@@ -29,6 +30,7 @@ public final class SQLiteMessageStore: MessageStoring {
     /// The connection lives only inside this lock, so calls from any thread or task are serialised.
     private let state: Mutex<State>
     let logger: ReceptionLogger
+    private let directory: StoreDirectory
     /// The database file.
     public let fileURL: URL
 
@@ -44,6 +46,7 @@ public final class SQLiteMessageStore: MessageStoring {
         self.logger = logger
         let storeDirectory = StoreDirectory(url: directory, logger: logger)
         try storeDirectory.prepare()
+        self.directory = storeDirectory
         fileURL = storeDirectory.databaseURL
         let connection = try Self.openConnection(in: storeDirectory, options: options, logger: logger)
         do {
@@ -75,6 +78,9 @@ public final class SQLiteMessageStore: MessageStoring {
         // The switch happens first and unconditionally: even if the erasure below fails, nothing of the old scope
         // is reachable through this store, and the next open erases it (spec 7.15).
         state.withLock { $0.scope = newScope }
+        // A copy moved aside because it was damaged holds the chat of whoever used it: it goes too, whatever the
+        // erasure below does (issue 15).
+        directory.removeDamagedCopies()
         try access("erase the previous scope") { connection, scope throws(SQLiteFailure) in
             try Self.adopt(scope, on: connection)
             // The WAL still holds copies of the erased pages; checkpointing into the main file (where
@@ -117,6 +123,7 @@ public final class SQLiteMessageStore: MessageStoring {
     private static func openConnection(
         in directory: StoreDirectory, options: Options, logger: ReceptionLogger
     ) throws(ReceptionError) -> SQLiteConnection {
+        try directory.prepareDatabaseFile()
         do {
             return try prepareConnection(path: directory.databaseURL.path, options: options)
         } catch where error.fileIsUnusable {
@@ -126,6 +133,7 @@ public final class SQLiteMessageStore: MessageStoring {
             logger.error("message cache could not be opened: \(error)")
             throw error.receptionError
         }
+        try directory.prepareDatabaseFile()
         do {
             return try prepareConnection(path: directory.databaseURL.path, options: options)
         } catch {

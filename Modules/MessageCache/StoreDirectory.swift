@@ -12,15 +12,27 @@ struct StoreDirectory {
     /// The file SQLite keeps beside the database in WAL mode, by suffix.
     private static let companionSuffixes = ["", "-wal", "-shm"]
 
-    /// Creates the folder and applies the platform's protection.
+    /// Creates the folder (mode 0700) and applies the platform's protection.
     func prepare() throws(ReceptionError) {
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try PrivateFiles.createFolder(url)
         } catch {
             logger.error("message cache folder could not be created")
             throw .storageUnavailable
         }
         excludeFromBackup()
+    }
+
+    /// Makes the database file exist with mode 0600 before SQLite opens it, because SQLite creates its `-wal` and
+    /// `-shm` files with the database's mode; companions an earlier version left readable by others are tightened.
+    func prepareDatabaseFile() throws(ReceptionError) {
+        do {
+            try PrivateFiles.createEmptyFile(databaseURL)
+        } catch {
+            logger.error("message cache file could not be created (\(error.code))")
+            throw error
+        }
+        for suffix in Self.companionSuffixes { PrivateFiles.restrict(URL(fileURLWithPath: databaseURL.path + suffix)) }
     }
 
     /// Renames the database and its WAL companions to `*.damaged*`, replacing an earlier damaged copy, so the
@@ -40,6 +52,20 @@ struct StoreDirectory {
                 throw .storageUnavailable
             }
         }
+    }
+
+    /// Removes the damaged copies `moveDatabaseAside()` left (issue 15: they hold a previous user's chat, and a
+    /// logout or deletion must leave nothing of it). Returns `false` when one could not be removed.
+    @discardableResult
+    func removeDamagedCopies() -> Bool {
+        var removedAll = true
+        for suffix in Self.companionSuffixes {
+            let path = databaseURL.path + ".damaged" + suffix
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            do { try FileManager.default.removeItem(atPath: path) } catch { removedAll = false }
+        }
+        if !removedAll { logger.error("a damaged copy of the message cache could not be removed") }
+        return removedAll
     }
 
     private func excludeFromBackup() {

@@ -84,6 +84,11 @@ extension Reception {
         guard let appID, let namespaces, let stager, let old = session else { return }
         let secureStore = configuration.secureStore
         let log = logger("Session")
+        // The rotation first: it is recorded in the secure store before preferences.json changes, so even a write
+        // that fails, or a process that ends right here, cannot make the old scope current again (issue 15); the
+        // next configure completes it and revokes any secret still stored under the old scope.
+        let newScope = namespaces.rotate(appID: appID)
+        scopeBox.set(newScope.key)
         if cause == .logout || cause == .switchedUser {
             do {
                 if let credentials = try SessionCredentials.read(from: secureStore, scope: old.scope.key) {
@@ -93,8 +98,6 @@ extension Reception {
                 log.error("the session secret could not be read; the remote sign-out is skipped")
             }
         }
-        let newScope = namespaces.rotate(appID: appID)
-        scopeBox.set(newScope.key)
         switch cause {
         case .logout, .deleted: stager.logout()
         case .switchedUser: stager.persistPending()
@@ -144,5 +147,14 @@ extension Reception {
         if cause != .revoked { refreshPaywalls(invalidate: true) }
         drainRevocations()
         log.info("session reset")
+    }
+
+    /// The secure items of a retired scope go; a session secret among them is queued for revocation first (the
+    /// service answers 200 for a session it already revoked or deleted, so this is right whatever retired it).
+    static func retireSecrets(of scope: StorageScope, store: any SecureStoring, revocations: RevocationQueue?) {
+        if let credentials = try? SessionCredentials.read(from: store, scope: scope.key) {
+            revocations?.enqueue(PendingRevocation(appID: scope.appID, secret: credentials.sessionSecret))
+        }
+        try? store.deleteAll(namespace: scope.key)
     }
 }

@@ -12,7 +12,8 @@ extension Reception {
     /// Spec 7.1 step 3 and 7.20: load this App ID's cached appearance, show it, and start the refresh loop.
     func startAppearance(appID: String) {
         let cache = AppearanceCache(preferences: FilePreferences.shared(
-            url: configuration.dataDirectory.appendingPathComponent("appearance.json")))
+            url: configuration.dataDirectory.appendingPathComponent("appearance.json"),
+            write: configuration.writePreferencesFile))
         appearanceCache = cache
         publishedAppearance = cache.load(appID: appID)
         shownAppearance = publishedAppearance

@@ -49,6 +49,8 @@ extension Reception {
             // The monitor sends the foreground device update before its unread GET (spec 7.2).
             await monitor?.appBecameActive()
         }
+        // A preferences write that failed (a full disk) is tried again now (issue 15).
+        if let appID { namespaces?.retryUnwrittenRotation(appID: appID) }
         drainRevocations()
         let refresher = appearanceRefresher
         Task { await refresher?.appBecameActive() }
@@ -58,6 +60,8 @@ extension Reception {
     public func appDidEnterBackground() {
         guard appActive else { return }
         appActive = false
+        // Spec 7.15: the revocation queue pauses in the background (after the request in flight).
+        revocations?.setActive(false)
         let refresher = appearanceRefresher
         Task { await refresher?.appEnteredBackground() }
         guard let session else { return }

@@ -211,37 +211,21 @@ extension Reception {
         Self.standaloneClient(endpoint: endpoint, configuration: configuration, logger: logger(category))
     }
 
-    /// Sends the queued logout revocations one after the other while the app is active (spec 7.15).
+    /// Sends the queued logout revocations one after the other while the app is active (spec 7.15), through the
+    /// queue's single drain: asked for while one runs, it makes that one go round again instead of starting another.
     func drainRevocations() {
         guard let revocations, let endpoint, appActive else { return }
         let configuration = self.configuration
         let log = logger("Logout")
-        Task.detached {
-            guard let entries = revocations.entries() else { return }
-            for entry in entries {
-                guard let root = Optional(endpoint.root),
-                      let target = try? ServiceEndpoint(appID: entry.appId, root: root) else {
-                    revocations.remove(entry)
-                    continue
-                }
+        let root = endpoint.root
+        revocations.setActive(true)
+        revocations.startDrain(RevocationQueue.Sender(
+            revoke: { entry throws(ReceptionError) in
+                // An entry whose App ID no longer makes an endpoint fails permanently and is dropped.
+                let target = try ServiceEndpoint(appID: entry.appId, root: root)
                 let client = Self.standaloneClient(endpoint: target, configuration: configuration, logger: log)
-                var budget = RetryBudget()
-                while true {
-                    do throws(ReceptionError) {
-                        try await client.revokeSession(secret: entry.sessionSecret)
-                        revocations.remove(entry)
-                        break
-                    } catch {
-                        budget.recordFailure(error, random: configuration.random)
-                        guard error.isTransient, !budget.isStopped, let delay = budget.nextDelay else {
-                            if !error.isTransient { revocations.remove(entry) }
-                            log.info("revocation \(error.isTransient ? "paused" : "dropped") (\(error.code))")
-                            break
-                        }
-                        try? await configuration.clock.sleep(for: delay)
-                    }
-                }
-            }
-        }
+                try await client.revokeSession(secret: entry.sessionSecret)
+            },
+            clock: configuration.clock, random: configuration.random))
     }
 }

@@ -185,12 +185,29 @@ public final class Reception {
         self.configuration = configuration
         self.appID = appId
         self.endpoint = endpoint
-        let preferences = FilePreferences.shared(url: configuration.dataDirectory.appendingPathComponent("preferences.json"))
+        // Issue 15: the data folder is the owner's only (0700); every file in it is created 0600.
+        do { try PrivateFiles.createFolder(configuration.dataDirectory) } catch {
+            log.error("the data folder could not be created (\(error.code))")
+        }
+        let preferences = FilePreferences.shared(
+            url: configuration.dataDirectory.appendingPathComponent("preferences.json"),
+            write: configuration.writePreferencesFile, logger: logger("Preferences"))
         self.preferences = preferences
-        let namespaces = StorageNamespaces(preferences: preferences, idGenerator: configuration.ids)
+        let namespaces = StorageNamespaces(
+            preferences: preferences, idGenerator: configuration.ids,
+            journal: RotationJournal(store: configuration.secureStore, logger: logger("Session")),
+            logger: logger("Session"))
         self.namespaces = namespaces
-        revocations = RevocationQueue(store: configuration.secureStore, logger: logger("Logout"))
-        var scope = namespaces.current(appID: appId)
+        // One queue per secure store, kept across configures, so its single drain stays the only one.
+        if revocations?.keeps(configuration.secureStore) != true {
+            revocations?.setActive(false)
+            revocations = RevocationQueue(store: configuration.secureStore, logger: logger("Logout"))
+        }
+        // A logout whose preferences write failed is completed before anything reads the scope (issue 15); the
+        // secrets of the scopes it retired are revoked and removed, as the logout would have done.
+        var scope = namespaces.current(appID: appId) { [revocations] retired in
+            Self.retireSecrets(of: retired, store: configuration.secureStore, revocations: revocations)
+        }
         scopeBox.set(scope.key)
         // Spec 7.1 step 5: a chat whose secret is *missing* (a restored backup: secure items are device-bound) is
         // cleared and a new generation rotated in. An unreadable secure store is not "missing".

@@ -52,6 +52,9 @@ public struct ReceptionConfiguration: Sendable {
     public var device: DeviceFacts
     /// The host's preferred localisations, most preferred first (the app language, spec 7.19).
     public var preferredLocalizations: [String]
+    /// Test knob: how `preferences.json` and `appearance.json` are replaced (tests make it fail, as a full disk
+    /// would).
+    package var writePreferencesFile: FilePreferences.Write
 
     /// The standard composition: hosted service, SQLite store, URLSession, our JPEG pipeline, the platform's
     /// secure store, badge and notification adapters where the platform has them.
@@ -96,6 +99,7 @@ public struct ReceptionConfiguration: Sendable {
             deviceModel: ReceptionConfiguration.machine(), locale: Locale.current.identifier,
             timezone: TimeZone.current.identifier, bundleId: Bundle.main.bundleIdentifier)
         self.preferredLocalizations = Locale.preferredLanguages
+        self.writePreferencesFile = FilePreferences.writeAtomically
     }
 
     /// Spec 1.1: substituting another service root is a debug-only hook. A release build accepts the hosted root and

@@ -58,4 +58,38 @@ import Testing
         let after = try bytesOnDisk(directory)
         #expect(after.range(of: Data(Self.marker.utf8)) == nil)
     }
+
+    // Issue 15: a copy moved aside because the file was damaged holds the previous user's chat; the rotation of a
+    // logout or deletion removes it with its -wal and -shm, and the store goes on working.
+    @Test func aRotationRemovesTheDamagedCopiesOfThePreviousChat() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try SQLiteMessageStore(directory: directory.url, scope: testScope, logger: .silent)
+            for index in 0..<10 {
+                var message = MessageStoreContract.unsent("u\(index)")
+                message.text = "\(Self.marker) unsent \(index)"
+                try store.enqueue(message)
+            }
+        }
+        // The header goes at a relaunch; the pages with the chat stay, and the open moves the file aside.
+        let handle = try FileHandle(forWritingTo: directory.databaseURL)
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: 100))
+        try handle.close()
+        let store = try SQLiteMessageStore(directory: directory.url, scope: testScope, logger: .silent)
+        let damaged = ["", "-wal", "-shm"].map { SQLiteMessageStore.fileName + ".damaged" + $0 }
+        var copies = Data()
+        for name in damaged where directory.contains(name) {
+            copies.append(try Data(contentsOf: directory.url.appendingPathComponent(name)))
+        }
+        try #require(copies.range(of: Data(Self.marker.utf8)) != nil, "the damaged copy does not hold the chat")
+
+        try store.rotate(to: StorageScope(appID: testScope.appID, generation: "-next"))
+        for name in damaged { #expect(!directory.contains(name), "\(name) is still there") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        var everything = Data()
+        for name in names { everything.append((try? Data(contentsOf: directory.url.appendingPathComponent(name))) ?? Data()) }
+        #expect(everything.range(of: Data(Self.marker.utf8)) == nil, "the previous chat is still in \(names)")
+        try store.enqueue(MessageStoreContract.unsent("new user"))
+        #expect(try store.unsentMessages().map(\.id) == ["new user"])
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ReceptionCore
 import ReceptionKit
+import ReceptionTesting
 import Testing
 
 /// The seven checks of seed 000's "Test your integration" that need neither APNs nor a phone, against the real
@@ -177,20 +178,62 @@ struct AccountLifecycleTests {
         return all
     }
 
+    /// The bytes of the message cache's damaged copies (`messages.sqlite.damaged`, `-wal`, `-shm`).
+    func damagedCopyBytes(_ app: App) -> Data {
+        var all = Data()
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: app.directory.path)) ?? []
+        for file in files where file.hasPrefix("messages.sqlite.damaged") {
+            all.append((try? Data(contentsOf: app.directory.appendingPathComponent(file))) ?? Data())
+        }
+        return all
+    }
+
+    /// Ends `app`'s process as far as its files go, damages the cache file's header, and launches the install
+    /// again: the new store moves the unusable file aside, so the previous chat sits in `messages.sqlite.damaged*`.
+    func relaunchWithADamagedCache(_ app: App) async throws -> App {
+        // The old instance moves to a folder of its own (as if its process had ended); SQLite removes the WAL when
+        // the last connection to the file closes, which is the signal that nothing holds the file any more.
+        var elsewhere = app.configuration
+        elsewhere.dataDirectory = app.directory.appendingPathComponent("ended-process", isDirectory: true)
+        elsewhere.secureStore = InMemorySecureStore()
+        app.reception.configure(appId: "app_EndedProcess0000000000", configuration: elsewhere)
+        let wal = app.directory.appendingPathComponent("messages.sqlite-wal").path
+        try #require(await until { !FileManager.default.fileExists(atPath: wal) }, "the old connection did not close")
+        try FileManager.default.removeItem(at: elsewhere.dataDirectory)
+        // The header goes; the pages holding the chat stay as they were.
+        let handle = try FileHandle(forWritingTo: app.directory.appendingPathComponent("messages.sqlite"))
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: 100))
+        try handle.close()
+        let relaunched = App(app.service, directory: app.directory)
+        relaunched.launch()
+        try #require(await until { relaunched.reception.chat != nil })
+        return relaunched
+    }
+
     // Seed 000 ("Log out", "When deletion completes"): after either, nothing of the previous user is in any file —
-    // message text, draft, user ID, name, email, metadata, push token or session secret.
-    @Test(arguments: [false, true])
-    func nothingOfThePreviousUserIsLeftInAnyFile(deleting: Bool) async throws {
+    // message text and ID, draft, device ID, user ID, name, email, metadata, push token or session secret — also
+    // when the cache file was damaged at a relaunch and its copy moved aside (issue 15).
+    @Test(arguments: [false, true], [false, true])
+    func nothingOfThePreviousUserIsLeftInAnyFile(deleting: Bool, damagedCache: Bool) async throws {
         let service = try Service()
-        let app = App(service)
+        let first = App(service)
+        var app = first
         app.launch()
         app.reception.identify(userId: "uid-a-51d2", name: "Name A 51d2", email: "a51d2@example.com")
         app.reception.setMetadata(["plan": "meta-a-51d2"])
         app.reception.setPushToken(Data([0xA5, 0x1D, 0x2A, 0x51, 0xD2]), environment: .sandbox)
         try await app.send("message of A 51d2")
+        let messageID = try #require(app.reception.chat?.messages.first { $0.text == "message of A 51d2" }?.id)
+        let deviceID = try #require(try await service.devices().first?["id"] as? String)
         await app.reception.chat?.engine.setDraft("draft of A 51d2")
         #expect(await until { allFileBytes(app).range(of: Data("draft of A 51d2".utf8)) != nil }, "the draft was kept")
         let secret = try #require(app.sessionSecret())
+        if damagedCache {
+            app = try await relaunchWithADamagedCache(app)
+            let damaged = damagedCopyBytes(app)
+            try #require(damaged.range(of: Data("message of A 51d2".utf8)) != nil, "A's chat is not in the damaged copy")
+            #expect(damaged.range(of: Data("draft of A 51d2".utf8)) != nil)
+        }
         if deleting {
             try await app.reception.deleteData()
         } else {
@@ -201,12 +244,13 @@ struct AccountLifecycleTests {
         }
         let bytes = allFileBytes(app)
         #expect(!bytes.isEmpty)
-        for trace in ["message of A 51d2", "draft of A 51d2", "uid-a-51d2", "Name A 51d2", "a51d2@example.com",
-                      "meta-a-51d2", "a51d2a51d2", secret] {
+        for trace in ["message of A 51d2", messageID, "draft of A 51d2", deviceID, "uid-a-51d2", "Name A 51d2",
+                      "a51d2@example.com", "meta-a-51d2", "a51d2a51d2", secret] {
             #expect(bytes.range(of: Data(trace.utf8)) == nil, "\(trace) is still in the app's files")
         }
         #expect(app.reception.identityState == .anonymous)
         #expect(app.texts.isEmpty)
+        withExtendedLifetime(first) {}
     }
 
     // Seed 000, "When deletion completes": an unavailable App ID completes locally and emits .dataDeleted.

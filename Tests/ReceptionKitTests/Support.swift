@@ -147,6 +147,8 @@ final class App {
     let transport = SwitchableTransport()
     var reception = Reception()
     var events: [ReceptionEvent] = []
+    /// Replaces how the preferences files are written (a failing disk); `nil` keeps the SDK's writer.
+    var writePreferencesFile: FilePreferences.Write?
 
     init(_ service: Service, directory: URL? = nil) {
         self.service = service
@@ -157,6 +159,7 @@ final class App {
         var configuration = ReceptionConfiguration(serviceRoot: service.root, dataDirectory: directory)
         configuration.transport = transport
         configuration.secureStore = FileSecureStore(directory: directory.appendingPathComponent("secure"), logger: .silent)
+        if let writePreferencesFile { configuration.writePreferencesFile = writePreferencesFile }
         return configuration
     }
 

@@ -15,7 +15,8 @@ public struct SecureStoreKey: Hashable, Sendable, CustomStringConvertible {
         self.account = account
     }
 
-    /// The namespace for items shared by every session of the process (the logout revocation queue).
+    /// The namespace for items shared by every session of the process (the logout revocation queue, the rotation
+    /// journal).
     public static let sharedNamespace = "shared"
 
     /// Spec 7.17: the session credentials `{sessionSecret, verifiedUserId}` of a session scope.
@@ -24,6 +25,12 @@ public struct SecureStoreKey: Hashable, Sendable, CustomStringConvertible {
     /// Spec 7.17: the queue of sessions still to revoke after logout.
     public static let pendingSessionRevocations = SecureStoreKey(
         namespace: sharedNamespace, account: "pendingSessionRevocations")
+
+    /// Storage-generation rotations the plain preferences may not hold yet (issue 15): written before a logout's
+    /// rotation touches `preferences.json`, removed once the file holds it, so a failed write there can never bring
+    /// a logged-out scope back at the next launch. It holds App IDs and generations, no user data.
+    public static let pendingScopeRotations = SecureStoreKey(
+        namespace: sharedNamespace, account: "pendingScopeRotations")
 
     public var description: String { "\(namespace).\(account)" }
 }

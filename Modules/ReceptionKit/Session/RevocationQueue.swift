@@ -1,6 +1,5 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// One session still to sign out remotely after logout (spec 7.15): `{appId, sessionSecret}`.
 package struct PendingRevocation: Codable, Hashable, Sendable {
@@ -8,23 +7,61 @@ package struct PendingRevocation: Codable, Hashable, Sendable {
     package var sessionSecret: String
 }
 
-/// The logout revocation queue (spec 7.15), kept in the secure store under `pendingSessionRevocations` because each
-/// entry carries a session secret. Entries survive relaunch and are sent one after the other while the app is
-/// active. If the stored queue cannot be read right now, new entries wait in memory and are combined with the
-/// stored ones once it can be read: the stored entries are never replaced by a partial list.
-package final class RevocationQueue: Sendable {
+extension PendingRevocation {
+    /// Makes an entry.
+    package init(appID: String, secret: String) {
+        self.appId = appID
+        self.sessionSecret = secret
+    }
+}
+
+/// The logout revocation queue (spec 7.15) and its drain, with one serial owner: the facade's main actor. Every
+/// change of the stored list is one synchronous read-modify-write on that actor, and at most one drain runs, so an
+/// entry queued while a drain sends cannot be erased by the drain writing back a shortened list, and no session is
+/// sent twice by two drains reading the same list (issue 15).
+///
+/// Entries live in the secure store under `pendingSessionRevocations` (each carries a session secret) and survive
+/// relaunch. They are sent one after the other while the app is active; going to the background pauses the drain
+/// after the request in flight. If the stored queue cannot be read right now, new entries wait in memory and are
+/// combined with the stored ones once it can be read: the stored entries are never replaced by a partial list.
+@MainActor
+package final class RevocationQueue {
+    /// Signs one session out on the service (`POST devices/me/logout` through a client of its own).
+    package typealias Revoke = @Sendable (PendingRevocation) async throws(ReceptionError) -> Void
+
+    /// What a drain needs from the configuration that asked for it.
+    package struct Sender: Sendable {
+        package var revoke: Revoke
+        package var clock: any ReceptionClock
+        package var random: any RandomSource
+
+        package init(revoke: @escaping Revoke, clock: any ReceptionClock, random: any RandomSource) {
+            self.revoke = revoke
+            self.clock = clock
+            self.random = random
+        }
+    }
+
     private let store: any SecureStoring
     private let logger: ReceptionLogger
-    private let unsaved = Mutex<[PendingRevocation]>([])
+    private var unsaved: [PendingRevocation] = []
+    private var active = true
+    private var sender: Sender?
+    private var drain: Task<Void, Never>?
+    /// A drain was asked for while one ran: it makes another pass, retrying entries this one gave up on for now.
+    private var passRequested = false
 
     package init(store: any SecureStoring, logger: ReceptionLogger) {
         self.store = store
         self.logger = logger
     }
 
+    /// Whether this queue keeps its entries in `store` (the facade keeps one queue per secure store).
+    package func keeps(_ store: any SecureStoring) -> Bool { (self.store as AnyObject) === (store as AnyObject) }
+
     /// Adds an entry (deduplicated) and saves what can be saved.
     package func enqueue(_ entry: PendingRevocation) {
-        unsaved.withLock { if !$0.contains(entry) { $0.append(entry) } }
+        if !unsaved.contains(entry) { unsaved.append(entry) }
         flushUnsaved()
     }
 
@@ -32,15 +69,76 @@ package final class RevocationQueue: Sendable {
     package func entries() -> [PendingRevocation]? {
         flushUnsaved()
         guard let stored = readStored() else { return nil }
-        return stored + unsaved.withLock { $0 }.filter { !stored.contains($0) }
+        return stored + unsaved.filter { !stored.contains($0) }
     }
 
     /// Removes an entry after the service answered for it.
     package func remove(_ entry: PendingRevocation) {
-        unsaved.withLock { $0.removeAll { $0 == entry } }
+        unsaved.removeAll { $0 == entry }
         guard var stored = readStored() else { return }
         stored.removeAll { $0 == entry }
         save(stored)
+    }
+
+    /// Follows the app: in the background the drain stops after the request in flight; becoming active does not
+    /// start one by itself (the facade asks, spec 7.15: on active, on configure, when a halt ends).
+    package func setActive(_ isActive: Bool) { active = isActive }
+
+    /// Sends the queued entries with `sender`, or, while a drain runs, lets it make another pass with `sender`.
+    package func startDrain(_ sender: Sender) {
+        self.sender = sender
+        guard drain == nil else {
+            passRequested = true
+            return
+        }
+        drain = Task { await self.run() }
+    }
+
+    /// Waits until no drain runs (tests; the facade never waits for the network).
+    package func settled() async {
+        while let drain { await drain.value }
+    }
+
+    private func run() async {
+        var attempted: Set<PendingRevocation> = []
+        while active, let entries = entries() {
+            if passRequested {
+                passRequested = false
+                attempted.removeAll()
+            }
+            // Entries queued meanwhile join the next turn of this loop; the ones tried in this run wait for a new
+            // request (a transient failure past its budget, spec 6.2).
+            guard let entry = entries.first(where: { !attempted.contains($0) }), let sender else { break }
+            attempted.insert(entry)
+            await send(entry, with: sender)
+        }
+        drain = nil
+        // Asked for in the last turn, after the loop looked: go again (never two at once).
+        if passRequested, active, let sender {
+            passRequested = false
+            startDrain(sender)
+        }
+    }
+
+    /// One entry with its own retry budget: removed when the service answered or the error is permanent, kept
+    /// after a transient failure the budget gave up on.
+    private func send(_ entry: PendingRevocation, with sender: Sender) async {
+        var budget = RetryBudget()
+        while true {
+            do throws(ReceptionError) {
+                try await sender.revoke(entry)
+                remove(entry)
+                return
+            } catch {
+                budget.recordFailure(error, random: sender.random)
+                guard error.isTransient, !budget.isStopped, let delay = budget.nextDelay, active else {
+                    if !error.isTransient { remove(entry) }
+                    logger.info("revocation \(error.isTransient ? "paused" : "dropped") (\(error.code))")
+                    return
+                }
+                try? await sender.clock.sleep(for: delay)
+            }
+        }
     }
 
     private func readStored() -> [PendingRevocation]? {
@@ -59,10 +157,9 @@ package final class RevocationQueue: Sendable {
     }
 
     private func flushUnsaved() {
-        let pending = unsaved.withLock { $0 }
-        guard !pending.isEmpty, let stored = readStored() else { return }
-        let combined = stored + pending.filter { !stored.contains($0) }
-        if save(combined) { unsaved.withLock { $0.removeAll { pending.contains($0) } } }
+        guard !unsaved.isEmpty, let stored = readStored() else { return }
+        let pending = unsaved
+        if save(stored + pending.filter { !stored.contains($0) }) { unsaved.removeAll { pending.contains($0) } }
     }
 
     @discardableResult
@@ -78,13 +175,5 @@ package final class RevocationQueue: Sendable {
             logger.error("could not save the revocation queue")
             return false
         }
-    }
-}
-
-extension PendingRevocation {
-    /// Makes an entry.
-    package init(appID: String, secret: String) {
-        self.appId = appID
-        self.sessionSecret = secret
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import ReceptionCore
+
+/// The write-ahead record of storage-generation rotations (issue 15). A logout rotates the generation in
+/// `preferences.json`; if that write fails (a full disk) and the process ends before a retry, the next launch would
+/// read the old generation and bring the logged-out user's pending identity back. So the rotation is recorded here,
+/// in the secure store — another medium than the file it covers — before the file is touched, and removed once the
+/// file holds it; configure completes any rotation still recorded before it reads a scope.
+///
+/// Per App ID: the generations retired since the file last held a rotation, and the one that replaced them.
+/// Owned by `StorageNamespaces` on the main actor, so its read-modify-writes never interleave.
+@MainActor
+package struct RotationJournal {
+    /// The rotations of one App ID the file may not hold.
+    package struct Entry: Codable, Hashable, Sendable {
+        /// Generations that must never be current again.
+        package var retired: [String]
+        /// The generation that replaced them.
+        package var successor: String
+    }
+
+    private let store: any SecureStoring
+    private let logger: ReceptionLogger
+
+    package init(store: any SecureStoring, logger: ReceptionLogger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Records that `retired` is replaced by `successor` for `appID`, before the file is written.
+    package func record(appID: String, retired: String, successor: String) {
+        var entries: [String: Entry]
+        switch read() {
+        case .unavailable:
+            // Nothing stored may be replaced by a partial list; the rotation goes on without its record.
+            logger.error("the rotation journal cannot be read; this rotation is not recorded")
+            return
+        case .entries(let stored):
+            entries = stored
+        }
+        var entry = entries[appID] ?? Entry(retired: [], successor: successor)
+        if !entry.retired.contains(retired) { entry.retired.append(retired) }
+        entry.successor = successor
+        entries[appID] = entry
+        save(entries)
+    }
+
+    /// What is recorded for `appID`, or `nil` (also when the journal cannot be read now, which is logged: seed 000
+    /// says local secure-storage failures can prevent recovery after relaunch).
+    package func entry(appID: String) -> Entry? {
+        switch read() {
+        case .unavailable:
+            logger.error("the rotation journal cannot be read; a rotation preferences.json missed cannot be completed")
+            return nil
+        case .entries(let entries):
+            return entries[appID]
+        }
+    }
+
+    /// Forgets `appID`'s rotations: the file holds them.
+    package func clear(appID: String) {
+        guard case .entries(var entries) = read(), entries.removeValue(forKey: appID) != nil else { return }
+        save(entries)
+    }
+
+    private enum Stored {
+        case entries([String: Entry])
+        case unavailable
+    }
+
+    private func read() -> Stored {
+        switch store.read(.pendingScopeRotations) {
+        case .missing:
+            return .entries([:])
+        case .value(let data):
+            guard let entries = try? JSONDecoder().decode([String: Entry].self, from: data) else {
+                // A record that does not decode cannot be completed; a new one replaces it.
+                logger.error("the rotation journal does not decode; it is replaced")
+                return .entries([:])
+            }
+            return .entries(entries)
+        case .unavailable:
+            return .unavailable
+        }
+    }
+
+    private func save(_ entries: [String: Entry]) {
+        do {
+            if entries.isEmpty {
+                try store.delete(.pendingScopeRotations)
+            } else {
+                try store.write(try JSONEncoder().encode(entries), for: .pendingScopeRotations)
+            }
+        } catch {
+            logger.error("the rotation journal could not be saved")
+        }
+    }
+}
