@@ -39,6 +39,7 @@ FUZZ_TEST_SECONDS ?= 15
 test: install check-imports
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
+	python3 scripts/probe "$$(swift build --show-bin-path)"
 	@if [ "$$(uname -s)" = Linux ]; then scripts/fuzz $(FUZZ_TEST_SECONDS); \
 	else echo "fuzz: skipped on $$(uname -s): scripts/fuzz needs a Linux toolchain's libFuzzer"; fi
 

@@ -114,7 +114,8 @@ extension EmulatorState {
     }
 
     /// The credentials a request's head must carry for its route (checked again by the route itself): the App ID
-    /// on `/v1/`, a valid access token for device endpoints, the admin token on `/admin/`.
+    /// on `/v1/`, a valid access token for device endpoints, the admin token on `/admin/`, a valid unexpired
+    /// signature on a storage PUT.
     func checkCredentials(_ request: HTTPRequest) throws {
         let segments = request.segments.map(String.init)
         switch segments.first {
@@ -124,6 +125,10 @@ extension EmulatorState {
             if caller == .device { _ = try authenticate(request) }
         case "admin":
             try checkAdminToken(request)
+        case "storage" where segments.count == 2 && request.method == "PUT":
+            guard hasValidSignature(request, purpose: "put", id: segments[1]) else {
+                throw APIError(403, "invalid_signature", "The upload URL is not valid or has expired.")
+            }
         default:
             break
         }

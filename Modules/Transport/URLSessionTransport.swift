@@ -82,7 +82,9 @@ public final class URLSessionTransport: HTTPTransporting {
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            // Off the cancelling thread: Linux Foundation can deadlock when a task is cancelled from inside the
+            // moment its response completes (swift-corelibs-foundation issue 5412).
+            DispatchQueue.global().async { task.cancel() }
         }
         return try result.get()
     }
@@ -91,7 +93,7 @@ public final class URLSessionTransport: HTTPTransporting {
         let (stream, continuation) = AsyncThrowingStream<HTTPStreamEvent, any Error>.makeStream()
         let task = session.dataTask(with: Self.urlRequest(request))
         router.register(task.taskIdentifier, .stream(continuation))
-        continuation.onTermination = { _ in task.cancel() }
+        continuation.onTermination = { _ in DispatchQueue.global().async { task.cancel() } }
         task.resume()
         return stream
     }

@@ -93,7 +93,6 @@ struct ConnectionHardeningTests {
                 + "Authorization: Bearer \(device.token)\r\nContent-Length: 65537\r\n\r\n",
             "POST /admin/faults HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(harness.adminToken)\r\n"
                 + "Content-Length: \(8 * 1_048_576 + 1)\r\n\r\n",
-            "PUT /storage/att_x?sig=y HTTP/1.1\r\nHost: x\r\nContent-Length: 1048577\r\n\r\n",
             "POST /v1/devices HTTP/1.1\r\nHost: x\r\nX-App-Id: \(harness.appId)\r\nContent-Length: 18446744073709551615\r\n\r\n",
         ]
         for head in heads {
@@ -104,6 +103,17 @@ struct ConnectionHardeningTests {
             #expect(answer.code == "payload_too_large", "\(head)")
         }
         #expect(try await harness.send(device, "after").status == 201)
+    }
+
+    @Test func aStoragePutWithAForgedSignatureIs403BeforeItsBodyIsSent() throws {
+        let harness = try EmulatorHarness()
+        let connection = try RawConnection(port: harness.port)
+        connection.write(
+            "PUT /storage/att_x?expires=4102444800&sig=\(String(repeating: "0", count: 64)) HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: image/jpeg\r\nContent-Length: 1048576\r\n\r\n")
+        let answer = try #require(Self.answer(connection), "no answer before the body was sent")
+        #expect(answer.status == 403)
+        #expect(answer.code == "invalid_signature")
     }
 
     @Test func theAdminLimitAppliesOnceTheAdminTokenIsAccepted() async throws {
