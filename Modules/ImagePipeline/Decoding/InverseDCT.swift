@@ -3,8 +3,9 @@
 /// N-point inverse DCT of the top-left N×N coefficients gives the block's picture at N/8 of its size (a low-pass
 /// reconstruction, so fine patterns cannot alias).
 ///
-/// Input: dequantized coefficients in natural (row-major) order, with `rows`/`columns` bounding the non-zero ones
-/// so that the common sparse blocks cost a fraction of a full transform. Output: level-shifted, clamped samples.
+/// Input: dequantized coefficients as `Int32` in natural (row-major) order, with `rows`/`columns` bounding the
+/// non-zero ones so that the common sparse blocks cost a fraction of a full transform. Output: level-shifted,
+/// clamped samples.
 enum InverseDCT {
     /// `basis[N][i * N + u]` = C(u)·cos((2i + 1)uπ / 2N) / 2, with C(0) = 1/√2: the same normalisation for every N,
     /// so a DC-only block gives DC/8 at any scale.
@@ -41,11 +42,12 @@ enum InverseDCT {
     /// Writes the `n`×`n` picture of one block (n = 8, 4, 2 or 1) to `out`, rows `stride` bytes apart.
     @inline(__always)
     static func transform(
-        _ block: UnsafeMutablePointer<Float>, size n: Int, rows: Int, columns: Int,
+        _ block: UnsafeMutablePointer<Int32>, size n: Int, rows: Int, columns: Int,
         into out: UnsafeMutablePointer<UInt8>, stride: Int
     ) {
         if rows <= 1 && columns <= 1 {
-            let value = UInt8(clamping: Int((block[0] / 8 + 128.5).rounded(.down)))
+            // floor(DC / 8 + 0.5) + 128, in 64 bits so a corrupt DC cannot overflow.
+            let value = UInt8(clamping: (Int(block[0]) + 4) >> 3 + 128)
             for y in 0..<n { (out + y * stride).update(repeating: value, count: n) }
             return
         }
@@ -67,14 +69,15 @@ enum InverseDCT {
     }
 
     private static func transform4(
-        _ block: UnsafeMutablePointer<Float>, rows: Int, columns: Int, into out: UnsafeMutablePointer<UInt8>,
+        _ block: UnsafeMutablePointer<Int32>, rows: Int, columns: Int, into out: UnsafeMutablePointer<UInt8>,
         stride: Int
     ) {
         let b = basis[4]
         for y in 0..<4 {
             var t = SIMD4<Float>()
             for v in 0..<rows {
-                let row = SIMD4<Float>(block[v * 8], block[v * 8 + 1], block[v * 8 + 2], block[v * 8 + 3])
+                let row = SIMD4<Float>(
+                    Float(block[v * 8]), Float(block[v * 8 + 1]), Float(block[v * 8 + 2]), Float(block[v * 8 + 3]))
                 t += b[y * 4 + v] * row
             }
             var pixels = SIMD4<Float>(repeating: 128)
@@ -85,14 +88,14 @@ enum InverseDCT {
     }
 
     private static func transformSmall(
-        _ block: UnsafeMutablePointer<Float>, size n: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
+        _ block: UnsafeMutablePointer<Int32>, size n: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
     ) {
         let b = basis[n]
         for y in 0..<n {
             for x in 0..<n {
                 var sum: Float = 128.5
                 for v in 0..<n {
-                    for u in 0..<n { sum += b[y * n + v] * b[x * n + u] * block[v * 8 + u] }
+                    for u in 0..<n { sum += b[y * n + v] * b[x * n + u] * Float(block[v * 8 + u]) }
                 }
                 out[y * stride + x] = UInt8(clamping: Int(sum.rounded(.down)))
             }

@@ -20,19 +20,26 @@ struct JPEGBitReader {
     /// Where reading stopped, for the marker parser to continue from.
     var offset: Int { position }
 
-    @inline(__always) private mutating func refill() {
-        // Fast path: four bytes with no 0xFF among them (a byte of `word` is 0xFF exactly when that byte of
-        // `~word` is zero, which the classic has-zero-byte test finds).
-        if count <= 32, position + 4 <= end {
-            let word = UInt32(bigEndian: UnsafeRawPointer(data + position).loadUnaligned(as: UInt32.self))
+    /// Tops the register up to at least 56 bits.
+    @inline(__always) mutating func refill() {
+        // Fast path: the next eight bytes hold no 0xFF (a byte of `word` is 0xFF exactly when that byte of `~word`
+        // is zero, which the classic has-zero-byte test finds); take the whole bytes that fit.
+        if position + 8 <= end {
+            let word = UInt64(bigEndian: UnsafeRawPointer(data + position).loadUnaligned(as: UInt64.self))
             let inverted = ~word
-            if (inverted &- 0x0101_0101) & word & 0x8080_8080 == 0 {
-                buffer |= UInt64(word) << UInt64(32 - count)
-                count += 32
-                position += 4
+            if (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
+                let bytes = (63 - count) >> 3
+                let kept = word & ~(UInt64.max >> UInt64(bytes << 3))
+                buffer |= kept >> UInt64(count)
+                count += bytes << 3
+                position += bytes
                 return
             }
         }
+        refillSlowly()
+    }
+
+    private mutating func refillSlowly() {
         while count <= 56 {
             var byte: UInt8 = 0
             if position < end {
@@ -96,6 +103,51 @@ struct JPEGBitReader {
         return -1
     }
 
+    /// A sequential scan's next Huffman symbol and its magnitude (T.81 F.2.2.1, DECODE then RECEIVE and EXTEND):
+    /// `(symbol, value)`, symbol -1 for a code the table does not contain. Where the code and its magnitude bits
+    /// together fit the table's lookahead, one load gives both. The caller keeps at least 32 bits buffered
+    /// (`ensureCoefficientBits`), which covers the longest code (16) with the largest magnitude (15).
+    @inline(__always) mutating func decodeWithValue(_ table: HuffmanDecodingTable) -> (symbol: Int, value: Int) {
+        let entry = Int(table.lookahead[Int(buffer >> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+        var symbol: Int
+        if entry != 0 {
+            let length = entry & 31
+            buffer <<= UInt64(length)
+            count -= length
+            symbol = (entry >> 8) & 0xFF
+            let value = entry >> 16
+            if value != 0 || symbol & 15 == 0 { return (symbol, value) }
+        } else {
+            symbol = slowSymbol(table)
+            guard symbol >= 0 else { return (-1, 0) }
+        }
+        let size = symbol & 15
+        guard size > 0 else { return (symbol, 0) }
+        let raw = Int(buffer >> UInt64(64 - size))
+        buffer <<= UInt64(size)
+        count -= size
+        return (symbol, raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw)
+    }
+
+    /// Makes sure a whole coefficient (code and magnitude, at most 31 bits) is buffered.
+    @inline(__always) mutating func ensureCoefficientBits() {
+        if count < 32 { refill() }
+    }
+
+    /// A code longer than the lookahead (Annex F.2.2.3's MAXCODE/VALPTR search), with the bits already buffered.
+    private mutating func slowSymbol(_ table: HuffmanDecodingTable) -> Int {
+        for length in 1...16 {
+            let code = Int(buffer >> UInt64(64 - length))
+            if code <= table.maximumCode[length] {
+                buffer <<= UInt64(length)
+                count -= length
+                let index = code + table.valueOffset[length]
+                return index >= 0 && index < table.values.count ? Int(table.values[index]) : -1
+            }
+        }
+        return -1
+    }
+
     /// At a restart interval boundary: drop the partial byte and step over the RSTm marker (T.81 F.2.2.5).
     mutating func restart() {
         // Only fill bits remain in the buffer (reading never passes a marker). Corrupt data may leave bytes of
@@ -117,6 +169,14 @@ final class HuffmanDecodingTable {
     let maximumCode: UnsafeMutablePointer<Int>
     let valueOffset: UnsafeMutablePointer<Int>
     let values: [UInt8]
+    /// Bits of lookahead in `lookahead`.
+    static let lookaheadBits = 10
+    /// For every `lookaheadBits`-bit prefix that starts with a code: the code's length plus, when the symbol's
+    /// magnitude bits also fit, their length (bits 0–4), the symbol (bits 8–15) and, when they fit, the extended
+    /// magnitude (bits 16–31, signed; non-zero exactly when it is there, as EXTEND never gives 0). 0 when the
+    /// prefix starts with a longer code. For sequential scans only, where a symbol's low nibble is the count of
+    /// magnitude bits that follow (T.81 F.1.2).
+    let lookahead: UnsafeMutablePointer<Int32>
 
     /// Builds the table from the 16 code-length counts and the symbols (T.81 C.2, F.2.2.3); nil if the counts
     /// describe more codes than fit.
@@ -151,11 +211,36 @@ final class HuffmanDecodingTable {
         self.maximumCode.initialize(from: maximumCode, count: 18)
         self.valueOffset = .allocate(capacity: 18)
         self.valueOffset.initialize(from: valueOffset, count: 18)
+        let bits = Self.lookaheadBits
+        lookahead = .allocate(capacity: 1 << bits)
+        lookahead.initialize(repeating: 0, count: 1 << bits)
+        code = 0
+        index = 0
+        for length in 1...16 {
+            for _ in 0..<counts[length - 1] {
+                defer { code += 1; index += 1 }
+                guard length <= bits else { continue }
+                let symbol = Int(values[index]), size = symbol & 15
+                let first = code << (bits - length)
+                for prefix in first..<(first + (1 << (bits - length))) {
+                    var entry = symbol << 8 | length
+                    if size > 0 && length + size <= bits {
+                        // The magnitude bits follow the code inside the prefix (RECEIVE and EXTEND, F.2.2.1).
+                        let raw = (prefix >> (bits - length - size)) & ((1 << size) - 1)
+                        let value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw
+                        entry = value << 16 | symbol << 8 | (length + size)
+                    }
+                    lookahead[prefix] = Int32(truncatingIfNeeded: entry)
+                }
+            }
+            code <<= 1
+        }
     }
 
     deinit {
         fast.deallocate()
         maximumCode.deallocate()
         valueOffset.deallocate()
+        lookahead.deallocate()
     }
 }

@@ -75,15 +75,15 @@ struct JPEGFrame {
     /// Progressive frames: one component at a time, allocates the plane, dequantizes every stored block and
     /// transforms it into the plane, then frees the coefficients, so at most one plane is held beside all of them.
     func transformCoefficients(_ quantization: [[Int32]]) {
-        let block = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
         defer { block.deallocate() }
         block.initialize(repeating: 0, count: 64)
         // The non-zero history only served the scans; it goes before the first plane comes.
         for component in components { component.releaseHistory() }
         for component in components {
             let table = quantization[component.quantizationTable]
-            var steps = [Float](repeating: 1, count: 64)
-            for k in 0..<min(64, table.count) { steps[naturalOrder[k]] = Float(table[k]) }
+            var steps = [Int32](repeating: 1, count: 64)
+            for k in 0..<min(64, table.count) { steps[naturalOrder[k]] = table[k] }
             component.allocatePlane()
             guard let coefficients = component.coefficients.baseAddress, let plane = component.plane.baseAddress
             else { continue }
@@ -95,7 +95,7 @@ struct JPEGFrame {
                     var rows = 0, columns = 0
                     for v in 0..<n {
                         for u in 0..<n where source[v * n + u] != 0 {
-                            block[v * 8 + u] = Float(source[v * n + u]) * steps[v * 8 + u]
+                            block[v * 8 + u] = Int32(source[v * n + u]) &* steps[v * 8 + u]
                             rows = max(rows, v + 1)
                             columns = max(columns, u + 1)
                         }
