@@ -22,21 +22,26 @@ struct JPEGBitReader {
 
     /// Tops the register up to at least 56 bits.
     @inline(__always) mutating func refill() {
-        // Fast path: the next eight bytes hold no 0xFF (a byte of `word` is 0xFF exactly when that byte of `~word`
-        // is zero, which the classic has-zero-byte test finds); take the whole bytes that fit.
-        if position + 8 <= end {
-            let word = UInt64(bigEndian: UnsafeRawPointer(data + position).loadUnaligned(as: UInt64.self))
-            let inverted = ~word
-            if (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
-                let bytes = (63 - count) >> 3
-                let kept = word & ~(UInt64.max >> UInt64(bytes << 3))
-                buffer |= kept >> UInt64(count)
-                count += bytes << 3
-                position += bytes
-                return
-            }
-        }
-        refillSlowly()
+        if !Self.refillFast(data, end, &buffer, &count, &position) { refillSlowly() }
+    }
+
+    /// The fast refill: when the next eight bytes hold no 0xFF (a byte of `word` is 0xFF exactly when that byte of
+    /// `~word` is zero, which the classic has-zero-byte test finds), takes the whole bytes that fit and returns
+    /// true; otherwise changes nothing and returns false (stuffing, markers and the end take the byte path).
+    @inline(__always)
+    private static func refillFast(
+        _ data: UnsafePointer<UInt8>, _ end: Int, _ buffer: inout UInt64, _ count: inout Int, _ position: inout Int
+    ) -> Bool {
+        guard position &+ 8 <= end else { return false }
+        let word = UInt64(bigEndian: UnsafeRawPointer(data + position).loadUnaligned(as: UInt64.self))
+        let inverted = ~word
+        guard (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 else { return false }
+        let bytes = (63 &- count) &>> 3
+        let kept = word & ~(UInt64.max &>> UInt64(bytes &<< 3))
+        buffer |= kept &>> UInt64(count)
+        count &+= bytes &<< 3
+        position &+= bytes
+        return true
     }
 
     private mutating func refillSlowly() {
@@ -103,46 +108,100 @@ struct JPEGBitReader {
         return -1
     }
 
-    /// A sequential scan's next Huffman symbol and its magnitude (T.81 F.2.2.1, DECODE then RECEIVE and EXTEND):
-    /// `(symbol, value)`, symbol -1 for a code the table does not contain. Where the code and its magnitude bits
-    /// together fit the table's lookahead, one load gives both. The caller keeps at least 32 bits buffered
-    /// (`ensureCoefficientBits`), which covers the longest code (16) with the largest magnitude (15).
-    @inline(__always) mutating func decodeWithValue(_ table: HuffmanDecodingTable) -> (symbol: Int, value: Int) {
-        let entry = Int(table.lookahead[Int(buffer >> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+    /// Decodes the coefficients of one sequential block (T.81 F.2.2.1–F.2.2.2): the DC difference, added to
+    /// `predictor` and dequantized into `block[0]`, then the AC run/size codes, each dequantized (`steps`, by
+    /// zig-zag index) into `block[slots[k]]` or dropped where `slots[k]` is -1 (reduced scales). Returns the last
+    /// zig-zag index written (0 for a DC-only block), or -1 for corrupt data (an unknown code, a DC size above 11,
+    /// a run past the block).
+    ///
+    /// The register and its count are locals for the whole block so they stay in machine registers; at least 32
+    /// bits are buffered before each code, which covers the longest code (16) with the largest magnitude (15), so
+    /// the code and its magnitude need no further checks.
+    @inline(__always)
+    mutating func decodeBlock(
+        dc: HuffmanLookup, ac: HuffmanLookup, predictor: inout Int, steps: UnsafePointer<Int32>,
+        slots: UnsafePointer<Int32>, into block: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        var buffer = self.buffer, count = self.count, position = self.position
+        let data = self.data, end = self.end
+        @inline(__always) func fill() {
+            if Self.refillFast(data, end, &buffer, &count, &position) { return }
+            (self.buffer, self.count, self.position) = (buffer, count, position)
+            refillSlowly()
+            (buffer, count, position) = (self.buffer, self.count, self.position)
+        }
+        if count < 32 { fill() }
+        let (size, difference) = Self.codeWithValue(dc, &buffer, &count)
+        guard size >= 0 && size <= 11 else {
+            (self.buffer, self.count, self.position) = (buffer, count, position)
+            return -1
+        }
+        predictor &+= difference
+        block[0] = Int32(truncatingIfNeeded: predictor) &* steps[0]
+        var last = 0
+        var k = 1
+        while k < 64 {
+            if count < 32 { fill() }
+            let (symbol, value) = Self.codeWithValue(ac, &buffer, &count)
+            guard symbol >= 0 else { return -1 }
+            let run = symbol &>> 4
+            if symbol & 15 == 0 {
+                if run == 15 {  // ZRL: sixteen zeros
+                    k &+= 16
+                    continue
+                }
+                break  // EOB
+            }
+            k &+= run
+            guard k < 64 else { return -1 }
+            let slot = Int(slots[k])
+            if slot >= 0 {
+                block[slot] = Int32(truncatingIfNeeded: value) &* steps[k]
+                last = k
+            }
+            k &+= 1
+        }
+        (self.buffer, self.count, self.position) = (buffer, count, position)
+        return last
+    }
+
+    /// One Huffman symbol and, for a symbol whose low nibble is a magnitude size, the extended magnitude
+    /// (DECODE, RECEIVE and EXTEND of T.81 F.2.2.1); symbol -1 for a code the table does not contain. At least 31
+    /// bits must be buffered. Where the code and its magnitude fit the lookahead, one load gives both.
+    @inline(__always)
+    private static func codeWithValue(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int)
+        -> (symbol: Int, value: Int)
+    {
+        let entry = Int(table.lookahead[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
         var symbol: Int
         if entry != 0 {
             let length = entry & 31
-            buffer <<= UInt64(length)
-            count -= length
-            symbol = (entry >> 8) & 0xFF
-            let value = entry >> 16
+            buffer &<<= UInt64(length)
+            count &-= length
+            symbol = (entry &>> 8) & 0xFF
+            let value = entry &>> 16
             if value != 0 || symbol & 15 == 0 { return (symbol, value) }
         } else {
-            symbol = slowSymbol(table)
+            symbol = slowSymbol(table, &buffer, &count)
             guard symbol >= 0 else { return (-1, 0) }
         }
         let size = symbol & 15
         guard size > 0 else { return (symbol, 0) }
-        let raw = Int(buffer >> UInt64(64 - size))
-        buffer <<= UInt64(size)
-        count -= size
-        return (symbol, raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw)
-    }
-
-    /// Makes sure a whole coefficient (code and magnitude, at most 31 bits) is buffered.
-    @inline(__always) mutating func ensureCoefficientBits() {
-        if count < 32 { refill() }
+        let raw = Int(buffer &>> UInt64(64 - size))
+        buffer &<<= UInt64(size)
+        count &-= size
+        return (symbol, raw < 1 &<< (size - 1) ? raw &- (1 &<< size) &+ 1 : raw)
     }
 
     /// A code longer than the lookahead (Annex F.2.2.3's MAXCODE/VALPTR search), with the bits already buffered.
-    private mutating func slowSymbol(_ table: HuffmanDecodingTable) -> Int {
+    private static func slowSymbol(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int) -> Int {
         for length in 1...16 {
             let code = Int(buffer >> UInt64(64 - length))
             if code <= table.maximumCode[length] {
                 buffer <<= UInt64(length)
                 count -= length
                 let index = code + table.valueOffset[length]
-                return index >= 0 && index < table.values.count ? Int(table.values[index]) : -1
+                return index >= 0 && index < table.valueCount ? Int(table.values[index]) : -1
             }
         }
         return -1
@@ -161,6 +220,13 @@ struct JPEGBitReader {
     }
 }
 
+/// The buffers of a `HuffmanDecodingTable` as plain pointers, for the sequential block loop (no reference counting).
+struct HuffmanLookup {
+    let lookahead: UnsafeMutablePointer<Int32>
+    let maximumCode: UnsafeMutablePointer<Int>, valueOffset: UnsafeMutablePointer<Int>
+    let values: UnsafeMutablePointer<UInt8>, valueCount: Int
+}
+
 /// A DHT table ready for decoding: a 9-bit lookup for short codes, Annex F.2.2.3's MAXCODE/VALPTR for the rest.
 /// A class over fixed buffers so the per-symbol lookups in the hot loop touch no reference counts.
 final class HuffmanDecodingTable {
@@ -177,6 +243,15 @@ final class HuffmanDecodingTable {
     /// prefix starts with a longer code. For sequential scans only, where a symbol's low nibble is the count of
     /// magnitude bits that follow (T.81 F.1.2).
     let lookahead: UnsafeMutablePointer<Int32>
+    /// `values` again, at a stable address.
+    let symbols: UnsafeMutablePointer<UInt8>
+
+    /// The table's buffers; valid while the table lives.
+    var lookup: HuffmanLookup {
+        HuffmanLookup(
+            lookahead: lookahead, maximumCode: maximumCode, valueOffset: valueOffset, values: symbols,
+            valueCount: values.count)
+    }
 
     /// Builds the table from the 16 code-length counts and the symbols (T.81 C.2, F.2.2.3); nil if the counts
     /// describe more codes than fit.
@@ -205,6 +280,9 @@ final class HuffmanDecodingTable {
             code <<= 1
         }
         self.values = values
+        symbols = .allocate(capacity: max(values.count, 1))
+        symbols.initialize(repeating: 0, count: max(values.count, 1))
+        symbols.update(from: values, count: values.count)
         self.fast = .allocate(capacity: 512)
         self.fast.initialize(from: fast, count: 512)
         self.maximumCode = .allocate(capacity: 18)
@@ -242,5 +320,6 @@ final class HuffmanDecodingTable {
         maximumCode.deallocate()
         valueOffset.deallocate()
         lookahead.deallocate()
+        symbols.deallocate()
     }
 }

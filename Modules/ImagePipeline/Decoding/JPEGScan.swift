@@ -131,7 +131,7 @@ extension JPEGDecoding {
             }
             targets.append(
                 SequentialTarget(
-                    dc: dc, ac: ac, steps: steps, slots: slots, bounds: bounds, plane: plane,
+                    dc: dc.lookup, ac: ac.lookup, steps: steps, slots: slots, bounds: bounds, plane: plane,
                     stride: component.stride, blockSize: n, h: component.h, v: component.v,
                     blocksX: component.blocksX, blocksY: component.blocksY))
         }
@@ -172,33 +172,10 @@ extension JPEGDecoding {
         _ target: UnsafeMutablePointer<SequentialTarget>, _ bx: Int, _ by: Int, _ block: UnsafeMutablePointer<Int32>,
         _ reader: inout JPEGBitReader
     ) throws(ReceptionError) {
-        let steps = target.pointee.steps, slots = target.pointee.slots
-        reader.ensureCoefficientBits()
-        let (size, difference) = reader.decodeWithValue(target.pointee.dc)
-        guard size >= 0 && size <= 11 else { throw .invalidImage }
-        target.pointee.predictor &+= difference
-        block[0] = Int32(truncatingIfNeeded: target.pointee.predictor) &* steps[0]
-        let ac = target.pointee.ac
-        var last = 0
-        var k = 1
-        while k < 64 {
-            reader.ensureCoefficientBits()
-            let (symbol, value) = reader.decodeWithValue(ac)
-            guard symbol >= 0 else { throw .invalidImage }
-            let run = symbol >> 4
-            if symbol & 15 == 0 {
-                if run == 15 { k += 16; continue }  // ZRL
-                break  // EOB
-            }
-            k += run
-            guard k < 64 else { throw .invalidImage }
-            let z = Int(slots[k])
-            if z >= 0 {
-                block[z] = Int32(truncatingIfNeeded: value) &* steps[k]
-                last = k
-            }
-            k += 1
-        }
+        let last = reader.decodeBlock(
+            dc: target.pointee.dc, ac: target.pointee.ac, predictor: &target.pointee.predictor,
+            steps: target.pointee.steps, slots: target.pointee.slots, into: block)
+        guard last >= 0 else { throw .invalidImage }
         let bounds = Int(target.pointee.bounds[last])
         let rows = last == 0 ? 1 : bounds >> 8, columns = last == 0 ? 1 : bounds & 0xFF
         let t = target.pointee
@@ -214,8 +191,7 @@ extension JPEGDecoding {
 
 /// What the sequential block loop needs of one scan component, with no reference counting in the loop.
 struct SequentialTarget {
-    unowned(unsafe) let dc: HuffmanDecodingTable
-    unowned(unsafe) let ac: HuffmanDecodingTable
+    let dc: HuffmanLookup, ac: HuffmanLookup
     let steps: UnsafeMutablePointer<Int32>, slots: UnsafeMutablePointer<Int32>, bounds: UnsafeMutablePointer<Int32>
     let plane: UnsafeMutablePointer<UInt8>
     let stride: Int, blockSize: Int, h: Int, v: Int, blocksX: Int, blocksY: Int
