@@ -49,6 +49,14 @@ extension JPEGDecoding {
     private func entropyEnd(from start: Int) -> Int {
         var at = start
         while at + 1 < count {
+            // Eight bytes at a time while none is 0xFF (the has-zero-byte test on the complement).
+            while at + 8 <= count {
+                let word = UnsafeRawPointer(data + at).loadUnaligned(as: UInt64.self)
+                let inverted = ~word
+                if (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 != 0 { break }
+                at += 8
+            }
+            guard at + 1 < count else { break }
             if data[at] == 0xFF {
                 let next = data[at + 1]
                 if next != 0 && !(0xD0...0xD7).contains(next) && next != 0xFF { return at }
