@@ -110,9 +110,9 @@ struct JPEGBitReader {
 
     /// Decodes the coefficients of one sequential block (T.81 F.2.2.1–F.2.2.2): the DC difference, added to
     /// `predictor` and dequantized into `block[0]`, then the AC run/size codes, each dequantized (`steps`, by
-    /// zig-zag index) into `block[slots[k]]` or dropped where `slots[k]` is -1 (reduced scales). Returns the last
-    /// zig-zag index written (0 for a DC-only block), or -1 for corrupt data (an unknown code, a DC size above 11,
-    /// a run past the block).
+    /// zig-zag index) into `block[slots[k]]`, where a dropped coefficient's slot (reduced scales) is 64, a scratch
+    /// entry the IDCT never reads (`block` has 65). Returns the last zig-zag index decoded (0 for a DC-only
+    /// block), or -1 for corrupt data (an unknown code, a DC size above 11, a run past the block).
     ///
     /// The register and its count are locals for the whole block so they stay in machine registers; at least 32
     /// bits are buffered before each code, which covers the longest code (16) with the largest magnitude (15), so
@@ -120,7 +120,7 @@ struct JPEGBitReader {
     @inline(__always)
     mutating func decodeBlock(
         dc: HuffmanLookup, ac: HuffmanLookup, predictor: inout Int, steps: UnsafePointer<Int32>,
-        slots: UnsafePointer<Int32>, into block: UnsafeMutablePointer<Int32>
+        slots: UnsafePointer<Int32>, keptLimit: Int, into block: UnsafeMutablePointer<Int32>
     ) -> Int {
         var buffer = self.buffer, count = self.count, position = self.position
         let data = self.data, end = self.end
@@ -140,7 +140,8 @@ struct JPEGBitReader {
         block[0] = Int32(truncatingIfNeeded: predictor) &* steps[0]
         var last = 0
         var k = 1
-        while k < 64 {
+        var ended = false
+        while k <= keptLimit {
             if count < 32 { fill() }
             let (symbol, value) = Self.codeWithValue(ac, &buffer, &count)
             guard symbol >= 0 else { return -1 }
@@ -150,15 +151,31 @@ struct JPEGBitReader {
                     k &+= 16
                     continue
                 }
-                break  // EOB
+                ended = true  // EOB
+                break
             }
             k &+= run
             guard k < 64 else { return -1 }
-            let slot = Int(slots[k])
-            if slot >= 0 {
-                block[slot] = Int32(truncatingIfNeeded: value) &* steps[k]
-                last = k
+            // A dropped position's slot is 64, a scratch entry past the block, so there is no branch to mispredict.
+            block[Int(slots[k])] = Int32(truncatingIfNeeded: value) &* steps[k]
+            last = k
+            k &+= 1
+        }
+        // Past the last kept position (reduced scales) the codes are only parsed: no magnitude is extended.
+        while !ended && k < 64 {
+            if count < 32 { fill() }
+            let symbol = Self.skipCode(ac, &buffer, &count)
+            guard symbol >= 0 else { return -1 }
+            let run = symbol &>> 4
+            if symbol & 15 == 0 {
+                if run == 15 {
+                    k &+= 16
+                    continue
+                }
+                break
             }
+            k &+= run
+            guard k < 64 else { return -1 }
             k &+= 1
         }
         (self.buffer, self.count, self.position) = (buffer, count, position)
@@ -191,6 +208,27 @@ struct JPEGBitReader {
         buffer &<<= UInt64(size)
         count &-= size
         return (symbol, raw < 1 &<< (size - 1) ? raw &- (1 &<< size) &+ 1 : raw)
+    }
+
+    /// Like `codeWithValue`, but only steps over the magnitude bits; returns the symbol or -1.
+    @inline(__always)
+    private static func skipCode(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int) -> Int {
+        let entry = Int(table.lookahead[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+        var symbol: Int
+        if entry != 0 {
+            let length = entry & 31
+            buffer &<<= UInt64(length)
+            count &-= length
+            symbol = (entry &>> 8) & 0xFF
+            if entry &>> 16 != 0 || symbol & 15 == 0 { return symbol }
+        } else {
+            symbol = slowSymbol(table, &buffer, &count)
+            guard symbol >= 0 else { return -1 }
+        }
+        let size = symbol & 15
+        buffer &<<= UInt64(size)
+        count &-= size
+        return symbol
     }
 
     /// A code longer than the lookahead (Annex F.2.2.3's MAXCODE/VALPTR search), with the bits already buffered.

@@ -111,10 +111,10 @@ extension JPEGDecoding {
         throws(ReceptionError)
     {
         let count = header.components.count
-        // One block of dequantized coefficients, kept zero between blocks.
-        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+        // One block of dequantized coefficients, kept zero between blocks, and a scratch entry for dropped ones.
+        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 65)
         defer { block.deallocate() }
-        block.initialize(repeating: 0, count: 64)
+        block.initialize(repeating: 0, count: 65)
         // Per scan component: dequantization steps, kept slots and IDCT bounds by zig-zag index (80 each, so a
         // corrupt run can index past 63 without leaving them).
         let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 3 * 80 * count)
@@ -133,7 +133,7 @@ extension JPEGDecoding {
                 let z = naturalOrder[k], row = z >> 3, column = z & 7
                 steps[k] = k < 64 ? table[k] : 0
                 let kept = k < 64 && row < n && column < n
-                slots[k] = kept ? Int32(z) : -1
+                slots[k] = kept ? Int32(z) : 64
                 if kept && k > 0 { (rows, columns) = (max(rows, row + 1), max(columns, column + 1)) }
                 bounds[k] = Int32(rows << 8 | columns)
             }
@@ -141,7 +141,8 @@ extension JPEGDecoding {
                 SequentialTarget(
                     dc: dc.lookup, ac: ac.lookup, steps: steps, slots: slots, bounds: bounds, plane: plane,
                     stride: component.stride, blockSize: n, h: component.h, v: component.v,
-                    blocksX: component.blocksX, blocksY: component.blocksY))
+                    blocksX: component.blocksX, blocksY: component.blocksY,
+                    keptLimit: (0..<64).last { slots[$0] < 64 } ?? 0))
         }
         try targets.withUnsafeMutableBufferPointer { (targets) throws(ReceptionError) in
             guard let first = targets.baseAddress else { throw .invalidImage }
@@ -182,7 +183,8 @@ extension JPEGDecoding {
     ) throws(ReceptionError) {
         let last = reader.decodeBlock(
             dc: target.pointee.dc, ac: target.pointee.ac, predictor: &target.pointee.predictor,
-            steps: target.pointee.steps, slots: target.pointee.slots, into: block)
+            steps: target.pointee.steps, slots: target.pointee.slots, keptLimit: target.pointee.keptLimit,
+            into: block)
         guard last >= 0 else { throw .invalidImage }
         let bounds = Int(target.pointee.bounds[last])
         let rows = last == 0 ? 1 : bounds >> 8, columns = last == 0 ? 1 : bounds & 0xFF
@@ -203,5 +205,7 @@ struct SequentialTarget {
     let steps: UnsafeMutablePointer<Int32>, slots: UnsafeMutablePointer<Int32>, bounds: UnsafeMutablePointer<Int32>
     let plane: UnsafeMutablePointer<UInt8>
     let stride: Int, blockSize: Int, h: Int, v: Int, blocksX: Int, blocksY: Int
+    /// The last zig-zag index whose coefficient is kept (63 at full size).
+    let keptLimit: Int
     var predictor = 0
 }
