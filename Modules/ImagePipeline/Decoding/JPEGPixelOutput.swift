@@ -162,9 +162,11 @@ enum YCbCr {
     ) {
         for x in 0..<count {
             let y = Int32(luma[x]), b = Int32(cb[x]) &- 128, r = Int32(cr[x]) &- 128
-            let red = y &+ ((91_881 &* r &+ 32_768) &>> 16)
-            let green = y &+ ((-22_554 &* b &- 46_802 &* r &+ 32_768) &>> 16)
-            let blue = y &+ ((116_130 &* b &+ 32_768) &>> 16)
+            // 91,881 = 2¹⁶ + 26,345; 46,802 = 2¹⁵ + 14,034; 116,130 = 2¹⁷ − 14,942. Whole multiples of 2¹⁶ leave
+            // the rounded shift unchanged, and constants below 2¹⁵ let 16-bit vector multiplies do the rest.
+            let red = y &+ r &+ ((26_345 &* r &+ 32_768) &>> 16)
+            let green = y &+ ((-22_554 &* b &- 14_034 &* r &- (r &<< 15) &+ 32_768) &>> 16)
+            let blue = y &+ (b &<< 1) &+ ((-14_942 &* b &+ 32_768) &>> 16)
             out[3 * x] = UInt8(clamping: red)
             out[3 * x + 1] = UInt8(clamping: green)
             out[3 * x + 2] = UInt8(clamping: blue)
