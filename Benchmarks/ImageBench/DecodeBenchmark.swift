@@ -61,9 +61,15 @@ struct DecodeBenchmark {
         let directory = try encoderBench.fixtures()
         let image = try encoderBench.tiledImage(from: directory, width: 4032, height: 3024)
         let ppm = directory + "/bench-12mp.ppm", jpeg = directory + "/bench-12mp.jpg", png = directory + "/bench-12mp.png"
+        let progressive = directory + "/bench-12mp-progressive.jpg"
         try Data(PortablePixmap.encode(image)).write(to: URL(fileURLWithPath: ppm))
         _ = try Reference.run(
-            "python3", ["-c", "from PIL import Image; im = Image.open('\(ppm)'); im.save('\(jpeg)', quality=92); im.save('\(png)')"])
+            "python3",
+            [
+                "-c",
+                "from PIL import Image; im = Image.open('\(ppm)'); im.save('\(jpeg)', quality=92); im.save('\(png)'); "
+                    + "im.save('\(progressive)', quality=92, progressive=True)",
+            ])
         let megapixels = Double(image.width * image.height) / 1e6
         print("DecodeBench: \(image.width)x\(image.height) tiled photos (JPEG q92 4:2:0, PNG), Pillow \(Reference.version())")
         let jpegBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)))
@@ -83,9 +89,17 @@ struct DecodeBenchmark {
         line("JPEG decode 12 MP full", jpegOurs, try pillow("decode", jpeg), megapixels: megapixels)
         let halfOurs = try best { _ = try JPEGDecoder.decode(jpegBytes, eighths: 4) }
         line("JPEG decode 12 MP at 1/2 (Pillow draft)", halfOurs, try pillow("draft", jpeg), megapixels: megapixels)
+        // Issue 21: the same photo as a progressive file (Pillow's progressive=True, the libjpeg-turbo scan script).
+        let progressiveBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: progressive)))
+        let progressiveOurs = try best { _ = try JPEGDecoder.decode(progressiveBytes) }
+        line("JPEG decode 12 MP progressive full", progressiveOurs, try pillow("decode", progressive), megapixels: megapixels)
+        let progressiveHalf = try best { _ = try JPEGDecoder.decode(progressiveBytes, eighths: 4) }
+        line(
+            "JPEG decode 12 MP progressive at 1/2 (Pillow draft)", progressiveHalf, try pillow("draft", progressive),
+            megapixels: megapixels)
         let prepareOurs = try best { _ = try PhotoPreparer().prepareReporting(jpegBytes) }
         line("prepare 12 MP JPEG → upload JPEG", prepareOurs, try pillow("prepare", jpeg), megapixels: nil)
-        print("targets: PNG decode ≥ ×1.0 of Pillow; preparation time ≤ Pillow's (×1.0 or more here)")
+        print("targets: PNG decode ≥ ×1.0 of Pillow; preparation time ≤ Pillow's (×1.0 or more here); JPEG decode ≥ ×0.8 (issue 21)")
     }
 
     private func fmt(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }

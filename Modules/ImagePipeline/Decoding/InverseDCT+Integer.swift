@@ -63,28 +63,22 @@ extension InverseDCT {
         )
     }
 
-    /// One coefficient row as integers. The dequantized coefficients are exact integers held in floats; a
-    /// corrupt file can make them large, so the conversion wraps like the fixed-point arithmetic does.
+    /// One coefficient row; rows past `rows` are zero and not read.
     @inline(__always)
-    private static func integerRow(_ block: UnsafeMutablePointer<Float>, _ v: Int, rows: Int) -> Lanes {
+    private static func row(_ block: UnsafeMutablePointer<Int32>, _ v: Int, rows: Int) -> Lanes {
         guard v < rows else { return Lanes() }
-        let row = block + v * 8
-        var lanes = Lanes()
-        for u in 0..<8 {
-            let value = row[u]
-            lanes[u] = abs(value) < 2_147_483_520 ? Int32(value) : 0
-        }
-        return lanes
+        return UnsafeRawPointer(block + v * 8).loadUnaligned(as: Lanes.self)
     }
 
-    /// Writes the 8×8 picture of one block with the integer transform.
+    /// Writes the 8×8 picture of one block with the integer transform. Coefficients of a corrupt file may be
+    /// large; the arithmetic wraps (it never traps) and the clamp keeps every sample in range.
     static func transform8Integer(
-        _ block: UnsafeMutablePointer<Float>, rows: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
+        _ block: UnsafeMutablePointer<Int32>, rows: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
     ) {
         let input: Block = (
-            integerRow(block, 0, rows: rows), integerRow(block, 1, rows: rows), integerRow(block, 2, rows: rows),
-            integerRow(block, 3, rows: rows), integerRow(block, 4, rows: rows), integerRow(block, 5, rows: rows),
-            integerRow(block, 6, rows: rows), integerRow(block, 7, rows: rows)
+            row(block, 0, rows: rows), row(block, 1, rows: rows), row(block, 2, rows: rows),
+            row(block, 3, rows: rows), row(block, 4, rows: rows), row(block, 5, rows: rows),
+            row(block, 6, rows: rows), row(block, 7, rows: rows)
         )
         let columns = transform1D(input, shift: constantBits - passBits)
         // After the row pass, lane y of vector x is the sample at (x, y): transpose back to store rows.

@@ -3,8 +3,9 @@
 /// N-point inverse DCT of the top-left N×N coefficients gives the block's picture at N/8 of its size (a low-pass
 /// reconstruction, so fine patterns cannot alias).
 ///
-/// Input: dequantized coefficients in natural (row-major) order, with `rows`/`columns` bounding the non-zero ones
-/// so that the common sparse blocks cost a fraction of a full transform. Output: level-shifted, clamped samples.
+/// Input: dequantized coefficients as `Int32` in natural (row-major) order, with `rows`/`columns` bounding the
+/// non-zero ones so that the common sparse blocks cost a fraction of a full transform. Output: level-shifted,
+/// clamped samples.
 enum InverseDCT {
     /// `basis[N][i * N + u]` = C(u)·cos((2i + 1)uπ / 2N) / 2, with C(0) = 1/√2: the same normalisation for every N,
     /// so a DC-only block gives DC/8 at any scale.
@@ -34,18 +35,15 @@ enum InverseDCT {
         return sum
     }
 
-    static let columns4: [SIMD4<Float>] = (0..<4).map { u in
-        SIMD4<Float>((0..<4).map { i in basis[4][i * 4 + u] })
-    }
-
     /// Writes the `n`×`n` picture of one block (n = 8, 4, 2 or 1) to `out`, rows `stride` bytes apart.
     @inline(__always)
     static func transform(
-        _ block: UnsafeMutablePointer<Float>, size n: Int, rows: Int, columns: Int,
+        _ block: UnsafeMutablePointer<Int32>, size n: Int, rows: Int, columns: Int,
         into out: UnsafeMutablePointer<UInt8>, stride: Int
     ) {
         if rows <= 1 && columns <= 1 {
-            let value = UInt8(clamping: Int((block[0] / 8 + 128.5).rounded(.down)))
+            // floor(DC / 8 + 0.5) + 128, in 64 bits so a corrupt DC cannot overflow.
+            let value = UInt8(clamping: (Int(block[0]) + 4) >> 3 + 128)
             for y in 0..<n { (out + y * stride).update(repeating: value, count: n) }
             return
         }
@@ -66,33 +64,64 @@ enum InverseDCT {
         for lane in 0..<8 { out[lane] = UInt8(clamping: bits[lane] &- 0x4B40_0000) }
     }
 
+    /// The 4-point inverse DCT of `basis[4]` on four lanes at once, factored into even and odd halves
+    /// (out₀,₃ = e₀ ± o₀, out₁,₂ = e₁ ± o₁) with its constants written out, so no table is read per block.
+    @inline(__always)
+    private static func transform1D4(
+        _ x0: SIMD4<Float>, _ x1: SIMD4<Float>, _ x2: SIMD4<Float>, _ x3: SIMD4<Float>
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        // C(0)/2 = cos(π/4)/2 = 1/(2√2); cos(π/8)/2 and cos(3π/8)/2.
+        let half: Float = 0.353_553_39, c1: Float = 0.461_939_77, c3: Float = 0.191_341_72
+        let e0 = (x0 + x2) * half, e1 = (x0 - x2) * half
+        let o0 = x1 * c1 + x3 * c3, o1 = x1 * c3 - x3 * c1
+        return (e0 + o0, e1 + o1, e1 - o1, e0 - o0)
+    }
+
+    @inline(__always)
+    private static func transposed4(
+        _ m: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        (
+            SIMD4(m.0[0], m.1[0], m.2[0], m.3[0]), SIMD4(m.0[1], m.1[1], m.2[1], m.3[1]),
+            SIMD4(m.0[2], m.1[2], m.2[2], m.3[2]), SIMD4(m.0[3], m.1[3], m.2[3], m.3[3])
+        )
+    }
+
     private static func transform4(
-        _ block: UnsafeMutablePointer<Float>, rows: Int, columns: Int, into out: UnsafeMutablePointer<UInt8>,
+        _ block: UnsafeMutablePointer<Int32>, rows: Int, columns: Int, into out: UnsafeMutablePointer<UInt8>,
         stride: Int
     ) {
-        let b = basis[4]
-        for y in 0..<4 {
-            var t = SIMD4<Float>()
-            for v in 0..<rows {
-                let row = SIMD4<Float>(block[v * 8], block[v * 8 + 1], block[v * 8 + 2], block[v * 8 + 3])
-                t += b[y * 4 + v] * row
-            }
-            var pixels = SIMD4<Float>(repeating: 128)
-            for u in 0..<columns { pixels += t[u] * columns4[u] }
-            let bits = unsafeBitCast(pixels + SIMD4(repeating: magic), to: SIMD4<Int32>.self)
-            for lane in 0..<4 { out[y * stride + lane] = UInt8(clamping: bits[lane] &- 0x4B40_0000) }
+        @inline(__always) func row(_ v: Int) -> SIMD4<Float> {
+            guard v < rows else { return SIMD4() }
+            let r = block + v * 8
+            return SIMD4<Float>(Float(r[0]), Float(r[1]), Float(r[2]), Float(r[3]))
         }
+        // Columns first (the rows of the block are the vectors), then the rows of the transposed result.
+        let columnPass = transform1D4(row(0), row(1), row(2), row(3))
+        let t = transposed4(columnPass)
+        let samples = transposed4(transform1D4(t.0, t.1, t.2, t.3))
+        let centre = SIMD4<Float>(repeating: 128 + magic)
+        @inline(__always) func store(_ vector: SIMD4<Float>, _ y: Int) {
+            let bits = unsafeBitCast(vector + centre, to: SIMD4<Int32>.self) &- 0x4B40_0000
+            let clamped = bits.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+            UnsafeMutableRawPointer(out + y * stride).storeBytes(
+                of: SIMD4<UInt8>(truncatingIfNeeded: clamped), as: SIMD4<UInt8>.self)
+        }
+        store(samples.0, 0)
+        store(samples.1, 1)
+        store(samples.2, 2)
+        store(samples.3, 3)
     }
 
     private static func transformSmall(
-        _ block: UnsafeMutablePointer<Float>, size n: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
+        _ block: UnsafeMutablePointer<Int32>, size n: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
     ) {
         let b = basis[n]
         for y in 0..<n {
             for x in 0..<n {
                 var sum: Float = 128.5
                 for v in 0..<n {
-                    for u in 0..<n { sum += b[y * n + v] * b[x * n + u] * block[v * 8 + u] }
+                    for u in 0..<n { sum += b[y * n + v] * b[x * n + u] * Float(block[v * 8 + u]) }
                 }
                 out[y * stride + x] = UInt8(clamping: Int(sum.rounded(.down)))
             }

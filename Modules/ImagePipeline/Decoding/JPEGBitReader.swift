@@ -20,19 +20,31 @@ struct JPEGBitReader {
     /// Where reading stopped, for the marker parser to continue from.
     var offset: Int { position }
 
-    @inline(__always) private mutating func refill() {
-        // Fast path: four bytes with no 0xFF among them (a byte of `word` is 0xFF exactly when that byte of
-        // `~word` is zero, which the classic has-zero-byte test finds).
-        if count <= 32, position + 4 <= end {
-            let word = UInt32(bigEndian: UnsafeRawPointer(data + position).loadUnaligned(as: UInt32.self))
-            let inverted = ~word
-            if (inverted &- 0x0101_0101) & word & 0x8080_8080 == 0 {
-                buffer |= UInt64(word) << UInt64(32 - count)
-                count += 32
-                position += 4
-                return
-            }
-        }
+    /// Tops the register up to at least 56 bits.
+    @inline(__always) mutating func refill() {
+        if !Self.refillFast(data, end, &buffer, &count, &position) { refillSlowly() }
+    }
+
+    /// The fast refill: when the next eight bytes hold no 0xFF (a byte of `word` is 0xFF exactly when that byte of
+    /// `~word` is zero, which the classic has-zero-byte test finds), takes the whole bytes that fit and returns
+    /// true; otherwise changes nothing and returns false (stuffing, markers and the end take the byte path).
+    @inline(__always)
+    private static func refillFast(
+        _ data: UnsafePointer<UInt8>, _ end: Int, _ buffer: inout UInt64, _ count: inout Int, _ position: inout Int
+    ) -> Bool {
+        guard position &+ 8 <= end else { return false }
+        let word = UInt64(bigEndian: UnsafeRawPointer(data + position).loadUnaligned(as: UInt64.self))
+        let inverted = ~word
+        guard (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 else { return false }
+        let bytes = (63 &- count) &>> 3
+        let kept = word & ~(UInt64.max &>> UInt64(bytes &<< 3))
+        buffer |= kept &>> UInt64(count)
+        count &+= bytes &<< 3
+        position &+= bytes
+        return true
+    }
+
+    private mutating func refillSlowly() {
         while count <= 56 {
             var byte: UInt8 = 0
             if position < end {
@@ -96,6 +108,143 @@ struct JPEGBitReader {
         return -1
     }
 
+    /// Decodes the coefficients of one sequential block (T.81 F.2.2.1–F.2.2.2): the DC difference, added to
+    /// `predictor` and dequantized into `block[0]`, then the AC run/size codes, each dequantized (`steps`, by
+    /// zig-zag index) into `block[slots[k]]`, where a dropped coefficient's slot (reduced scales) is 64, a scratch
+    /// entry the IDCT never reads (`block` has 65). Returns the last zig-zag index decoded (0 for a DC-only
+    /// block), or -1 for corrupt data (an unknown code, a DC size above 11, a run past the block).
+    ///
+    /// The register and its count are locals for the whole block so they stay in machine registers; at least 32
+    /// bits are buffered before each code, which covers the longest code (16) with the largest magnitude (15), so
+    /// the code and its magnitude need no further checks.
+    @inline(__always)
+    mutating func decodeBlock(
+        dc: HuffmanLookup, ac: HuffmanLookup, predictor: inout Int, steps: UnsafePointer<Int32>,
+        slots: UnsafePointer<Int32>, keptLimit: Int, into block: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        var buffer = self.buffer, count = self.count, position = self.position
+        let data = self.data, end = self.end
+        @inline(__always) func fill() {
+            if Self.refillFast(data, end, &buffer, &count, &position) { return }
+            (self.buffer, self.count, self.position) = (buffer, count, position)
+            refillSlowly()
+            (buffer, count, position) = (self.buffer, self.count, self.position)
+        }
+        if count < 32 { fill() }
+        let (size, difference) = Self.codeWithValue(dc, &buffer, &count)
+        guard size >= 0 && size <= 11 else {
+            (self.buffer, self.count, self.position) = (buffer, count, position)
+            return -1
+        }
+        predictor &+= difference
+        block[0] = Int32(truncatingIfNeeded: predictor) &* steps[0]
+        var last = 0
+        var k = 1
+        var ended = false
+        while k <= keptLimit {
+            if count < 32 { fill() }
+            let (symbol, value) = Self.codeWithValue(ac, &buffer, &count)
+            guard symbol >= 0 else { return -1 }
+            let run = symbol &>> 4
+            if symbol & 15 == 0 {
+                if run == 15 {  // ZRL: sixteen zeros
+                    k &+= 16
+                    continue
+                }
+                ended = true  // EOB
+                break
+            }
+            k &+= run
+            guard k < 64 else { return -1 }
+            // A dropped position's slot is 64, a scratch entry past the block, so there is no branch to mispredict.
+            block[Int(slots[k])] = Int32(truncatingIfNeeded: value) &* steps[k]
+            last = k
+            k &+= 1
+        }
+        // Past the last kept position (reduced scales) the codes are only parsed: no magnitude is extended.
+        while !ended && k < 64 {
+            if count < 32 { fill() }
+            let symbol = Self.skipCode(ac, &buffer, &count)
+            guard symbol >= 0 else { return -1 }
+            let run = symbol &>> 4
+            if symbol & 15 == 0 {
+                if run == 15 {
+                    k &+= 16
+                    continue
+                }
+                break
+            }
+            k &+= run
+            guard k < 64 else { return -1 }
+            k &+= 1
+        }
+        (self.buffer, self.count, self.position) = (buffer, count, position)
+        return last
+    }
+
+    /// One Huffman symbol and, for a symbol whose low nibble is a magnitude size, the extended magnitude
+    /// (DECODE, RECEIVE and EXTEND of T.81 F.2.2.1); symbol -1 for a code the table does not contain. At least 31
+    /// bits must be buffered. Where the code and its magnitude fit the lookahead, one load gives both.
+    @inline(__always)
+    private static func codeWithValue(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int)
+        -> (symbol: Int, value: Int)
+    {
+        let entry = Int(table.lookahead[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+        var symbol: Int
+        if entry != 0 {
+            let length = entry & 31
+            buffer &<<= UInt64(length)
+            count &-= length
+            symbol = (entry &>> 8) & 0xFF
+            let value = entry &>> 16
+            if value != 0 || symbol & 15 == 0 { return (symbol, value) }
+        } else {
+            symbol = slowSymbol(table, &buffer, &count)
+            guard symbol >= 0 else { return (-1, 0) }
+        }
+        let size = symbol & 15
+        guard size > 0 else { return (symbol, 0) }
+        let raw = Int(buffer &>> UInt64(64 - size))
+        buffer &<<= UInt64(size)
+        count &-= size
+        return (symbol, raw < 1 &<< (size - 1) ? raw &- (1 &<< size) &+ 1 : raw)
+    }
+
+    /// Like `codeWithValue`, but only steps over the magnitude bits; returns the symbol or -1.
+    @inline(__always)
+    private static func skipCode(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int) -> Int {
+        let entry = Int(table.lookahead[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+        var symbol: Int
+        if entry != 0 {
+            let length = entry & 31
+            buffer &<<= UInt64(length)
+            count &-= length
+            symbol = (entry &>> 8) & 0xFF
+            if entry &>> 16 != 0 || symbol & 15 == 0 { return symbol }
+        } else {
+            symbol = slowSymbol(table, &buffer, &count)
+            guard symbol >= 0 else { return -1 }
+        }
+        let size = symbol & 15
+        buffer &<<= UInt64(size)
+        count &-= size
+        return symbol
+    }
+
+    /// A code longer than the lookahead (Annex F.2.2.3's MAXCODE/VALPTR search), with the bits already buffered.
+    private static func slowSymbol(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int) -> Int {
+        for length in 1...16 {
+            let code = Int(buffer >> UInt64(64 - length))
+            if code <= table.maximumCode[length] {
+                buffer <<= UInt64(length)
+                count -= length
+                let index = code + table.valueOffset[length]
+                return index >= 0 && index < table.valueCount ? Int(table.values[index]) : -1
+            }
+        }
+        return -1
+    }
+
     /// At a restart interval boundary: drop the partial byte and step over the RSTm marker (T.81 F.2.2.5).
     mutating func restart() {
         // Only fill bits remain in the buffer (reading never passes a marker). Corrupt data may leave bytes of
@@ -109,6 +258,13 @@ struct JPEGBitReader {
     }
 }
 
+/// The buffers of a `HuffmanDecodingTable` as plain pointers, for the sequential block loop (no reference counting).
+struct HuffmanLookup {
+    let lookahead: UnsafeMutablePointer<Int32>
+    let maximumCode: UnsafeMutablePointer<Int>, valueOffset: UnsafeMutablePointer<Int>
+    let values: UnsafeMutablePointer<UInt8>, valueCount: Int
+}
+
 /// A DHT table ready for decoding: a 9-bit lookup for short codes, Annex F.2.2.3's MAXCODE/VALPTR for the rest.
 /// A class over fixed buffers so the per-symbol lookups in the hot loop touch no reference counts.
 final class HuffmanDecodingTable {
@@ -117,6 +273,23 @@ final class HuffmanDecodingTable {
     let maximumCode: UnsafeMutablePointer<Int>
     let valueOffset: UnsafeMutablePointer<Int>
     let values: [UInt8]
+    /// Bits of lookahead in `lookahead`.
+    static let lookaheadBits = 10
+    /// For every `lookaheadBits`-bit prefix that starts with a code: the code's length plus, when the symbol's
+    /// magnitude bits also fit, their length (bits 0–4), the symbol (bits 8–15) and, when they fit, the extended
+    /// magnitude (bits 16–31, signed; non-zero exactly when it is there, as EXTEND never gives 0). 0 when the
+    /// prefix starts with a longer code. For sequential scans only, where a symbol's low nibble is the count of
+    /// magnitude bits that follow (T.81 F.1.2).
+    let lookahead: UnsafeMutablePointer<Int32>
+    /// `values` again, at a stable address.
+    let symbols: UnsafeMutablePointer<UInt8>
+
+    /// The table's buffers; valid while the table lives.
+    var lookup: HuffmanLookup {
+        HuffmanLookup(
+            lookahead: lookahead, maximumCode: maximumCode, valueOffset: valueOffset, values: symbols,
+            valueCount: values.count)
+    }
 
     /// Builds the table from the 16 code-length counts and the symbols (T.81 C.2, F.2.2.3); nil if the counts
     /// describe more codes than fit.
@@ -145,17 +318,46 @@ final class HuffmanDecodingTable {
             code <<= 1
         }
         self.values = values
+        symbols = .allocate(capacity: max(values.count, 1))
+        symbols.initialize(repeating: 0, count: max(values.count, 1))
+        symbols.update(from: values, count: values.count)
         self.fast = .allocate(capacity: 512)
         self.fast.initialize(from: fast, count: 512)
         self.maximumCode = .allocate(capacity: 18)
         self.maximumCode.initialize(from: maximumCode, count: 18)
         self.valueOffset = .allocate(capacity: 18)
         self.valueOffset.initialize(from: valueOffset, count: 18)
+        let bits = Self.lookaheadBits
+        lookahead = .allocate(capacity: 1 << bits)
+        lookahead.initialize(repeating: 0, count: 1 << bits)
+        code = 0
+        index = 0
+        for length in 1...16 {
+            for _ in 0..<counts[length - 1] {
+                defer { code += 1; index += 1 }
+                guard length <= bits else { continue }
+                let symbol = Int(values[index]), size = symbol & 15
+                let first = code << (bits - length)
+                for prefix in first..<(first + (1 << (bits - length))) {
+                    var entry = symbol << 8 | length
+                    if size > 0 && length + size <= bits {
+                        // The magnitude bits follow the code inside the prefix (RECEIVE and EXTEND, F.2.2.1).
+                        let raw = (prefix >> (bits - length - size)) & ((1 << size) - 1)
+                        let value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw
+                        entry = value << 16 | symbol << 8 | (length + size)
+                    }
+                    lookahead[prefix] = Int32(truncatingIfNeeded: entry)
+                }
+            }
+            code <<= 1
+        }
     }
 
     deinit {
         fast.deallocate()
         maximumCode.deallocate()
         valueOffset.deallocate()
+        lookahead.deallocate()
+        symbols.deallocate()
     }
 }

@@ -6,7 +6,10 @@
 /// word per block remembers which are non-zero. At 1/8 a block of `blockSize` 1 keeps only its DC and needs no
 /// history at all: its AC scans are skipped whole (`decodeProgressive`).
 ///
-/// Bytes per block: 128 at full size, 40 at `blockSize` 4, 16 at 2, 2 at 1.
+/// Full-size blocks keep the word too (issue 21): an AC refinement scan then visits only the non-zero positions of a
+/// band with a trailing-zero count instead of testing every stored value, for 1/16 more memory.
+///
+/// Bytes per block: 136 at full size, 40 at `blockSize` 4, 16 at 2, 2 at 1.
 extension JPEGComponent {
     /// Allocates zeroed coefficient storage for this component's `blockSize`.
     func allocateCoefficients() {
@@ -17,7 +20,7 @@ extension JPEGComponent {
         }
         coefficients = ledger.allocate(Int16.self, count: blocks * n * n)
         coefficients.initialize(repeating: 0)
-        if n > 1 && n < 8 {
+        if n > 1 {
             history = ledger.allocate(UInt64.self, count: blocks)
             history.initialize(repeating: 0)
         }

@@ -75,15 +75,17 @@ struct JPEGFrame {
     /// Progressive frames: one component at a time, allocates the plane, dequantizes every stored block and
     /// transforms it into the plane, then frees the coefficients, so at most one plane is held beside all of them.
     func transformCoefficients(_ quantization: [[Int32]]) {
-        let block = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
         defer { block.deallocate() }
         block.initialize(repeating: 0, count: 64)
         // The non-zero history only served the scans; it goes before the first plane comes.
         for component in components { component.releaseHistory() }
         for component in components {
             let table = quantization[component.quantizationTable]
-            var steps = [Float](repeating: 1, count: 64)
-            for k in 0..<min(64, table.count) { steps[naturalOrder[k]] = Float(table[k]) }
+            var steps = [Int32](repeating: 1, count: 64)
+            for k in 0..<min(64, table.count) { steps[naturalOrder[k]] = table[k] }
+            // The steps row by row as vectors, for the full-size path.
+            let stepRows = (0..<8).map { v in SIMD8<Int32>((0..<8).map { steps[v * 8 + $0] }) }
             component.allocatePlane()
             guard let coefficients = component.coefficients.baseAddress, let plane = component.plane.baseAddress
             else { continue }
@@ -92,10 +94,14 @@ struct JPEGFrame {
             for by in 0..<component.blocksY {
                 for bx in 0..<component.blocksX {
                     let source = coefficients + (by * component.blocksX + bx) * n * n
+                    if n == 8 {
+                        Self.dequantize8(source, steps: stepRows, into: block, plane: plane, bx, by, component.stride)
+                        continue
+                    }
                     var rows = 0, columns = 0
                     for v in 0..<n {
                         for u in 0..<n where source[v * n + u] != 0 {
-                            block[v * 8 + u] = Float(source[v * n + u]) * steps[v * 8 + u]
+                            block[v * 8 + u] = Int32(source[v * n + u]) &* steps[v * 8 + u]
                             rows = max(rows, v + 1)
                             columns = max(columns, u + 1)
                         }
@@ -107,6 +113,30 @@ struct JPEGFrame {
                 }
             }
             component.releaseCoefficients()
+        }
+    }
+
+    /// One full-size stored block: dequantized eight coefficients at a time into `block` (rows of zeros skipped and
+    /// left zero), transformed into the plane, and `block` cleared again.
+    @inline(__always)
+    private static func dequantize8(
+        _ source: UnsafeMutablePointer<Int16>, steps: [SIMD8<Int32>], into block: UnsafeMutablePointer<Int32>,
+        plane: UnsafeMutablePointer<UInt8>, _ bx: Int, _ by: Int, _ stride: Int
+    ) {
+        var rows = 0
+        var columns = 1
+        for v in 0..<8 {
+            let row = SIMD8<Int32>(
+                truncatingIfNeeded: UnsafeRawPointer(source + v * 8).loadUnaligned(as: SIMD8<Int16>.self))
+            guard row != SIMD8() else { continue }
+            rows = v + 1
+            if v > 0 || row & SIMD8(0, -1, -1, -1, -1, -1, -1, -1) != SIMD8() { columns = 8 }
+            UnsafeMutableRawPointer(block + v * 8).storeBytes(of: row &* steps[v], as: SIMD8<Int32>.self)
+        }
+        InverseDCT.transform(
+            block, size: 8, rows: rows, columns: columns, into: plane + by * 8 * stride + bx * 8, stride: stride)
+        for v in 0..<rows {
+            UnsafeMutableRawPointer(block + v * 8).storeBytes(of: SIMD8<Int32>(), as: SIMD8<Int32>.self)
         }
     }
 }

@@ -26,14 +26,17 @@ extension JPEGFrame {
         let model = colorModel(adobeTransform: adobeTransform)
         let format: PixelFormat = model == .grey ? .gray8 : .rgb8
         let width = outputWidth, height = outputHeight
-        var bytes = [UInt8](repeating: 0, count: width * height * format.bytesPerPixel)
-        ledger.record(bytes.count)
+        let byteCount = width * height * format.bytesPerPixel
+        ledger.record(byteCount)
         let rows = components.map { UpsampledRow($0, outputWidth: width, ledger: ledger) }
-        let tables = YCbCrTables.shared
-        bytes.withUnsafeMutableBufferPointer { output in
+        // Every byte is written below, row by row, so the output starts uninitialised (no 36 MB memset for 12 MP).
+        let bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
+            initialized = byteCount
             guard let out = output.baseAddress else { return }
+            let samples = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: rows.count)
+            defer { samples.deallocate() }
             for y in 0..<height {
-                let samples = rows.map { $0.row(y) }
+                for (index, row) in rows.enumerated() { samples[index] = row.row(y) }
                 let line = out + y * width * format.bytesPerPixel
                 switch model {
                 case .grey:
@@ -43,9 +46,9 @@ extension JPEGFrame {
                         (line[3 * x], line[3 * x + 1], line[3 * x + 2]) = (samples[0][x], samples[1][x], samples[2][x])
                     }
                 case .yCbCr:
-                    tables.convert(samples[0], samples[1], samples[2], count: width, into: line)
+                    YCbCr.convert(samples[0], samples[1], samples[2], count: width, into: line)
                 case .cmyk, .ycck:
-                    if model == .ycck { tables.convert(samples[0], samples[1], samples[2], count: width, into: line) }
+                    if model == .ycck { YCbCr.convert(samples[0], samples[1], samples[2], count: width, into: line) }
                     for x in 0..<width {
                         // Adobe writes CMYK inverted (255 = no ink); YCCK decodes to the complement of that.
                         let k = Int(samples[3][x])
@@ -62,11 +65,14 @@ extension JPEGFrame {
 }
 
 /// One component's samples for an output row, upsampled from its plane into a scratch row when needed.
+///
+/// The loops run over raw pointers with the picture's edges handled outside them, so the compiler vectorises them.
 final class UpsampledRow {
     let component: JPEGComponent
     let width: Int
     let scratch: UnsafeMutablePointer<UInt8>
-    let sums: UnsafeMutablePointer<Int32>
+    /// The vertical pass of the triangle filter (at most 4 × 255, so 16 bits suffice).
+    let sums: UnsafeMutablePointer<Int16>
     let ledger: BufferLedger
     let countedBytes: Int
 
@@ -79,7 +85,7 @@ final class UpsampledRow {
         scratch.initialize(repeating: 0, count: capacity)
         sums = .allocate(capacity: component.validWidth + 2)
         sums.initialize(repeating: 0, count: component.validWidth + 2)
-        countedBytes = capacity + 4 * (component.validWidth + 2)
+        countedBytes = capacity + 2 * (component.validWidth + 2)
         ledger.record(countedBytes)
     }
 
@@ -92,78 +98,78 @@ final class UpsampledRow {
     /// The samples of output row `y` (at least `width` of them).
     func row(_ y: Int) -> UnsafePointer<UInt8> {
         let c = component
-        guard let plane = c.plane.baseAddress else { return UnsafePointer(scratch) }
+        guard let plane = c.plane.baseAddress, c.validWidth > 0 else { return UnsafePointer(scratch) }
         let valid = c.validWidth, last = c.validWidth - 1, lastRow = c.validHeight - 1
+        let scratch = self.scratch, sums = self.sums
         if c.upX == 1 && c.upY == 1 { return UnsafePointer(plane + y * c.stride) }
         if c.upY == 2 && (c.upX == 1 || c.upX == 2) {
             // Vertical triangle: 3/4 of the nearer row, 1/4 of the farther (edges replicate).
             let near = min(y >> 1, lastRow)
             let far = y & 1 == 0 ? max(near - 1, 0) : min(near + 1, lastRow)
             let a = plane + near * c.stride, b = plane + far * c.stride
-            for i in 0..<valid { sums[i] = 3 * Int32(a[i]) + Int32(b[i]) }
+            for i in 0..<valid { sums[i] = 3 &* Int16(a[i]) &+ Int16(b[i]) }
             if c.upX == 1 {
-                let bias: Int32 = y & 1 == 0 ? 1 : 2
-                for i in 0..<valid { scratch[i] = UInt8(truncatingIfNeeded: (sums[i] + bias) >> 2) }
+                let bias: Int16 = y & 1 == 0 ? 1 : 2
+                for i in 0..<valid { scratch[i] = UInt8(truncatingIfNeeded: (sums[i] &+ bias) &>> 2) }
             } else {
-                for i in 0..<valid {
-                    let here = 3 * sums[i]
-                    scratch[2 * i] = UInt8(truncatingIfNeeded: (here + sums[max(i - 1, 0)] + 8) >> 4)
-                    scratch[2 * i + 1] = UInt8(truncatingIfNeeded: (here + sums[min(i + 1, last)] + 7) >> 4)
-                }
+                Self.triangle(sums, count: valid, into: scratch, bias: (8, 7), shift: 4)
             }
             return UnsafePointer(scratch)
         }
         let source = plane + min(y / c.upY, lastRow) * c.stride
         if c.upX == 2 && c.upY == 1 {
-            for i in 0..<valid {
-                let here = 3 * Int32(source[i])
-                scratch[2 * i] = UInt8(truncatingIfNeeded: (here + Int32(source[max(i - 1, 0)]) + 1) >> 2)
-                scratch[2 * i + 1] = UInt8(truncatingIfNeeded: (here + Int32(source[min(i + 1, last)]) + 2) >> 2)
-            }
+            for i in 0..<valid { sums[i] = Int16(source[i]) }
+            Self.triangle(sums, count: valid, into: scratch, bias: (1, 2), shift: 2)
             return UnsafePointer(scratch)
         }
         for x in 0..<width { scratch[x] = source[min(x / c.upX, last)] }
         return UnsafePointer(scratch)
     }
-}
 
-/// JFIF YCbCr → RGB (R = Y + 1.402 Cr', G = Y − 0.344136 Cb' − 0.714136 Cr', B = Y + 1.772 Cb'), with the
-/// products precomputed per chroma value in 16.16 fixed point.
-struct YCbCrTables: Sendable {
-    static let shared = YCbCrTables()
-    let redFromCr: [Int32], blueFromCb: [Int32], greenFromCb: [Int32], greenFromCr: [Int32]
-
-    init() {
-        func table(_ factor: Double, fixed: Bool) -> [Int32] {
-            (0..<256).map { i in
-                let value = factor * Double(i - 128)
-                return fixed ? Int32((value * 65_536).rounded()) : Int32(value.rounded())
+    /// Horizontal triangle upsampling by two: output 2i is (3·s[i] + s[i−1] + bias.0) >> shift, output 2i + 1 is
+    /// (3·s[i] + s[i+1] + bias.1) >> shift; the first and last sample stand in for their missing neighbours.
+    @inline(__always)
+    private static func triangle(
+        _ s: UnsafeMutablePointer<Int16>, count: Int, into out: UnsafeMutablePointer<UInt8>, bias: (Int16, Int16),
+        shift: Int16
+    ) {
+        let last = count - 1
+        func pair(_ i: Int, _ left: Int16, _ right: Int16) {
+            let here = 3 &* s[i]
+            out[2 * i] = UInt8(truncatingIfNeeded: (here &+ left &+ bias.0) &>> shift)
+            out[2 * i + 1] = UInt8(truncatingIfNeeded: (here &+ right &+ bias.1) &>> shift)
+        }
+        pair(0, s[0], s[min(1, last)])
+        guard last > 0 else { return }
+        if last > 1 {
+            for i in 1..<last {
+                let here = 3 &* s[i]
+                out[2 * i] = UInt8(truncatingIfNeeded: (here &+ s[i - 1] &+ bias.0) &>> shift)
+                out[2 * i + 1] = UInt8(truncatingIfNeeded: (here &+ s[i + 1] &+ bias.1) &>> shift)
             }
         }
-        redFromCr = table(1.402, fixed: false)
-        blueFromCb = table(1.772, fixed: false)
-        greenFromCb = table(-0.344136, fixed: true)
-        greenFromCr = table(-0.714136, fixed: true)
+        pair(last, s[last - 1], s[last])
     }
+}
 
-    func convert(
+/// JFIF YCbCr → RGB (R = Y + 1.402 Cr', G = Y − 0.344136 Cb' − 0.714136 Cr', B = Y + 1.772 Cb', with Cb' = Cb − 128
+/// and Cr' = Cr − 128) in 16.16 fixed point with round-half-up: plain integer arithmetic with no table lookups, so
+/// the loop vectorises.
+enum YCbCr {
+    static func convert(
         _ luma: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, count: Int,
         into out: UnsafeMutablePointer<UInt8>
     ) {
-        redFromCr.withUnsafeBufferPointer { rCr in
-            blueFromCb.withUnsafeBufferPointer { bCb in
-                greenFromCb.withUnsafeBufferPointer { gCb in
-                    greenFromCr.withUnsafeBufferPointer { gCr in
-                        for x in 0..<count {
-                            let y = Int32(luma[x]), b = Int(cb[x]), r = Int(cr[x])
-                            let green = y + ((gCb[b] + gCr[r] + 32_768) >> 16)
-                            out[3 * x] = UInt8(clamping: y + rCr[r])
-                            out[3 * x + 1] = UInt8(clamping: green)
-                            out[3 * x + 2] = UInt8(clamping: y + bCb[b])
-                        }
-                    }
-                }
-            }
+        for x in 0..<count {
+            let y = Int32(luma[x]), b = Int32(cb[x]) &- 128, r = Int32(cr[x]) &- 128
+            // 91,881 = 2¹⁶ + 26,345; 46,802 = 2¹⁵ + 14,034; 116,130 = 2¹⁷ − 14,942. Whole multiples of 2¹⁶ leave
+            // the rounded shift unchanged, and constants below 2¹⁵ let 16-bit vector multiplies do the rest.
+            let red = y &+ r &+ ((26_345 &* r &+ 32_768) &>> 16)
+            let green = y &+ ((-22_554 &* b &- 14_034 &* r &- (r &<< 15) &+ 32_768) &>> 16)
+            let blue = y &+ (b &<< 1) &+ ((-14_942 &* b &+ 32_768) &>> 16)
+            out[3 * x] = UInt8(clamping: red)
+            out[3 * x + 1] = UInt8(clamping: green)
+            out[3 * x + 2] = UInt8(clamping: blue)
         }
     }
 }

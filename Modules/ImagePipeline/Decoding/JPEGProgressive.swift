@@ -122,9 +122,20 @@ extension JPEGDecoding {
             }
         }
         if endOfBandRun > 0 {
-            while k <= end {
-                if block.isNonZero(k), reader.bit() != 0 { block.refine(k, bit: bit) }
-                k += 1
+            if let history = block.history {
+                // Only the band's non-zero positions from k on carry a correction bit: visit just those.
+                let band = (UInt64.max << UInt64(k)) & (end >= 63 ? UInt64.max : (1 << UInt64(end + 1)) - 1)
+                var mask = history.pointee & band
+                while mask != 0 {
+                    let position = mask.trailingZeroBitCount
+                    mask &= mask &- 1
+                    if reader.bit() != 0 { block.refine(position, bit: bit) }
+                }
+            } else {
+                while k <= end {
+                    if block.isNonZero(k), reader.bit() != 0 { block.refine(k, bit: bit) }
+                    k += 1
+                }
             }
             endOfBandRun -= 1
         }

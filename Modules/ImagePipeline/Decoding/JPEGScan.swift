@@ -49,6 +49,14 @@ extension JPEGDecoding {
     private func entropyEnd(from start: Int) -> Int {
         var at = start
         while at + 1 < count {
+            // Eight bytes at a time while none is 0xFF (the has-zero-byte test on the complement).
+            while at + 8 <= count {
+                let word = UnsafeRawPointer(data + at).loadUnaligned(as: UInt64.self)
+                let inverted = ~word
+                if (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 != 0 { break }
+                at += 8
+            }
+            guard at + 1 < count else { break }
             if data[at] == 0xFF {
                 let next = data[at + 1]
                 if next != 0 && !(0xD0...0xD7).contains(next) && next != 0xFF { return at }
@@ -102,57 +110,102 @@ extension JPEGDecoding {
     private func decodeSequential(_ header: ScanHeader, frame: JPEGFrame, reader: inout JPEGBitReader)
         throws(ReceptionError)
     {
-        let block = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        let count = header.components.count
+        // One block of dequantized coefficients, kept zero between blocks, and a scratch entry for dropped ones.
+        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 65)
         defer { block.deallocate() }
-        block.initialize(repeating: 0, count: 64)
-        // Per component: Huffman tables and dequantization steps by zig-zag index.
-        var tables: [(HuffmanDecodingTable, HuffmanDecodingTable)] = []
-        // Dequantization steps by zig-zag index, 64 per scan component.
-        let steps = UnsafeMutablePointer<Float>.allocate(capacity: 64 * header.components.count)
-        defer { steps.deallocate() }
+        block.initialize(repeating: 0, count: 65)
+        // Per scan component: dequantization steps, kept slots and IDCT bounds by zig-zag index (80 each, so a
+        // corrupt run can index past 63 without leaving them).
+        let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 3 * 80 * count)
+        defer { scratch.deallocate() }
+        scratch.initialize(repeating: 0, count: 3 * 80 * count)
+        var targets: [SequentialTarget] = []
         for (index, component) in header.components.enumerated() {
             guard let dc = dcTables[component.dcTable], let ac = acTables[component.acTable],
-                quantization[component.quantizationTable].count == 64
+                quantization[component.quantizationTable].count == 64, let plane = component.plane.baseAddress
             else { throw .invalidImage }
-            tables.append((dc, ac))
-            for k in 0..<64 { steps[index * 64 + k] = Float(quantization[component.quantizationTable][k]) }
-        }
-        try forEachBlock(header, frame, &reader, restart: {}) { (index, component, bx, by, reader) throws(ReceptionError) in
-            let (dc, ac) = tables[index]
-            let steps = steps + index * 64
-            guard let plane = component.plane.baseAddress else { throw .invalidImage }
-            let size = reader.decode(dc)
-            guard (0...11).contains(size) else { throw .invalidImage }
-            component.predictor += reader.signed(size)
-            block[0] = Float(component.predictor) * steps[0]
+            let table = quantization[component.quantizationTable]
+            let steps = scratch + index * 240, slots = steps + 80, bounds = slots + 80
             let n = component.blockSize
             var rows = 1, columns = 1
-            var k = 1
-            while k < 64 {
-                let symbol = reader.decode(ac)
-                guard symbol >= 0 else { throw .invalidImage }
-                let run = symbol >> 4, bits = symbol & 15
-                if bits == 0 {
-                    if run == 15 { k += 16; continue }
-                    break
-                }
-                k += run
-                guard k < 64 else { throw .invalidImage }
-                let value = reader.signed(bits)
-                let z = naturalOrder[k]
-                let row = z >> 3, column = z & 7
-                if row < n && column < n {
-                    block[z] = Float(value) * steps[k]
-                    rows = max(rows, row + 1)
-                    columns = max(columns, column + 1)
-                }
-                k += 1
+            for k in 0..<80 {
+                let z = naturalOrder[k], row = z >> 3, column = z & 7
+                steps[k] = k < 64 ? table[k] : 0
+                let kept = k < 64 && row < n && column < n
+                slots[k] = kept ? Int32(z) : 64
+                if kept && k > 0 { (rows, columns) = (max(rows, row + 1), max(columns, column + 1)) }
+                bounds[k] = Int32(rows << 8 | columns)
             }
-            guard bx < component.blocksX, by < component.blocksY else { return }
-            InverseDCT.transform(
-                block, size: n, rows: rows, columns: columns,
-                into: plane + by * n * component.stride + bx * n, stride: component.stride)
-            for v in 0..<rows { (block + v * 8).update(repeating: 0, count: columns) }
+            targets.append(
+                SequentialTarget(
+                    dc: dc.lookup, ac: ac.lookup, steps: steps, slots: slots, bounds: bounds, plane: plane,
+                    stride: component.stride, blockSize: n, h: component.h, v: component.v,
+                    blocksX: component.blocksX, blocksY: component.blocksY,
+                    keptLimit: (0..<64).last { slots[$0] < 64 } ?? 0))
+        }
+        try targets.withUnsafeMutableBufferPointer { (targets) throws(ReceptionError) in
+            guard let first = targets.baseAddress else { throw .invalidImage }
+            let single = count == 1
+            // A one-component scan visits that component's own block grid (T.81 A.2.2), one block per "MCU".
+            let columns = single ? header.components[0].scanBlocksX : frame.mcusX
+            let rows = single ? header.components[0].scanBlocksY : frame.mcusY
+            let interval = restartInterval
+            var mcu = 0
+            for my in 0..<rows {
+                for mx in 0..<columns {
+                    if interval > 0 && mcu > 0 && mcu % interval == 0 {
+                        reader.restart()
+                        for index in 0..<count { first[index].predictor = 0 }
+                    }
+                    mcu += 1
+                    if single {
+                        try decodeBlock(first, mx, my, block, &reader)
+                        continue
+                    }
+                    for index in 0..<count {
+                        let target = first + index
+                        let h = target.pointee.h, v = target.pointee.v
+                        for y in 0..<v {
+                            for x in 0..<h { try decodeBlock(target, mx * h + x, my * v + y, block, &reader) }
+                        }
+                    }
+                }
+            }
         }
     }
+
+    /// Decodes one block of a sequential scan (T.81 F.2.2) and transforms it into its component's plane.
+    @inline(__always)
+    private func decodeBlock(
+        _ target: UnsafeMutablePointer<SequentialTarget>, _ bx: Int, _ by: Int, _ block: UnsafeMutablePointer<Int32>,
+        _ reader: inout JPEGBitReader
+    ) throws(ReceptionError) {
+        let last = reader.decodeBlock(
+            dc: target.pointee.dc, ac: target.pointee.ac, predictor: &target.pointee.predictor,
+            steps: target.pointee.steps, slots: target.pointee.slots, keptLimit: target.pointee.keptLimit,
+            into: block)
+        guard last >= 0 else { throw .invalidImage }
+        let bounds = Int(target.pointee.bounds[last])
+        let rows = last == 0 ? 1 : bounds >> 8, columns = last == 0 ? 1 : bounds & 0xFF
+        let t = target.pointee
+        if bx < t.blocksX, by < t.blocksY {
+            let n = t.blockSize
+            InverseDCT.transform(
+                block, size: n, rows: rows, columns: columns, into: t.plane + by * n * t.stride + bx * n,
+                stride: t.stride)
+        }
+        for v in 0..<rows { (block + v * 8).update(repeating: 0, count: columns) }
+    }
+}
+
+/// What the sequential block loop needs of one scan component, with no reference counting in the loop.
+struct SequentialTarget {
+    let dc: HuffmanLookup, ac: HuffmanLookup
+    let steps: UnsafeMutablePointer<Int32>, slots: UnsafeMutablePointer<Int32>, bounds: UnsafeMutablePointer<Int32>
+    let plane: UnsafeMutablePointer<UInt8>
+    let stride: Int, blockSize: Int, h: Int, v: Int, blocksX: Int, blocksY: Int
+    /// The last zig-zag index whose coefficient is kept (63 at full size).
+    let keptLimit: Int
+    var predictor = 0
 }
