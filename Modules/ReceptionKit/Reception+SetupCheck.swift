@@ -31,10 +31,11 @@ extension Reception {
         setupCheckRan = true
         guard isConfigured, appId == appID else { return .failed(reason: ReceptionError.Code.appIDMismatch) }
         let clock = configuration.clock
+        let budget = configuration.setupCheckBudget
         let start = clock.uptime
         let poll = Duration.milliseconds(200)
         while !appActive {
-            if clock.uptime - start >= .seconds(60) { return .failed(reason: ReceptionError.Code.appNotActive) }
+            if clock.uptime - start >= budget { return .failed(reason: ReceptionError.Code.appNotActive) }
             try? await clock.sleep(for: poll)
         }
         var messageID: String?
@@ -47,11 +48,11 @@ extension Reception {
                 }
             }
             if messageID == nil {
-                if clock.uptime - start >= .seconds(60) { return .failed(reason: ReceptionError.Code.timeout) }
+                if clock.uptime - start >= budget { return .failed(reason: ReceptionError.Code.timeout) }
                 try? await clock.sleep(for: poll)
             }
         }
-        while clock.uptime - start < .seconds(60) {
+        while clock.uptime - start < budget {
             if let engine = chat?.engine, let id = messageID,
                let message = await engine.snapshot.messages.first(where: { $0.id == id }) {
                 if message.status == .sent { return .passed }

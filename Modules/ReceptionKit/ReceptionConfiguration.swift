@@ -55,6 +55,9 @@ public struct ReceptionConfiguration: Sendable {
     /// Test knob: how `preferences.json` and `appearance.json` are replaced (tests make it fail, as a full disk
     /// would).
     package var writePreferencesFile: FilePreferences.Write
+    /// Test knob: how long the setup check waits for the app to become active and the message to be sent (spec
+    /// 7.23: 60 s). A loaded test machine that runs hundreds of tests at once can take longer than that.
+    package var setupCheckBudget: Duration = .seconds(60)
 
     /// The standard composition: hosted service, SQLite store, URLSession, our JPEG pipeline, the platform's
     /// secure store, badge and notification adapters where the platform has them.

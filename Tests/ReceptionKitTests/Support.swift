@@ -149,6 +149,8 @@ final class App {
     var events: [ReceptionEvent] = []
     /// Replaces how the preferences files are written (a failing disk); `nil` keeps the SDK's writer.
     var writePreferencesFile: FilePreferences.Write?
+    /// The setup check's wait (spec 7.23: 60 s); `nil` keeps the SDK's.
+    var setupCheckBudget: Duration?
 
     init(_ service: Service, directory: URL? = nil) {
         self.service = service
@@ -160,6 +162,7 @@ final class App {
         configuration.transport = transport
         configuration.secureStore = FileSecureStore(directory: directory.appendingPathComponent("secure"), logger: .silent)
         if let writePreferencesFile { configuration.writePreferencesFile = writePreferencesFile }
+        if let setupCheckBudget { configuration.setupCheckBudget = setupCheckBudget }
         return configuration
     }
 
