@@ -1,7 +1,6 @@
 import Digest
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// Who the person is, as far as the SDK stages it for the service (spec 7.14, 7.16, 7.17): the unverified labels,
 /// the metadata and the push registration (persisted through a `PendingIdentityStore`), and the identity token with
@@ -24,7 +23,7 @@ public final class IdentityStager: Sendable {
         var verificationRequired = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let store: PendingIdentityStore
     private let verifiedUserId: VerifiedUserIdReader
     private let logger: ReceptionLogger
@@ -37,7 +36,7 @@ public final class IdentityStager: Sendable {
         self.store = store
         self.verifiedUserId = verifiedUserId
         self.logger = logger
-        self.state = Mutex(State(pending: store.load() ?? PendingIdentity()))
+        self.state = Locked(State(pending: store.load() ?? PendingIdentity()))
     }
 
     /// A reader of the verified user ID kept in `SessionCredentials` under `SecureStoreKey.session(scope:)`, for
