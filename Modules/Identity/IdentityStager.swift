@@ -67,8 +67,9 @@ public final class IdentityStager: Sendable {
 
     /// Spec 7.14.1 and seed 000 "Identity fields": replaces the three labels. A value over its UTF-16 limit is
     /// dropped, not truncated, with a log that names the field only; `nil` omits the field from requests (on an
-    /// existing device the service keeps its value). Values are used exactly as given.
-    public func identify(userId: String, name: String?, email: String?) {
+    /// existing device the service keeps its value), so all three `nil` leave the service's identity as it is and
+    /// start no new session. Values are used exactly as given.
+    public func identify(userId: String?, name: String?, email: String?) {
         let labels: [(String, String?, UTF16Limit)] = [
             ("user ID", userId, Limits.externalUserId), ("name", name, Limits.name), ("email", email, Limits.email),
         ]
@@ -77,7 +78,8 @@ public final class IdentityStager: Sendable {
         }
         // Spec 7.14.1: a verified user is stored and the labels name someone else. Only a log: labels never
         // change a verified identity (seed 000 §0.6), and resetting here could drop the wrong person's chat.
-        if let verified = try? verifiedUserId(), !Self.sameBytes(verified, userId) {
+        // A `nil` user ID names nobody (the service keeps its value), so it cannot differ from the verified one.
+        if let userId, let verified = try? verifiedUserId(), !Self.sameBytes(verified, userId) {
             logger.error("identify: the user ID differs from the verified user of this session; call logout when users switch")
         }
         state.withLock { state in
