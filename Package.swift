@@ -6,7 +6,7 @@ import PackageDescription
 
 let package = Package(
     name: "ReceptionKit",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "ReceptionCore", targets: ["ReceptionCore"]),
         .library(name: "SecureStore", targets: ["SecureStore"]),

@@ -126,10 +126,19 @@ struct ClaimScanner {
         var run: [UInt8] = []
         func flush() -> Bool {
             guard !run.isEmpty else { return true }
-            guard let text = String(validating: run, as: UTF8.self) else { return false }
-            scalars.append(contentsOf: text.unicodeScalars)
-            run.removeAll(keepingCapacity: true)
-            return true
+            // The stdlib's strict UTF-8 decoder (overlong forms, surrogates and truncated sequences are errors);
+            // `String(validating:as:)` would do the same but needs iOS 18, above the package's floor.
+            var decoder = UTF8()
+            var bytes = run.makeIterator()
+            while true {
+                switch decoder.decode(&bytes) {
+                case .scalarValue(let scalar): scalars.append(scalar)
+                case .emptyInput:
+                    run.removeAll(keepingCapacity: true)
+                    return true
+                case .error: return false
+                }
+            }
         }
         while let byte = peek {
             index += 1

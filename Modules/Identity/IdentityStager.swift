@@ -1,7 +1,6 @@
 import Digest
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// Who the person is, as far as the SDK stages it for the service (spec 7.14, 7.16, 7.17): the unverified labels,
 /// the metadata and the push registration (persisted through a `PendingIdentityStore`), and the identity token with
@@ -24,7 +23,7 @@ public final class IdentityStager: Sendable {
         var verificationRequired = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let store: PendingIdentityStore
     private let verifiedUserId: VerifiedUserIdReader
     private let logger: ReceptionLogger
@@ -37,7 +36,7 @@ public final class IdentityStager: Sendable {
         self.store = store
         self.verifiedUserId = verifiedUserId
         self.logger = logger
-        self.state = Mutex(State(pending: store.load() ?? PendingIdentity()))
+        self.state = Locked(State(pending: store.load() ?? PendingIdentity()))
     }
 
     /// A reader of the verified user ID kept in `SessionCredentials` under `SecureStoreKey.session(scope:)`, for
@@ -68,8 +67,9 @@ public final class IdentityStager: Sendable {
 
     /// Spec 7.14.1 and seed 000 "Identity fields": replaces the three labels. A value over its UTF-16 limit is
     /// dropped, not truncated, with a log that names the field only; `nil` omits the field from requests (on an
-    /// existing device the service keeps its value). Values are used exactly as given.
-    public func identify(userId: String, name: String?, email: String?) {
+    /// existing device the service keeps its value), so all three `nil` leave the service's identity as it is and
+    /// start no new session. Values are used exactly as given.
+    public func identify(userId: String?, name: String?, email: String?) {
         let labels: [(String, String?, UTF16Limit)] = [
             ("user ID", userId, Limits.externalUserId), ("name", name, Limits.name), ("email", email, Limits.email),
         ]
@@ -78,7 +78,8 @@ public final class IdentityStager: Sendable {
         }
         // Spec 7.14.1: a verified user is stored and the labels name someone else. Only a log: labels never
         // change a verified identity (seed 000 §0.6), and resetting here could drop the wrong person's chat.
-        if let verified = try? verifiedUserId(), !Self.sameBytes(verified, userId) {
+        // A `nil` user ID names nobody (the service keeps its value), so it cannot differ from the verified one.
+        if let userId, let verified = try? verifiedUserId(), !Self.sameBytes(verified, userId) {
             logger.error("identify: the user ID differs from the verified user of this session; call logout when users switch")
         }
         state.withLock { state in

@@ -1,5 +1,4 @@
 import ReceptionCore
-import Synchronization
 
 /// What the host staged about the person for the next registration or device update (spec 7.17's `<scope>.pending`
 /// row): the unverified identity labels, the custom metadata and the push registration. Never the identity token,
@@ -57,7 +56,7 @@ public struct PendingIdentityStore: Sendable {
 
     /// A store kept in memory, optionally starting with `initial`.
     public static func inMemory(_ initial: PendingIdentity? = nil) -> PendingIdentityStore {
-        let box = Mutex<PendingIdentity?>(initial)
+        let box = Locked<PendingIdentity?>(initial)
         return PendingIdentityStore(load: { box.withLock { $0 } }, save: { value in box.withLock { $0 = value } })
     }
 }

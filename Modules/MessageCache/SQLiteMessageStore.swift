@@ -1,7 +1,6 @@
 import CSQLite
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// The default `MessageStoring`: one SQLite file in WAL mode holding every scope's window, outbox, draft and
 /// session state, with each call in one transaction (Docs/MessageCache.md).
@@ -28,7 +27,7 @@ public final class SQLiteMessageStore: MessageStoring {
     }
 
     /// The connection lives only inside this lock, so calls from any thread or task are serialised.
-    private let state: Mutex<State>
+    private let state: Locked<State>
     let logger: ReceptionLogger
     private let directory: StoreDirectory
     /// The database file.
@@ -55,7 +54,7 @@ public final class SQLiteMessageStore: MessageStoring {
             logger.error("could not register the storage scope: \(error)")
             throw error.receptionError
         }
-        state = Mutex(State(connection: connection, scope: scope))
+        state = Locked(State(connection: connection, scope: scope))
     }
 
     /// The scope reads and writes go to.

@@ -1,5 +1,4 @@
 import ReceptionCore
-import Synchronization
 
 /// A push token ready for the next device update (spec 7.16): lower-case hex and its resolved environment.
 public struct StagedPushToken: Sendable, Hashable {
@@ -19,7 +18,7 @@ public struct StagedPushToken: Sendable, Hashable {
 /// only in `PATCH devices/me`, never in a registration (spec 7.16); logout clears it, a revocation by the server
 /// keeps it (spec 7.5).
 public final class PushTokenStage: Sendable {
-    private let value = Mutex<StagedPushToken?>(nil)
+    private let value = Locked<StagedPushToken?>(nil)
 
     /// An empty stage.
     public init() {}

@@ -20,10 +20,13 @@ extension Reception {
 
     // MARK: - Identity (spec 7.14)
 
-    /// Labels the device with your user's ID, name and email (unverified). Values over their limits (255 / 200 /
-    /// 254 UTF-16 units) are dropped, not shortened; `nil` leaves the service's value as it is. Nothing is sent now:
-    /// the labels travel with the next registration or device update.
-    public func identify(userId: String, name: String? = nil, email: String? = nil) {
+    /// Labels the device with your user's ID, name and email (unverified), replacing all three staged values.
+    /// Values over their limits (255 / 200 / 254 UTF-16 units) are dropped, not shortened; `nil` leaves the
+    /// service's value as it is (seed 000: it stays unset on registration and unchanged on an existing device), so
+    /// passing all three as `nil` neither clears the service's identity nor starts a new session. `userId` is
+    /// required at the call site but may be `nil`, so an optional ID from your sign-in passes straight through.
+    /// Nothing is sent now: the labels travel with the next registration or device update.
+    public func identify(userId: String?, name: String? = nil, email: String? = nil) {
         guard let (_, stager) = configured("identify(userId:)") else { return }
         stager.identify(userId: userId, name: name, email: email)
         refreshIdentityState()

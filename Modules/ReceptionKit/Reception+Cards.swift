@@ -1,7 +1,6 @@
 import Conversation
 import Foundation
 import ReceptionCore
-import Synchronization
 import Transport
 
 /// Spec 7.21: the registration rules of a host's paywall list — trimmed, `id` 1–64 units of `[A-Za-z0-9_.-]`, title

@@ -2,7 +2,6 @@ import Conversation
 import Foundation
 import PushRouting
 import ReceptionCore
-import Synchronization
 import Transport
 import Unread
 
@@ -103,8 +102,8 @@ extension Reception {
 /// Forwards each new unread count a read produced to the monitor, in order.
 final class ReadFollower: Sendable {
     private let monitor: UnreadMonitor
-    private let last = Mutex<Int??>(nil)
-    private let chain = Mutex<Task<Void, Never>?>(nil)
+    private let last = Locked<Int??>(nil)
+    private let chain = Locked<Task<Void, Never>?>(nil)
 
     init(monitor: UnreadMonitor) { self.monitor = monitor }
 

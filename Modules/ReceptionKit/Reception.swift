@@ -4,7 +4,6 @@ import Identity
 import PushRouting
 import Observation
 import ReceptionCore
-import Synchronization
 import Transport
 import Unread
 
@@ -107,7 +106,7 @@ public final class Reception {
         var handler: any LogHandler = ConsoleLogHandler()
     }
 
-    nonisolated static let logging = Mutex(Logging())
+    nonisolated static let logging = Locked(Logging())
 
     /// Filters by the current global level at the time of each line.
     struct GlobalLogHandler: LogHandler {
@@ -266,7 +265,7 @@ public final class Reception {
 
 /// The synchronised preferences as the payload hook reads them, from any thread.
 final class PreferencesBox: Sendable {
-    private let state = Mutex(DevicePreferences(
+    private let state = Locked(DevicePreferences(
         languageOverride: nil, preferredLocalizations: [], updatesAppBadge: true, paywalls: []))
     var value: DevicePreferences { state.withLock { $0 } }
     func set(_ value: DevicePreferences) { state.withLock { $0 = value } }
@@ -274,7 +273,7 @@ final class PreferencesBox: Sendable {
 
 /// The current session scope, readable from any thread (the secure-store and preference closures need it).
 final class ScopeBox: Sendable {
-    private let scope = Mutex("")
+    private let scope = Locked("")
     var value: String { scope.withLock { $0 } }
     func set(_ value: String) { scope.withLock { $0 = value } }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// A `MessageStoring` in memory, kept honest by `MessageStoreContract`, with a switch that makes writes fail as on
 /// a full disk. Instances made with `reopened(scope:)` share the storage, like two launches over one file.
@@ -20,11 +19,11 @@ public final class InMemoryMessageStore: MessageStoring {
 
     /// What every instance over the same storage shares.
     private final class Storage: Sendable {
-        let contents = Mutex(Contents())
+        let contents = Locked(Contents())
     }
 
     private let storage: Storage
-    private let current: Mutex<StorageScope>
+    private let current: Locked<StorageScope>
 
     /// An empty store for `scope`.
     public convenience init(scope: StorageScope) {
@@ -33,7 +32,7 @@ public final class InMemoryMessageStore: MessageStoring {
 
     private init(storage: Storage, scope: StorageScope) {
         self.storage = storage
-        current = Mutex(scope)
+        current = Locked(scope)
         storage.contents.withLock { Self.adopt(scope, in: &$0) }
     }
 

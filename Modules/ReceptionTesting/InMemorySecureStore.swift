@@ -1,6 +1,5 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// A `SecureStoring` in memory, with switches for the failures a real keychain or file system produces: reads that
 /// cannot be answered (a device locked before its first unlock) and writes that fail (a full disk).
@@ -13,7 +12,7 @@ public final class InMemorySecureStore: SecureStoring {
         var writeCount = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty store.
     public init() {}

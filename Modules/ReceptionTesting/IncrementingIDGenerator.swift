@@ -1,14 +1,13 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// An `IDGenerating` that counts: `00000000-0000-0000-0000-000000000001`, then `…0002`, and so on, so tests can
 /// name the IDs they expect.
 public final class IncrementingIDGenerator: IDGenerating {
-    private let counter: Mutex<UInt64>
+    private let counter: Locked<UInt64>
 
     /// A generator whose first ID ends in `first`.
-    public init(first: UInt64 = 1) { counter = Mutex(first) }
+    public init(first: UInt64 = 1) { counter = Locked(first) }
 
     public func makeUUID() -> UUID {
         let value = counter.withLock { value in

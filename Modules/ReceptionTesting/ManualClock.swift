@@ -1,6 +1,5 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// A `ReceptionClock` that moves only when a test says so. Sleepers wake, in deadline order, when `advance` passes
 /// their deadline; the wall clock can also be set on its own (a user changing the device time).
@@ -18,11 +17,11 @@ public final class ManualClock: ReceptionClock {
         var nextID: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A clock whose wall time starts at `now` (default 2026-09-25T10:00:00Z) and whose uptime starts at zero.
     public init(now: Date = Date(timeIntervalSince1970: 1_790_330_400)) {
-        state = Mutex(State(wall: now))
+        state = Locked(State(wall: now))
     }
 
     public var now: Date { state.withLock { $0.wall } }

@@ -1,13 +1,12 @@
 import ReceptionCore
-import Synchronization
 
 /// An `AppLifecycleMonitoring` moved by hand: every subscriber gets the current state first, then each change.
 public final class ManualLifecycle: AppLifecycleMonitoring {
-    private let state: Mutex<(current: AppLifecycleState, subscribers: [Int: AsyncStream<AppLifecycleState>.Continuation], next: Int)>
+    private let state: Locked<(current: AppLifecycleState, subscribers: [Int: AsyncStream<AppLifecycleState>.Continuation], next: Int)>
 
     /// A lifecycle starting in `state` (active by default).
     public init(_ state: AppLifecycleState = .active) {
-        self.state = Mutex((state, [:], 0))
+        self.state = Locked((state, [:], 0))
     }
 
     /// The current state.

@@ -1,5 +1,4 @@
 import ReceptionCore
-import Synchronization
 
 /// A `BadgeSink` that remembers every write, so a test can assert the values the app icon would have shown, and
 /// that it was never written at all. `overlapped` reports whether two writes ever ran at the same time.
@@ -10,7 +9,7 @@ public final class RecordingBadgeSink: BadgeSink {
         var overlapped = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let delay: (@Sendable () async -> Void)?
 
     /// A sink; `delay`, when given, runs inside every write (for example a manual-clock sleep) so a test can hold

@@ -1,9 +1,8 @@
 import ReceptionCore
-import Synchronization
 
 /// A `LogHandler` that keeps every line, so tests can assert what was logged (and that secrets were not).
 public final class RecordingLogHandler: LogHandler {
-    private let lines = Mutex<[LogRecord]>([])
+    private let lines = Locked<[LogRecord]>([])
 
     /// An empty recorder.
     public init() {}

@@ -1,5 +1,4 @@
 import ReceptionCore
-import Synchronization
 
 /// A `NotificationStore` holding delivered notifications in memory: a test delivers support and unrelated
 /// notifications, and afterwards reads which ones remain and which removals were asked for.
@@ -9,7 +8,7 @@ public final class RecordingNotificationStore: NotificationStore {
         var removals: [[String]] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty notification centre.
     public init() {}

@@ -1,6 +1,5 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// An `HTTPTransporting` that answers from a script and records every request, for testing the client without a
 /// network. A request the script does not cover is answered 501 with the envelope code `unscripted` and listed in
@@ -68,7 +67,7 @@ public final class ScriptedHTTPTransport: HTTPTransporting {
         var heldRoutes: Set<String> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty script.
     public init() {}
@@ -186,7 +185,7 @@ public final class ScriptedStream: Sendable {
         var ending: Result<Void, ReceptionError>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A stream with nothing sent yet.
     public init() {}

@@ -1,13 +1,12 @@
 import ReceptionCore
-import Synchronization
 
 /// A `NotificationPermissionReading` whose answer a test sets (granting or revoking permission in Settings).
 public final class SettableNotificationPermission: NotificationPermissionReading {
-    private let value: Mutex<NotificationAuthorization>
+    private let value: Locked<NotificationAuthorization>
 
     /// A permission starting at `authorization` (default: not asked yet).
     public init(_ authorization: NotificationAuthorization = .notDetermined) {
-        value = Mutex(authorization)
+        value = Locked(authorization)
     }
 
     /// The value the next `authorization()` returns.

@@ -1,7 +1,6 @@
 import Digest
 import Foundation
 import ReceptionCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +31,7 @@ public final class FileSecureStore: SecureStoring {
     private let logger: ReceptionLogger
     private let faultInjection: (@Sendable (WritePhase) -> Int32?)?
     /// Serialises writers inside the process; across processes the rename keeps every reader consistent.
-    private let writeLock = Mutex(0)
+    private let writeLock = Locked(0)
 
     /// A store rooted at `directory` (created on the first write).
     public convenience init(directory: URL, logger: ReceptionLogger = ReceptionLogger(category: "SecureStore")) {

@@ -1,6 +1,5 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -146,7 +145,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var body = Data()
     }
 
-    private let entries = Mutex<[Int: Entry]>([:])
+    private let entries = Locked<[Int: Entry]>([:])
 
     func register(_ identifier: Int, _ sink: Sink, body: Data? = nil) {
         entries.withLock { $0[identifier] = Entry(sink: sink, requestBody: body) }

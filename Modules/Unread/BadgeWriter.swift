@@ -1,5 +1,4 @@
 import ReceptionCore
-import Synchronization
 
 /// Serialises app-icon badge writes and notification-centre cleanup (spec 7.11): one write at a time, and while a
 /// write is in progress only the newest value that arrives is kept, so a burst of counts ends in one write of the
@@ -14,7 +13,7 @@ final class BadgeWriter: Sendable {
     private let sink: any BadgeSink
     private let notifications: any NotificationStore
     private let logger: ReceptionLogger
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(sink: any BadgeSink, notifications: any NotificationStore, logger: ReceptionLogger) {
         self.sink = sink

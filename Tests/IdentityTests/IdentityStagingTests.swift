@@ -57,6 +57,27 @@ import Testing
             externalUserId: "u1", metadata: ["plan": "pro"], pushToken: "ab", pushEnvironment: .sandbox))
     }
 
+    /// Seed 000 "Identity fields": all three `nil` replace the staged labels with nothing, so the next payload
+    /// carries no identity field, and leave metadata, push and the identity session alone.
+    @Test func allThreeNilStageNoLabelsAndKeepTheRest() throws {
+        let fixture = StagerFixture(registered: true)
+        fixture.stager.setMetadata(["plan": "pro"])
+        fixture.stager.setPushToken([0xAB], environment: .sandbox)
+        fixture.stager.identify(userId: "u1", name: "Ada", email: "ada@example.com")
+        let userId: String? = nil
+        fixture.stager.identify(userId: userId, name: nil, email: nil)
+        #expect(fixture.stager.pendingIdentity == PendingIdentity(
+            metadata: ["plan": "pro"], pushToken: "ab", pushEnvironment: .sandbox))
+        #expect(fixture.pendingStore.load() == fixture.stager.pendingIdentity, "persisted")
+        #expect(fixture.stager.session.number == 1, "no new identity session")
+        let payload = fixture.stager.devicePayload(.update, builder: testBuilder, preferences: DevicePreferences())
+        let json = try #require(try JSONSerialization.jsonObject(with: ReceptionJSON.encode(payload)) as? [String: Any])
+        for field in ["externalUserId", "name", "email"] {
+            #expect(json.keys.contains(field) == false, "\(field) is omitted, not sent as null")
+        }
+        #expect(json["metadata"] as? [String: String] == ["plan": "pro"])
+    }
+
     /// Seed 000 / spec §0.1: `nil` omits the field from the payload; nothing is sent as `null`.
     @Test func nilLabelsAreOmittedFromThePayload() throws {
         let fixture = StagerFixture()

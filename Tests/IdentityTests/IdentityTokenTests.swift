@@ -77,9 +77,18 @@ import Testing
         #expect(IdentityTokenInspector.userId(of: Tokens.handBuilt(payload)) == .failure(.payloadNotJSONObject))
     }
 
-    @Test func invalidUTF8InTheStringIsIgnored() {
-        let bytes = Array(#"{"user_id":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+    /// A bad continuation, an overlong `/`, an encoded surrogate, a code point above U+10FFFF, a truncated
+    /// sequence, a lone continuation byte.
+    @Test(arguments: [[0xC3, 0x28], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80]]
+        as [[UInt8]])
+    func invalidUTF8InTheStringIsIgnored(invalid: [UInt8]) {
+        let bytes = Array(#"{"user_id":"a"#.utf8) + invalid + Array(#"b"}"#.utf8)
         #expect(IdentityTokenInspector.userId(of: Tokens.handBuilt(bytes: bytes)) == .failure(.payloadNotJSONObject))
+    }
+
+    @Test func rawMultiByteUTF8InTheStringIsRead() throws {
+        let bytes = Array(#"{"user_id":"a"#.utf8) + [0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x99, 0x82] + Array(#"b"}"#.utf8)
+        #expect(try IdentityTokenInspector.userId(of: Tokens.handBuilt(bytes: bytes)).get() == "aé€🙂b")
     }
 
     @Test func escapesAndWhitespaceAreRead() throws {

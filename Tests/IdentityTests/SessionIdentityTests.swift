@@ -42,6 +42,17 @@ import Testing
         #expect(locked.stager.pendingIdentity.externalUserId == "bob")
     }
 
+    /// A `nil` user ID names nobody, so it is no conflict with the verified user and changes nothing of the token.
+    @Test func aNilUserIdIsNoConflictWithTheVerifiedUser() {
+        let fixture = StagerFixture(verifiedUserId: "alice-verified", registered: true)
+        let token = Tokens.user("alice-verified")
+        _ = fixture.stager.identify(token: token)
+        fixture.stager.identify(userId: nil, name: nil, email: nil)
+        #expect(fixture.logs.messages(at: .error).isEmpty)
+        #expect(fixture.stager.session.number == 1, "no reset")
+        #expect(fixture.stager.stagedToken?.value == token, "the token stays")
+    }
+
     // MARK: Verification required (spec 7.7)
 
     @Test func theServiceFlagSetsAndClearsTheRequirement() {

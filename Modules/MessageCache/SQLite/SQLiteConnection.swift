@@ -1,7 +1,7 @@
 import CSQLite
 
 /// One SQLite connection with its statement cache. Not thread-safe: `SQLiteMessageStore` keeps it inside a
-/// `Mutex`, so exactly one thread uses the C handle at a time, as the connection is opened with
+/// `Locked`, so exactly one thread uses the C handle at a time, as the connection is opened with
 /// `SQLITE_OPEN_NOMUTEX` (SQLite's own locking would only repeat ours).
 final class SQLiteConnection {
     private let handle: OpaquePointer

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The wait a set of cooldown scopes imposes now (spec 6.3.4): the latest deadline among the active ones, automatic
 /// only if every active one is.
@@ -28,7 +27,7 @@ public final class CooldownBook: Sendable {
     /// A wait longer than this needs a manual retry (spec 7.8.5).
     public static let automaticLimitSeconds = 60
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let save: @Sendable ([StoredCooldown]) -> Void
 
     /// A book starting from `stored` waits (clamped to one day from `now`, expired ones pruned), calling `save`
@@ -41,7 +40,7 @@ public final class CooldownBook: Sendable {
             if let existing = entries[cooldown.scope], existing.until >= clamped.until { continue }
             entries[cooldown.scope] = clamped
         }
-        self.state = Mutex(State(entries: entries))
+        self.state = Locked(State(entries: entries))
         self.save = save
     }
 

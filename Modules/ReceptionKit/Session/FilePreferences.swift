@@ -1,6 +1,5 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// The plain preferences of spec 7.17 that live outside a session's store: the storage generation of each App ID
 /// and the pending identity of the current scope.
@@ -24,7 +23,7 @@ package final class FilePreferences: Sendable {
     private let url: URL?
     private let write: Write
     private let logger: ReceptionLogger
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// The one instance for `url` in this process: every configuration of the same data folder shares it, so an
     /// older configuration's late write cannot replace a newer one's file with its stale copy.
@@ -50,7 +49,7 @@ package final class FilePreferences: Sendable {
         try PrivateFiles.write(data, to: url)
     }
 
-    private static let registry = Mutex<[String: FilePreferences]>([:])
+    private static let registry = Locked<[String: FilePreferences]>([:])
 
     /// Preferences in `url`, or in memory only when `url` is `nil` (a fresh read of the file; see `shared(url:)`).
     /// A file an earlier version left readable by others is tightened to 0600, and temporary files an interrupted
@@ -68,7 +67,7 @@ package final class FilePreferences: Sendable {
                 loaded = object
             }
         }
-        state = Mutex(State(values: loaded))
+        state = Locked(State(values: loaded))
     }
 
     package subscript(key: String) -> String? {

@@ -1,6 +1,5 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// The store a session's parts (engine, client hooks, unread monitor) write through. When the session ends (logout,
 /// deletion, a reset), `closeAndRotate(to:)` closes it before the underlying store moves to the new scope: the old
@@ -10,7 +9,7 @@ import Synchronization
 final class SessionStore: MessageStoring {
     private let inner: any MessageStoring
     /// `true` once closed. Held across each forwarded call, so a write in progress finishes before the rotation.
-    private let closed = Mutex(false)
+    private let closed = Locked(false)
 
     init(_ inner: any MessageStoring) { self.inner = inner }
 

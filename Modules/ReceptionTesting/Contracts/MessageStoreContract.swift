@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ReceptionCore
 
 /// What a `MessageStoring` implementation is tested through.
@@ -25,7 +24,7 @@ public struct MessageStoreFixture: Sendable, CustomStringConvertible {
 
     /// The in-memory fake over fresh storage.
     public static func inMemory() -> MessageStoreFixture {
-        let first = Mutex<InMemoryMessageStore?>(nil)
+        let first = Locked<InMemoryMessageStore?>(nil)
         return MessageStoreFixture(
             name: "InMemoryMessageStore",
             open: { scope in
