@@ -6,7 +6,9 @@ import PackageDescription
 
 let package = Package(
     name: "ReceptionKit",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // iOS 17: every library a host links uses ReceptionCore's own lock, not Synchronization (iOS 18). macOS stays at
+    // 15 until the emulator, reception-chat and the tests, which still use Synchronization's Mutex, move off it too.
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "ReceptionCore", targets: ["ReceptionCore"]),
         .library(name: "SecureStore", targets: ["SecureStore"]),
