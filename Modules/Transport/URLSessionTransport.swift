@@ -81,9 +81,7 @@ public final class URLSessionTransport: HTTPTransporting {
                 task.resume()
             }
         } onCancel: {
-            // Off the cancelling thread: Linux Foundation can deadlock when a task is cancelled from inside the
-            // moment its response completes (swift-corelibs-foundation issue 5412).
-            DispatchQueue.global().async { task.cancel() }
+            task.cancel()
         }
         return try result.get()
     }
@@ -92,7 +90,7 @@ public final class URLSessionTransport: HTTPTransporting {
         let (stream, continuation) = AsyncThrowingStream<HTTPStreamEvent, any Error>.makeStream()
         let task = session.dataTask(with: Self.urlRequest(request))
         router.register(task.taskIdentifier, .stream(continuation))
-        continuation.onTermination = { _ in DispatchQueue.global().async { task.cancel() } }
+        continuation.onTermination = { _ in task.cancel() }
         task.resume()
         return stream
     }
