@@ -1,10 +1,6 @@
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Latency of a well-behaved client (a new connection per request) while 1,200 connections are held open, half
 /// silent and half stopped in the middle of a request head (slowloris), beside the same requests with nothing held,
 /// in the same run.
@@ -33,25 +29,14 @@ enum IdleLoad {
 
     static func run(port: Int, appId: String, token: String) {
         let quiet = latencies(count: 200, port: port, appId: appId, token: token)
-        var held: [Int32] = []
+        var held: [LoadClient] = []
         for index in 0..<1_200 {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let status = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard status == 0 else { fatalError("idle connection \(index) was refused") }
-            if index.isMultiple(of: 2) {
-                let partial = Array("GET /v1/conversation/unread HTTP/1.1\r\nHost: x\r\nX-Ap".utf8)
-                _ = partial.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-            }
-            held.append(descriptor)
+            guard let client = LoadClient(port: port) else { fatalError("idle connection \(index) was refused") }
+            if index.isMultiple(of: 2) { client.sendOnly(Array("GET /v1/conversation/unread HTTP/1.1\r\nHost: x\r\nX-Ap".utf8)) }
+            held.append(client)
         }
         let crowded = latencies(count: 200, port: port, appId: appId, token: token)
-        for descriptor in held { close(descriptor) }
+        held.removeAll()
         print(describe("new connection, nothing held", quiet))
         print(describe("new connection, 1,200 held", crowded))
         print(String(format: "p99 with 1,200 idle/slow connections held = %.2f× the p99 with none", crowded[crowded.count * 99 / 100] / quiet[quiet.count * 99 / 100]))

@@ -28,6 +28,11 @@ final class LoadClient {
 
     deinit { close(descriptor) }
 
+    /// Writes `bytes` and expects no answer (a request head left unfinished on purpose).
+    func sendOnly(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
     /// The body of the last response.
     private(set) var lastBody = [UInt8]()
 

@@ -32,9 +32,10 @@ extension ReceptionEmulator {
         }
     }
 
-    /// The answer to a request from its head alone, before its body is read: 401 (or the app's 403) without valid
-    /// credentials for the route, then 413 when its `Content-Length` is over the route's limit. `nil` lets the
-    /// body be read. The admin limit thus applies only once the admin token was accepted.
+    /// The answer to a request from its head alone, before its body is read: 401 (or the app's 403, or 403 for a
+    /// bad upload signature) without valid credentials for the route; `nil` lets the server go on to its
+    /// `Content-Length` check (413) and the body. The admin limit thus applies only once the admin token was
+    /// accepted.
     package func admit(_ head: HTTPRequest) -> HTTPResponse? {
         state.withLock { state in
             do {
@@ -43,10 +44,6 @@ extension ReceptionEmulator {
                 return error.response
             } catch {
                 return APIError(500, "internal_error", "The emulator failed: \(error)").response
-            }
-            let limit = BodyLimits.limit(method: head.method, path: head.path)
-            if let declared = head.header("content-length").flatMap({ UInt64($0) }), declared > UInt64(limit) {
-                return APIError.payloadTooLarge.response
             }
             return nil
         }
