@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
 
-APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config
+APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb
 PIP_PACKAGES := Pillow PyJWT
 SWIFT_TEST_FLAGS ?=
 
@@ -31,14 +31,15 @@ check-imports:
 release-check: install
 	swift build -c release -Xswiftc -warnings-as-errors
 
-# Debug build of every target and test with warnings as errors, then every test, then every libFuzzer target for
+# Debug build of every target and test with warnings as errors, then every test (scripts/run-tests: past
+# TEST_DEADLINE_SECONDS, 900 by default, it prints the unfinished tests and every thread's stack and fails), then every libFuzzer target for
 # FUZZ_TEST_SECONDS each (scripts/fuzz, below): a crash, trap, hang or leak fails `make test`, and the log carries
 # the reproducer's path and bytes. The release build with warnings as errors is `make release-check` (run before
 # landing; kept out of CI's path to keep the suite well under 15 min).
 FUZZ_TEST_SECONDS ?= 15
 test: install check-imports
 	swift build --build-tests -Xswiftc -warnings-as-errors
-	swift test --skip-build $(SWIFT_TEST_FLAGS)
+	python3 scripts/run-tests -- $(SWIFT_TEST_FLAGS)
 	python3 scripts/probe "$$(swift build --show-bin-path)"
 	@if [ "$$(uname -s)" = Linux ]; then scripts/fuzz $(FUZZ_TEST_SECONDS); \
 	else echo "fuzz: skipped on $$(uname -s): scripts/fuzz needs a Linux toolchain's libFuzzer"; fi

@@ -8,9 +8,20 @@ import FoundationNetworking
 /// The default `HTTPTransporting`: `URLSession` with an ephemeral configuration (no cookies, no cache, no
 /// credential storage), every request a data task whose events arrive through one delegate. Linux Foundation has
 /// no `AsyncBytes`, so the event stream is read incrementally from the delegate's data callbacks.
+///
+/// Cancelling never calls into the session on the cancelling thread. Swift runs a task's cancellation handler while
+/// it holds that task's status lock, and `URLSessionTask.cancel()` waits for the session's work queue, where a
+/// finishing request may at that moment be resuming a continuation of the same task, which needs the same lock:
+/// seen as a hang of the whole test suite (under gdb: `swift_task_cancel` → `URLSessionTask.cancel` →
+/// `DispatchQueue.sync`, against `urlProtocolDidFinishLoading` → `resume` → the status lock). Foundation's own
+/// `data(for:)` cancels that way, so it is not used either. Cancels and the session's invalidation go to one
+/// serial queue of ours instead, in the order they were asked for.
 public final class URLSessionTransport: HTTPTransporting {
     private let router: TaskRouter
     private let session: URLSession
+    /// Where `cancel()` and the final `invalidateAndCancel()` run: never a thread that holds a task's status lock,
+    /// never the session's own queues.
+    private let cancellations = DispatchQueue(label: "ReceptionKit.URLSessionTransport.cancellations")
 
     /// A transport over a fresh ephemeral session.
     public init() {
@@ -28,31 +39,13 @@ public final class URLSessionTransport: HTTPTransporting {
         self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
     }
 
-    deinit { session.invalidateAndCancel() }
+    deinit {
+        let session = session
+        cancellations.async { session.invalidateAndCancel() }
+    }
 
     public func send(
         _ request: HTTPRequest, uploadProgress: (@Sendable (Double) -> Void)?
-    ) async throws(ReceptionError) -> HTTPResponse {
-        if uploadProgress == nil, request.body == nil { return try await exchange(request) }
-        return try await exchange(request, progress: uploadProgress)
-    }
-
-    /// The common case: no progress to report, so the session's own async call does the work (the fastest path).
-    private func exchange(_ request: HTTPRequest) async throws(ReceptionError) -> HTTPResponse {
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: Self.urlRequest(request))
-        } catch {
-            throw Self.error(error)
-        }
-        guard let http = response as? HTTPURLResponse else { throw .invalidResponse(status: 0) }
-        return HTTPResponse(status: http.statusCode, headers: Self.headers(of: http), body: data)
-    }
-
-    /// An upload whose progress the delegate reports.
-    private func exchange(
-        _ request: HTTPRequest, progress uploadProgress: (@Sendable (Double) -> Void)?
     ) async throws(ReceptionError) -> HTTPResponse {
         var urlRequest = Self.urlRequest(request)
         let body = urlRequest.httpBody
@@ -76,12 +69,13 @@ public final class URLSessionTransport: HTTPTransporting {
         let task = session.dataTask(with: urlRequest)
         let result: Result<HTTPResponse, ReceptionError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                router.register(task.taskIdentifier, .collect(continuation: continuation, progress: uploadProgress), body: body)
-                if Task.isCancelled { task.cancel() }
+                router.register(
+                    task.taskIdentifier, .collect(continuation: continuation, progress: uploadProgress), body: body)
                 task.resume()
+                if Task.isCancelled { cancel(task) }
             }
         } onCancel: {
-            task.cancel()
+            cancel(task)
         }
         return try result.get()
     }
@@ -90,9 +84,15 @@ public final class URLSessionTransport: HTTPTransporting {
         let (stream, continuation) = AsyncThrowingStream<HTTPStreamEvent, any Error>.makeStream()
         let task = session.dataTask(with: Self.urlRequest(request))
         router.register(task.taskIdentifier, .stream(continuation))
-        continuation.onTermination = { _ in task.cancel() }
+        let cancellations = cancellations
+        continuation.onTermination = { _ in cancellations.async { task.cancel() } }
         task.resume()
         return stream
+    }
+
+    /// Cancels `task` later, on the cancellation queue (see the type's comment for why never here and now).
+    private func cancel(_ task: URLSessionTask) {
+        cancellations.async { task.cancel() }
     }
 
     static func urlRequest(_ request: HTTPRequest) -> URLRequest {
