@@ -2,8 +2,8 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
 
-APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb
-PIP_PACKAGES := Pillow PyJWT
+APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb chromium chromium-driver
+PIP_PACKAGES := Pillow PyJWT selenium
 SWIFT_TEST_FLAGS ?=
 
 .PHONY: install test test-only check-imports release-check bench fuzz soak demo chat probe clean
@@ -20,7 +20,7 @@ install:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	@python3 -c "import PIL, jwt" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
+	@python3 -c "import PIL, jwt, selenium" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
 
 # The import rule of Docs/ARCHITECTURE.md, and the checker's own self-test.
 check-imports:
@@ -34,13 +34,15 @@ release-check: install
 # Debug build of every target and test with warnings as errors, then every test (scripts/run-tests: past
 # TEST_DEADLINE_SECONDS, 900 by default, it prints the unfinished tests and every thread's stack and fails), then every libFuzzer target for
 # FUZZ_TEST_SECONDS each (scripts/fuzz, below): a crash, trap, hang or leak fails `make test`, and the log carries
-# the reproducer's path and bytes. The release build with warnings as errors is `make release-check` (run before
+# the reproducer's path and bytes. Before the fuzzers, scripts/dashboard-tests drives the dashboard in headless
+# Chromium (chromedriver, selenium) against a real emulator and reception-chat, and refreshes Docs/images/. The release build with warnings as errors is `make release-check` (run before
 # landing; kept out of CI's path to keep the suite well under 15 min).
 FUZZ_TEST_SECONDS ?= 15
 test: install check-imports
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	python3 scripts/run-tests -- $(SWIFT_TEST_FLAGS)
 	python3 scripts/probe "$$(swift build --show-bin-path)"
+	python3 scripts/dashboard-tests "$$(swift build --show-bin-path)" --screenshots Docs/images
 	@if [ "$$(uname -s)" = Linux ]; then scripts/fuzz $(FUZZ_TEST_SECONDS); \
 	else echo "fuzz: skipped on $$(uname -s): scripts/fuzz needs a Linux toolchain's libFuzzer"; fi
 
@@ -79,12 +81,14 @@ probe: install
 # The whole product in one command (Docs/HostApp.md): builds the emulator and the terminal host app (debug: the
 # fastest build), then scripts/demo starts the emulator on a free loopback port with a temporary data folder, the
 # demo token server, and reception-chat under a pseudo-terminal, plays a scripted conversation and checks every
-# step. scripts/demo stops what it started, also on failure or Ctrl-C; the trap below covers a kill of make itself.
+# step, printing the dashboard's sign-in URL beside the transcript (`make demo DEMO_FLAGS=--hold` keeps the emulator
+# and its dashboard running afterwards, until Ctrl-C). scripts/demo stops what it started, also on failure or
+# Ctrl-C; the trap below covers a kill of make itself.
 demo: install
 	swift build --product reception-emulator
 	swift build --product reception-chat
 	@bin=$$(swift build --show-bin-path); \
-	python3 scripts/demo --bin "$$bin" & pid=$$!; \
+	python3 scripts/demo --bin "$$bin" $(DEMO_FLAGS) & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null; wait $$pid' INT TERM HUP; \
 	wait $$pid
 

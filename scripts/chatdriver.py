@@ -36,9 +36,9 @@ def free_port_process(argv, env=None, pattern=r"http://127\.0\.0\.1:\d+", timeou
         seen += line
         m = re.search(pattern, line)
         if m:
-            # the emulator prints its credentials right after the URL line
+            # the emulator prints its credentials and the dashboard's sign-in URL right after the URL line
             if "emulator" in line:
-                for _ in range(3):
+                for _ in range(4):
                     seen += proc.stdout.readline()
             return proc, m.group(0), seen
     raise StepFailed(f"{argv[0]} printed no URL in {timeout}s: {seen}")
@@ -53,6 +53,7 @@ class Emulator:
         self.app_id = re.search(r"App ID:\s+(\S+)", banner).group(1)
         self.admin_token = re.search(r"Admin token:\s+(\S+)", banner).group(1)
         self.identity_secret = re.search(r"Identity secret:\s+(\S+)", banner).group(1)
+        self.dashboard_url = re.search(r"Dashboard:\s+(\S+)", banner).group(1)
 
     def admin(self, method, path, body=None):
         data = None if body is None else json.dumps(body).encode()

@@ -46,4 +46,7 @@ struct AppSettings: Codable, Sendable {
     /// The published appearance object as JSON text, with its revision (spec 3.16).
     var appearance = "{}"
     var appearanceRevision = 0
+    /// The App Store ID review cards link to by default (dashboard, seed 001 "Review cards"); optional so a
+    /// settings document written before it decodes.
+    var appStoreId: String?
 }

@@ -73,8 +73,10 @@ public enum EmulatorCommand {
                   App ID:           \(credentials.appId)
                   Admin token:      \(credentials.adminToken)
                   Identity secret:  \(credentials.identitySecret ?? "(none)")
+                Dashboard: \(emulator.dashboardURL)
                   Database:         \(configuration.dataDirectory)/emulator.sqlite
-                The credentials are kept in the database; the same ones print on every start.
+                The credentials are kept in the database; the same ones print on every start. The dashboard URL
+                signs a browser in; every start prints a new one.
 
                 """
             // Written straight to the file descriptor so it shows at once even when stdout is a pipe.

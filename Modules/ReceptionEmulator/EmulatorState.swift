@@ -12,6 +12,8 @@ final class EmulatorState {
     var baseURL = ""
     /// Open rate-limit windows by `scope|subject`.
     var rateWindows: [String: RateWindow] = [:]
+    /// The dashboard's sign-in secret and sessions (kept in memory: a restart signs every browser out).
+    var dashboard: DashboardAccess
     /// Records that event streams handed `changed` lines for these agent messages to their connections; set by
     /// the emulator to take its state lock, since streams write on their own threads.
     var streamReceived: @Sendable ([String]) -> Void = { _ in }
@@ -19,6 +21,7 @@ final class EmulatorState {
     init(configuration: EmulatorConfiguration, hub: EventHub) throws {
         self.configuration = configuration
         self.hub = hub
+        dashboard = DashboardAccess(secret: configuration.randomText(40))
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         db = try SQLiteDatabase(path: configuration.dataDirectory + "/emulator.sqlite")

@@ -36,6 +36,10 @@ public final class ReceptionEmulator: Sendable {
     /// The port being listened on, 0 before ``start()``.
     public var port: Int { server.withLock { $0?.port ?? 0 } }
 
+    /// The dashboard's sign-in URL (`http://host:port/dashboard/sign-in/<secret>`, a new secret on every start);
+    /// empty before ``start()``.
+    public var dashboardURL: String { state.withLock { $0.baseURL.isEmpty ? "" : $0.dashboardURL } }
+
     /// How many event streams are open (a stream whose client left unnoticed counts until its next ping fails).
     package var openEventStreams: Int { hub.count }
 
@@ -73,13 +77,13 @@ public enum BodyLimits {
     public static let api = 65_536
     /// Storage PUT of one photo: 1 MiB, the client's JPEG budget (spec 7.9).
     public static let upload = 1_048_576
-    /// Admin API bodies (agent photos as Base64): 8 MiB.
+    /// Admin API and dashboard bodies (agent photos as Base64): 8 MiB.
     public static let admin = 8 * 1_048_576
 
     /// The limit for a request to `path`.
     public static func limit(method: String, path: String) -> Int {
         if path.hasPrefix("/storage/") { return upload }
-        if path.hasPrefix("/admin/") { return admin }
+        if path.hasPrefix("/admin/") || path.hasPrefix("/dashboard/") { return admin }
         return api
     }
 }

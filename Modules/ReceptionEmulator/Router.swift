@@ -41,6 +41,7 @@ extension ReceptionEmulator {
             do {
                 try state.checkCredentials(head)
             } catch let error as APIError {
+                if head.segments.first == "dashboard" { return EmulatorState.dashboardRefusal(error, request: head) }
                 return error.response
             } catch {
                 return APIError(500, "internal_error", "The emulator failed: \(error)").response
@@ -52,7 +53,7 @@ extension ReceptionEmulator {
 
 extension EmulatorState {
     /// Dispatches by path: `/v1/…` (the protocol), `/storage/…` (upload PUT), `/files/…` and `/team-photos/…`
-    /// (signed downloads), `/admin/…` (team API).
+    /// (signed downloads), `/admin/…` (team API), `/dashboard/…` (the team's web dashboard).
     func route(_ request: HTTPRequest, emulator: ReceptionEmulator) throws -> HTTPResponse {
         let segments = request.segments.map(String.init)
         switch segments.first {
@@ -64,6 +65,7 @@ extension EmulatorState {
         case "team-photos" where segments.count == 2 && request.method == "GET":
             return try teamPhotoGet(request, photoId: segments[1])
         case "admin": return try routeAdmin(request, Array(segments.dropFirst()), faults: emulator.faults)
+        case "dashboard": return try routeDashboard(request, Array(segments.dropFirst()), faults: emulator.faults)
         default: throw APIError.notFound
         }
     }
@@ -122,6 +124,8 @@ extension EmulatorState {
             if caller == .device { _ = try authenticate(request) }
         case "admin":
             try checkAdminToken(request)
+        case "dashboard":
+            try checkDashboard(request)
         case "storage" where segments.count == 2 && request.method == "PUT":
             guard hasValidSignature(request, purpose: "put", id: segments[1]) else {
                 throw APIError(403, "invalid_signature", "The upload URL is not valid or has expired.")

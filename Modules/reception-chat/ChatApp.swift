@@ -81,9 +81,10 @@ final class ChatApp {
 
     /// Signs the person in: a verified token from the token server when there is one, a label otherwise.
     private func signIn() async {
+        if !options.metadata.isEmpty { reception.setMetadata(options.metadata) }
         guard let user = options.user, !user.isEmpty else { return }
         guard let server = options.tokenServer, let root = URL(string: server) else {
-            reception.identify(userId: user, name: user)
+            reception.identify(userId: user, name: user, email: options.email)
             note("signed in as \(user) (unverified label)")
             return
         }

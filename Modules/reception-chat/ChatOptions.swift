@@ -8,12 +8,16 @@ struct ChatOptions: Sendable, Equatable {
     var user: String?
     var tokenServer: String?
     var pushToken: String?
+    /// `--email`: the email label passed with `--user` (unverified sign-in only; a token carries its own).
+    var email: String?
+    /// `--metadata KEY=VALUE` (repeatable): the custom fields passed to `setMetadata` at start.
+    var metadata: [String: String] = [:]
     /// `nil`: ANSI full screen when standard output is a terminal, plain lines otherwise.
     var plain: Bool?
 
     static let usage = """
         usage: reception-chat --app-id ID [--service URL] [--data DIR] [--user NAME] [--token-server URL]
-                              [--push-token HEX] [--plain]
+                              [--push-token HEX] [--email ADDRESS] [--metadata KEY=VALUE]... [--plain]
           --service        the service root (default http://127.0.0.1:8080, the emulator)
           --app-id         the App ID (app_ + 22 letters and digits); also RECEPTION_APP_ID
           --data           where the SDK keeps its files (default ./reception-chat-data)
@@ -21,6 +25,8 @@ struct ChatOptions: Sendable, Equatable {
                            without it NAME is passed as an unverified label
           --token-server   the host backend that mints identity tokens (GET /token?user=NAME)
           --push-token     a hex APNs device token to register (sandbox), so replies produce pushes
+          --email          the email label passed with --user when it signs in without a token
+          --metadata       a custom field KEY=VALUE for setMetadata (repeat for more); the team sees it
           --plain          plain lines instead of the full-screen view, even on a terminal
         commands: see /help inside the app
         """
@@ -48,6 +54,12 @@ struct ChatOptions: Sendable, Equatable {
             case "--user": options.user = value
             case "--token-server": options.tokenServer = value
             case "--push-token": options.pushToken = value
+            case "--email": options.email = value
+            case "--metadata":
+                guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                    return .failure(ChatOptionsError(message: "--metadata needs KEY=VALUE", status: 2))
+                }
+                options.metadata[String(value[..<equals])] = String(value[value.index(after: equals)...])
             default: return .failure(ChatOptionsError(message: "unknown option \(flag)\n\(usage)", status: 2))
             }
         }

@@ -8,6 +8,8 @@ extension EmulatorState {
         }
         switch (request.method, rest) {
         case ("GET", []): return .json(200, device)
+        case ("PATCH", []): return try setDisplayName(request, deviceId: deviceId)
+        case ("POST", ["seen"]): return try markSeenByTeam(deviceId: deviceId)
         case ("DELETE", []):
             try removeDevice(deviceId)
             return .json(200, [:])
@@ -132,16 +134,21 @@ extension EmulatorState {
         return id
     }
 
-    /// Devices as the team sees them (all, or the one with `id`).
-    func devicesJSON(_ id: String?) throws -> [JSONValue] {
-        let rows =
-            try id.map { try db.query("SELECT * FROM devices WHERE id = ?", [.text($0)]) }
-            ?? db.query("SELECT * FROM devices ORDER BY rowid")
+    /// Devices as the team sees them (all, the one with `id`, or those matching the search text `matching`).
+    func devicesJSON(_ id: String?, matching query: String? = nil) throws -> [JSONValue] {
+        let rows: [SQLRow]
+        if let id {
+            rows = try db.query("SELECT * FROM devices WHERE id = ?", [.text(id)])
+        } else if let query {
+            rows = try db.query("SELECT * FROM devices WHERE \(Self.searchCondition) ORDER BY rowid", [.text(query)])
+        } else {
+            rows = try db.query("SELECT * FROM devices ORDER BY rowid")
+        }
         return try rows.map { row in
             let deviceId = row.text("id") ?? ""
             let record = try conversationRecord(deviceId: deviceId)
             let streams = hub.count(deviceId: deviceId)
-            return [
+            var device: [String: JSONValue] = [
                 "id": .string(deviceId), "createdAt": .string(InternetDate.string(row.double("created_at") ?? 0)),
                 "info": (try? JSONValue.parse(row.text("info") ?? "{}")) ?? .null,
                 "externalUserId": .optional(row.text("external_user_id")), "name": .optional(row.text("name")),
@@ -160,6 +167,11 @@ extension EmulatorState {
                 "inChat": .bool(streams > 0),
                 "lastActiveInChatAt": InternetDate.json(row.double("last_active_in_chat_at")),
             ]
+            device["displayName"] = .optional(row.text("display_name"))
+            device["lastSeenAt"] = InternetDate.json(row.double("last_seen_at"))
+            device["verifiedAt"] = InternetDate.json(row.double("verified_at"))
+            device.merge(Self.identityJSON(row)) { _, identity in identity }
+            return JSONValue.object(device)
         }
     }
 }

@@ -13,6 +13,12 @@ extension EmulatorState {
 
     func routeAdmin(_ request: HTTPRequest, _ path: [String], faults: FaultPlan) throws -> HTTPResponse {
         try checkAdminToken(request)
+        return try adminEndpoint(request, path, faults: faults)
+    }
+
+    /// The admin endpoint at `path` (after `admin`), once the caller was authorised: by the admin token on
+    /// `/admin/`, by a dashboard session and its CSRF token on `/dashboard/api/`.
+    func adminEndpoint(_ request: HTTPRequest, _ path: [String], faults: FaultPlan) throws -> HTTPResponse {
         switch (request.method, path) {
         case ("GET", ["app"]): return .json(200, appJSON())
         case ("PATCH", ["app"]): return try updateApp(request)
@@ -37,8 +43,19 @@ extension EmulatorState {
         case ("DELETE", ["faults"]):
             faults.clear()
             return .json(200, ["faults": []])
-        case ("GET", ["devices"]): return .json(200, ["devices": .array(try devicesJSON(nil))])
+        case ("GET", ["devices"]): return try devicesSearch(request)
         case ("GET", ["conversations"]): return try conversationsList()
+        case ("GET", ["inbox"]): return try inbox()
+        case ("GET", ["team"]): return .json(200, ["members": .array(try teamMembersJSON())])
+        case ("GET", ["appearance"]):
+            return .json(
+                200,
+                [
+                    "revision": .int(Int64(settings.appearanceRevision)),
+                    "appearance": (try? JSONValue.parse(settings.appearance)) ?? .object([:]),
+                    "images": .array(try db.query("SELECT id FROM appearance_images ORDER BY id").map { .optional($0.text("id")) }),
+                ])
+        case ("POST", ["push-preview"]): return try pushPreview(request)
         case (_, let p) where p.count >= 2 && p[0] == "devices": return try routeAdminDevice(request, p[1], Array(p.dropFirst(2)))
         default: throw APIError.notFound
         }
@@ -64,6 +81,10 @@ extension EmulatorState {
                 "sound": .bool(push.sound), "offerPushes": .bool(push.offerPushes),
             ],
             "appearanceRevision": .int(Int64(settings.appearanceRevision)),
+            "appStoreId": .optional(settings.appStoreId),
+            // seed 000: the identity section shows when the last user was verified.
+            "lastVerifiedAt": InternetDate.json(
+                (try? db.row("SELECT MAX(verified_at) AS at FROM devices"))?.double("at")),
         ]
     }
 
@@ -91,6 +112,12 @@ extension EmulatorState {
                 }
             }
         }
+        if body["appStoreId"] != nil {
+            let id = try body.optionalString("appStoreId")?.trimmingCharacters(in: .whitespaces)
+            guard id.map({ (1...20).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }) ?? true
+            else { throw APIError.invalidRequest("appStoreId is 1–20 decimal digits, or null") }
+            updated.appStoreId = id
+        }
         if let push = body["push"] {
             guard let fields = push.objectValue else { throw APIError.invalidRequest("push must be an object") }
             updated.push = try Self.pushSettings(fields, current: updated.push)
@@ -104,7 +131,7 @@ extension EmulatorState {
     static let pollingMinutes: ClosedRange<Int64> = 0...Int64(Int32.max)
     static let pollingSeconds: ClosedRange<Int64> = Int64(Int32.min)...Int64(Int32.max)
 
-    private static func pushSettings(_ body: [String: JSONValue], current: PushSettings) throws(APIError) -> PushSettings {
+    static func pushSettings(_ body: [String: JSONValue], current: PushSettings) throws(APIError) -> PushSettings {
         var push = current
         if let value = try body.optionalBool("configured") { push.configured = value }
         if let value = try body.optionalBool("showMessage") { push.showMessage = value }

@@ -22,7 +22,7 @@ extension EmulatorState {
         guard
             let row = try db.row(
                 """
-                SELECT d.id, d.blocked, d.verified_user_id, d.reset_revision, d.read_seq, t.expires_at
+                SELECT d.id, d.blocked, d.verified_user_id, d.reset_revision, d.read_seq, d.last_seen_at, t.expires_at
                 FROM access_tokens t JOIN sessions s ON s.secret = t.session_secret JOIN devices d ON d.id = t.device_id
                 WHERE t.token = ? AND s.revoked = 0
                 """, [.text(token)]),
@@ -32,6 +32,10 @@ extension EmulatorState {
             id: id, blocked: row.bool("blocked") ?? false, verifiedUserId: row.text("verified_user_id"),
             resetRevision: row.int("reset_revision") ?? 0, readSeq: row.int("read_seq") ?? 0,
             tokenExpiresAt: expiresAt)
+        // "Last seen" in the dashboard: written at most once a minute, so busy clients cost no extra writes.
+        if now - (row.double("last_seen_at") ?? 0) >= 60 {
+            try db.query("UPDATE devices SET last_seen_at = ? WHERE id = ?", [.double(now), .text(id)])
+        }
         // The chat revision the client holds: decimal digits, 0…2^53 − 1 (spec 1.6); an absent or empty header is 0.
         var revision: Int64 = 0
         if let text = request.header("x-reception-revision")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {

@@ -13,8 +13,8 @@ extension EmulatorState {
         let secret = "ss_" + configuration.randomText(40)
         let token = try db.transaction { () throws -> String in
             try db.query(
-                "INSERT INTO devices (id, created_at, info, metadata, paywalls) VALUES (?, ?, '{}', '{}', '[]')",
-                [.text(deviceId), .double(now)])
+                "INSERT INTO devices (id, created_at, last_seen_at, info, metadata, paywalls) VALUES (?, ?, ?, '{}', '{}', '[]')",
+                [.text(deviceId), .double(now), .double(now)])
             try apply(payload, identity: identity, to: deviceId)
             try db.query(
                 "INSERT INTO sessions (secret, device_id, created_at) VALUES (?, ?, ?)",

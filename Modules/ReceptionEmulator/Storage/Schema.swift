@@ -81,6 +81,17 @@ package enum Schema {
             "005_access_token_expiry",
             "CREATE INDEX access_tokens_by_expiry ON access_tokens (expires_at);"
         ),
+        (
+            // The dashboard (issue 18): a team-assigned display name kept apart from the SDK's `name` (seed 000),
+            // when the device was last seen, and how far the team has read each conversation (unread for the
+            // team). Older rows read as no display name, never seen since, nothing read by the team.
+            "006_dashboard",
+            """
+            ALTER TABLE devices ADD COLUMN display_name TEXT;
+            ALTER TABLE devices ADD COLUMN last_seen_at REAL;
+            ALTER TABLE conversations ADD COLUMN team_read_seq INTEGER NOT NULL DEFAULT 0;
+            """
+        ),
     ]
 
     /// Applies every migration not yet recorded.
