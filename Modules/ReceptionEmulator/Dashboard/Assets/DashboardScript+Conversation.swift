@@ -102,8 +102,9 @@ extension DashboardAssets {
             composer.update();
             const { typing: _typing, ...stable } = device;
             const detailsKey = JSON.stringify(stable);
-            // A form being edited in the details is not redrawn under the cursor.
-            if (detailsKey !== shownDetails && !details.contains(document.activeElement)) {
+            // A field being edited in the details is not redrawn under the cursor.
+            const editing = details.contains(document.activeElement) && ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName);
+            if (detailsKey !== shownDetails && !editing) {
               shownDetails = detailsKey;
               renderDetails(details, device, () => refresh());
             }

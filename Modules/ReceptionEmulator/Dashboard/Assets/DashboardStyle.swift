@@ -4,6 +4,7 @@ extension DashboardAssets {
         :root { --accent: #e8590c; --line: #d9d9de; --muted: #6b6b76; --bg: #f6f6f8; --card: #fff;
           font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 15px; color: #1d1d22; }
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
         body { margin: 0; background: var(--bg); }
         header.top { display: flex; align-items: center; gap: 1.5rem; padding: .6rem 1.2rem; background: #1d1d22; color: #fff; }
         header.top .brand { font-weight: 600; } header.top small { font-weight: 400; opacity: .7; }
@@ -22,7 +23,8 @@ extension DashboardAssets {
         input, select, textarea { font: inherit; padding: .3rem .4rem; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
         label { display: block; margin: .4rem 0 .15rem; font-size: .9rem; color: var(--muted); }
         label.inline { display: flex; align-items: center; gap: .4rem; color: inherit; }
-        #notice { position: sticky; top: 0; z-index: 5; padding: .6rem 1.2rem; background: #fff3bf; border-bottom: 1px solid #f0d264; }
+        #notice { position: fixed; bottom: 1rem; left: 50%; transform: translateX(-50%); z-index: 5; max-width: min(90vw, 640px);
+          padding: .6rem 1rem; background: #fff3bf; border: 1px solid #f0d264; border-radius: 8px; box-shadow: 0 4px 16px rgba(0,0,0,.15); }
         #notice.ok { background: #d3f9d8; border-color: #8ce99a; }
         .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: .8rem 1rem; margin-bottom: 1rem; }
         .muted { color: var(--muted); } .small { font-size: .85rem; }
