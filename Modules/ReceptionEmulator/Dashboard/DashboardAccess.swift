@@ -38,11 +38,13 @@ struct DashboardAccess {
 
     /// The session the request's cookie names, if it is open. Every open session is compared in constant time, so
     /// the answer's timing says nothing about how much of a guess matched.
+    /// A header may carry the name more than once (a stale cookie beside a fresh one): any value may match.
     func session(of request: HTTPRequest) -> String? {
-        guard let value = Self.cookie(Self.cookieName, in: request.header("cookie") ?? "") else { return nil }
         var found: String?
-        for session in sessions where HMACSHA256.constantTimeEquals(Array(session.id.utf8), Array(value.utf8)) {
-            found = session.id
+        for value in Self.cookies(Self.cookieName, in: request.header("cookie") ?? "").prefix(4) {
+            for session in sessions where HMACSHA256.constantTimeEquals(Array(session.id.utf8), Array(value.utf8)) {
+                found = session.id
+            }
         }
         return found
     }
@@ -59,13 +61,12 @@ struct DashboardAccess {
         return HMACSHA256.constantTimeEquals(Array(sent.utf8), Array(csrfToken(session: session, key: key).utf8))
     }
 
-    /// The value of cookie `name` in a `Cookie` header (`a=1; b=2`), or `nil`.
-    static func cookie(_ name: String, in header: String) -> String? {
-        for part in header.split(separator: ";") {
+    /// The values of cookie `name` in a `Cookie` header (`a=1; b=2`), in order.
+    static func cookies(_ name: String, in header: String) -> [String] {
+        header.split(separator: ";").compactMap { part in
             let pair = part.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces) == name else { continue }
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces) == name else { return nil }
             return pair[1].trimmingCharacters(in: .whitespaces)
         }
-        return nil
     }
 }

@@ -61,6 +61,9 @@ final class EmulatorHarness: Sendable {
         try emulator.start()
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.urlCache = nil
+        // Cookies are what a test sends: the dashboard's Set-Cookie answers must not reach later requests.
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.timeoutIntervalForRequest = 20
         session = URLSession(configuration: sessionConfiguration)
@@ -83,6 +86,7 @@ final class EmulatorHarness: Sendable {
         let url = try #require(URL(string: "http://127.0.0.1:\(port)\(path)"))
         var request = URLRequest(url: url)
         request.httpMethod = method
+        request.httpShouldHandleCookies = false
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
         let (data, response) = try await session.data(for: request)
