@@ -35,7 +35,8 @@ release-check: install
 # TEST_DEADLINE_SECONDS, 900 by default, it prints the unfinished tests and every thread's stack and fails), then every libFuzzer target for
 # FUZZ_TEST_SECONDS each (scripts/fuzz, below): a crash, trap, hang or leak fails `make test`, and the log carries
 # the reproducer's path and bytes. Before the fuzzers, scripts/dashboard-tests drives the dashboard in headless
-# Chromium (chromedriver, selenium) against a real emulator and reception-chat, and refreshes Docs/images/. The release build with warnings as errors is `make release-check` (run before
+# Chromium (chromedriver, selenium) against a real emulator and reception-chat (about 20 s), and refreshes the
+# screenshots in Docs/images/. The release build with warnings as errors is `make release-check` (run before
 # landing; kept out of CI's path to keep the suite well under 15 min).
 FUZZ_TEST_SECONDS ?= 15
 test: install check-imports

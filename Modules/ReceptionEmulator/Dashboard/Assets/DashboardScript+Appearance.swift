@@ -12,6 +12,7 @@ extension DashboardAssets {
           closeIcon: ["xmark", "chevron.down", "arrow.down"] };
         const flags = [["showsCloseButton", "Show close button"], ["fadesOlderMessages", "Fade older messages"],
           ["showsTeamNames", "Show team names"], ["showsTeamPhotos", "Show team photos"]];
+        const choiceLabels = { colorScheme: "Colour scheme", fontDesign: "Font design", closeIcon: "Close icon" };
         const hex = /^#[0-9A-Fa-f]{6}$/;
 
         function uuid() {
@@ -45,7 +46,7 @@ extension DashboardAssets {
             const select = el("select", { id: "appearance-" + key },
               el("option", { value: "" }, "(app's own)"), values.map((v) => el("option", { value: v, selected: current[key] === v }, v)));
             inputs[key] = select;
-            grid.append(el("div", {}, el("label", { for: select.id }, key), select));
+            grid.append(el("div", {}, el("label", { for: select.id }, choiceLabels[key]), select));
           }
           const boxes = flags.map(([key, label]) => {
             const box = el("input", { type: "checkbox", id: "appearance-" + key, checked: current[key] === true });
