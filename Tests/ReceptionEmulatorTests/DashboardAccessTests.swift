@@ -163,4 +163,34 @@ struct DashboardAccessTests {
         let long = try await harness.admin("GET", "devices?query=" + String(repeating: "a", count: 256))
         #expect(long.status == 400 && long.errorCode == "invalid_request")
     }
+
+    @Test func thePushPreviewRendersUnsavedSettingsLikeARealPushAndSavesNothing() async throws {
+        let harness = try EmulatorHarness()
+        let preview = try await harness.admin(
+            "POST", "push-preview", json: ["push": ["titleTemplate": "{app}: {agent}", "senderName": " Sam ", "appName": "Shop"]])
+        #expect(preview.status == 200)
+        #expect(preview.json["title"] as? String == "Shop: Sam")
+        #expect(preview.json["body"] as? String == "📷 Your order has shipped.")
+        let hidden = try await harness.admin("POST", "push-preview", json: ["push": ["showMessage": false]])
+        #expect(hidden.json["body"] as? String == "Open the app to read the reply.")
+        let tooLong = try await harness.admin(
+            "POST", "push-preview", json: ["push": ["bodyTemplate": String(repeating: "x", count: 121)]])
+        #expect(tooLong.status == 400)
+        let push = try #require(try await harness.admin("GET", "app").json["push"] as? [String: Any])
+        #expect(push["titleTemplate"] is NSNull && push["senderName"] is NSNull)
+    }
+
+    @Test func lastSeenIsTheLastAuthenticatedRequestRecordedAtMostOnceAMinute() async throws {
+        let harness = try EmulatorHarness()
+        let device = try await harness.register()
+        let first = try await harness.admin("GET", "devices/\(device.id)").json["lastSeenAt"] as? String
+        #expect(first != nil)
+        harness.clock.advance(by: 30)
+        _ = try await harness.api("GET", "conversation/unread", token: device.token)
+        #expect(try await harness.admin("GET", "devices/\(device.id)").json["lastSeenAt"] as? String == first)
+        harness.clock.advance(by: 31)
+        _ = try await harness.api("GET", "conversation/unread", token: device.token)
+        let later = try await harness.admin("GET", "devices/\(device.id)").json["lastSeenAt"] as? String
+        #expect(later != nil && later != first)
+    }
 }
