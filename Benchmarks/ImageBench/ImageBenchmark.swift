@@ -68,6 +68,48 @@ struct ImageBenchmark {
             print(line)
         }
         print("targets: speed ≥ ×0.5 at q80 420 standard; size ≤ ×1.01 of cjpeg -optimize; ΔPSNR ≥ −0.1 dB")
+        try progressive(image, sourcePath: sourcePath)
+    }
+
+    /// Issue 21's smaller files: our progressive encoding beside `cjpeg -optimize` (bytes, at the same quality and
+    /// so the same coefficients) and beside libjpeg-turbo's baseline speed (Pillow, standard tables), over
+    /// qualities 60–90 at 4:2:0.
+    private func progressive(_ image: PixelBuffer, sourcePath: String) throws {
+        let megapixels = Double(image.width * image.height) / 1e6
+        var worstSize = 0.0
+        var worstSpeed = Double.infinity
+        for quality in [60, 70, 80, 90] {
+            let options = JPEGEncoder.Options(quality: quality, chroma: .halved, progressive: true)
+            var ourTime = Double.infinity
+            var ourBytes: [UInt8] = []
+            var theirs = (megapixelsPerSecond: 0.0, bytes: 0)
+            for _ in 0..<rounds {
+                let (time, bytes) = try time(JPEGEncoder(options: options), image)
+                if time < ourTime { (ourTime, ourBytes) = (time, bytes) }
+                let measured = try Reference.pillow(
+                    source: sourcePath, quality: quality, chroma: "420", optimize: false,
+                    output: sourcePath + ".pillow.jpg", seconds: seconds)
+                if measured.megapixelsPerSecond > theirs.megapixelsPerSecond { theirs = measured }
+            }
+            let ourPath = sourcePath + ".progressive.jpg"
+            try Data(ourBytes).write(to: URL(fileURLWithPath: ourPath))
+            let clean = try Reference.decodesCleanly(ourPath)
+            let optimized = try Reference.cjpegOptimizedBytes(source: sourcePath, quality: quality, chroma: "420")
+            let theirProgressive = try Reference.cjpegProgressiveBytes(source: sourcePath, quality: quality)
+            let size = Double(ourBytes.count) / Double(optimized)
+            let speed = megapixels / ourTime / theirs.megapixelsPerSecond
+            worstSize = max(worstSize, size)
+            worstSpeed = min(worstSpeed, speed)
+            var line = "q\(quality) 420 progressive: ours \(fmt(megapixels / ourTime)) MP/s \(ourBytes.count) B"
+            line += " (djpeg clean: \(clean)) | cjpeg -optimize \(optimized) B, ours ×\(fmt(size, 4))"
+            let againstProgressive = Double(ourBytes.count) / Double(theirProgressive)
+            line += " | cjpeg -progressive \(theirProgressive) B, ours ×\(fmt(againstProgressive, 4))"
+            line += " | libjpeg-turbo baseline \(fmt(theirs.megapixelsPerSecond)) MP/s, speed ×\(fmt(speed, 3))"
+            print(line)
+        }
+        print(
+            "progressive: worst size ×\(fmt(worstSize, 4)) of cjpeg -optimize (goal ≤ ×0.97), worst speed"
+                + " ×\(fmt(worstSpeed, 3)) of libjpeg-turbo baseline (goal ≥ ×0.5)")
     }
 
     /// Best wall time of repeated in-process encodes, and the bytes of the last one.

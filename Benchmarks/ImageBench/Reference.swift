@@ -92,6 +92,23 @@ enum Reference {
     }
 }
 
+extension Reference {
+    /// Size of `cjpeg -progressive` output at 4:2:0 (libjpeg-turbo's progressive script, optimised tables).
+    static func cjpegProgressiveBytes(source: String, quality: Int) throws -> Int {
+        let output = source + ".cjpeg-progressive.jpg"
+        _ = try run(
+            "cjpeg", ["-quality", "\(quality)", "-sample", "2x2", "-progressive", "-outfile", output, source])
+        let attributes = try FileManager.default.attributesOfItem(atPath: output)
+        return (attributes[.size] as? Int) ?? 0
+    }
+
+    /// Whether `djpeg` decodes `jpeg` without a warning.
+    static func decodesCleanly(_ jpeg: String) throws -> Bool {
+        // djpeg reports damage on stderr and still exits 0 for most of it; `run` throws on a non-zero exit.
+        try run("sh", ["-c", "djpeg -ppm -outfile /dev/null \"$1\" 2>&1", "sh", jpeg]).isEmpty
+    }
+}
+
 /// A benchmark step that could not run.
 struct BenchFailure: Error, CustomStringConvertible {
     let description: String

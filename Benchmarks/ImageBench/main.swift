@@ -1,6 +1,6 @@
 // ImageBench: our JPEG encoder against libjpeg-turbo on the same images in the same run (issue 3 targets).
 //
-//   swift run -c release ImageBench [--quick] [--decode-only]
+//   swift run -c release ImageBench [--quick] [--decode-only | --encode-only]
 //   swift run -c release ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]   (one decode, for /usr/bin/time -v)
 //   swift run -c release ImageBench --decode-time FILE EIGHTHS RUNS        (best of RUNS decodes)
 //
@@ -22,7 +22,9 @@ do {
     }
     let encoderBench = ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3)
     if !CommandLine.arguments.contains("--decode-only") { try encoderBench.run() }
-    try DecodeBenchmark(seconds: quick ? 0.5 : 2.0).run(encoderBench)
+    if !CommandLine.arguments.contains("--encode-only") {
+        try DecodeBenchmark(seconds: quick ? 0.5 : 2.0).run(encoderBench)
+    }
 } catch {
     FileHandle.standardError.write(Data("ImageBench: \(error)\n".utf8))
     exit(1)

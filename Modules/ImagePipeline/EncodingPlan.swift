@@ -50,6 +50,11 @@ struct EncodingPlan {
                 strip: strip, converter: converter, planes: planes, multipliers: multipliers, scanOrder: scanOrder)
         }
 
+        if options.progressive {
+            runProgressive(planes: planes, into: &sink, prepare: prepare)
+            return
+        }
+
         let chromaUsed = layout.components.count > 1
         var dc = [HuffmanSpec.luminanceDC, HuffmanSpec.chrominanceDC]
         var ac = [HuffmanSpec.luminanceAC, HuffmanSpec.chrominanceAC]
@@ -83,9 +88,7 @@ struct EncodingPlan {
         predictions.initialize(repeating: 0, count: 4)
         for strip in 0..<layout.stripCount {
             prepare(strip)
-            code(
-                    strip: strip, planes: planes, predictions: predictions,
-                    into: &writer)
+            code(strip: strip, planes: planes, predictions: predictions, into: &writer)
             writer.bits.drain(into: &sink)
         }
         writer.bits.flushBits()

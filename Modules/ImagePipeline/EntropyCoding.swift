@@ -9,6 +9,9 @@ protocol SymbolConsumer: ~Copyable {
     mutating func dc(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int)
     /// An AC symbol (run << 4 | size) with its extra bits; 0x00 is end-of-block and 0xF0 a run of 16 zeros.
     mutating func ac(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int)
+    /// `length` (1...32) bits sent as they are, outside any Huffman code: the correction bits of progressive
+    /// refinement scans (T.81 G.1.2.1, G.1.2.3).
+    mutating func raw(_ bits: UInt64, length: Int)
 }
 
 /// The magnitude category of `value` (T.81 F.1.2.1: bits needed for |value|) and its extra bits: the value itself
@@ -105,6 +108,17 @@ struct HuffmanBlockWriter: SymbolConsumer, ~Copyable {
     mutating func ac(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int) {
         emit(tables[512 &+ table &* 256 &+ symbol], extra: extra, extraLength: extraLength)
     }
+
+    @inline(__always)
+    mutating func raw(_ bits: UInt64, length: Int) {
+        self.bits.put(bits, length: length)
+    }
+
+    /// Replaces one table: the next scan of a progressive frame brings its own (`ac` false for DC).
+    mutating func use(_ table: HuffmanEncodingTable, ac: Bool, slot: Int) {
+        let start = (ac ? 512 : 0) + slot * 256
+        for symbol in 0..<256 { tables[start + symbol] = table.packed[symbol] }
+    }
 }
 
 /// Counts symbols per table for the optimised-table pass (Annex K.2 needs only the frequencies).
@@ -114,6 +128,7 @@ struct SymbolCounter: SymbolConsumer {
 
     func beginMCU(blocks: Int) {}
     func restart(_ index: Int) {}
+    func raw(_ bits: UInt64, length: Int) {}
 
     @inline(__always)
     mutating func dc(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int) {

@@ -1,8 +1,8 @@
 import ReceptionCore
 
-/// The pure-Swift baseline JPEG encoder ReceptionKit uses to prepare photos for upload (spec 7.9).
+/// The pure-Swift JPEG encoder ReceptionKit uses to prepare photos for upload (spec 7.9).
 ///
-/// It writes baseline JFIF (4:2:0 with averaged chroma, 4:4:4, or grayscale for grey input), scales the Annex K
+/// It writes baseline JFIF (or progressive, `Options.progressive`) (4:2:0 with averaged chroma, 4:4:4, or grayscale for grey input), scales the Annex K
 /// quantization tables by quality the way libjpeg does, and by default builds optimised Huffman tables from a
 /// counting pass. It works one strip of MCU rows at a time, so its working memory depends on the image width only.
 public struct JPEGEncoder: ImageEncoding {
@@ -25,16 +25,21 @@ public struct JPEGEncoder: ImageEncoding {
         public var optimizeHuffman: Bool
         /// MCUs between restart markers; 0 writes none. At most 65,535.
         public var restartInterval: Int
+        /// Whether to write a progressive JPEG (T.81 G: DC first, then AC bands, then their low bits, each scan
+        /// with optimised tables of its own; `optimizeHuffman` does not apply) instead of a baseline one. Its
+        /// working memory holds every coefficient of the image (2 bytes each), not one strip.
+        public var progressive: Bool
 
         /// Options; the defaults match what photo preparation uses.
         public init(
             quality: Int = 85, chroma: ChromaSubsampling = .halved, optimizeHuffman: Bool = true,
-            restartInterval: Int = 0
+            restartInterval: Int = 0, progressive: Bool = false
         ) {
             self.quality = quality
             self.chroma = chroma
             self.optimizeHuffman = optimizeHuffman
             self.restartInterval = restartInterval
+            self.progressive = progressive
         }
     }
 
@@ -72,6 +77,7 @@ public struct JPEGEncoder: ImageEncoding {
     /// this size, beyond the input and the output; independent of `height` by construction.
     package func workingMemoryBytes(width: Int, height: Int, format: PixelFormat) -> Int {
         let layout = FrameLayout(width: width, height: height, sampling: EncodingPlan.sampling(format, options))
-        return StripPlanes.byteCount(layout) + EncodingPlan.initialOutputCapacity(layout)
+        let progressive = options.progressive ? CoefficientImage.byteCount(layout) : 0
+        return StripPlanes.byteCount(layout) + EncodingPlan.initialOutputCapacity(layout) + progressive
     }
 }

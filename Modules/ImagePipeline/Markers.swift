@@ -1,4 +1,4 @@
-/// The marker segments of a baseline JFIF file (T.81 Annex B, JFIF 1.02). Nothing else is written: no EXIF, no
+/// The marker segments of a baseline or progressive JFIF file (T.81 Annex B, JFIF 1.02). Nothing else is written: no EXIF, no
 /// GPS, no comment, so a photo leaves the device without metadata.
 enum Markers {
     static let startOfImage: [UInt8] = [0xFF, 0xD8]
@@ -19,15 +19,16 @@ enum Markers {
         return segment(0xDB, body)
     }
 
-    /// SOF0 (baseline DCT): 8-bit samples, the frame size, and per component its id, sampling factors and table.
-    static func frame(width: Int, height: Int, components: [ComponentLayout]) -> [UInt8] {
+    /// SOF0 (baseline DCT) or SOF2 (progressive DCT, Huffman): 8-bit samples, the frame size, and per component
+    /// its id, sampling factors and table.
+    static func frame(width: Int, height: Int, components: [ComponentLayout], progressive: Bool = false) -> [UInt8] {
         var body: [UInt8] = [8]
         body += bigEndian16(height) + bigEndian16(width)
         body.append(UInt8(components.count))
         for component in components {
             body += [component.id, UInt8(component.horizontal << 4 | component.vertical), UInt8(component.table)]
         }
-        return segment(0xC0, body)
+        return segment(progressive ? 0xC2 : 0xC0, body)
     }
 
     /// DHT with the given tables; `tableClass` 0 is DC, 1 is AC.
@@ -53,6 +54,18 @@ enum Markers {
             body += [component.id, UInt8(component.table << 4 | component.table)]
         }
         body += [0, 63, 0]
+        return segment(0xDA, body)
+    }
+
+    /// SOS for one scan of a progressive frame: its components with their DC table (interleaved DC scans) or AC
+    /// table 0 (single-component AC scans), the band `start...end` and the bit positions Ah and Al.
+    static func startOfScan(_ scan: ProgressiveScan, components: [ComponentLayout]) -> [UInt8] {
+        var body: [UInt8] = [UInt8(scan.components.count)]
+        for index in scan.components {
+            let component = components[index]
+            body += [component.id, UInt8(scan.isDC ? component.table << 4 : 0)]
+        }
+        body += [UInt8(scan.start), UInt8(scan.end), UInt8(scan.high << 4 | scan.low)]
         return segment(0xDA, body)
     }
 

@@ -34,6 +34,7 @@ enum ImageCommand {
                 guard let interval = value.flatMap(Int.init) else { return fail(usage, status: 2) }
                 options.restartInterval = interval
                 index += 1
+            case "--progressive": options.progressive = true
             case "--optimize": options.optimizeHuffman = true
             case "--no-optimize": options.optimizeHuffman = false
             default: paths.append(argument)

@@ -42,8 +42,15 @@ public struct PhotoPreparer: ImagePreparing {
     private let encoder: any ImageEncoding
     private let configuration: Configuration
 
-    /// A preparer using `encoder` (the pure-Swift `JPEGEncoder` by default).
-    public init(encoder: any ImageEncoding = JPEGEncoder(), configuration: Configuration = Configuration()) {
+    /// The encoder preparation uses unless told otherwise: our `JPEGEncoder`, progressive, which carries the same
+    /// pixels as its baseline output in 3–5% fewer bytes on photos (Docs/ImagePipeline.md), at the cost of a
+    /// coefficient store of the output's size.
+    public static let defaultEncoder = JPEGEncoder(options: .init(progressive: true))
+
+    /// A preparer using `encoder` (`defaultEncoder` unless given).
+    public init(
+        encoder: any ImageEncoding = PhotoPreparer.defaultEncoder, configuration: Configuration = Configuration()
+    ) {
         self.encoder = encoder
         self.configuration = configuration
     }
