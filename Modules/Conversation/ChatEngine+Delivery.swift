@@ -60,10 +60,10 @@ extension ChatEngine {
         if let wait = blockingWait(for: message) { throw wait.error }
         // Steps 3–4: device update (registers on the first send). In a halted session of a registered device the
         // send itself is the probe.
-        halt = await service.halt
+        permission.observe(halt: await service.halt)
         let registered = (try? await service.isRegistered()) ?? false
-        if !(halt != nil && registered) {
-            let epoch = permissionEpoch
+        if !(permission.halt != nil && registered) {
+            let epoch = permission.epoch
             try await service.updateDevice(probe: userInitiated, allowRegistration: userInitiated || watched)
             deviceUpdated(startedAt: epoch)
         }
@@ -91,7 +91,7 @@ extension ChatEngine {
         }
         // Step 6: permission re-check. Spec 7.7: a block learnt meanwhile stops the post, and the message goes back
         // into the composer.
-        if sendingDisabled && halt == nil {
+        if permission.sendingDisabled && permission.halt == nil {
             returnToComposer(id)
             throw .cancelled
         }
@@ -106,18 +106,12 @@ extension ChatEngine {
     /// Spec 3.8: on success the read generation moves, the conversation exists, the server copy is merged without
     /// advancing the cursor, a verification requirement is cleared, and `messageSent` (+`imageSent`) is emitted.
     func confirmed(_ id: String, _ response: SendMessageResponse) {
-        readGeneration += 1
+        reads.move()
         hadPhotosEvent(id)
         if !hasConversation { persistSession { $0.unread.hasConversation = true } }
         hasConversation = true
         conversationID = response.conversation.id
-        if verificationRequired { verificationRequired = false; permissionEpoch += 1 }
-        if halt != nil || sendingDisabled {
-            // A successful probe ends the halt (spec 6.4).
-            halt = nil
-            sendingDisabled = false
-            permissionEpoch += 1
-        }
+        permission.sendSucceeded()
         var incoming = response.message
         if incoming.clientId == nil { incoming.clientId = id }
         outgoing[id]?.budget?.recordSuccess()
@@ -141,17 +135,14 @@ extension ChatEngine {
             storing("forget attachment IDs") { try deps.store.clearAttachmentIDs(of: id) }
             if let index = index(of: id) { messages[index].attachmentIds = [] }
         case ReceptionError.Code.blocked:
-            sendingDisabled = true
-            permissionEpoch += 1
+            permission.sendBlocked()
         case ReceptionError.Code.verificationRequired:
-            verificationRequired = true
-            permissionEpoch += 1
+            permission.sendNeedsVerification()
         case ReceptionError.Code.chatReset:
             if let revision = error.resetRevision { chatReset(revision: revision); return }
         default: break
         }
-        halt = await service.halt
-        if halt == .blocked { sendingDisabled = true }
+        permission.observeAfterFailure(halt: await service.halt)
         guard let index = index(of: id), !messages[index].isConfirmed else { return }
         var flags: DeliveryFlags = [.failed]
         if error.isTransient, error.code != ReceptionError.Code.cooldown, error.status != 429, error.retryScope == nil {
@@ -166,7 +157,7 @@ extension ChatEngine {
             }
             if !(wait.automatic && watched) { flags.insert(.awaitsManualRetry) }
         }
-        if halt == nil {
+        if permission.halt == nil {
             outgoing[id, default: Outgoing()].budget?.recordFailure(error, random: deps.random)
             if let delay = outgoing[id]?.budget?.nextDelay { outgoing[id]?.nextAttemptAt = clock.uptime + delay }
         }
@@ -186,16 +177,16 @@ extension ChatEngine {
         outgoing[id] = nil
         releaseBatch.removeAll { $0 == id }
         storing("remove the stopped message") { try deps.store.removeUnsent(id) }
-        if !message.text.isEmpty {
-            composerText = composerText.isEmpty ? message.text : message.text + "\n" + composerText
-            storing("save draft") { try deps.store.setDraft(composerText) }
-        }
         let photos = message.images.compactMap { jpeg -> PreparedPhoto? in
             guard let size = JPEGSize(jpeg) else { return nil }
             return PreparedPhoto(
                 jpeg: jpeg, width: size.width, height: size.height, checksum: Base64.encode(SHA256.hash(jpeg)))
         }
-        composerPhotos = Array((photos + composerPhotos).prefix(Limits.photosPerMessage))
+        composer.takeBack(text: message.text, photos: photos)
+        if !message.text.isEmpty {
+            let draft = composer.text
+            storing("save draft") { try deps.store.setDraft(draft) }
+        }
         publish()
     }
 

@@ -5,7 +5,7 @@ extension ChatEngine {
     // MARK: - Opening load (spec 7.2, 3.6, 7.10)
 
     func startOpeningLoad() {
-        guard session.hasStartedChat, halt == nil, loadTask == nil, !loadBudget.isStopped, !isShutDown else {
+        guard session.hasStartedChat, permission.halt == nil, loadTask == nil, !loadBudget.isStopped, !isShutDown else {
             if session.hasStartedChat { seedRecovery() }
             return
         }
@@ -26,7 +26,7 @@ extension ChatEngine {
             return
         }
         do throws(ReceptionError) {
-            let epoch = permissionEpoch
+            let epoch = permission.epoch
             try await service.updateDevice(probe: false, allowRegistration: false)
             deviceUpdated(startedAt: epoch)
         } catch {
@@ -45,8 +45,8 @@ extension ChatEngine {
         guard watched, !isShutDown else { return }
         let recheck = opening ? limitRecheckScopes() : []
         let changeCounts = Dictionary(uniqueKeysWithValues: recheck.map { ($0, deps.cooldowns.changeCount(of: $0)) })
-        let generation = readGeneration
-        let epoch = permissionEpoch
+        let generation = reads.generation
+        let epoch = permission.epoch
         let response: HistoryResponse
         do throws(ReceptionError) {
             response = try await service.history(limits: !recheck.isEmpty)
@@ -58,8 +58,7 @@ extension ChatEngine {
                 return
             }
             if error.code != ReceptionError.Code.cooldown { loadBudget.recordFailure(error, random: deps.random) }
-            halt = await service.halt
-            if halt == .blocked { sendingDisabled = true }
+            permission.observeAfterFailure(halt: await service.halt)
             // A failed or held history GET still seeds recovery (spec 7.8.7).
             if opening { seedRecovery(); releaseLimits() }
             kickDriver()
@@ -70,7 +69,7 @@ extension ChatEngine {
         }
         guard !isShutDown, watched else { return }
         loadBudget.recordSuccess()
-        if generation != readGeneration {
+        if generation != reads.generation {
             if !reloadRequested {
                 reloadRequested = true
                 await loadHistory(opening: opening)
@@ -115,8 +114,8 @@ extension ChatEngine {
         }
         hasConversation = exists
         conversationID = response.conversation?.id
-        applyDeviceFlags(response.device, epoch: epoch)
-        boundedRead = response.boundedRead ?? false
+        permission.apply(response.device, startedAt: epoch)
+        reads.setBounded(response.boundedRead ?? false)
         // Drop every cached confirmed message whose seq is not in this window, in memory and in the store.
         let window = Set(response.messages.map(\.seq))
         let before = messages.count
@@ -133,7 +132,7 @@ extension ChatEngine {
 
     /// Fetches newer messages; coalesced while one runs, deferred while a `requests` wait is active.
     func poll() {
-        guard watched, halt == nil, loadTask == nil, !isShutDown else { return }
+        guard watched, permission.halt == nil, loadTask == nil, !isShutDown else { return }
         if let wait = deps.cooldowns.wait(for: [.requests], now: clock.now) {
             guard deferredPoll == nil else { return }
             deferredPoll = Task { [weak self, clock = deps.clock] in
@@ -160,8 +159,8 @@ extension ChatEngine {
     }
 
     private func pollOnce() async {
-        let generation = readGeneration
-        let epoch = permissionEpoch
+        let generation = reads.generation
+        let epoch = permission.epoch
         let pages: [MessagesPage]
         do throws(ReceptionError) {
             pages = try await service.messages(after: session.cursor ?? 0)
@@ -176,7 +175,7 @@ extension ChatEngine {
             return
         }
         guard !isShutDown, watched else { return }
-        if generation != readGeneration {
+        if generation != reads.generation {
             pollAgain = true
             return
         }
@@ -184,8 +183,8 @@ extension ChatEngine {
         var conversation: String?
         var exists = true
         for page in pages {
-            applyDeviceFlags(page.device, epoch: epoch)
-            if let bounded = page.boundedRead { boundedRead = bounded }
+            permission.apply(page.device, startedAt: epoch)
+            if let bounded = page.boundedRead { reads.setBounded(bounded) }
             applyTeam(page.team, replacing: false)
             merge(page.messages, advanceCursor: true)
             seqs += page.messages.map(\.seq)
@@ -260,7 +259,7 @@ extension ChatEngine {
     /// never for a cache shown without a GET). Bounded when the last GET said so, else legacy.
     func markRead(messagesSeqs seqs: [Int64], conversationID: String?) async {
         guard watched, hasConversation, !isShutDown else { return }
-        if boundedRead {
+        if reads.bounded {
             await boundedMarkRead(seqs, conversationID: conversationID)
         } else {
             await legacyMarkRead()
@@ -274,13 +273,11 @@ extension ChatEngine {
             logger.info("read skipped: invalid history for a bounded read")
             return
         }
-        let through = max(readThrough[conversationID] ?? 0, seqs.max() ?? 0)
-        guard through > 0 else { return }
-        readThrough[conversationID] = through
+        guard let through = reads.boundedTarget(conversationID: conversationID, seqs: seqs) else { return }
         // Spec 7.11: a read moves the generation when it starts and when it finishes.
-        readGeneration += 1
-        let started = readGeneration
-        defer { readGeneration += 1 }
+        reads.move()
+        let started = reads.generation
+        defer { reads.move() }
         do throws(ReceptionError) {
             let answer = try await service.markRead(conversationId: conversationID, throughSeq: through)
             guard answer.conversationId == conversationID, answer.readSeq >= through,
@@ -289,7 +286,7 @@ extension ChatEngine {
                 return
             }
             // A read response updates the count only if no other read or send happened meanwhile.
-            if readGeneration == started, !isShutDown { unreadCount = answer.unreadCount; publish() }
+            if !isShutDown, reads.accept(unreadCount: answer.unreadCount, startedAt: started) { publish() }
         } catch {
             logger.info("read failed (\(error.code))")
         }
@@ -297,22 +294,21 @@ extension ChatEngine {
 
     /// Spec 3.9 legacy: `POST conversation/read` without a body, then `GET conversation/unread` for the count.
     private func legacyMarkRead() async {
-        readGeneration += 1
+        reads.move()
         do throws(ReceptionError) {
             try await service.markReadLegacy()
         } catch {
-            readGeneration += 1
+            reads.move()
             logger.info("legacy read failed (\(error.code))")
             return
         }
-        readGeneration += 1
+        reads.move()
         guard watched, !isShutDown else { return }
         // Spec 7.11: an unread response that returns after the generation moved does not change the count.
-        let generation = readGeneration
+        let generation = reads.generation
         do throws(ReceptionError) {
             let answer = try await service.unread(probe: false)
-            if generation == readGeneration, !isShutDown, answer.unreadCount >= 0 {
-                unreadCount = answer.unreadCount
+            if !isShutDown, answer.unreadCount >= 0, reads.accept(unreadCount: answer.unreadCount, startedAt: generation) {
                 publish()
             }
         } catch {

@@ -12,15 +12,11 @@ extension ChatEngine {
         if isVisible {
             if watched { becameWatched() }
         } else {
-            readGeneration += 1
-            // The last read answer described the chat while it was watched; outside the chat the count belongs to
-            // the unread monitor, so the next read after reopening is reported even when it repeats this value.
-            unreadCount = nil
+            reads.chatClosed()
             if wasWatched { stoppedWatching() }
             hideAgentTyping()
             sendTypingFalseIfNeeded()
-            // Spec 7.18: closing the chat hides the banner unless it shows offline.
-            if banner != .offline { setBanner(.hidden) }
+            status.chatClosed()
         }
         publish()
     }
@@ -37,7 +33,7 @@ extension ChatEngine {
             for id in outgoing.keys { outgoing[id]?.budget?.appBecameActive() }
             loadBudget.appBecameActive()
             streamBudget.appBecameActive()
-            if halt == .blocked { Task { [weak self] in await self?.probeBlocked() } }
+            if permission.halt == .blocked { Task { [weak self] in await self?.probeBlocked() } }
             if watched { becameWatched() }
         } else if wasWatched {
             stoppedWatching()
@@ -97,11 +93,8 @@ extension ChatEngine {
     /// Spec 6.4: the session halted (`reason`) or resumed (`nil`).
     public func haltChanged(_ reason: HaltReason?) {
         guard !isShutDown else { return }
-        halt = reason
-        permissionEpoch += 1
-        if reason == .blocked { sendingDisabled = true }
+        permission.haltChanged(reason)
         if reason == nil {
-            sendingDisabled = false
             if watched { startStreamIfPossible(); kickDriver() }
         } else {
             stopStream()
@@ -113,16 +106,12 @@ extension ChatEngine {
 
     /// Spec 7.14.3: a new identity token was accepted locally; the sign-in notice clears.
     public func identityTokenStaged() {
-        verificationRequired = false
-        identityTokenPending = true
-        permissionEpoch += 1
+        permission.identityTokenStaged()
         publish()
     }
 
     /// A device update that started at permission epoch `epoch` succeeded: a token staged before it was sent.
-    func deviceUpdated(startedAt epoch: Int) {
-        if epoch == permissionEpoch { identityTokenPending = false }
-    }
+    func deviceUpdated(startedAt epoch: Int) { permission.deviceUpdated(startedAt: epoch) }
 
     /// Spec 7.12: the service reset the chat. Activity stops, the cache, draft, cursor and conversation facts are
     /// cleared (cooldowns kept), the revision adopted, and the chat starts empty; the next send starts support
@@ -146,13 +135,12 @@ extension ChatEngine {
         messages = []
         outgoing = [:]
         releaseBatch = []
-        composerText = ""
+        composer.chatReset()
         hasConversation = false
         conversationID = nil
-        readThrough = [:]
-        unreadCount = 0
+        reads.chatReset()
         hideAgentTyping()
-        typingTrueSent = false
+        typing.chatReset()
         updateBanner()
         publish()
     }
@@ -164,19 +152,6 @@ extension ChatEngine {
             haltChanged(nil)
         } catch {
             logger.debug("blocked probe failed (\(error.code))")
-        }
-    }
-
-    /// Spec 7.7: device flags from a GET, applied unless the local knowledge is newer than the request.
-    func applyDeviceFlags(_ flags: DeviceFlags?, epoch: Int) {
-        guard let flags, epoch == permissionEpoch else { return }
-        if let blocked = flags.blocked {
-            sendingDisabled = blocked
-            if !blocked, halt == .blocked { halt = nil }
-        }
-        // `verificationRequired: true` does not apply while a staged identity token is unsent (it may lift it).
-        if let required = flags.verificationRequired, !(required && identityTokenPending) {
-            verificationRequired = required
         }
     }
 }

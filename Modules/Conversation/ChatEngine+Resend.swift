@@ -96,7 +96,7 @@ extension ChatEngine {
     /// user action (the probe of a halted session). Returns whether an attempt started.
     @discardableResult
     public func retry(_ id: String) -> Bool {
-        guard !isShutDown, halt != .appUnavailable, let index = index(of: id), !messages[index].isConfirmed,
+        guard !isShutDown, permission.halt != .appUnavailable, let index = index(of: id), !messages[index].isConfirmed,
               messages[index].delivery.contains(.failed), outgoing[id]?.inFlight != true,
               blockingWait(for: messages[index]) == nil else { return false }
         messages[index].delivery.subtract([.awaitsManualRetry, .retryAfterLimitRelease])

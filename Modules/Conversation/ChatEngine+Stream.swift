@@ -5,7 +5,7 @@ extension ChatEngine {
     /// Spec 7.10: the stream runs while the chat is watched, a conversation exists, the session is not halted, a
     /// path exists, and the stream budget is not stopped.
     var streamAllowed: Bool {
-        watched && hasConversation && halt == nil && pathAvailable && !streamBudget.isStopped && !isShutDown
+        watched && hasConversation && permission.halt == nil && pathAvailable && !streamBudget.isStopped && !isShutDown
     }
 
     func startStreamIfPossible() {
@@ -87,8 +87,8 @@ extension ChatEngine {
             return false
         default: break
         }
-        halt = await service.halt
-        if halt != nil { updateBanner(); publish(); return false }
+        permission.observe(halt: await service.halt)
+        if permission.halt != nil { updateBanner(); publish(); return false }
         streamBudget.recordFailure(error, random: deps.random)
         updateBanner()
         publish()
@@ -119,26 +119,6 @@ extension ChatEngine {
         case .idle: hideAgentTyping()
         case .reconnect: break
         }
-    }
-
-    // MARK: - Agent typing (spec 7.13)
-
-    func showAgentTyping() {
-        agentTyping = true
-        agentTypingTimer?.cancel()
-        agentTypingTimer = Task { [weak self, clock = deps.clock] in
-            guard (try? await clock.sleep(for: .seconds(8))) != nil else { return }
-            await self?.hideAgentTyping()
-        }
-        publish()
-    }
-
-    func hideAgentTyping() {
-        agentTypingTimer?.cancel()
-        agentTypingTimer = nil
-        guard agentTyping else { return }
-        agentTyping = false
-        publish()
     }
 
     // MARK: - The wait ticker (spec 6.3.4: one timer announces the end of a wait)

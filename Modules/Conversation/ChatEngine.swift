@@ -68,11 +68,8 @@ public actor ChatEngine {
     var session = SessionState()
     var hasConversation = false
     var conversationID: String?
-    var boundedRead = false
-    var readThrough: [String: Int64] = [:]
-    /// Spec 7.11: moved by chat close, send success, and every read start and finish.
-    var readGeneration = 0
-    var unreadCount: Int?
+    /// Reads and the read generation.
+    var reads = ReadTracker()
     /// Spec 7.17: the team map with its photos.
     var team = TeamRoster()
     /// Bumped by a chat reset, so a photo downloaded for the old chat is never written.
@@ -83,22 +80,10 @@ public actor ChatEngine {
     /// Per member, the link whose download failed; a newer link is tried, this one is not.
     var failedTeamLinks: [String: URL] = [:]
 
-    // MARK: Composer
-    var composerText = ""
-    var composerPhotos: [PreparedPhoto] = []
-    var photoLoads = 0
-    var photoLoadFailed = false
-    var storageProblem = false
-
-    // MARK: Permission
-    var halt: HaltReason?
-    var sendingDisabled = false
-    var verificationRequired = false
-    /// Bumped on every local permission change, so an older GET cannot overwrite newer knowledge (spec 7.7).
-    var permissionEpoch = 0
-    /// Spec 7.7: an identity token was staged and no device update has carried it yet, so a GET's
-    /// `verificationRequired: true` may be stale.
-    var identityTokenPending = false
+    /// The draft, the picked photos and the composer's own notices.
+    var composer = Composer()
+    /// Halt, block, verification and the permission epoch.
+    var permission = SendingPermission()
 
     // MARK: Lifecycle
     var visible = false
@@ -130,20 +115,10 @@ public actor ChatEngine {
     var ticker: Task<Void, Never>?
     var monitors: [Task<Void, Never>] = []
 
-    // MARK: Typing
-    var agentTyping = false
-    var agentTypingTimer: Task<Void, Never>?
-    var typingTrueSentAt: Duration?
-    var typingTrueSent = false
-    var typingIdleTimer: Task<Void, Never>?
-    var typingTail: Task<Void, Never>?
-
-    // MARK: Banner
-    var banner: ConnectionBanner = .hidden
-    /// Hides "Connected" after 3 s.
-    var bannerTimer: Task<Void, Never>?
-    /// The 1 s grace before a dropped stream shows "Connecting".
-    var bannerGrace: Task<Void, Never>?
+    /// The agent's typing indicator and the person's typing reports.
+    var typing: Typing
+    /// The connection banner and its timers.
+    var status: ConnectionStatus
 
     // MARK: Output
     var observers: [UInt64: @Sendable (ChatSnapshot) -> Void] = [:]
@@ -154,6 +129,9 @@ public actor ChatEngine {
     /// Makes an engine; call `start()` to load the cache.
     public init(_ dependencies: Dependencies) {
         self.deps = dependencies
+        let service = dependencies.service
+        typing = Typing(clock: dependencies.clock) { value throws(ReceptionError) in try await service.typing(value) }
+        status = ConnectionStatus(clock: dependencies.clock)
     }
 
     // MARK: - Observation
@@ -193,7 +171,7 @@ public actor ChatEngine {
         guard !started, !isShutDown else { return }
         started = true
         session = storing("load session state") { try deps.store.sessionState() } ?? SessionState()
-        composerText = storing("load draft") { try deps.store.draft() } ?? ""
+        composer.setText(storing("load draft") { try deps.store.draft() } ?? "")
         var window = storing("load window") { try deps.store.loadWindow() } ?? []
         for index in window.indices where !window[index].isConfirmed && !window[index].delivery.contains(.failed) {
             // Spec 7.8.7: an attempt that was running when the process ended is rescued as a transient failure.
@@ -235,8 +213,11 @@ public actor ChatEngine {
         isShutDown = true
         for task in attempts.values { task.cancel() }
         attempts.removeAll()
-        for task in [driverTask, driverSleep, loadTask, pollTask, deferredPoll, streamTask, streamWake, ticker,
-                     agentTypingTimer, typingIdleTimer, bannerTimer, bannerGrace] { task?.cancel() }
+        for task in [driverTask, driverSleep, loadTask, pollTask, deferredPoll, streamTask, streamWake, ticker] {
+            task?.cancel()
+        }
+        typing.cancelTimers()
+        status.cancelTimers()
         for task in monitors { task.cancel() }
         for task in teamDownloads.values { task.cancel() }
         for state in outgoing.values { state.pendingTimer?.cancel() }
@@ -256,7 +237,7 @@ public actor ChatEngine {
             let code = (error as? ReceptionError)?.code ?? ReceptionError.Code.storageUnavailable
             logger.error("storage: \(what) failed (\(code))")
             if code == ReceptionError.Code.storageFull || code == ReceptionError.Code.storageUnavailable {
-                storageProblem = true
+                composer.storageFailed()
             }
             return nil
         }
