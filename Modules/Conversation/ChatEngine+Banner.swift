@@ -6,7 +6,7 @@ extension ChatEngine {
     private var bannerFacts: ConnectionStatus.Facts {
         ConnectionStatus.Facts(
             hasStartedChat: session.hasStartedChat, halted: permission.halt != nil, pathAvailable: pathAvailable,
-            hasConversation: hasConversation, watched: watched, streamConnected: streamConnected,
+            hasConversation: hasConversation, watched: watched, streamConnected: stream.connected,
             streamWaitActive: deps.cooldowns.wait(for: [.stream, .requests, .session], now: clock.now) != nil)
     }
 

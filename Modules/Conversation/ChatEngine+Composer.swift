@@ -51,7 +51,7 @@ extension ChatEngine {
             expectedImageCount: photos.count)
         // The outbox row exists before any network work, so a crash right after this line still recovers it.
         storing("enqueue message") { try deps.store.enqueue(message) }
-        messages.append(message)
+        transcript.append(message)
         if !session.hasStartedChat { persistSession { $0.hasStartedChat = true } }
         storing("clear draft") { try deps.store.setDraft("") }
         stopTypingAfterSend()

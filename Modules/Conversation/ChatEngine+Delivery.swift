@@ -10,7 +10,7 @@ extension ChatEngine {
         outgoing[id, default: Outgoing()].inFlight = true
         outgoing[id]?.progress = nil
         // The stored row goes back to *sending*, so a crash during this attempt is rescued at the next launch.
-        messages[index].delivery = []
+        transcript.setDelivery([], of: id)
         storing("mark sending") { try deps.store.setDelivery([], of: id) }
         outgoing[id]?.pendingTimer?.cancel()
         outgoing[id]?.pendingTimer = Task { [weak self, clock = deps.clock] in
@@ -84,7 +84,7 @@ extension ChatEngine {
             }
             message = try current(id)
             storing("save attachment ID") { try deps.store.appendAttachmentID(reservation.attachmentId, to: id) }
-            if let index = index(of: id) { messages[index].attachmentIds.append(reservation.attachmentId) }
+            transcript.appendAttachmentID(reservation.attachmentId, to: id)
             uploaded += 1
             setProgress(id, Double(uploaded) / Double(count))
             message = try current(id)
@@ -109,8 +109,7 @@ extension ChatEngine {
         reads.move()
         hadPhotosEvent(id)
         if !hasConversation { persistSession { $0.unread.hasConversation = true } }
-        hasConversation = true
-        conversationID = response.conversation.id
+        transcript.conversation(exists: true, id: response.conversation.id)
         permission.sendSucceeded()
         var incoming = response.message
         if incoming.clientId == nil { incoming.clientId = id }
@@ -118,7 +117,7 @@ extension ChatEngine {
         merge([incoming], advanceCursor: false)
         releaseBatch.removeAll { $0 == id }
         updateBanner()
-        if streamTask == nil { startStreamIfPossible() }
+        if !stream.isRunning { startStreamIfPossible() }
     }
 
     private func hadPhotosEvent(_ id: String) {
@@ -133,7 +132,7 @@ extension ChatEngine {
         switch error.code {
         case ReceptionError.Code.invalidAttachment, ReceptionError.Code.uploadIncomplete:
             storing("forget attachment IDs") { try deps.store.clearAttachmentIDs(of: id) }
-            if let index = index(of: id) { messages[index].attachmentIds = [] }
+            transcript.clearAttachmentIDs(of: id)
         case ReceptionError.Code.blocked:
             permission.sendBlocked()
         case ReceptionError.Code.verificationRequired:
@@ -162,7 +161,7 @@ extension ChatEngine {
             if let delay = outgoing[id]?.budget?.nextDelay { outgoing[id]?.nextAttemptAt = clock.uptime + delay }
         }
         if outgoing[id]?.budget?.isStopped == true, releaseBatch.contains(id) { flags.insert(.awaitsManualRetry) }
-        messages[index].delivery = flags
+        transcript.setDelivery(flags, of: id)
         storing("save failure") { try deps.store.setDelivery(flags, of: id) }
         if releaseBatch.contains(id) { stopReleaseBatch() }
         updateBanner()
@@ -171,8 +170,7 @@ extension ChatEngine {
     /// Spec 7.7: sending became disabled after the uploads and before the message POST. The message leaves the list
     /// and the outbox; its text goes back into the composer (ahead of anything typed since) and its photos too.
     func returnToComposer(_ id: String) {
-        guard let index = index(of: id) else { return }
-        let message = messages.remove(at: index)
+        guard let message = transcript.remove(id) else { return }
         outgoing[id]?.pendingTimer?.cancel()
         outgoing[id] = nil
         releaseBatch.removeAll { $0 == id }

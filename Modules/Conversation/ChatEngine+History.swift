@@ -5,15 +5,15 @@ extension ChatEngine {
     // MARK: - Opening load (spec 7.2, 3.6, 7.10)
 
     func startOpeningLoad() {
-        guard session.hasStartedChat, permission.halt == nil, loadTask == nil, !loadBudget.isStopped, !isShutDown else {
+        guard session.hasStartedChat, permission.halt == nil, history.canLoad, !isShutDown else {
             if session.hasStartedChat { seedRecovery() }
             return
         }
-        loadTask = Task { [weak self] in await self?.openingLoad() }
+        history.loadStarted(Task { [weak self] in await self?.openingLoad() })
     }
 
     private func openingLoad() async {
-        defer { loadTask = nil }
+        defer { history.loadEnded() }
         var registered = false
         do throws(ReceptionError) { registered = try await service.isRegistered() } catch {
             logger.error("registration state unavailable (\(error.code))")
@@ -57,7 +57,7 @@ extension ChatEngine {
                 chatReset(revision: revision)
                 return
             }
-            if error.code != ReceptionError.Code.cooldown { loadBudget.recordFailure(error, random: deps.random) }
+            history.loadFailed(error, random: deps.random)
             permission.observeAfterFailure(halt: await service.halt)
             // A failed or held history GET still seeds recovery (spec 7.8.7).
             if opening { seedRecovery(); releaseLimits() }
@@ -68,12 +68,11 @@ extension ChatEngine {
             return
         }
         guard !isShutDown, watched else { return }
-        loadBudget.recordSuccess()
+        history.loadSucceeded()
         if generation != reads.generation {
-            if !reloadRequested {
-                reloadRequested = true
+            if history.reloadNeeded() {
                 await loadHistory(opening: opening)
-                reloadRequested = false
+                history.reloadDone()
             }
             return
         }
@@ -97,8 +96,7 @@ extension ChatEngine {
     }
 
     private func scheduleLoadRetry(_ error: ReceptionError) {
-        guard !loadBudget.isStopped, let delay = loadBudget.nextDelay ?? (error.code == ReceptionError.Code.cooldown
-            ? .seconds(error.retryAfter ?? 1) : nil) else { return }
+        guard let delay = history.retryDelay(after: error) else { return }
         Task { [weak self, clock = deps.clock] in
             guard (try? await clock.sleep(for: delay)) != nil else { return }
             await self?.startOpeningLoadIfWatched()
@@ -112,15 +110,12 @@ extension ChatEngine {
         if exists != hasConversation || session.unread.hasConversation != exists {
             persistSession { $0.unread.hasConversation = exists }
         }
-        hasConversation = exists
-        conversationID = response.conversation?.id
+        transcript.conversation(exists: exists, id: response.conversation?.id)
         permission.apply(response.device, startedAt: epoch)
         reads.setBounded(response.boundedRead ?? false)
         // Drop every cached confirmed message whose seq is not in this window, in memory and in the store.
         let window = Set(response.messages.map(\.seq))
-        let before = messages.count
-        messages.removeAll { message in message.seq.map { !window.contains($0) } ?? false }
-        if messages.count != before {
+        if transcript.keepOnly(window) {
             storing("drop messages outside the window") { try deps.store.removeConfirmed(notIn: window) }
         }
         applyTeam(response.team, replacing: true)
@@ -132,30 +127,26 @@ extension ChatEngine {
 
     /// Fetches newer messages; coalesced while one runs, deferred while a `requests` wait is active.
     func poll() {
-        guard watched, permission.halt == nil, loadTask == nil, !isShutDown else { return }
+        guard watched, permission.halt == nil, !history.isLoading, !isShutDown else { return }
         if let wait = deps.cooldowns.wait(for: [.requests], now: clock.now) {
-            guard deferredPoll == nil else { return }
-            deferredPoll = Task { [weak self, clock = deps.clock] in
-                guard (try? await clock.sleep(for: .seconds(wait.remainingSeconds))) != nil else { return }
-                await self?.deferredPollFired()
-            }
+            history.deferPoll(for: .seconds(wait.remainingSeconds)) { [weak self] in await self?.deferredPollFired() }
             return
         }
-        if pollTask != nil { pollAgain = true; return }
-        pollTask = Task { [weak self] in await self?.runPoll() }
+        guard history.pollRequested() else { return }
+        history.pollStarted(Task { [weak self] in await self?.runPoll() })
     }
 
     private func deferredPollFired() {
-        deferredPoll = nil
+        history.deferredPollFired()
         poll()
     }
 
     private func runPoll() async {
         repeat {
-            pollAgain = false
+            history.pollRoundStarted()
             await pollOnce()
-        } while pollAgain && watched && !isShutDown
-        pollTask = nil
+        } while history.pollAgain && watched && !isShutDown
+        history.pollEnded()
     }
 
     private func pollOnce() async {
@@ -176,7 +167,7 @@ extension ChatEngine {
         }
         guard !isShutDown, watched else { return }
         if generation != reads.generation {
-            pollAgain = true
+            history.pollStale()
             return
         }
         var seqs: [Int64] = []
@@ -197,8 +188,7 @@ extension ChatEngine {
             return
         }
         if !hasConversation { persistSession { $0.unread.hasConversation = true } }
-        hasConversation = true
-        if let conversation { conversationID = conversation }
+        transcript.conversation(exists: true, id: conversation ?? conversationID)
         publish()
         await markRead(messagesSeqs: seqs, conversationID: conversationID)
     }
@@ -210,47 +200,17 @@ extension ChatEngine {
     /// unless confirmed with attachments); otherwise the message is appended. Malformed messages are dropped with
     /// a log line. GET results advance the cursor to the highest `seq`; send confirmations do not.
     func merge(_ incoming: [Message], advanceCursor: Bool) {
-        var changed: [StoredMessage] = []
-        var highest: Int64 = 0
-        for message in incoming {
-            guard (1...Limits.maximumSafeSequence).contains(message.seq), !message.id.isEmpty else {
-                logger.info("dropped a malformed message from the service")
-                continue
-            }
-            highest = max(highest, message.seq)
-            let match = messages.firstIndex { local in
-                if local.seq == message.seq { return true }
-                if let clientId = message.clientId, local.id == clientId { return true }
-                return local.isConfirmed && local.id == message.id
-            }
-            if let match {
-                let local = messages[match]
-                var merged = StoredMessage(confirmed: message, localID: local.id)
-                if message.attachments.isEmpty {
-                    merged.images = local.images
-                    merged.attachmentIds = local.attachmentIds
-                    merged.expectedImageCount = local.expectedImageCount
-                }
-                if merged == local { continue }
-                if !local.isConfirmed {
-                    storing("complete message") { try deps.store.complete(local.id, with: merged) }
-                    outgoing[local.id]?.pendingVisible = false
-                    outgoing[local.id]?.pendingTimer?.cancel()
-                    releaseBatch.removeAll { $0 == local.id }
-                } else {
-                    changed.append(merged)
-                }
-                messages[match] = merged
-            } else {
-                let stored = StoredMessage(confirmed: message)
-                messages.append(stored)
-                changed.append(stored)
-                if message.sender == .agent { hideAgentTyping() }
-            }
+        let merge = transcript.merge(incoming)
+        for _ in 0..<merge.malformed { logger.info("dropped a malformed message from the service") }
+        for message in merge.completed {
+            storing("complete message") { try deps.store.complete(message.id, with: message) }
+            outgoing[message.id]?.pendingVisible = false
+            outgoing[message.id]?.pendingTimer?.cancel()
+            releaseBatch.removeAll { $0 == message.id }
         }
-        messages = StoredMessage.inListOrder(messages)
-        if !changed.isEmpty { storing("save window") { try deps.store.save(changed) } }
-        if advanceCursor, highest > (session.cursor ?? 0) { persistSession { $0.cursor = highest } }
+        if merge.agentReplied { hideAgentTyping() }
+        if !merge.changed.isEmpty { storing("save window") { try deps.store.save(merge.changed) } }
+        if advanceCursor, merge.highestSeq > (session.cursor ?? 0) { persistSession { $0.cursor = merge.highestSeq } }
     }
 
     // MARK: - Reads (spec 7.11, 3.9)

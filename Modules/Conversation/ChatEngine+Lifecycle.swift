@@ -31,8 +31,8 @@ extension ChatEngine {
         appActive = active
         if active {
             for id in outgoing.keys { outgoing[id]?.budget?.appBecameActive() }
-            loadBudget.appBecameActive()
-            streamBudget.appBecameActive()
+            history.appBecameActive()
+            stream.appBecameActive()
             if permission.halt == .blocked { Task { [weak self] in await self?.probeBlocked() } }
             if watched { becameWatched() }
         } else if wasWatched {
@@ -47,9 +47,9 @@ extension ChatEngine {
         guard !isShutDown, available != pathAvailable else { return }
         pathAvailable = available
         if available {
-            streamBudget = RetryBudget()
+            stream.pathReturned()
             if watched {
-                if streamTask == nil { startStreamIfPossible() } else { streamWake?.cancel() }
+                if !stream.isRunning { startStreamIfPossible() } else { stream.cutBackoff() }
                 kickDriver()
             }
         } else {
@@ -78,12 +78,7 @@ extension ChatEngine {
 
     func stoppedWatching() {
         stopStream()
-        loadTask?.cancel()
-        loadTask = nil
-        pollTask?.cancel()
-        pollTask = nil
-        deferredPoll?.cancel()
-        deferredPoll = nil
+        history.stop()
         deferHeldResendsToManual()
         updateBanner()
     }
@@ -122,22 +117,18 @@ extension ChatEngine {
         for task in attempts.values { task.cancel() }
         attempts.removeAll()
         stopStream()
-        for task in [loadTask, pollTask, deferredPoll, driverTask] { task?.cancel() }
-        loadTask = nil
-        pollTask = nil
-        deferredPoll = nil
+        history.stop()
+        driverTask?.cancel()
         driverTask = nil
         wakeDriver()
         for state in outgoing.values { state.pendingTimer?.cancel() }
         storing("reset chat") { try deps.store.resetChat(revision: revision) }
         clearTeam()
         session = session.afterChatReset(revision: revision)
-        messages = []
         outgoing = [:]
         releaseBatch = []
         composer.chatReset()
-        hasConversation = false
-        conversationID = nil
+        transcript.reset()
         reads.chatReset()
         hideAgentTyping()
         typing.chatReset()

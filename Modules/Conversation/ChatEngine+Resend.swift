@@ -80,9 +80,10 @@ extension ChatEngine {
     func markManual(_ ids: [String]) {
         for id in ids {
             guard let index = index(of: id), !messages[index].isConfirmed else { continue }
-            messages[index].delivery.insert(.awaitsManualRetry)
-            messages[index].delivery.subtract([.retryAfterLimitRelease, .retryAfterTransientFailure])
-            let flags = messages[index].delivery
+            var flags = messages[index].delivery
+            flags.insert(.awaitsManualRetry)
+            flags.subtract([.retryAfterLimitRelease, .retryAfterTransientFailure])
+            transcript.setDelivery(flags, of: id)
             storing("mark manual") { try deps.store.setDelivery(flags, of: id) }
         }
         releaseBatch.removeAll { ids.contains($0) }
@@ -99,7 +100,7 @@ extension ChatEngine {
         guard !isShutDown, permission.halt != .appUnavailable, let index = index(of: id), !messages[index].isConfirmed,
               messages[index].delivery.contains(.failed), outgoing[id]?.inFlight != true,
               blockingWait(for: messages[index]) == nil else { return false }
-        messages[index].delivery.subtract([.awaitsManualRetry, .retryAfterLimitRelease])
+        transcript.setDelivery(messages[index].delivery.subtracting([.awaitsManualRetry, .retryAfterLimitRelease]), of: id)
         var state = outgoing[id] ?? Outgoing()
         state.budget = RetryBudget()
         state.nextAttemptAt = nil
@@ -163,8 +164,9 @@ extension ChatEngine {
         for message in messages where !message.isConfirmed && message.delivery.contains(.failed)
             && message.delivery.contains(.retryAfterLimitRelease) {
             guard blockingWait(for: message) == nil, let index = index(of: message.id) else { continue }
-            messages[index].delivery.remove(.awaitsManualRetry)
-            let flags = messages[index].delivery
+            var flags = messages[index].delivery
+            flags.remove(.awaitsManualRetry)
+            transcript.setDelivery(flags, of: message.id)
             storing("release limit") { try deps.store.setDelivery(flags, of: message.id) }
             var state = outgoing[message.id] ?? Outgoing()
             state.budget = RetryBudget()

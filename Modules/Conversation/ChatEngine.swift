@@ -63,11 +63,10 @@ public actor ChatEngine {
     var logger: ReceptionLogger { deps.logger }
 
     // MARK: Conversation state
-    var messages: [StoredMessage] = []
+    /// The messages, and whether (and which) conversation exists.
+    var transcript = Transcript()
     var outgoing: [String: Outgoing] = [:]
     var session = SessionState()
-    var hasConversation = false
-    var conversationID: String?
     /// Reads and the read generation.
     var reads = ReadTracker()
     /// Spec 7.17: the team map with its photos.
@@ -101,17 +100,10 @@ public actor ChatEngine {
     var driverSleep: Task<Void, Never>?
     var driverWaiter: CheckedContinuation<Void, Never>?
     var releaseBatch: [String] = []
-    var loadTask: Task<Void, Never>?
-    var loadBudget = RetryBudget()
-    var reloadRequested = false
-    var pollTask: Task<Void, Never>?
-    var pollAgain = false
-    var deferredPoll: Task<Void, Never>?
-    var streamTask: Task<Void, Never>?
-    var streamConnected = false
-    var streamBudget = RetryBudget()
-    var lastStreamFetch: Duration?
-    var streamWake: Task<Void, Never>?
+    /// The opening load and polling.
+    var history: HistorySync
+    /// The event stream.
+    var stream: LiveStream
     var ticker: Task<Void, Never>?
     var monitors: [Task<Void, Never>] = []
 
@@ -132,6 +124,8 @@ public actor ChatEngine {
         let service = dependencies.service
         typing = Typing(clock: dependencies.clock) { value throws(ReceptionError) in try await service.typing(value) }
         status = ConnectionStatus(clock: dependencies.clock)
+        history = HistorySync(clock: dependencies.clock)
+        stream = LiveStream(clock: dependencies.clock)
     }
 
     // MARK: - Observation
@@ -179,9 +173,8 @@ public actor ChatEngine {
             let message = window[index]
             storing("rescue sending message") { try deps.store.setDelivery(message.delivery, of: message.id) }
         }
-        messages = window
+        transcript.restore(window, hasConversation: session.unread.hasConversation || window.contains { $0.isConfirmed })
         restoreTeam()
-        hasConversation = session.unread.hasConversation || window.contains { $0.isConfirmed }
         if !window.isEmpty, !session.hasStartedChat {
             // Spec 7.3: a non-empty cache means the chat was used.
             session.hasStartedChat = true
@@ -213,9 +206,9 @@ public actor ChatEngine {
         isShutDown = true
         for task in attempts.values { task.cancel() }
         attempts.removeAll()
-        for task in [driverTask, driverSleep, loadTask, pollTask, deferredPoll, streamTask, streamWake, ticker] {
-            task?.cancel()
-        }
+        for task in [driverTask, driverSleep, ticker] { task?.cancel() }
+        history.stop()
+        _ = stream.stop()
         typing.cancelTimers()
         status.cancelTimers()
         for task in monitors { task.cancel() }
@@ -248,5 +241,12 @@ public actor ChatEngine {
         storing("save session state") { try deps.store.updateSessionState(change) }
     }
 
-    func index(of id: String) -> Int? { messages.firstIndex { $0.id == id } }
+    func index(of id: String) -> Int? { transcript.index(of: id) }
+
+    /// The messages in list order (`Transcript` owns them).
+    var messages: [StoredMessage] { transcript.messages }
+    /// Whether the service has a conversation for this device.
+    var hasConversation: Bool { transcript.hasConversation }
+    /// The conversation's ID, once known.
+    var conversationID: String? { transcript.conversationID }
 }
