@@ -55,9 +55,7 @@ extension ChatEngine {
         if !session.hasStartedChat { persistSession { $0.hasStartedChat = true } }
         storing("clear draft") { try deps.store.setDraft("") }
         stopTypingAfterSend()
-        var state = Outgoing()
-        state.budget = RetryBudget()
-        outgoing[id] = state
+        outbox.enqueue(id)
         submit(id, userInitiated: true)
         publish()
         return id

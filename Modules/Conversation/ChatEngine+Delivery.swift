@@ -5,35 +5,23 @@ import ReceptionCore
 extension ChatEngine {
     /// Starts one attempt for `id` unless one is already in flight (a message is never posted twice concurrently).
     func submit(_ id: String, userInitiated: Bool) {
-        guard !isShutDown, outgoing[id]?.inFlight != true, let index = index(of: id), !messages[index].isConfirmed
+        guard !isShutDown, !outbox.isInFlight(id), let index = index(of: id), !messages[index].isConfirmed
         else { return }
-        outgoing[id, default: Outgoing()].inFlight = true
-        outgoing[id]?.progress = nil
         // The stored row goes back to *sending*, so a crash during this attempt is rescued at the next launch.
         transcript.setDelivery([], of: id)
         storing("mark sending") { try deps.store.setDelivery([], of: id) }
-        outgoing[id]?.pendingTimer?.cancel()
-        outgoing[id]?.pendingTimer = Task { [weak self, clock = deps.clock] in
-            // Spec 7.8.3: the pending indicator appears when the attempt is still running after 400 ms.
-            guard (try? await clock.sleep(for: .milliseconds(400))) != nil else { return }
-            await self?.showPendingIndicator(id)
+        outbox.attemptStarted(id, Task { [weak self] in await self?.deliver(id, userInitiated: userInitiated) }) {
+            [weak self] in await self?.showPendingIndicator(id)
         }
-        attempts[id] = Task { [weak self] in await self?.deliver(id, userInitiated: userInitiated) }
         publish()
     }
 
     func showPendingIndicator(_ id: String) {
-        guard outgoing[id]?.inFlight == true else { return }
-        outgoing[id]?.pendingVisible = true
-        publish()
+        if outbox.showPending(id) { publish() }
     }
 
     func setProgress(_ id: String, _ value: Double) {
-        guard outgoing[id]?.inFlight == true else { return }
-        let clamped = min(max(value, 0), 1)
-        if let current = outgoing[id]?.progress, current >= clamped { return }
-        outgoing[id]?.progress = clamped
-        publish()
+        if outbox.setProgress(id, value) { publish() }
     }
 
     /// Spec 7.8.2: the delivery steps of one message.
@@ -113,9 +101,9 @@ extension ChatEngine {
         permission.sendSucceeded()
         var incoming = response.message
         if incoming.clientId == nil { incoming.clientId = id }
-        outgoing[id]?.budget?.recordSuccess()
+        outbox.succeeded(id)
         merge([incoming], advanceCursor: false)
-        releaseBatch.removeAll { $0 == id }
+        outbox.leaveBatch([id])
         updateBanner()
         if !stream.isRunning { startStreamIfPossible() }
     }
@@ -148,7 +136,7 @@ extension ChatEngine {
             flags.insert(.retryAfterTransientFailure)
         }
         let wait = blockingWait(for: messages[index])
-        outgoing[id]?.heldBy = wait?.scope
+        outbox.hold(id, by: wait?.scope)
         if let wait {
             if error.status > 0, error.retryScope != nil, error.retryAfter != nil,
                wait.scope == .messages || wait.scope == .uploads {
@@ -157,13 +145,12 @@ extension ChatEngine {
             if !(wait.automatic && watched) { flags.insert(.awaitsManualRetry) }
         }
         if permission.halt == nil {
-            outgoing[id, default: Outgoing()].budget?.recordFailure(error, random: deps.random)
-            if let delay = outgoing[id]?.budget?.nextDelay { outgoing[id]?.nextAttemptAt = clock.uptime + delay }
+            outbox.failed(id, error, random: deps.random)
         }
-        if outgoing[id]?.budget?.isStopped == true, releaseBatch.contains(id) { flags.insert(.awaitsManualRetry) }
+        if outbox[id]?.budget?.isStopped == true, outbox.inBatch(id) { flags.insert(.awaitsManualRetry) }
         transcript.setDelivery(flags, of: id)
         storing("save failure") { try deps.store.setDelivery(flags, of: id) }
-        if releaseBatch.contains(id) { stopReleaseBatch() }
+        if outbox.inBatch(id) { stopReleaseBatch() }
         updateBanner()
     }
 
@@ -171,9 +158,7 @@ extension ChatEngine {
     /// and the outbox; its text goes back into the composer (ahead of anything typed since) and its photos too.
     func returnToComposer(_ id: String) {
         guard let message = transcript.remove(id) else { return }
-        outgoing[id]?.pendingTimer?.cancel()
-        outgoing[id] = nil
-        releaseBatch.removeAll { $0 == id }
+        outbox.remove(id)
         storing("remove the stopped message") { try deps.store.removeUnsent(id) }
         let photos = message.images.compactMap { jpeg -> PreparedPhoto? in
             guard let size = JPEGSize(jpeg) else { return nil }
@@ -189,12 +174,7 @@ extension ChatEngine {
     }
 
     func finishAttempt(_ id: String) {
-        attempts[id] = nil
-        outgoing[id]?.inFlight = false
-        outgoing[id]?.pendingVisible = false
-        outgoing[id]?.pendingTimer?.cancel()
-        outgoing[id]?.pendingTimer = nil
-        outgoing[id]?.progress = nil
+        outbox.attemptFinished(id)
         guard !isShutDown else { return }
         startTicker()
         kickDriver()

@@ -204,9 +204,7 @@ extension ChatEngine {
         for _ in 0..<merge.malformed { logger.info("dropped a malformed message from the service") }
         for message in merge.completed {
             storing("complete message") { try deps.store.complete(message.id, with: message) }
-            outgoing[message.id]?.pendingVisible = false
-            outgoing[message.id]?.pendingTimer?.cancel()
-            releaseBatch.removeAll { $0 == message.id }
+            outbox.confirmedByMerge(message.id)
         }
         if merge.agentReplied { hideAgentTyping() }
         if !merge.changed.isEmpty { storing("save window") { try deps.store.save(merge.changed) } }

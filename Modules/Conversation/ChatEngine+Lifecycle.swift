@@ -30,7 +30,7 @@ extension ChatEngine {
         let wasWatched = watched
         appActive = active
         if active {
-            for id in outgoing.keys { outgoing[id]?.budget?.appBecameActive() }
+            outbox.appBecameActive()
             history.appBecameActive()
             stream.appBecameActive()
             if permission.halt == .blocked { Task { [weak self] in await self?.probeBlocked() } }
@@ -70,8 +70,8 @@ extension ChatEngine {
     /// Messages still *sending* when the chat starts are resubmitted (spec 7.8.7, last rule).
     private func seedOnWatched() {
         for message in messages where !message.isConfirmed && !message.delivery.contains(.failed)
-            && outgoing[message.id]?.inFlight != true && attempts[message.id] == nil {
-            outgoing[message.id, default: Outgoing()].budget = outgoing[message.id]?.budget ?? RetryBudget()
+            && !outbox.isInFlight(message.id) && outbox.attempt(message.id) == nil {
+            outbox.seedBudget(message.id)
             submit(message.id, userInitiated: false)
         }
     }
@@ -114,19 +114,13 @@ extension ChatEngine {
     public func chatReset(revision: Int) {
         guard !isShutDown, revision >= 0 else { return }
         if session.chatRevision == revision, messages.isEmpty { return }
-        for task in attempts.values { task.cancel() }
-        attempts.removeAll()
+        outbox.reset()
         stopStream()
         history.stop()
-        driverTask?.cancel()
-        driverTask = nil
-        wakeDriver()
-        for state in outgoing.values { state.pendingTimer?.cancel() }
+        driver.stop()
         storing("reset chat") { try deps.store.resetChat(revision: revision) }
         clearTeam()
         session = session.afterChatReset(revision: revision)
-        outgoing = [:]
-        releaseBatch = []
         composer.chatReset()
         transcript.reset()
         reads.chatReset()

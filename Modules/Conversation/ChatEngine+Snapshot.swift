@@ -5,9 +5,9 @@ extension ChatEngine {
     /// What a screen shows now.
     public var snapshot: ChatSnapshot {
         ChatSnapshot(
-            version: version, messages: messages.map(chatMessage), composer: composerState, banner: status.banner,
-            agentTyping: typing.agentTyping, unreadCount: reads.unreadCount, hasConversation: hasConversation, team: team.profiles,
-            teamVersion: teamVersion)
+            version: observers.version, messages: messages.map(chatMessage), composer: composerState, banner: status.banner,
+            agentTyping: typing.agentTyping, unreadCount: reads.unreadCount, hasConversation: hasConversation, team: team.roster.profiles,
+            teamVersion: team.version)
     }
 
     /// Spec 6.3.2: the scopes that gate a whole send of `message`.
@@ -26,10 +26,10 @@ extension ChatEngine {
 
     /// Spec 6.3.5: held messages are going out again (an automatic wait or a release batch in progress).
     var resendingHeld: Bool {
-        if !releaseBatch.isEmpty { return true }
+        if !outbox.releaseBatch.isEmpty { return true }
         return messages.contains { message in
             guard !message.isConfirmed, message.delivery.contains(.failed),
-                  !message.delivery.contains(.awaitsManualRetry), let state = outgoing[message.id] else { return false }
+                  !message.delivery.contains(.awaitsManualRetry), let state = outbox[message.id] else { return false }
             return state.heldBy != nil && watched
         }
     }
@@ -55,7 +55,7 @@ extension ChatEngine {
     }
 
     func chatMessage(_ message: StoredMessage) -> ChatMessage {
-        let state = outgoing[message.id]
+        let state = outbox[message.id]
         let status: DeliveryStatus
         var retry = RetryOption.none
         if message.isConfirmed {

@@ -46,86 +46,66 @@ public actor ChatEngine {
         }
     }
 
-    /// In-process bookkeeping of one own unconfirmed message (spec 7.17: budgets and `heldBy` are memory only).
-    struct Outgoing {
-        var budget: RetryBudget?
-        var nextAttemptAt: Duration?
-        var heldBy: RetryScope?
-        var inFlight = false
-        var pendingVisible = false
-        var progress: Double?
-        var pendingTimer: Task<Void, Never>?
-    }
-
     let deps: Dependencies
     var service: any ConversationService { deps.service }
     var clock: any ReceptionClock { deps.clock }
     var logger: ReceptionLogger { deps.logger }
 
-    // MARK: Conversation state
+    // MARK: The parts (each owns its state; the actor serialises them)
+
+    /// The session's stored facts (cursor, started chat, limit check, chat revision), mirrored from the store.
+    var session = SessionState()
     /// The messages, and whether (and which) conversation exists.
     var transcript = Transcript()
-    var outgoing: [String: Outgoing] = [:]
-    var session = SessionState()
+    /// Budgets, holds, attempts and the release batch of own unconfirmed messages.
+    var outbox: Outbox
+    /// The one automatic resend loop.
+    var driver: ResendDriver
+    /// The opening load and polling.
+    var history: HistorySync
+    /// The event stream.
+    var stream: LiveStream
     /// Reads and the read generation.
     var reads = ReadTracker()
-    /// Spec 7.17: the team map with its photos.
-    var team = TeamRoster()
-    /// Bumped by a chat reset, so a photo downloaded for the old chat is never written.
-    var teamEpoch = 0
-    /// Bumped whenever the profiles change, so observers compare a number instead of photo bytes.
-    var teamVersion = 0
-    var teamDownloads: [String: Task<Void, Never>] = [:]
-    /// Per member, the link whose download failed; a newer link is tried, this one is not.
-    var failedTeamLinks: [String: URL] = [:]
-
+    /// The agent's typing indicator and the person's typing reports.
+    var typing: Typing
     /// The draft, the picked photos and the composer's own notices.
     var composer = Composer()
     /// Halt, block, verification and the permission epoch.
     var permission = SendingPermission()
+    /// The connection banner and its timers.
+    var status: ConnectionStatus
+    /// The team roster and its photo downloads.
+    var team = Team()
+    /// Snapshot observers and event receivers.
+    var observers = Observers()
 
-    // MARK: Lifecycle
+    // MARK: Lifecycle (the engine's own inputs)
+
     var visible = false
     var appActive = true
     var pathAvailable = true
     var started = false
     /// Set by `shutdown()`; readable in the package so tests can wait for an ended session instead of sleeping.
     package private(set) var isShutDown = false
+    /// Spec 6.3.4: the one timer that announces the end of a wait.
+    var ticker: Task<Void, Never>?
+    /// The path monitor and lifecycle signal loops.
+    var monitors: [Task<Void, Never>] = []
     /// Spec 7.8.5: visible and active (including while the first load runs).
     var watched: Bool { visible && appActive }
-
-    // MARK: Tasks
-    var attempts: [String: Task<Void, Never>] = [:]
-    var driverTask: Task<Void, Never>?
-    var driverSleep: Task<Void, Never>?
-    var driverWaiter: CheckedContinuation<Void, Never>?
-    var releaseBatch: [String] = []
-    /// The opening load and polling.
-    var history: HistorySync
-    /// The event stream.
-    var stream: LiveStream
-    var ticker: Task<Void, Never>?
-    var monitors: [Task<Void, Never>] = []
-
-    /// The agent's typing indicator and the person's typing reports.
-    var typing: Typing
-    /// The connection banner and its timers.
-    var status: ConnectionStatus
-
-    // MARK: Output
-    var observers: [UInt64: @Sendable (ChatSnapshot) -> Void] = [:]
-    var nextObserver: UInt64 = 0
-    var version = 0
-    var events: [@Sendable (ReceptionEvent) -> Void] = []
 
     /// Makes an engine; call `start()` to load the cache.
     public init(_ dependencies: Dependencies) {
         self.deps = dependencies
+        let clock = dependencies.clock
         let service = dependencies.service
-        typing = Typing(clock: dependencies.clock) { value throws(ReceptionError) in try await service.typing(value) }
-        status = ConnectionStatus(clock: dependencies.clock)
-        history = HistorySync(clock: dependencies.clock)
-        stream = LiveStream(clock: dependencies.clock)
+        outbox = Outbox(clock: clock)
+        driver = ResendDriver(clock: clock)
+        history = HistorySync(clock: clock)
+        stream = LiveStream(clock: clock)
+        typing = Typing(clock: clock) { value throws(ReceptionError) in try await service.typing(value) }
+        status = ConnectionStatus(clock: clock)
     }
 
     // MARK: - Observation
@@ -134,27 +114,26 @@ public actor ChatEngine {
     /// `removeObserver`.
     @discardableResult
     public func addObserver(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
-        let id = nextObserver
-        nextObserver += 1
-        observers[id] = observer
+        let token = observers.add(observer)
         observer(snapshot)
-        return id
+        return token
     }
 
     /// Stops calling an observer.
-    public func removeObserver(_ token: UInt64) { observers[token] = nil }
+    public func removeObserver(_ token: UInt64) { observers.remove(token) }
 
     /// Registers a receiver of `messageSent` / `imageSent` events (spec 3.8).
-    public func onEvent(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) { events.append(handler) }
+    public func onEvent(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) {
+        observers.addEventHandler(handler)
+    }
 
-    func emit(_ event: ReceptionEvent) { for handler in events { handler(event) } }
+    func emit(_ event: ReceptionEvent) { observers.emit(event) }
 
     /// Publishes the current snapshot to every observer.
     func publish() {
         guard !isShutDown else { return }
-        version += 1
-        let current = snapshot
-        for observer in observers.values { observer(current) }
+        observers.advanceVersion()
+        observers.notify(snapshot)
     }
 
     // MARK: - Start and shutdown
@@ -204,17 +183,15 @@ public actor ChatEngine {
     /// an attempt that was running stays *sending* in the store and is rescued by the next launch.
     public func shutdown() {
         isShutDown = true
-        for task in attempts.values { task.cancel() }
-        attempts.removeAll()
-        for task in [driverTask, driverSleep, ticker] { task?.cancel() }
+        outbox.cancelAll()
+        driver.stop()
         history.stop()
         _ = stream.stop()
+        ticker?.cancel()
         typing.cancelTimers()
         status.cancelTimers()
         for task in monitors { task.cancel() }
-        for task in teamDownloads.values { task.cancel() }
-        for state in outgoing.values { state.pendingTimer?.cancel() }
-        wakeDriver()
+        team.cancelDownloads()
         observers.removeAll()
     }
 
