@@ -204,7 +204,7 @@ public actor ChatEngine {
         do {
             return try body()
         } catch {
-            let code = (error as? ReceptionError)?.code ?? ReceptionError.Code.storageUnavailable
+            let code = (error as? ReceptionError)?.code ?? ReceptionError.Code.storageUnavailable.rawValue
             logger.error("storage: \(what) failed (\(code))")
             if code == ReceptionError.Code.storageFull || code == ReceptionError.Code.storageUnavailable {
                 composer.storageFailed()
