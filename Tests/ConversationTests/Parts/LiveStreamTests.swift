@@ -59,7 +59,7 @@ struct LiveStreamTests {
     @Test("stop reports whether the stream was open, cancels the loop and forgets it")
     func stop() async {
         var stream = LiveStream(clock: ManualClock())
-        let loop = Task<Void, Never> { while !Task.isCancelled { await Task.yield() } }
+        let loop = loopUntilCancelled()
         stream.started(loop)
         #expect(stream.isRunning)
         stream.opened()

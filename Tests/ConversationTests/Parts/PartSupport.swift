@@ -15,3 +15,8 @@ extension Recorder where Value == String {
     /// A timer action that records `name` when it runs.
     func action(_ name: String) -> @Sendable () async -> Void { { [self] in record(name) } }
 }
+
+/// A task that runs until it is cancelled, standing in for a part's loop.
+func loopUntilCancelled() -> Task<Void, Never> {
+    Task { while !Task.isCancelled { await Task.yield() } }
+}

@@ -63,7 +63,7 @@ struct ResendDriverPartTests {
     @Test("stop cancels the loop and forgets it")
     func stop() async {
         var driver = ResendDriver(clock: ManualClock())
-        let loop = Task<Void, Never> { while !Task.isCancelled { await Task.yield() } }
+        let loop = loopUntilCancelled()
         driver.started(loop)
         #expect(driver.isRunning)
         driver.stop()
