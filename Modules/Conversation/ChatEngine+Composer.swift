@@ -7,7 +7,7 @@ extension ChatEngine {
     public func setDraft(_ text: String) {
         guard !isShutDown else { return }
         composer.setText(text)
-        storing("save draft") { try deps.store.setDraft(text) }
+        storing("save draft") { try $0.setDraft(text) }
         composerChangedForTyping()
         publish()
     }
@@ -50,10 +50,10 @@ extension ChatEngine {
             id: id, sender: .user, text: text, createdAt: clock.now, images: photos.map(\.jpeg),
             expectedImageCount: photos.count)
         // The outbox row exists before any network work, so a crash right after this line still recovers it.
-        storing("enqueue message") { try deps.store.enqueue(message) }
+        storing("enqueue message") { try $0.enqueue(message) }
         transcript.append(message)
         if !session.hasStartedChat { persistSession { $0.hasStartedChat = true } }
-        storing("clear draft") { try deps.store.setDraft("") }
+        storing("clear draft") { try $0.setDraft("") }
         stopTypingAfterSend()
         outbox.enqueue(id)
         submit(id, userInitiated: true)

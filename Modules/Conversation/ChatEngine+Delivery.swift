@@ -9,7 +9,7 @@ extension ChatEngine {
         else { return }
         // The stored row goes back to *sending*, so a crash during this attempt is rescued at the next launch.
         transcript.setDelivery([], of: id)
-        storing("mark sending") { try deps.store.setDelivery([], of: id) }
+        storing("mark sending") { try $0.setDelivery([], of: id) }
         outbox.attemptStarted(id, Task { [weak self] in await self?.deliver(id, userInitiated: userInitiated) }) {
             [weak self] in await self?.showPendingIndicator(id)
         }
@@ -71,7 +71,7 @@ extension ChatEngine {
                 Task { await self?.setProgress(id, (Double(base) + fraction) / Double(count)) }
             }
             message = try current(id)
-            storing("save attachment ID") { try deps.store.appendAttachmentID(reservation.attachmentId, to: id) }
+            storing("save attachment ID") { try $0.appendAttachmentID(reservation.attachmentId, to: id) }
             transcript.appendAttachmentID(reservation.attachmentId, to: id)
             uploaded += 1
             setProgress(id, Double(uploaded) / Double(count))
@@ -119,7 +119,7 @@ extension ChatEngine {
         logger.info("send failed (\(error.code), status \(error.status))")
         switch error.code {
         case ReceptionError.Code.invalidAttachment, ReceptionError.Code.uploadIncomplete:
-            storing("forget attachment IDs") { try deps.store.clearAttachmentIDs(of: id) }
+            storing("forget attachment IDs") { try $0.clearAttachmentIDs(of: id) }
             transcript.clearAttachmentIDs(of: id)
         case ReceptionError.Code.blocked:
             permission.sendBlocked()
@@ -149,7 +149,7 @@ extension ChatEngine {
         }
         if outbox[id]?.budget?.isStopped == true, outbox.inBatch(id) { flags.insert(.awaitsManualRetry) }
         transcript.setDelivery(flags, of: id)
-        storing("save failure") { try deps.store.setDelivery(flags, of: id) }
+        storing("save failure") { try $0.setDelivery(flags, of: id) }
         if outbox.inBatch(id) { stopReleaseBatch() }
         updateBanner()
     }
@@ -159,7 +159,7 @@ extension ChatEngine {
     func returnToComposer(_ id: String) {
         guard let message = transcript.remove(id) else { return }
         outbox.remove(id)
-        storing("remove the stopped message") { try deps.store.removeUnsent(id) }
+        storing("remove the stopped message") { try $0.removeUnsent(id) }
         let photos = message.images.compactMap { jpeg -> PreparedPhoto? in
             guard let size = JPEGSize(jpeg) else { return nil }
             return PreparedPhoto(
@@ -168,7 +168,7 @@ extension ChatEngine {
         composer.takeBack(text: message.text, photos: photos)
         if !message.text.isEmpty {
             let draft = composer.text
-            storing("save draft") { try deps.store.setDraft(draft) }
+            storing("save draft") { try $0.setDraft(draft) }
         }
         publish()
     }

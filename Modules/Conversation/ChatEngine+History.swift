@@ -116,7 +116,7 @@ extension ChatEngine {
         // Drop every cached confirmed message whose seq is not in this window, in memory and in the store.
         let window = Set(response.messages.map(\.seq))
         if transcript.keepOnly(window) {
-            storing("drop messages outside the window") { try deps.store.removeConfirmed(notIn: window) }
+            storing("drop messages outside the window") { try $0.removeConfirmed(notIn: window) }
         }
         applyTeam(response.team, replacing: true)
         merge(response.messages, advanceCursor: true)
@@ -203,11 +203,11 @@ extension ChatEngine {
         let merge = transcript.merge(incoming)
         for _ in 0..<merge.malformed { logger.info("dropped a malformed message from the service") }
         for message in merge.completed {
-            storing("complete message") { try deps.store.complete(message.id, with: message) }
+            storing("complete message") { try $0.complete(message.id, with: message) }
             outbox.confirmedByMerge(message.id)
         }
         if merge.agentReplied { hideAgentTyping() }
-        if !merge.changed.isEmpty { storing("save window") { try deps.store.save(merge.changed) } }
+        if !merge.changed.isEmpty { storing("save window") { try $0.save(merge.changed) } }
         if advanceCursor, merge.highestSeq > (session.cursor ?? 0) { persistSession { $0.cursor = merge.highestSeq } }
     }
 

@@ -118,7 +118,7 @@ extension ChatEngine {
         stopStream()
         history.stop()
         driver.stop()
-        storing("reset chat") { try deps.store.resetChat(revision: revision) }
+        storing("reset chat") { try $0.resetChat(revision: revision) }
         clearTeam()
         session = session.afterChatReset(revision: revision)
         composer.chatReset()

@@ -76,7 +76,7 @@ extension ChatEngine {
             flags.insert(.awaitsManualRetry)
             flags.subtract([.retryAfterLimitRelease, .retryAfterTransientFailure])
             transcript.setDelivery(flags, of: id)
-            storing("mark manual") { try deps.store.setDelivery(flags, of: id) }
+            storing("mark manual") { try $0.setDelivery(flags, of: id) }
         }
         outbox.leaveBatch(ids)
         publish()
@@ -152,7 +152,7 @@ extension ChatEngine {
             var flags = messages[index].delivery
             flags.remove(.awaitsManualRetry)
             transcript.setDelivery(flags, of: message.id)
-            storing("release limit") { try deps.store.setDelivery(flags, of: message.id) }
+            storing("release limit") { try $0.setDelivery(flags, of: message.id) }
             outbox.renewBudget(message.id, clearingHold: false)
             outbox.joinBatch(message.id)
         }

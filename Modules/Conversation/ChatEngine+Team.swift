@@ -4,7 +4,7 @@ import ReceptionCore
 extension ChatEngine {
     /// Spec 7.17: the cached names and photos, restored when the engine starts (visible before any answer).
     func restoreTeam() {
-        team.restore(storing("load team profiles") { try deps.store.teamProfiles() } ?? [])
+        team.restore(storing("load team profiles") { try $0.teamProfiles() } ?? [])
     }
 
     /// Spec 3.6 / 3.7: a history answer replaces the team map, a page merges into it; then the photos it wants are
@@ -58,6 +58,6 @@ extension ChatEngine {
 
     private func saveTeam() {
         let profiles = team.roster.profiles
-        storing("save team profiles") { try deps.store.saveTeamProfiles(profiles) }
+        storing("save team profiles") { try $0.saveTeamProfiles(profiles) }
     }
 }

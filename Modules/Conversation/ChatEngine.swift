@@ -13,8 +13,9 @@ public actor ChatEngine {
     public struct Dependencies: Sendable {
         /// Every network operation (spec 3); `Transport.ReceptionAPIClient` in production.
         public var service: any ConversationService
-        /// The session's storage: window, outbox, draft and session state.
-        public var store: any MessageStoring
+        /// The session's storage in the roles the engine uses (window, outbox, draft, session state, team, reset),
+        /// behind the gate the session's owner closes when the session ends.
+        public var store: StoreGate<any ChatStoring>
         /// Turns picked photo files into upload-ready JPEGs.
         public var images: any ImagePreparing
         /// The session's server waits, shared with the transport that records them.
@@ -28,15 +29,27 @@ public actor ChatEngine {
         /// Where log lines go (codes and counts only, never content).
         public var logger: ReceptionLogger
 
-        /// Makes dependencies.
+        /// Makes dependencies over `store`, which stays open for the engine's whole life.
         public init(
-            service: any ConversationService, store: any MessageStoring, images: any ImagePreparing,
+            service: any ConversationService, store: any ChatStoring, images: any ImagePreparing,
+            cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
+            ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
+            logger: ReceptionLogger = ReceptionLogger(category: "Conversation")
+        ) {
+            self.init(
+                service: service, storage: StoreGate(store), images: images, cooldowns: cooldowns, clock: clock,
+                ids: ids, random: random, logger: logger)
+        }
+
+        /// Makes dependencies over a store the caller closes when the session ends (the facade's `SessionStore`).
+        public init(
+            service: any ConversationService, storage: StoreGate<any ChatStoring>, images: any ImagePreparing,
             cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
             ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
             logger: ReceptionLogger = ReceptionLogger(category: "Conversation")
         ) {
             self.service = service
-            self.store = store
+            self.store = storage
             self.images = images
             self.cooldowns = cooldowns
             self.clock = clock
@@ -143,14 +156,14 @@ public actor ChatEngine {
     public func start() {
         guard !started, !isShutDown else { return }
         started = true
-        session = storing("load session state") { try deps.store.sessionState() } ?? SessionState()
-        composer.setText(storing("load draft") { try deps.store.draft() } ?? "")
-        var window = storing("load window") { try deps.store.loadWindow() } ?? []
+        session = reading("load session state", orIfClosed: SessionState()) { try $0.sessionState() } ?? SessionState()
+        composer.setText(reading("load draft", orIfClosed: "") { try $0.draft() } ?? "")
+        var window = reading("load window", orIfClosed: []) { try $0.loadWindow() } ?? []
         for index in window.indices where !window[index].isConfirmed && !window[index].delivery.contains(.failed) {
             // Spec 7.8.7: an attempt that was running when the process ended is rescued as a transient failure.
             window[index].delivery = DeliveryFlags([.failed, .retryAfterTransientFailure])
             let message = window[index]
-            storing("rescue sending message") { try deps.store.setDelivery(message.delivery, of: message.id) }
+            storing("rescue sending message") { try $0.setDelivery(message.delivery, of: message.id) }
         }
         transcript.restore(window, hasConversation: session.unread.hasConversation || window.contains { $0.isConfirmed })
         restoreTeam()
@@ -197,12 +210,21 @@ public actor ChatEngine {
 
     // MARK: - Storage helpers
 
-    /// Runs a store operation; a failure is logged and remembered for the composer notice, never thrown: spec 7.17,
+    /// Runs a store write; a failure is logged and remembered for the composer notice, never thrown: spec 7.17,
     /// cache write failures never block sending.
     @discardableResult
-    func storing<T>(_ what: String, _ body: () throws -> T) -> T? {
+    func storing<T: Sendable>(_ what: String, _ body: (any ChatStoring) throws -> T) -> T? {
+        logged(what) { try deps.store.write(body) }
+    }
+
+    /// Runs a store read the same way; a closed store reads as `empty`.
+    func reading<T: Sendable>(_ what: String, orIfClosed empty: T, _ body: (any ChatStoring) throws -> T) -> T? {
+        logged(what) { try deps.store.read(orIfClosed: empty, body) }
+    }
+
+    private func logged<T>(_ what: String, _ access: () throws -> T) -> T? {
         do {
-            return try body()
+            return try access()
         } catch {
             let code = (error as? ReceptionError)?.code ?? ReceptionError.Code.storageUnavailable.rawValue
             logger.error("storage: \(what) failed (\(code))")
@@ -215,7 +237,7 @@ public actor ChatEngine {
 
     func persistSession(_ change: @escaping (inout SessionState) -> Void) {
         change(&session)
-        storing("save session state") { try deps.store.updateSessionState(change) }
+        storing("save session state") { try $0.updateSessionState(change) }
     }
 
     func index(of id: String) -> Int? { transcript.index(of: id) }
