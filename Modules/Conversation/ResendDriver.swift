@@ -23,11 +23,8 @@ struct ResendDriver: Sendable {
     /// The loop ended by itself.
     mutating func finished() { loop = nil }
 
-    /// Parks the loop until `wake()`.
-    mutating func park(_ continuation: CheckedContinuation<Void, Never>) {
-        parked?.resume()
-        parked = continuation
-    }
+    /// Parks the loop until `wake()` (exactly one loop runs, so at most one is parked).
+    mutating func park(_ continuation: CheckedContinuation<Void, Never>) { parked = continuation }
 
     /// Starts the loop's sleep of `duration`; `wake()` ends it early.
     mutating func sleep(for duration: Duration) -> Task<Void, Never> {
