@@ -8,10 +8,6 @@ static inline int reception_inflate_init(z_streamp stream) {
     return inflateInit(stream);
 }
 
-static inline int reception_inflate_init2(z_streamp stream, int windowBits) {
-    return inflateInit2(stream, windowBits);
-}
-
 static inline int reception_deflate_init(z_streamp stream, int level) {
     return deflateInit(stream, level);
 }

@@ -6,8 +6,8 @@ extension ChatEngine {
     /// Nothing here touches the network for an unused chat (seed 001 check 1).
     public func setDraft(_ text: String) {
         guard !isShutDown else { return }
-        composerText = text
-        storing("save draft") { try deps.store.setDraft(text) }
+        composer.setText(text)
+        storing("save draft") { try $0.setDraft(text) }
         composerChangedForTyping()
         publish()
     }
@@ -16,29 +16,26 @@ extension ChatEngine {
     /// unreadable photo shows "Could not load this photo." and is skipped; more than 5 are refused.
     public func addPhoto(_ file: Data) async {
         guard !isShutDown else { return }
-        guard composerPhotos.count + photoLoads < Limits.photosPerMessage else { return }
-        photoLoadFailed = false
-        photoLoads += 1
+        guard composer.hasRoomForPhoto else { return }
+        composer.photoLoadStarted()
         publish()
         let images = deps.images
         // Preparation is CPU work; it runs off the engine so the chat stays responsive.
         let result = await Task.detached { () -> Result<PreparedPhoto, ReceptionError> in
             do throws(ReceptionError) { return .success(try images.prepare(file)) } catch { return .failure(error) }
         }.value
-        photoLoads -= 1
         switch result {
-        case .success(let photo): composerPhotos.append(photo)
+        case .success(let photo): composer.photoLoadFinished(photo)
         case .failure(let error):
             logger.info("photo could not be prepared (\(error.code))")
-            photoLoadFailed = true
+            composer.photoLoadFinished(nil)
         }
         publish()
     }
 
     /// Removes a picked photo before sending.
     public func removePhoto(at index: Int) {
-        guard composerPhotos.indices.contains(index) else { return }
-        composerPhotos.remove(at: index)
+        guard composer.removePhoto(at: index) else { return }
         publish()
     }
 
@@ -46,25 +43,19 @@ extension ChatEngine {
     /// composer cannot send now (the snapshot's composer says why); an over-limit draft is never shortened.
     @discardableResult
     public func send() -> String? {
-        guard started, !isShutDown, composer.canSend else { return nil }
-        let text = Limits.trimmedMessageText(composerText)
-        let photos = composerPhotos
+        guard started, !isShutDown, composerState.canSend else { return nil }
+        let (text, photos) = composer.takeForSending()
         let id = deps.ids.makeID()
         let message = StoredMessage(
             id: id, sender: .user, text: text, createdAt: clock.now, images: photos.map(\.jpeg),
             expectedImageCount: photos.count)
         // The outbox row exists before any network work, so a crash right after this line still recovers it.
-        storing("enqueue message") { try deps.store.enqueue(message) }
-        messages.append(message)
+        storing("enqueue message") { try $0.enqueue(message) }
+        transcript.append(message)
         if !session.hasStartedChat { persistSession { $0.hasStartedChat = true } }
-        composerText = ""
-        composerPhotos = []
-        photoLoadFailed = false
-        storing("clear draft") { try deps.store.setDraft("") }
+        storing("clear draft") { try $0.setDraft("") }
         stopTypingAfterSend()
-        var state = Outgoing()
-        state.budget = RetryBudget()
-        outgoing[id] = state
+        outbox.enqueue(id)
         submit(id, userInitiated: true)
         publish()
         return id

@@ -5,35 +5,23 @@ import ReceptionCore
 extension ChatEngine {
     /// Starts one attempt for `id` unless one is already in flight (a message is never posted twice concurrently).
     func submit(_ id: String, userInitiated: Bool) {
-        guard !isShutDown, outgoing[id]?.inFlight != true, let index = index(of: id), !messages[index].isConfirmed
+        guard !isShutDown, !outbox.isInFlight(id), let index = index(of: id), !messages[index].isConfirmed
         else { return }
-        outgoing[id, default: Outgoing()].inFlight = true
-        outgoing[id]?.progress = nil
         // The stored row goes back to *sending*, so a crash during this attempt is rescued at the next launch.
-        messages[index].delivery = []
-        storing("mark sending") { try deps.store.setDelivery([], of: id) }
-        outgoing[id]?.pendingTimer?.cancel()
-        outgoing[id]?.pendingTimer = Task { [weak self, clock = deps.clock] in
-            // Spec 7.8.3: the pending indicator appears when the attempt is still running after 400 ms.
-            guard (try? await clock.sleep(for: .milliseconds(400))) != nil else { return }
-            await self?.showPendingIndicator(id)
+        transcript.setDelivery([], of: id)
+        storing("mark sending") { try $0.setDelivery([], of: id) }
+        outbox.attemptStarted(id, Task { [weak self] in await self?.deliver(id, userInitiated: userInitiated) }) {
+            [weak self] in await self?.showPendingIndicator(id)
         }
-        attempts[id] = Task { [weak self] in await self?.deliver(id, userInitiated: userInitiated) }
         publish()
     }
 
     func showPendingIndicator(_ id: String) {
-        guard outgoing[id]?.inFlight == true else { return }
-        outgoing[id]?.pendingVisible = true
-        publish()
+        if outbox.showPending(id) { publish() }
     }
 
     func setProgress(_ id: String, _ value: Double) {
-        guard outgoing[id]?.inFlight == true else { return }
-        let clamped = min(max(value, 0), 1)
-        if let current = outgoing[id]?.progress, current >= clamped { return }
-        outgoing[id]?.progress = clamped
-        publish()
+        if outbox.setProgress(id, value) { publish() }
     }
 
     /// Spec 7.8.2: the delivery steps of one message.
@@ -60,10 +48,10 @@ extension ChatEngine {
         if let wait = blockingWait(for: message) { throw wait.error }
         // Steps 3–4: device update (registers on the first send). In a halted session of a registered device the
         // send itself is the probe.
-        halt = await service.halt
+        permission.observe(halt: await service.halt)
         let registered = (try? await service.isRegistered()) ?? false
-        if !(halt != nil && registered) {
-            let epoch = permissionEpoch
+        if !(permission.halt != nil && registered) {
+            let epoch = permission.epoch
             try await service.updateDevice(probe: userInitiated, allowRegistration: userInitiated || watched)
             deviceUpdated(startedAt: epoch)
         }
@@ -83,15 +71,15 @@ extension ChatEngine {
                 Task { await self?.setProgress(id, (Double(base) + fraction) / Double(count)) }
             }
             message = try current(id)
-            storing("save attachment ID") { try deps.store.appendAttachmentID(reservation.attachmentId, to: id) }
-            if let index = index(of: id) { messages[index].attachmentIds.append(reservation.attachmentId) }
+            storing("save attachment ID") { try $0.appendAttachmentID(reservation.attachmentId, to: id) }
+            transcript.appendAttachmentID(reservation.attachmentId, to: id)
             uploaded += 1
             setProgress(id, Double(uploaded) / Double(count))
             message = try current(id)
         }
         // Step 6: permission re-check. Spec 7.7: a block learnt meanwhile stops the post, and the message goes back
         // into the composer.
-        if sendingDisabled && halt == nil {
+        if permission.sendingDisabled && permission.halt == nil {
             returnToComposer(id)
             throw .cancelled
         }
@@ -106,25 +94,18 @@ extension ChatEngine {
     /// Spec 3.8: on success the read generation moves, the conversation exists, the server copy is merged without
     /// advancing the cursor, a verification requirement is cleared, and `messageSent` (+`imageSent`) is emitted.
     func confirmed(_ id: String, _ response: SendMessageResponse) {
-        readGeneration += 1
+        reads.move()
         hadPhotosEvent(id)
         if !hasConversation { persistSession { $0.unread.hasConversation = true } }
-        hasConversation = true
-        conversationID = response.conversation.id
-        if verificationRequired { verificationRequired = false; permissionEpoch += 1 }
-        if halt != nil || sendingDisabled {
-            // A successful probe ends the halt (spec 6.4).
-            halt = nil
-            sendingDisabled = false
-            permissionEpoch += 1
-        }
+        transcript.conversation(exists: true, id: response.conversation.id)
+        permission.sendSucceeded()
         var incoming = response.message
         if incoming.clientId == nil { incoming.clientId = id }
-        outgoing[id]?.budget?.recordSuccess()
+        outbox.succeeded(id)
         merge([incoming], advanceCursor: false)
-        releaseBatch.removeAll { $0 == id }
+        outbox.leaveBatch([id])
         updateBanner()
-        if streamTask == nil { startStreamIfPossible() }
+        if !stream.isRunning { startStreamIfPossible() }
     }
 
     private func hadPhotosEvent(_ id: String) {
@@ -138,27 +119,24 @@ extension ChatEngine {
         logger.info("send failed (\(error.code), status \(error.status))")
         switch error.code {
         case ReceptionError.Code.invalidAttachment, ReceptionError.Code.uploadIncomplete:
-            storing("forget attachment IDs") { try deps.store.clearAttachmentIDs(of: id) }
-            if let index = index(of: id) { messages[index].attachmentIds = [] }
+            storing("forget attachment IDs") { try $0.clearAttachmentIDs(of: id) }
+            transcript.clearAttachmentIDs(of: id)
         case ReceptionError.Code.blocked:
-            sendingDisabled = true
-            permissionEpoch += 1
+            permission.sendBlocked()
         case ReceptionError.Code.verificationRequired:
-            verificationRequired = true
-            permissionEpoch += 1
+            permission.sendNeedsVerification()
         case ReceptionError.Code.chatReset:
             if let revision = error.resetRevision { chatReset(revision: revision); return }
         default: break
         }
-        halt = await service.halt
-        if halt == .blocked { sendingDisabled = true }
+        permission.observeAfterFailure(halt: await service.halt)
         guard let index = index(of: id), !messages[index].isConfirmed else { return }
         var flags: DeliveryFlags = [.failed]
         if error.isTransient, error.code != ReceptionError.Code.cooldown, error.status != 429, error.retryScope == nil {
             flags.insert(.retryAfterTransientFailure)
         }
         let wait = blockingWait(for: messages[index])
-        outgoing[id]?.heldBy = wait?.scope
+        outbox.hold(id, by: wait?.scope)
         if let wait {
             if error.status > 0, error.retryScope != nil, error.retryAfter != nil,
                wait.scope == .messages || wait.scope == .uploads {
@@ -166,46 +144,37 @@ extension ChatEngine {
             }
             if !(wait.automatic && watched) { flags.insert(.awaitsManualRetry) }
         }
-        if halt == nil {
-            outgoing[id, default: Outgoing()].budget?.recordFailure(error, random: deps.random)
-            if let delay = outgoing[id]?.budget?.nextDelay { outgoing[id]?.nextAttemptAt = clock.uptime + delay }
+        if permission.halt == nil {
+            outbox.failed(id, error, random: deps.random)
         }
-        if outgoing[id]?.budget?.isStopped == true, releaseBatch.contains(id) { flags.insert(.awaitsManualRetry) }
-        messages[index].delivery = flags
-        storing("save failure") { try deps.store.setDelivery(flags, of: id) }
-        if releaseBatch.contains(id) { stopReleaseBatch() }
+        if outbox[id]?.budget?.isStopped == true, outbox.inBatch(id) { flags.insert(.awaitsManualRetry) }
+        transcript.setDelivery(flags, of: id)
+        storing("save failure") { try $0.setDelivery(flags, of: id) }
+        if outbox.inBatch(id) { stopReleaseBatch() }
         updateBanner()
     }
 
     /// Spec 7.7: sending became disabled after the uploads and before the message POST. The message leaves the list
     /// and the outbox; its text goes back into the composer (ahead of anything typed since) and its photos too.
     func returnToComposer(_ id: String) {
-        guard let index = index(of: id) else { return }
-        let message = messages.remove(at: index)
-        outgoing[id]?.pendingTimer?.cancel()
-        outgoing[id] = nil
-        releaseBatch.removeAll { $0 == id }
-        storing("remove the stopped message") { try deps.store.removeUnsent(id) }
-        if !message.text.isEmpty {
-            composerText = composerText.isEmpty ? message.text : message.text + "\n" + composerText
-            storing("save draft") { try deps.store.setDraft(composerText) }
-        }
+        guard let message = transcript.remove(id) else { return }
+        outbox.remove(id)
+        storing("remove the stopped message") { try $0.removeUnsent(id) }
         let photos = message.images.compactMap { jpeg -> PreparedPhoto? in
             guard let size = JPEGSize(jpeg) else { return nil }
             return PreparedPhoto(
                 jpeg: jpeg, width: size.width, height: size.height, checksum: Base64.encode(SHA256.hash(jpeg)))
         }
-        composerPhotos = Array((photos + composerPhotos).prefix(Limits.photosPerMessage))
+        composer.takeBack(text: message.text, photos: photos)
+        if !message.text.isEmpty {
+            let draft = composer.text
+            storing("save draft") { try $0.setDraft(draft) }
+        }
         publish()
     }
 
     func finishAttempt(_ id: String) {
-        attempts[id] = nil
-        outgoing[id]?.inFlight = false
-        outgoing[id]?.pendingVisible = false
-        outgoing[id]?.pendingTimer?.cancel()
-        outgoing[id]?.pendingTimer = nil
-        outgoing[id]?.progress = nil
+        outbox.attemptFinished(id)
         guard !isShutDown else { return }
         startTicker()
         kickDriver()

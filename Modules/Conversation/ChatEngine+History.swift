@@ -5,15 +5,15 @@ extension ChatEngine {
     // MARK: - Opening load (spec 7.2, 3.6, 7.10)
 
     func startOpeningLoad() {
-        guard session.hasStartedChat, halt == nil, loadTask == nil, !loadBudget.isStopped, !isShutDown else {
+        guard session.hasStartedChat, permission.halt == nil, history.canLoad, !isShutDown else {
             if session.hasStartedChat { seedRecovery() }
             return
         }
-        loadTask = Task { [weak self] in await self?.openingLoad() }
+        history.loadStarted(Task { [weak self] in await self?.openingLoad() })
     }
 
     private func openingLoad() async {
-        defer { loadTask = nil }
+        defer { history.loadEnded() }
         var registered = false
         do throws(ReceptionError) { registered = try await service.isRegistered() } catch {
             logger.error("registration state unavailable (\(error.code))")
@@ -26,7 +26,7 @@ extension ChatEngine {
             return
         }
         do throws(ReceptionError) {
-            let epoch = permissionEpoch
+            let epoch = permission.epoch
             try await service.updateDevice(probe: false, allowRegistration: false)
             deviceUpdated(startedAt: epoch)
         } catch {
@@ -45,8 +45,8 @@ extension ChatEngine {
         guard watched, !isShutDown else { return }
         let recheck = opening ? limitRecheckScopes() : []
         let changeCounts = Dictionary(uniqueKeysWithValues: recheck.map { ($0, deps.cooldowns.changeCount(of: $0)) })
-        let generation = readGeneration
-        let epoch = permissionEpoch
+        let generation = reads.generation
+        let epoch = permission.epoch
         let response: HistoryResponse
         do throws(ReceptionError) {
             response = try await service.history(limits: !recheck.isEmpty)
@@ -57,9 +57,8 @@ extension ChatEngine {
                 chatReset(revision: revision)
                 return
             }
-            if error.code != ReceptionError.Code.cooldown { loadBudget.recordFailure(error, random: deps.random) }
-            halt = await service.halt
-            if halt == .blocked { sendingDisabled = true }
+            history.loadFailed(error, random: deps.random)
+            permission.observeAfterFailure(halt: await service.halt)
             // A failed or held history GET still seeds recovery (spec 7.8.7).
             if opening { seedRecovery(); releaseLimits() }
             kickDriver()
@@ -69,12 +68,11 @@ extension ChatEngine {
             return
         }
         guard !isShutDown, watched else { return }
-        loadBudget.recordSuccess()
-        if generation != readGeneration {
-            if !reloadRequested {
-                reloadRequested = true
+        history.loadSucceeded()
+        if generation != reads.generation {
+            if history.reloadNeeded() {
                 await loadHistory(opening: opening)
-                reloadRequested = false
+                history.reloadDone()
             }
             return
         }
@@ -98,8 +96,7 @@ extension ChatEngine {
     }
 
     private func scheduleLoadRetry(_ error: ReceptionError) {
-        guard !loadBudget.isStopped, let delay = loadBudget.nextDelay ?? (error.code == ReceptionError.Code.cooldown
-            ? .seconds(error.retryAfter ?? 1) : nil) else { return }
+        guard let delay = history.retryDelay(after: error) else { return }
         Task { [weak self, clock = deps.clock] in
             guard (try? await clock.sleep(for: delay)) != nil else { return }
             await self?.startOpeningLoadIfWatched()
@@ -113,16 +110,13 @@ extension ChatEngine {
         if exists != hasConversation || session.unread.hasConversation != exists {
             persistSession { $0.unread.hasConversation = exists }
         }
-        hasConversation = exists
-        conversationID = response.conversation?.id
-        applyDeviceFlags(response.device, epoch: epoch)
-        boundedRead = response.boundedRead ?? false
+        transcript.conversation(exists: exists, id: response.conversation?.id)
+        permission.apply(response.device, startedAt: epoch)
+        reads.setBounded(response.boundedRead ?? false)
         // Drop every cached confirmed message whose seq is not in this window, in memory and in the store.
         let window = Set(response.messages.map(\.seq))
-        let before = messages.count
-        messages.removeAll { message in message.seq.map { !window.contains($0) } ?? false }
-        if messages.count != before {
-            storing("drop messages outside the window") { try deps.store.removeConfirmed(notIn: window) }
+        if transcript.keepOnly(window) {
+            storing("drop messages outside the window") { try $0.removeConfirmed(notIn: window) }
         }
         applyTeam(response.team, replacing: true)
         merge(response.messages, advanceCursor: true)
@@ -133,35 +127,31 @@ extension ChatEngine {
 
     /// Fetches newer messages; coalesced while one runs, deferred while a `requests` wait is active.
     func poll() {
-        guard watched, halt == nil, loadTask == nil, !isShutDown else { return }
+        guard watched, permission.halt == nil, !history.isLoading, !isShutDown else { return }
         if let wait = deps.cooldowns.wait(for: [.requests], now: clock.now) {
-            guard deferredPoll == nil else { return }
-            deferredPoll = Task { [weak self, clock = deps.clock] in
-                guard (try? await clock.sleep(for: .seconds(wait.remainingSeconds))) != nil else { return }
-                await self?.deferredPollFired()
-            }
+            history.deferPoll(for: .seconds(wait.remainingSeconds)) { [weak self] in await self?.deferredPollFired() }
             return
         }
-        if pollTask != nil { pollAgain = true; return }
-        pollTask = Task { [weak self] in await self?.runPoll() }
+        guard history.pollRequested() else { return }
+        history.pollStarted(Task { [weak self] in await self?.runPoll() })
     }
 
     private func deferredPollFired() {
-        deferredPoll = nil
+        history.deferredPollFired()
         poll()
     }
 
     private func runPoll() async {
         repeat {
-            pollAgain = false
+            history.pollRoundStarted()
             await pollOnce()
-        } while pollAgain && watched && !isShutDown
-        pollTask = nil
+        } while history.pollAgain && watched && !isShutDown
+        history.pollEnded()
     }
 
     private func pollOnce() async {
-        let generation = readGeneration
-        let epoch = permissionEpoch
+        let generation = reads.generation
+        let epoch = permission.epoch
         let pages: [MessagesPage]
         do throws(ReceptionError) {
             pages = try await service.messages(after: session.cursor ?? 0)
@@ -176,16 +166,16 @@ extension ChatEngine {
             return
         }
         guard !isShutDown, watched else { return }
-        if generation != readGeneration {
-            pollAgain = true
+        if generation != reads.generation {
+            history.pollStale()
             return
         }
         var seqs: [Int64] = []
         var conversation: String?
         var exists = true
         for page in pages {
-            applyDeviceFlags(page.device, epoch: epoch)
-            if let bounded = page.boundedRead { boundedRead = bounded }
+            permission.apply(page.device, startedAt: epoch)
+            if let bounded = page.boundedRead { reads.setBounded(bounded) }
             applyTeam(page.team, replacing: false)
             merge(page.messages, advanceCursor: true)
             seqs += page.messages.map(\.seq)
@@ -198,8 +188,7 @@ extension ChatEngine {
             return
         }
         if !hasConversation { persistSession { $0.unread.hasConversation = true } }
-        hasConversation = true
-        if let conversation { conversationID = conversation }
+        transcript.conversation(exists: true, id: conversation ?? conversationID)
         publish()
         await markRead(messagesSeqs: seqs, conversationID: conversationID)
     }
@@ -211,47 +200,15 @@ extension ChatEngine {
     /// unless confirmed with attachments); otherwise the message is appended. Malformed messages are dropped with
     /// a log line. GET results advance the cursor to the highest `seq`; send confirmations do not.
     func merge(_ incoming: [Message], advanceCursor: Bool) {
-        var changed: [StoredMessage] = []
-        var highest: Int64 = 0
-        for message in incoming {
-            guard (1...Limits.maximumSafeSequence).contains(message.seq), !message.id.isEmpty else {
-                logger.info("dropped a malformed message from the service")
-                continue
-            }
-            highest = max(highest, message.seq)
-            let match = messages.firstIndex { local in
-                if local.seq == message.seq { return true }
-                if let clientId = message.clientId, local.id == clientId { return true }
-                return local.isConfirmed && local.id == message.id
-            }
-            if let match {
-                let local = messages[match]
-                var merged = StoredMessage(confirmed: message, localID: local.id)
-                if message.attachments.isEmpty {
-                    merged.images = local.images
-                    merged.attachmentIds = local.attachmentIds
-                    merged.expectedImageCount = local.expectedImageCount
-                }
-                if merged == local { continue }
-                if !local.isConfirmed {
-                    storing("complete message") { try deps.store.complete(local.id, with: merged) }
-                    outgoing[local.id]?.pendingVisible = false
-                    outgoing[local.id]?.pendingTimer?.cancel()
-                    releaseBatch.removeAll { $0 == local.id }
-                } else {
-                    changed.append(merged)
-                }
-                messages[match] = merged
-            } else {
-                let stored = StoredMessage(confirmed: message)
-                messages.append(stored)
-                changed.append(stored)
-                if message.sender == .agent { hideAgentTyping() }
-            }
+        let merge = transcript.merge(incoming)
+        for _ in 0..<merge.malformed { logger.info("dropped a malformed message from the service") }
+        for message in merge.completed {
+            storing("complete message") { try $0.complete(message.id, with: message) }
+            outbox.confirmedByMerge(message.id)
         }
-        messages = StoredMessage.inListOrder(messages)
-        if !changed.isEmpty { storing("save window") { try deps.store.save(changed) } }
-        if advanceCursor, highest > (session.cursor ?? 0) { persistSession { $0.cursor = highest } }
+        if merge.agentReplied { hideAgentTyping() }
+        if !merge.changed.isEmpty { storing("save window") { try $0.save(merge.changed) } }
+        if advanceCursor, merge.highestSeq > (session.cursor ?? 0) { persistSession { $0.cursor = merge.highestSeq } }
     }
 
     // MARK: - Reads (spec 7.11, 3.9)
@@ -260,7 +217,7 @@ extension ChatEngine {
     /// never for a cache shown without a GET). Bounded when the last GET said so, else legacy.
     func markRead(messagesSeqs seqs: [Int64], conversationID: String?) async {
         guard watched, hasConversation, !isShutDown else { return }
-        if boundedRead {
+        if reads.bounded {
             await boundedMarkRead(seqs, conversationID: conversationID)
         } else {
             await legacyMarkRead()
@@ -274,13 +231,11 @@ extension ChatEngine {
             logger.info("read skipped: invalid history for a bounded read")
             return
         }
-        let through = max(readThrough[conversationID] ?? 0, seqs.max() ?? 0)
-        guard through > 0 else { return }
-        readThrough[conversationID] = through
+        guard let through = reads.boundedTarget(conversationID: conversationID, seqs: seqs) else { return }
         // Spec 7.11: a read moves the generation when it starts and when it finishes.
-        readGeneration += 1
-        let started = readGeneration
-        defer { readGeneration += 1 }
+        reads.move()
+        let started = reads.generation
+        defer { reads.move() }
         do throws(ReceptionError) {
             let answer = try await service.markRead(conversationId: conversationID, throughSeq: through)
             guard answer.conversationId == conversationID, answer.readSeq >= through,
@@ -289,7 +244,7 @@ extension ChatEngine {
                 return
             }
             // A read response updates the count only if no other read or send happened meanwhile.
-            if readGeneration == started, !isShutDown { unreadCount = answer.unreadCount; publish() }
+            if !isShutDown, reads.accept(unreadCount: answer.unreadCount, startedAt: started) { publish() }
         } catch {
             logger.info("read failed (\(error.code))")
         }
@@ -297,22 +252,21 @@ extension ChatEngine {
 
     /// Spec 3.9 legacy: `POST conversation/read` without a body, then `GET conversation/unread` for the count.
     private func legacyMarkRead() async {
-        readGeneration += 1
+        reads.move()
         do throws(ReceptionError) {
             try await service.markReadLegacy()
         } catch {
-            readGeneration += 1
+            reads.move()
             logger.info("legacy read failed (\(error.code))")
             return
         }
-        readGeneration += 1
+        reads.move()
         guard watched, !isShutDown else { return }
         // Spec 7.11: an unread response that returns after the generation moved does not change the count.
-        let generation = readGeneration
+        let generation = reads.generation
         do throws(ReceptionError) {
             let answer = try await service.unread(probe: false)
-            if generation == readGeneration, !isShutDown, answer.unreadCount >= 0 {
-                unreadCount = answer.unreadCount
+            if !isShutDown, answer.unreadCount >= 0, reads.accept(unreadCount: answer.unreadCount, startedAt: generation) {
                 publish()
             }
         } catch {

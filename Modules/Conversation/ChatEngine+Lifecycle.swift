@@ -12,15 +12,11 @@ extension ChatEngine {
         if isVisible {
             if watched { becameWatched() }
         } else {
-            readGeneration += 1
-            // The last read answer described the chat while it was watched; outside the chat the count belongs to
-            // the unread monitor, so the next read after reopening is reported even when it repeats this value.
-            unreadCount = nil
+            reads.chatClosed()
             if wasWatched { stoppedWatching() }
             hideAgentTyping()
             sendTypingFalseIfNeeded()
-            // Spec 7.18: closing the chat hides the banner unless it shows offline.
-            if banner != .offline { setBanner(.hidden) }
+            status.chatClosed()
         }
         publish()
     }
@@ -34,10 +30,10 @@ extension ChatEngine {
         let wasWatched = watched
         appActive = active
         if active {
-            for id in outgoing.keys { outgoing[id]?.budget?.appBecameActive() }
-            loadBudget.appBecameActive()
-            streamBudget.appBecameActive()
-            if halt == .blocked { Task { [weak self] in await self?.probeBlocked() } }
+            outbox.appBecameActive()
+            history.appBecameActive()
+            stream.appBecameActive()
+            if permission.halt == .blocked { Task { [weak self] in await self?.probeBlocked() } }
             if watched { becameWatched() }
         } else if wasWatched {
             stoppedWatching()
@@ -51,9 +47,9 @@ extension ChatEngine {
         guard !isShutDown, available != pathAvailable else { return }
         pathAvailable = available
         if available {
-            streamBudget = RetryBudget()
+            stream.pathReturned()
             if watched {
-                if streamTask == nil { startStreamIfPossible() } else { streamWake?.cancel() }
+                if !stream.isRunning { startStreamIfPossible() } else { stream.cutBackoff() }
                 kickDriver()
             }
         } else {
@@ -74,20 +70,15 @@ extension ChatEngine {
     /// Messages still *sending* when the chat starts are resubmitted (spec 7.8.7, last rule).
     private func seedOnWatched() {
         for message in messages where !message.isConfirmed && !message.delivery.contains(.failed)
-            && outgoing[message.id]?.inFlight != true && attempts[message.id] == nil {
-            outgoing[message.id, default: Outgoing()].budget = outgoing[message.id]?.budget ?? RetryBudget()
+            && !outbox.isInFlight(message.id) && outbox.attempt(message.id) == nil {
+            outbox.seedBudget(message.id)
             submit(message.id, userInitiated: false)
         }
     }
 
     func stoppedWatching() {
         stopStream()
-        loadTask?.cancel()
-        loadTask = nil
-        pollTask?.cancel()
-        pollTask = nil
-        deferredPoll?.cancel()
-        deferredPoll = nil
+        history.stop()
         deferHeldResendsToManual()
         updateBanner()
     }
@@ -97,11 +88,8 @@ extension ChatEngine {
     /// Spec 6.4: the session halted (`reason`) or resumed (`nil`).
     public func haltChanged(_ reason: HaltReason?) {
         guard !isShutDown else { return }
-        halt = reason
-        permissionEpoch += 1
-        if reason == .blocked { sendingDisabled = true }
+        permission.haltChanged(reason)
         if reason == nil {
-            sendingDisabled = false
             if watched { startStreamIfPossible(); kickDriver() }
         } else {
             stopStream()
@@ -113,16 +101,12 @@ extension ChatEngine {
 
     /// Spec 7.14.3: a new identity token was accepted locally; the sign-in notice clears.
     public func identityTokenStaged() {
-        verificationRequired = false
-        identityTokenPending = true
-        permissionEpoch += 1
+        permission.identityTokenStaged()
         publish()
     }
 
     /// A device update that started at permission epoch `epoch` succeeded: a token staged before it was sent.
-    func deviceUpdated(startedAt epoch: Int) {
-        if epoch == permissionEpoch { identityTokenPending = false }
-    }
+    func deviceUpdated(startedAt epoch: Int) { permission.deviceUpdated(startedAt: epoch) }
 
     /// Spec 7.12: the service reset the chat. Activity stops, the cache, draft, cursor and conversation facts are
     /// cleared (cooldowns kept), the revision adopted, and the chat starts empty; the next send starts support
@@ -130,29 +114,18 @@ extension ChatEngine {
     public func chatReset(revision: Int) {
         guard !isShutDown, revision >= 0 else { return }
         if session.chatRevision == revision, messages.isEmpty { return }
-        for task in attempts.values { task.cancel() }
-        attempts.removeAll()
+        outbox.reset()
         stopStream()
-        for task in [loadTask, pollTask, deferredPoll, driverTask] { task?.cancel() }
-        loadTask = nil
-        pollTask = nil
-        deferredPoll = nil
-        driverTask = nil
-        wakeDriver()
-        for state in outgoing.values { state.pendingTimer?.cancel() }
-        storing("reset chat") { try deps.store.resetChat(revision: revision) }
+        history.stop()
+        driver.stop()
+        storing("reset chat") { try $0.resetChat(revision: revision) }
         clearTeam()
         session = session.afterChatReset(revision: revision)
-        messages = []
-        outgoing = [:]
-        releaseBatch = []
-        composerText = ""
-        hasConversation = false
-        conversationID = nil
-        readThrough = [:]
-        unreadCount = 0
+        composer.chatReset()
+        transcript.reset()
+        reads.chatReset()
         hideAgentTyping()
-        typingTrueSent = false
+        typing.chatReset()
         updateBanner()
         publish()
     }
@@ -164,19 +137,6 @@ extension ChatEngine {
             haltChanged(nil)
         } catch {
             logger.debug("blocked probe failed (\(error.code))")
-        }
-    }
-
-    /// Spec 7.7: device flags from a GET, applied unless the local knowledge is newer than the request.
-    func applyDeviceFlags(_ flags: DeviceFlags?, epoch: Int) {
-        guard let flags, epoch == permissionEpoch else { return }
-        if let blocked = flags.blocked {
-            sendingDisabled = blocked
-            if !blocked, halt == .blocked { halt = nil }
-        }
-        // `verificationRequired: true` does not apply while a staged identity token is unsent (it may lift it).
-        if let required = flags.verificationRequired, !(required && identityTokenPending) {
-            verificationRequired = required
         }
     }
 }

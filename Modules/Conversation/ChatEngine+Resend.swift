@@ -7,7 +7,7 @@ extension ChatEngine {
     /// Whether `message` may be resent automatically now.
     func isEligible(_ message: StoredMessage) -> Bool {
         guard !message.isConfirmed, message.delivery.contains(.failed),
-              !message.delivery.contains(.awaitsManualRetry), let state = outgoing[message.id], !state.inFlight,
+              !message.delivery.contains(.awaitsManualRetry), let state = outbox[message.id], !state.inFlight,
               let budget = state.budget, !budget.isStopped else { return false }
         return true
     }
@@ -18,28 +18,20 @@ extension ChatEngine {
 
     /// Starts the driver, or wakes it to re-evaluate when it is already waiting.
     func kickDriver() {
-        guard driverAllowed else { wakeDriver(); return }
-        if driverTask != nil { wakeDriver(); return }
-        driverTask = Task { [weak self] in await self?.runDriver() }
+        guard driverAllowed, !driver.isRunning else { wakeDriver(); return }
+        driver.started(Task { [weak self] in await self?.runDriver() })
     }
 
-    func wakeDriver() {
-        driverSleep?.cancel()
-        driverSleep = nil
-        let waiter = driverWaiter
-        driverWaiter = nil
-        waiter?.resume()
-    }
+    func wakeDriver() { driver.wake() }
 
     private func waitForWake() async {
-        await withCheckedContinuation { continuation in driverWaiter = continuation }
+        await withCheckedContinuation { continuation in driver.park(continuation) }
     }
 
     private func sleepOrWake(_ duration: Duration) async {
-        let sleeper = Task { [clock = deps.clock] in _ = try? await clock.sleep(for: duration) }
-        driverSleep = sleeper
+        let sleeper = driver.sleep(for: duration)
         await sleeper.value
-        if driverSleep == sleeper { driverSleep = nil }
+        driver.sleepEnded(sleeper)
     }
 
     /// Exactly one driver runs; it works on the first eligible message in list order and never overtakes an
@@ -49,7 +41,7 @@ extension ChatEngine {
               let position = messages.firstIndex(where: isEligible) {
             let message = messages[position]
             let id = message.id
-            if messages[..<position].contains(where: { outgoing[$0.id]?.inFlight == true }) {
+            if messages[..<position].contains(where: { outbox.isInFlight($0.id) }) {
                 await waitForWake()
                 continue
             }
@@ -61,18 +53,18 @@ extension ChatEngine {
             }
             var delay = Duration.zero
             if let wait { delay = .milliseconds(Int64(wait.until.timeIntervalSince(clock.now) * 1000)) }
-            if let next = outgoing[id]?.nextAttemptAt { delay = max(delay, next - clock.uptime) }
+            if let next = outbox[id]?.nextAttemptAt { delay = max(delay, next - clock.uptime) }
             if delay > .zero {
-                outgoing[id]?.heldBy = wait?.scope
+                outbox.hold(id, by: wait?.scope)
                 publish()
                 await sleepOrWake(delay)
                 continue
             }
-            outgoing[id]?.nextAttemptAt = nil
+            outbox.attemptDue(id)
             submit(id, userInitiated: false)
-            await attempts[id]?.value
+            await outbox.attempt(id)?.value
         }
-        driverTask = nil
+        driver.finished()
         publish()
     }
 
@@ -80,12 +72,13 @@ extension ChatEngine {
     func markManual(_ ids: [String]) {
         for id in ids {
             guard let index = index(of: id), !messages[index].isConfirmed else { continue }
-            messages[index].delivery.insert(.awaitsManualRetry)
-            messages[index].delivery.subtract([.retryAfterLimitRelease, .retryAfterTransientFailure])
-            let flags = messages[index].delivery
-            storing("mark manual") { try deps.store.setDelivery(flags, of: id) }
+            var flags = messages[index].delivery
+            flags.insert(.awaitsManualRetry)
+            flags.subtract([.retryAfterLimitRelease, .retryAfterTransientFailure])
+            transcript.setDelivery(flags, of: id)
+            storing("mark manual") { try $0.setDelivery(flags, of: id) }
         }
-        releaseBatch.removeAll { ids.contains($0) }
+        outbox.leaveBatch(ids)
         publish()
     }
 
@@ -96,15 +89,11 @@ extension ChatEngine {
     /// user action (the probe of a halted session). Returns whether an attempt started.
     @discardableResult
     public func retry(_ id: String) -> Bool {
-        guard !isShutDown, halt != .appUnavailable, let index = index(of: id), !messages[index].isConfirmed,
-              messages[index].delivery.contains(.failed), outgoing[id]?.inFlight != true,
+        guard !isShutDown, permission.halt != .appUnavailable, let index = index(of: id), !messages[index].isConfirmed,
+              messages[index].delivery.contains(.failed), !outbox.isInFlight(id),
               blockingWait(for: messages[index]) == nil else { return false }
-        messages[index].delivery.subtract([.awaitsManualRetry, .retryAfterLimitRelease])
-        var state = outgoing[id] ?? Outgoing()
-        state.budget = RetryBudget()
-        state.nextAttemptAt = nil
-        state.heldBy = nil
-        outgoing[id] = state
+        transcript.setDelivery(messages[index].delivery.subtracting([.awaitsManualRetry, .retryAfterLimitRelease]), of: id)
+        outbox.renewBudget(id, clearingHold: true)
         submit(id, userInitiated: true)
         return true
     }
@@ -114,9 +103,9 @@ extension ChatEngine {
     public func cancelAutomaticResend(_ id: String) {
         guard let start = index(of: id) else { return }
         let ids = messages[start...].filter { message in
-            guard !message.isConfirmed, message.delivery.contains(.failed), outgoing[message.id]?.inFlight != true
+            guard !message.isConfirmed, message.delivery.contains(.failed), !outbox.isInFlight(message.id)
             else { return false }
-            return message.id == id || outgoing[message.id]?.heldBy != nil
+            return message.id == id || outbox[message.id]?.heldBy != nil
                 || message.delivery.contains(.retryAfterLimitRelease)
                 || message.delivery.contains(.retryAfterTransientFailure)
         }.map(\.id)
@@ -130,18 +119,16 @@ extension ChatEngine {
         let held = messages.filter { message in
             !message.isConfirmed && message.delivery.contains(.failed)
                 && !message.delivery.contains(.awaitsManualRetry)
-                && (outgoing[message.id]?.heldBy != nil || releaseBatch.contains(message.id))
+                && (outbox[message.id]?.heldBy != nil || outbox.inBatch(message.id))
         }.map(\.id)
         if !held.isEmpty { markManual(held) }
-        releaseBatch.removeAll()
+        outbox.endBatch()
         wakeDriver()
     }
 
     /// Spec 7.8.8: the batch stops at its first new failure; the remaining members become manual.
     func stopReleaseBatch() {
-        let remaining = releaseBatch
-        releaseBatch.removeAll()
-        markManual(remaining)
+        markManual(outbox.endBatch())
     }
 
     // MARK: - Recovery and limit release on an opening load (spec 7.8.7, 7.8.8)
@@ -153,8 +140,7 @@ extension ChatEngine {
             && message.delivery.contains(.retryAfterTransientFailure)
             && !message.delivery.contains(.awaitsManualRetry) {
             if let wait = blockingWait(for: message), !wait.automatic { continue }
-            if outgoing[message.id]?.budget != nil { continue }
-            outgoing[message.id, default: Outgoing()].budget = RetryBudget()
+            outbox.seedBudget(message.id)
         }
     }
 
@@ -163,14 +149,12 @@ extension ChatEngine {
         for message in messages where !message.isConfirmed && message.delivery.contains(.failed)
             && message.delivery.contains(.retryAfterLimitRelease) {
             guard blockingWait(for: message) == nil, let index = index(of: message.id) else { continue }
-            messages[index].delivery.remove(.awaitsManualRetry)
-            let flags = messages[index].delivery
-            storing("release limit") { try deps.store.setDelivery(flags, of: message.id) }
-            var state = outgoing[message.id] ?? Outgoing()
-            state.budget = RetryBudget()
-            state.nextAttemptAt = nil
-            outgoing[message.id] = state
-            releaseBatch.append(message.id)
+            var flags = messages[index].delivery
+            flags.remove(.awaitsManualRetry)
+            transcript.setDelivery(flags, of: message.id)
+            storing("release limit") { try $0.setDelivery(flags, of: message.id) }
+            outbox.renewBudget(message.id, clearingHold: false)
+            outbox.joinBatch(message.id)
         }
     }
 

@@ -5,9 +5,9 @@ extension ChatEngine {
     /// What a screen shows now.
     public var snapshot: ChatSnapshot {
         ChatSnapshot(
-            version: version, messages: messages.map(chatMessage), composer: composer, banner: banner,
-            agentTyping: agentTyping, unreadCount: unreadCount, hasConversation: hasConversation, team: team.profiles,
-            teamVersion: teamVersion)
+            version: observers.version, messages: messages.map(chatMessage), composer: composerState, banner: status.banner,
+            agentTyping: typing.agentTyping, unreadCount: reads.unreadCount, hasConversation: hasConversation, team: team.roster.profiles,
+            teamVersion: team.version)
     }
 
     /// Spec 6.3.2: the scopes that gate a whole send of `message`.
@@ -22,21 +22,14 @@ extension ChatEngine {
     }
 
     /// Sending is allowed by the permission states (spec 7.7).
-    var sendingPermitted: Bool { !sendingDisabled && !verificationRequired && halt == nil }
-
-    var availability: ComposerAvailability {
-        if halt == .appUnavailable { return .appUnavailable }
-        if sendingDisabled || halt == .blocked { return .sendingDisabled }
-        if verificationRequired { return .signInRequired }
-        return .open
-    }
+    var sendingPermitted: Bool { permission.permitted }
 
     /// Spec 6.3.5: held messages are going out again (an automatic wait or a release batch in progress).
     var resendingHeld: Bool {
-        if !releaseBatch.isEmpty { return true }
+        if !outbox.releaseBatch.isEmpty { return true }
         return messages.contains { message in
             guard !message.isConfirmed, message.delivery.contains(.failed),
-                  !message.delivery.contains(.awaitsManualRetry), let state = outgoing[message.id] else { return false }
+                  !message.delivery.contains(.awaitsManualRetry), let state = outbox[message.id] else { return false }
             return state.heldBy != nil && watched
         }
     }
@@ -53,35 +46,16 @@ extension ChatEngine {
         return nil
     }
 
-    var composer: ComposerState {
-        let trimmed = Limits.trimmedMessageText(composerText)
-        let length = trimmed.utf16Length
-        let availability = availability
-        var notices: [ComposerNotice] = []
-        if length > Limits.messageText.maximum {
-            notices.append(.textTooLong(length: length, limit: Limits.messageText.maximum))
-        }
-        let notice = availability == .open ? cooldownNotice : nil
-        if let notice { notices.append(.cooldown(notice)) }
-        if resendingHeld { notices.append(.resendingHeldMessages) }
-        if photoLoadFailed { notices.append(.photoCouldNotLoad) }
-        if storageProblem { notices.append(.storageProblem) }
-        let textBlocked = deps.cooldowns.wait(for: [.messages, .requests, .session], now: clock.now) != nil
-        let uploadsBlocked = deps.cooldowns.wait(for: [.uploads], now: clock.now) != nil
-        let hasContent = !trimmed.isEmpty || !composerPhotos.isEmpty
-        let canSend = availability == .open && hasContent && length <= Limits.messageText.maximum
-            && composerPhotos.count <= Limits.photosPerMessage && photoLoads == 0 && !textBlocked
-            && !(uploadsBlocked && !composerPhotos.isEmpty) && !resendingHeld
-        return ComposerState(
-            availability: availability, text: composerText, photos: composerPhotos, isLoadingPhotos: photoLoads > 0,
-            canSend: canSend,
-            canAddPhotos: availability == .open && !uploadsBlocked
-                && composerPhotos.count + photoLoads < Limits.photosPerMessage,
-            notices: notices)
+    var composerState: ComposerState {
+        let now = clock.now
+        return composer.state(Composer.Gates(
+            availability: permission.availability, cooldown: cooldownNotice,
+            textBlocked: deps.cooldowns.wait(for: [.messages, .requests, .session], now: now) != nil,
+            uploadsBlocked: deps.cooldowns.wait(for: [.uploads], now: now) != nil, resendingHeld: resendingHeld))
     }
 
     func chatMessage(_ message: StoredMessage) -> ChatMessage {
-        let state = outgoing[message.id]
+        let state = outbox[message.id]
         let status: DeliveryStatus
         var retry = RetryOption.none
         if message.isConfirmed {
@@ -92,7 +66,7 @@ extension ChatEngine {
             status = .notDelivered
             // Seed 001: a blocked or unverified chat keeps Retry (a tap is the probe, spec 6.4); an app the
             // service no longer serves offers nothing.
-            if halt == .appUnavailable {
+            if permission.halt == .appUnavailable {
                 retry = .notAllowed
             } else if let wait = blockingWait(for: message) {
                 let automatic = wait.automatic && watched && !message.delivery.contains(.awaitsManualRetry)

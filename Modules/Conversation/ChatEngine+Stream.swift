@@ -5,23 +5,16 @@ extension ChatEngine {
     /// Spec 7.10: the stream runs while the chat is watched, a conversation exists, the session is not halted, a
     /// path exists, and the stream budget is not stopped.
     var streamAllowed: Bool {
-        watched && hasConversation && halt == nil && pathAvailable && !streamBudget.isStopped && !isShutDown
+        watched && hasConversation && permission.halt == nil && pathAvailable && !stream.budgetStopped && !isShutDown
     }
 
     func startStreamIfPossible() {
-        guard streamTask == nil, streamAllowed else { return }
-        streamTask = Task { [weak self] in await self?.runStream() }
+        guard !stream.isRunning, streamAllowed else { return }
+        stream.started(Task { [weak self] in await self?.runStream() })
     }
 
     func stopStream() {
-        streamTask?.cancel()
-        streamTask = nil
-        streamWake?.cancel()
-        streamWake = nil
-        if streamConnected {
-            streamConnected = false
-            updateBanner()
-        }
+        if stream.stop() { updateBanner() }
     }
 
     private func runStream() async {
@@ -51,13 +44,11 @@ extension ChatEngine {
             // Any other end is a transient failure, retried with the stream budget's backoff.
             guard await streamFailed(.connectionFailed()) else { break }
         }
-        if !Task.isCancelled { streamTask = nil }
+        if !Task.isCancelled { stream.finished() }
     }
 
     private func streamOpened() {
-        streamConnected = true
-        streamBudget.recordSuccess()
-        lastStreamFetch = clock.uptime
+        stream.opened()
         updateBanner()
         // Spec 3.12: right after the stream opens the client fetches once; the driver also restarts.
         poll()
@@ -66,7 +57,7 @@ extension ChatEngine {
     }
 
     private func streamDropped() {
-        streamConnected = false
+        stream.dropped()
         updateBanner()
         publish()
     }
@@ -77,7 +68,7 @@ extension ChatEngine {
         switch error.code {
         case ReceptionError.Code.noConversation:
             // Spec 3.12: recorded, and no retry.
-            hasConversation = false
+            transcript.conversationGone()
             persistSession { $0.unread.hasConversation = false }
             updateBanner()
             publish()
@@ -87,58 +78,32 @@ extension ChatEngine {
             return false
         default: break
         }
-        halt = await service.halt
-        if halt != nil { updateBanner(); publish(); return false }
-        streamBudget.recordFailure(error, random: deps.random)
+        permission.observe(halt: await service.halt)
+        if permission.halt != nil { updateBanner(); publish(); return false }
+        let backoff = stream.failed(error, random: deps.random)
         updateBanner()
         publish()
-        guard !streamBudget.isStopped else { return false }
-        var delay = streamBudget.nextDelay ?? .seconds(2)
+        guard var delay = backoff else { return false }
         if let wait = deps.cooldowns.wait(for: [.stream, .requests], now: clock.now) {
             delay = max(delay, .seconds(wait.remainingSeconds))
         }
         // The path monitor may cut this wait short (spec 7.10: restart dropping the backoff wait).
-        let sleeper = Task { [clock = deps.clock] in _ = try? await clock.sleep(for: delay) }
-        streamWake = sleeper
-        await sleeper.value
-        streamWake = nil
+        await stream.startBackoff(delay).value
+        stream.backoffEnded()
         return !Task.isCancelled
     }
 
     private func handle(_ signal: StreamSignal) {
         switch signal {
         case .changed:
-            lastStreamFetch = clock.uptime
+            stream.changedSignal()
             poll()
         case .ping:
-            // Spec 3.12: a ping fetches once when a minute passed since the last stream-triggered fetch.
-            if let last = lastStreamFetch, clock.uptime - last < .seconds(60) { return }
-            lastStreamFetch = clock.uptime
-            poll()
+            if stream.pingSignal() { poll() }
         case .typing: showAgentTyping()
         case .idle: hideAgentTyping()
         case .reconnect: break
         }
-    }
-
-    // MARK: - Agent typing (spec 7.13)
-
-    func showAgentTyping() {
-        agentTyping = true
-        agentTypingTimer?.cancel()
-        agentTypingTimer = Task { [weak self, clock = deps.clock] in
-            guard (try? await clock.sleep(for: .seconds(8))) != nil else { return }
-            await self?.hideAgentTyping()
-        }
-        publish()
-    }
-
-    func hideAgentTyping() {
-        agentTypingTimer?.cancel()
-        agentTypingTimer = nil
-        guard agentTyping else { return }
-        agentTyping = false
-        publish()
     }
 
     // MARK: - The wait ticker (spec 6.3.4: one timer announces the end of a wait)
@@ -168,6 +133,6 @@ extension ChatEngine {
     private func waitsChanged() {
         kickDriver()
         updateBanner()
-        if watched, streamTask == nil { startStreamIfPossible() }
+        if watched, !stream.isRunning { startStreamIfPossible() }
     }
 }

@@ -13,8 +13,9 @@ public actor ChatEngine {
     public struct Dependencies: Sendable {
         /// Every network operation (spec 3); `Transport.ReceptionAPIClient` in production.
         public var service: any ConversationService
-        /// The session's storage: window, outbox, draft and session state.
-        public var store: any MessageStoring
+        /// The session's storage in the roles the engine uses (window, outbox, draft, session state, team, reset),
+        /// behind the gate the session's owner closes when the session ends.
+        public var store: StoreGate<any ChatStoring>
         /// Turns picked photo files into upload-ready JPEGs.
         public var images: any ImagePreparing
         /// The session's server waits, shared with the transport that records them.
@@ -28,15 +29,27 @@ public actor ChatEngine {
         /// Where log lines go (codes and counts only, never content).
         public var logger: ReceptionLogger
 
-        /// Makes dependencies.
+        /// Makes dependencies over `store`, which stays open for the engine's whole life.
         public init(
-            service: any ConversationService, store: any MessageStoring, images: any ImagePreparing,
+            service: any ConversationService, store: any ChatStoring, images: any ImagePreparing,
+            cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
+            ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
+            logger: ReceptionLogger = ReceptionLogger(category: "Conversation")
+        ) {
+            self.init(
+                service: service, storage: StoreGate(store), images: images, cooldowns: cooldowns, clock: clock,
+                ids: ids, random: random, logger: logger)
+        }
+
+        /// Makes dependencies over a store the caller closes when the session ends (the facade's `SessionStore`).
+        public init(
+            service: any ConversationService, storage: StoreGate<any ChatStoring>, images: any ImagePreparing,
             cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
             ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
             logger: ReceptionLogger = ReceptionLogger(category: "Conversation")
         ) {
             self.service = service
-            self.store = store
+            self.store = storage
             self.images = images
             self.cooldowns = cooldowns
             self.clock = clock
@@ -46,114 +59,66 @@ public actor ChatEngine {
         }
     }
 
-    /// In-process bookkeeping of one own unconfirmed message (spec 7.17: budgets and `heldBy` are memory only).
-    struct Outgoing {
-        var budget: RetryBudget?
-        var nextAttemptAt: Duration?
-        var heldBy: RetryScope?
-        var inFlight = false
-        var pendingVisible = false
-        var progress: Double?
-        var pendingTimer: Task<Void, Never>?
-    }
-
     let deps: Dependencies
     var service: any ConversationService { deps.service }
     var clock: any ReceptionClock { deps.clock }
     var logger: ReceptionLogger { deps.logger }
 
-    // MARK: Conversation state
-    var messages: [StoredMessage] = []
-    var outgoing: [String: Outgoing] = [:]
+    // MARK: The parts (each owns its state; the actor serialises them)
+
+    /// The session's stored facts (cursor, started chat, limit check, chat revision), mirrored from the store.
     var session = SessionState()
-    var hasConversation = false
-    var conversationID: String?
-    var boundedRead = false
-    var readThrough: [String: Int64] = [:]
-    /// Spec 7.11: moved by chat close, send success, and every read start and finish.
-    var readGeneration = 0
-    var unreadCount: Int?
-    /// Spec 7.17: the team map with its photos.
-    var team = TeamRoster()
-    /// Bumped by a chat reset, so a photo downloaded for the old chat is never written.
-    var teamEpoch = 0
-    /// Bumped whenever the profiles change, so observers compare a number instead of photo bytes.
-    var teamVersion = 0
-    var teamDownloads: [String: Task<Void, Never>] = [:]
-    /// Per member, the link whose download failed; a newer link is tried, this one is not.
-    var failedTeamLinks: [String: URL] = [:]
+    /// The messages, and whether (and which) conversation exists.
+    var transcript = Transcript()
+    /// Budgets, holds, attempts and the release batch of own unconfirmed messages.
+    var outbox: Outbox
+    /// The one automatic resend loop.
+    var driver: ResendDriver
+    /// The opening load and polling.
+    var history: HistorySync
+    /// The event stream.
+    var stream: LiveStream
+    /// Reads and the read generation.
+    var reads = ReadTracker()
+    /// The agent's typing indicator and the person's typing reports.
+    var typing: Typing
+    /// The draft, the picked photos and the composer's own notices.
+    var composer = Composer()
+    /// Halt, block, verification and the permission epoch.
+    var permission = SendingPermission()
+    /// The connection banner and its timers.
+    var status: ConnectionStatus
+    /// The team roster and its photo downloads.
+    var team = Team()
+    /// Snapshot observers and event receivers.
+    var observers = Observers()
 
-    // MARK: Composer
-    var composerText = ""
-    var composerPhotos: [PreparedPhoto] = []
-    var photoLoads = 0
-    var photoLoadFailed = false
-    var storageProblem = false
+    // MARK: Lifecycle (the engine's own inputs)
 
-    // MARK: Permission
-    var halt: HaltReason?
-    var sendingDisabled = false
-    var verificationRequired = false
-    /// Bumped on every local permission change, so an older GET cannot overwrite newer knowledge (spec 7.7).
-    var permissionEpoch = 0
-    /// Spec 7.7: an identity token was staged and no device update has carried it yet, so a GET's
-    /// `verificationRequired: true` may be stale.
-    var identityTokenPending = false
-
-    // MARK: Lifecycle
     var visible = false
     var appActive = true
     var pathAvailable = true
     var started = false
     /// Set by `shutdown()`; readable in the package so tests can wait for an ended session instead of sleeping.
     package private(set) var isShutDown = false
+    /// Spec 6.3.4: the one timer that announces the end of a wait.
+    var ticker: Task<Void, Never>?
+    /// The path monitor and lifecycle signal loops.
+    var monitors: [Task<Void, Never>] = []
     /// Spec 7.8.5: visible and active (including while the first load runs).
     var watched: Bool { visible && appActive }
-
-    // MARK: Tasks
-    var attempts: [String: Task<Void, Never>] = [:]
-    var driverTask: Task<Void, Never>?
-    var driverSleep: Task<Void, Never>?
-    var driverWaiter: CheckedContinuation<Void, Never>?
-    var releaseBatch: [String] = []
-    var loadTask: Task<Void, Never>?
-    var loadBudget = RetryBudget()
-    var reloadRequested = false
-    var pollTask: Task<Void, Never>?
-    var pollAgain = false
-    var deferredPoll: Task<Void, Never>?
-    var streamTask: Task<Void, Never>?
-    var streamConnected = false
-    var streamBudget = RetryBudget()
-    var lastStreamFetch: Duration?
-    var streamWake: Task<Void, Never>?
-    var ticker: Task<Void, Never>?
-    var monitors: [Task<Void, Never>] = []
-
-    // MARK: Typing
-    var agentTyping = false
-    var agentTypingTimer: Task<Void, Never>?
-    var typingTrueSentAt: Duration?
-    var typingTrueSent = false
-    var typingIdleTimer: Task<Void, Never>?
-    var typingTail: Task<Void, Never>?
-
-    // MARK: Banner
-    var banner: ConnectionBanner = .hidden
-    /// Hides "Connected" after 3 s.
-    var bannerTimer: Task<Void, Never>?
-    /// The 1 s grace before a dropped stream shows "Connecting".
-    var bannerGrace: Task<Void, Never>?
-
-    // MARK: Output
-    var observers: [UInt64: @Sendable (ChatSnapshot) -> Void] = [:]
-    var nextObserver: UInt64 = 0
-    var version = 0
-    var events: [@Sendable (ReceptionEvent) -> Void] = []
 
     /// Makes an engine; call `start()` to load the cache.
     public init(_ dependencies: Dependencies) {
         self.deps = dependencies
+        let clock = dependencies.clock
+        let service = dependencies.service
+        outbox = Outbox(clock: clock)
+        driver = ResendDriver(clock: clock)
+        history = HistorySync(clock: clock)
+        stream = LiveStream(clock: clock)
+        typing = Typing(clock: clock) { value throws(ReceptionError) in try await service.typing(value) }
+        status = ConnectionStatus(clock: clock)
     }
 
     // MARK: - Observation
@@ -162,27 +127,26 @@ public actor ChatEngine {
     /// `removeObserver`.
     @discardableResult
     public func addObserver(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
-        let id = nextObserver
-        nextObserver += 1
-        observers[id] = observer
+        let token = observers.add(observer)
         observer(snapshot)
-        return id
+        return token
     }
 
     /// Stops calling an observer.
-    public func removeObserver(_ token: UInt64) { observers[token] = nil }
+    public func removeObserver(_ token: UInt64) { observers.remove(token) }
 
     /// Registers a receiver of `messageSent` / `imageSent` events (spec 3.8).
-    public func onEvent(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) { events.append(handler) }
+    public func onEvent(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) {
+        observers.addEventHandler(handler)
+    }
 
-    func emit(_ event: ReceptionEvent) { for handler in events { handler(event) } }
+    func emit(_ event: ReceptionEvent) { observers.emit(event) }
 
     /// Publishes the current snapshot to every observer.
     func publish() {
         guard !isShutDown else { return }
-        version += 1
-        let current = snapshot
-        for observer in observers.values { observer(current) }
+        observers.advanceVersion()
+        observers.notify(snapshot)
     }
 
     // MARK: - Start and shutdown
@@ -192,18 +156,17 @@ public actor ChatEngine {
     public func start() {
         guard !started, !isShutDown else { return }
         started = true
-        session = storing("load session state") { try deps.store.sessionState() } ?? SessionState()
-        composerText = storing("load draft") { try deps.store.draft() } ?? ""
-        var window = storing("load window") { try deps.store.loadWindow() } ?? []
+        session = reading("load session state", orIfClosed: SessionState()) { try $0.sessionState() } ?? SessionState()
+        composer.setText(reading("load draft", orIfClosed: "") { try $0.draft() } ?? "")
+        var window = reading("load window", orIfClosed: []) { try $0.loadWindow() } ?? []
         for index in window.indices where !window[index].isConfirmed && !window[index].delivery.contains(.failed) {
             // Spec 7.8.7: an attempt that was running when the process ended is rescued as a transient failure.
             window[index].delivery = DeliveryFlags([.failed, .retryAfterTransientFailure])
             let message = window[index]
-            storing("rescue sending message") { try deps.store.setDelivery(message.delivery, of: message.id) }
+            storing("rescue sending message") { try $0.setDelivery(message.delivery, of: message.id) }
         }
-        messages = window
+        transcript.restore(window, hasConversation: session.unread.hasConversation || window.contains { $0.isConfirmed })
         restoreTeam()
-        hasConversation = session.unread.hasConversation || window.contains { $0.isConfirmed }
         if !window.isEmpty, !session.hasStartedChat {
             // Spec 7.3: a non-empty cache means the chat was used.
             session.hasStartedChat = true
@@ -233,30 +196,40 @@ public actor ChatEngine {
     /// an attempt that was running stays *sending* in the store and is rescued by the next launch.
     public func shutdown() {
         isShutDown = true
-        for task in attempts.values { task.cancel() }
-        attempts.removeAll()
-        for task in [driverTask, driverSleep, loadTask, pollTask, deferredPoll, streamTask, streamWake, ticker,
-                     agentTypingTimer, typingIdleTimer, bannerTimer, bannerGrace] { task?.cancel() }
+        outbox.cancelAll()
+        driver.stop()
+        history.stop()
+        _ = stream.stop()
+        ticker?.cancel()
+        typing.cancelTimers()
+        status.cancelTimers()
         for task in monitors { task.cancel() }
-        for task in teamDownloads.values { task.cancel() }
-        for state in outgoing.values { state.pendingTimer?.cancel() }
-        wakeDriver()
+        team.cancelDownloads()
         observers.removeAll()
     }
 
     // MARK: - Storage helpers
 
-    /// Runs a store operation; a failure is logged and remembered for the composer notice, never thrown: spec 7.17,
+    /// Runs a store write; a failure is logged and remembered for the composer notice, never thrown: spec 7.17,
     /// cache write failures never block sending.
     @discardableResult
-    func storing<T>(_ what: String, _ body: () throws -> T) -> T? {
+    func storing<T: Sendable>(_ what: String, _ body: (any ChatStoring) throws -> T) -> T? {
+        logged(what) { try deps.store.write(body) }
+    }
+
+    /// Runs a store read the same way; a closed store reads as `empty`.
+    func reading<T: Sendable>(_ what: String, orIfClosed empty: T, _ body: (any ChatStoring) throws -> T) -> T? {
+        logged(what) { try deps.store.read(orIfClosed: empty, body) }
+    }
+
+    private func logged<T>(_ what: String, _ access: () throws -> T) -> T? {
         do {
-            return try body()
+            return try access()
         } catch {
-            let code = (error as? ReceptionError)?.code ?? ReceptionError.Code.storageUnavailable
+            let code = (error as? ReceptionError)?.code ?? ReceptionError.Code.storageUnavailable.rawValue
             logger.error("storage: \(what) failed (\(code))")
             if code == ReceptionError.Code.storageFull || code == ReceptionError.Code.storageUnavailable {
-                storageProblem = true
+                composer.storageFailed()
             }
             return nil
         }
@@ -264,8 +237,15 @@ public actor ChatEngine {
 
     func persistSession(_ change: @escaping (inout SessionState) -> Void) {
         change(&session)
-        storing("save session state") { try deps.store.updateSessionState(change) }
+        storing("save session state") { try $0.updateSessionState(change) }
     }
 
-    func index(of id: String) -> Int? { messages.firstIndex { $0.id == id } }
+    func index(of id: String) -> Int? { transcript.index(of: id) }
+
+    /// The messages in list order (`Transcript` owns them).
+    var messages: [StoredMessage] { transcript.messages }
+    /// Whether the service has a conversation for this device.
+    var hasConversation: Bool { transcript.hasConversation }
+    /// The conversation's ID, once known.
+    var conversationID: String? { transcript.conversationID }
 }

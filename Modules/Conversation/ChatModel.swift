@@ -34,7 +34,6 @@ public final class ChatModel {
 
     /// The engine the model mirrors.
     public let engine: ChatEngine
-    @ObservationIgnored private var token: UInt64?
 
     /// A model mirroring `engine`; call `connect()` to start receiving snapshots.
     public init(engine: ChatEngine) {
@@ -44,7 +43,7 @@ public final class ChatModel {
     /// Starts the engine (if needed) and subscribes to its snapshots.
     public func connect() async {
         await engine.start()
-        token = await engine.addObserver { [weak self] snapshot in
+        await engine.addObserver { [weak self] snapshot in
             Task { @MainActor in self?.apply(snapshot) }
         }
     }

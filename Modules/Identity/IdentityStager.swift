@@ -203,7 +203,7 @@ public final class IdentityStager: Sendable {
             guard session == state.session, let staged = state.token, Self.sameBytes(staged.value, token) else {
                 return .ignored
             }
-            if eventCodes.contains(error.code) {
+            if eventCodes.contains(ReceptionError.Code(error.code)) {
                 state.token = nil
                 return .rejected(.identityRejected(ReceptionError(code: error.code, status: error.status)))
             }

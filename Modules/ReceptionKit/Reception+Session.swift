@@ -62,7 +62,7 @@ extension Reception {
                   logger: logger("Transport")),
             hooks: hooks)
         let engine = ChatEngine(.init(
-            service: client, store: store, images: configuration.images, cooldowns: cooldowns,
+            service: client, storage: store.chat, images: configuration.images, cooldowns: cooldowns,
             clock: configuration.clock, ids: configuration.ids, random: configuration.random,
             logger: logger("Conversation")))
         let session = ReceptionSession(

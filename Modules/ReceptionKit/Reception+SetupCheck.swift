@@ -27,15 +27,15 @@ extension Reception {
     }
 
     private func performSetupCheck(appId: String) async -> SetupCheckResult {
-        guard !setupCheckRan else { return .failed(reason: ReceptionError.Code.timeout) }
+        guard !setupCheckRan else { return .failed(reason: ReceptionError.Code.timeout.rawValue) }
         setupCheckRan = true
-        guard isConfigured, appId == appID else { return .failed(reason: ReceptionError.Code.appIDMismatch) }
+        guard isConfigured, appId == appID else { return .failed(reason: ReceptionError.Code.appIDMismatch.rawValue) }
         let clock = configuration.clock
         let budget = configuration.setupCheckBudget
         let start = clock.uptime
         let poll = Duration.milliseconds(200)
         while !appActive {
-            if clock.uptime - start >= budget { return .failed(reason: ReceptionError.Code.appNotActive) }
+            if clock.uptime - start >= budget { return .failed(reason: ReceptionError.Code.appNotActive.rawValue) }
             try? await clock.sleep(for: poll)
         }
         var messageID: String?
@@ -44,11 +44,11 @@ extension Reception {
                 await engine.setDraft("Hello from setup")
                 messageID = await engine.send()
                 if messageID == nil, await engine.snapshot.composer.availability != .open {
-                    return .failed(reason: ReceptionError.Code.sendNotAllowed)
+                    return .failed(reason: ReceptionError.Code.sendNotAllowed.rawValue)
                 }
             }
             if messageID == nil {
-                if clock.uptime - start >= budget { return .failed(reason: ReceptionError.Code.timeout) }
+                if clock.uptime - start >= budget { return .failed(reason: ReceptionError.Code.timeout.rawValue) }
                 try? await clock.sleep(for: poll)
             }
         }
@@ -56,10 +56,10 @@ extension Reception {
             if let engine = chat?.engine, let id = messageID,
                let message = await engine.snapshot.messages.first(where: { $0.id == id }) {
                 if message.status == .sent { return .passed }
-                if message.status == .notDelivered { return .failed(reason: ReceptionError.Code.notDelivered) }
+                if message.status == .notDelivered { return .failed(reason: ReceptionError.Code.notDelivered.rawValue) }
             }
             try? await clock.sleep(for: poll)
         }
-        return .failed(reason: ReceptionError.Code.timeout)
+        return .failed(reason: ReceptionError.Code.timeout.rawValue)
     }
 }

@@ -46,6 +46,6 @@ extension ReceptionError {
     /// Spec 5.3: the codes that reject a staged identity token.
     package var isIdentityTokenRejection: Bool {
         [Code.identityTokenInvalid, Code.identityTokenExpired, Code.identityNotConfigured, Code.identityMismatch]
-            .contains(code)
+            .contains(Code(code))
     }
 }

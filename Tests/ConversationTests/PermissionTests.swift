@@ -11,7 +11,7 @@ struct PermissionTests {
         (ReceptionError.Code.blocked, ComposerAvailability.sendingDisabled),
         (ReceptionError.Code.verificationRequired, .signInRequired),
     ])
-    func staleGetAfterForbiddenSend(code: String, availability: ComposerAvailability) async throws {
+    func staleGetAfterForbiddenSend(code: ReceptionError.Code, availability: ComposerAvailability) async throws {
         let h = await EngineHarness(conversationExists: true)
         await h.service.setDevice(DeviceFlags(blocked: false, verificationRequired: false))
         await h.service.hold("events")

@@ -109,7 +109,7 @@ import Testing
         (ReceptionError.Code.identityTokenInvalid, 401), (ReceptionError.Code.identityTokenExpired, 401),
         (ReceptionError.Code.identityNotConfigured, 400),
     ])
-    func aRejectionOfTheCurrentTokenDropsItAndEmitsIdentityRejected(code: String, status: Int) {
+    func aRejectionOfTheCurrentTokenDropsItAndEmitsIdentityRejected(code: ReceptionError.Code, status: Int) {
         let fixture = StagerFixture()
         let token = Tokens.user("alice")
         _ = fixture.stager.identify(token: token)

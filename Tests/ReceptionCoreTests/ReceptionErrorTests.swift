@@ -68,3 +68,38 @@ struct ReceptionErrorTests {
         #expect(error.code == "identity_token_expired" && error.status == 401)
     }
 }
+
+/// `ReceptionError.Code` is a string struct, not an enum (seed 000: "handle unknown strings with a fallback").
+@Suite("ReceptionErrorCodeTests")
+struct ReceptionErrorCodeTests {
+    @Test func aCodeComparesWithTheStringHostsSeeInEitherOrder() {
+        let error = ReceptionError(code: .deleteFailed, status: 503)
+        #expect(error.code == "delete_failed", "code stays a String")
+        #expect(error.code == ReceptionError.Code.deleteFailed)
+        #expect(ReceptionError.Code.deleteFailed == error.code)
+        #expect(error.code != ReceptionError.Code.connectionFailed)
+        #expect(ReceptionError.Code("Delete_Failed") != error.code, "equality is exact, case included")
+        let missing: String? = nil
+        #expect(missing != ReceptionError.Code.cancelled)
+    }
+
+    @Test func anUnknownCodeIsJustAnotherValue() {
+        let code = ReceptionError.Code(rawValue: "brand_new_code")
+        #expect(code.rawValue == "brand_new_code")
+        #expect(code == ReceptionError.Code("brand_new_code"))
+        #expect("\(code)" == "brand_new_code")
+        #expect(ReceptionError(code: code).code == "brand_new_code")
+    }
+
+    @Test(arguments: ["blocked", "verification_required", "something_else"])
+    func aSwitchOverTheStringMatchesTheConstantsAndFallsBack(raw: String) {
+        let handled: String
+        switch ReceptionError(code: raw, status: 403).code {
+        case ReceptionError.Code.blocked: handled = "blocked"
+        case ReceptionError.Code.verificationRequired: handled = "verification"
+        default: handled = "fallback"
+        }
+        let expected = ["blocked": "blocked", "verification_required": "verification"][raw] ?? "fallback"
+        #expect(handled == expected)
+    }
+}

@@ -1,5 +1,5 @@
 /// Reads the entropy-coded bits of one JPEG scan (T.81 F.2.2.5): removes stuffed zero bytes, stops at a marker and
-/// feeds zero bits from there on, counting them, so corrupt or truncated data can never read past the segment.
+/// feeds zero bits from there on, so corrupt or truncated data can never read past the segment.
 struct JPEGBitReader {
     private let data: UnsafePointer<UInt8>
     private var position: Int
@@ -7,8 +7,6 @@ struct JPEGBitReader {
     /// Bits not yet consumed, left-aligned.
     private var buffer: UInt64 = 0
     private var count = 0
-    /// Zero bytes fed because a marker or the end was reached; a scan that needs many of them is corrupt.
-    private(set) var paddingBytes = 0
 
     /// Reads `data[start..<end]`; `end` is where the scan's entropy-coded segment stops.
     init(_ data: UnsafePointer<UInt8>, start: Int, end: Int) {
@@ -55,13 +53,10 @@ struct JPEGBitReader {
                     } else {
                         // A marker (RSTm inside the segment): do not consume it; pad with zeros.
                         byte = 0
-                        paddingBytes += 1
                     }
                 } else {
                     position += 1
                 }
-            } else {
-                paddingBytes += 1
             }
             buffer |= UInt64(byte) << UInt64(56 - count)
             count += 8

@@ -32,6 +32,18 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
         self.resetRevision = resetRevision
     }
 
+    /// Makes an error with one of the codes of `ReceptionError.Code`; only `code` and `status` take part in
+    /// equality.
+    public init(
+        code: Code, status: Int = 0, retryAfter: Int? = nil, retryScope: RetryScope? = nil,
+        transportCode: Int? = nil, resetRevision: Int? = nil
+    ) {
+        self.init(
+            code: code.rawValue, status: status, retryAfter: retryAfter, retryScope: retryScope,
+            transportCode: transportCode, resetRevision: resetRevision)
+    }
+
+    /// Equal when `code` (the exact string) and `status` are equal; the details are ignored.
     public static func == (lhs: ReceptionError, rhs: ReceptionError) -> Bool {
         lhs.code == rhs.code && lhs.status == rhs.status
     }

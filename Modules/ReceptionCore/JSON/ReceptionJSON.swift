@@ -47,7 +47,7 @@ public enum ReceptionJSON {
 
     /// Encodes `value`, mapping a failure to `failureCode` (`invalid_input` for request bodies).
     public static func encode<T: Encodable>(
-        _ value: T, failureCode: String = ReceptionError.Code.invalidInput
+        _ value: T, failureCode: ReceptionError.Code = .invalidInput
     ) throws(ReceptionError) -> Data {
         do {
             return try sharedEncoder.encode(value)

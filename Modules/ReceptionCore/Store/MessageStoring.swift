@@ -82,19 +82,26 @@ extension TeamProfileStoring {
     public func saveTeamProfiles(_ profiles: [TeamProfile]) throws(ReceptionError) {}
 }
 
+/// Spec 7.12: the chat reset, as one transaction.
+public protocol ChatResetStoring: Sendable {
+    /// Clears the window, the outbox, the draft, the team profiles and the conversation state, keeps cooldowns and
+    /// synchronised preferences, and adopts `revision`, in one transaction.
+    func resetChat(revision: Int) throws(ReceptionError)
+}
+
+/// The roles the chat engine uses: everything of a session's chat, without the session-wide rotation.
+public typealias ChatStoring = MessageWindowStoring & OutboxStoring & DraftStoring & SessionStateStoring
+    & TeamProfileStoring & ChatResetStoring
+
 /// Everything the SDK persists for a session, under one `StorageScope`. The chat engine asks for the roles it
 /// needs; the facade owns the whole store and performs the session-wide operations.
 ///
 /// Contract (checked by `MessageStoreContract` over every implementation): what a call stored is read back after
 /// reopening; a write that throws leaves what was stored before; nothing of another scope is ever returned.
 public protocol MessageStoring: MessageWindowStoring, OutboxStoring, DraftStoring, SessionStateStoring,
-    TeamProfileStoring {
+    TeamProfileStoring, ChatResetStoring {
     /// The scope reads and writes go to.
     var scope: StorageScope { get }
-
-    /// Spec 7.12: clears the window, the outbox, the draft, the team profiles and the conversation state, keeps
-    /// cooldowns and synchronised preferences, and adopts `revision`, in one transaction.
-    func resetChat(revision: Int) throws(ReceptionError)
 
     /// Spec 7.15 (logout, deleteData): switches to `newScope` and erases every other scope of the same App ID, so
     /// nothing of the previous session can be read back. Scopes of other App IDs are kept.

@@ -1,6 +1,6 @@
 extension ReceptionError.Code {
     /// Local storage is full (SQLite `SQLITE_FULL`, a full disk); nothing was written.
-    public static let storageFull = "storage_full"
+    public static let storageFull = ReceptionError.Code("storage_full")
 }
 
 extension ReceptionError {

@@ -248,7 +248,7 @@ public enum MessageStoreContract {
                 throw ContractFailure("a write to a full store did not throw")
             } catch let error as ReceptionError {
                 let codes = [ReceptionError.Code.storageFull, ReceptionError.Code.storageUnavailable]
-                try require(codes.contains(error.code), "wrong error \(error)")
+                try require(codes.contains(ReceptionError.Code(error.code)), "wrong error \(error)")
             }
             let reopened = try fixture.open(scope)
             try require(try reopened.unsentMessages() == [unsent("kept", photos: 1)], "stored outbox changed")

@@ -1,0 +1,101 @@
+import ReceptionCore
+
+/// The composer's own state (spec 7.8.1, 7.17, seed 001): the draft text, the photos picked for the next message,
+/// the photos still being prepared, and the notices it raised itself. What blocks sending from outside (permission,
+/// waits, held resends) comes in as `Gates` when the state is read.
+struct Composer: Sendable, Hashable {
+    /// What outside the composer decides whether it may send now.
+    struct Gates: Sendable, Hashable {
+        /// The permission states' verdict.
+        var availability: ComposerAvailability
+        /// Spec 6.3.5: the wait notice the composer would show.
+        var cooldown: CooldownNotice?
+        /// A `messages` / `requests` / `session` wait is active.
+        var textBlocked: Bool
+        /// An `uploads` wait is active.
+        var uploadsBlocked: Bool
+        /// Spec 6.3.5: held messages are going out again.
+        var resendingHeld: Bool
+    }
+
+    /// The draft (restored across launches).
+    private(set) var text = ""
+    /// Photos picked and prepared for the next message, in order.
+    private(set) var photos: [PreparedPhoto] = []
+    /// Photos still being prepared.
+    private(set) var photoLoads = 0
+    /// The last picked photo could not be prepared.
+    private(set) var photoLoadFailed = false
+    /// A store write failed because the device is full or the store is unavailable (spec 7.17: sending still works).
+    private(set) var storageProblem = false
+
+    /// Another photo may start loading (at most 5 per message, counting those still loading).
+    var hasRoomForPhoto: Bool { photos.count + photoLoads < Limits.photosPerMessage }
+
+    /// The person edited the draft (or it was restored).
+    mutating func setText(_ value: String) { text = value }
+
+    /// A picked photo starts loading; the previous failure notice clears.
+    mutating func photoLoadStarted() {
+        photoLoadFailed = false
+        photoLoads += 1
+    }
+
+    /// A photo finished loading: prepared (`photo`) or not (`nil`: "Could not load this photo.").
+    mutating func photoLoadFinished(_ photo: PreparedPhoto?) {
+        photoLoads -= 1
+        if let photo { photos.append(photo) } else { photoLoadFailed = true }
+    }
+
+    /// Removes a picked photo; returns whether `index` named one.
+    mutating func removePhoto(at index: Int) -> Bool {
+        guard photos.indices.contains(index) else { return false }
+        photos.remove(at: index)
+        return true
+    }
+
+    /// Sending: the composer empties and hands over its trimmed text and photos.
+    mutating func takeForSending() -> (text: String, photos: [PreparedPhoto]) {
+        let taken = (Limits.trimmedMessageText(text), photos)
+        text = ""
+        photos = []
+        photoLoadFailed = false
+        return taken
+    }
+
+    /// Spec 7.7: a message stopped before its POST comes back, ahead of anything typed or picked since (at most 5
+    /// photos in all).
+    mutating func takeBack(text returned: String, photos returnedPhotos: [PreparedPhoto]) {
+        if !returned.isEmpty { text = text.isEmpty ? returned : returned + "\n" + text }
+        photos = Array((returnedPhotos + photos).prefix(Limits.photosPerMessage))
+    }
+
+    /// Spec 7.12: a chat reset clears the draft (picked photos stay).
+    mutating func chatReset() { text = "" }
+
+    /// A store write failed in a way the person should know about.
+    mutating func storageFailed() { storageProblem = true }
+
+    /// What the composer shows and allows, given the outside `gates`.
+    func state(_ gates: Gates) -> ComposerState {
+        let trimmed = Limits.trimmedMessageText(text)
+        let length = trimmed.utf16Length
+        var notices: [ComposerNotice] = []
+        if length > Limits.messageText.maximum {
+            notices.append(.textTooLong(length: length, limit: Limits.messageText.maximum))
+        }
+        if gates.availability == .open, let notice = gates.cooldown { notices.append(.cooldown(notice)) }
+        if gates.resendingHeld { notices.append(.resendingHeldMessages) }
+        if photoLoadFailed { notices.append(.photoCouldNotLoad) }
+        if storageProblem { notices.append(.storageProblem) }
+        let hasContent = !trimmed.isEmpty || !photos.isEmpty
+        let canSend = gates.availability == .open && hasContent && length <= Limits.messageText.maximum
+            && photos.count <= Limits.photosPerMessage && photoLoads == 0 && !gates.textBlocked
+            && !(gates.uploadsBlocked && !photos.isEmpty) && !gates.resendingHeld
+        return ComposerState(
+            availability: gates.availability, text: text, photos: photos, isLoadingPhotos: photoLoads > 0,
+            canSend: canSend,
+            canAddPhotos: gates.availability == .open && !gates.uploadsBlocked && hasRoomForPhoto,
+            notices: notices)
+    }
+}

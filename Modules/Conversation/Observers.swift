@@ -1,0 +1,39 @@
+import ReceptionCore
+
+/// Who listens to the engine: snapshot observers with their tokens, the version that orders snapshots, and the
+/// receivers of `messageSent` / `imageSent` events (spec 3.8).
+struct Observers: Sendable {
+    private var observers: [UInt64: @Sendable (ChatSnapshot) -> Void] = [:]
+    private var nextToken: UInt64 = 0
+    /// Increases with every publication.
+    private(set) var version = 0
+    private var eventHandlers: [@Sendable (ReceptionEvent) -> Void] = []
+
+    /// Registers `observer`; returns its token.
+    mutating func add(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
+        let token = nextToken
+        nextToken += 1
+        observers[token] = observer
+        return token
+    }
+
+    /// Stops calling the observer of `token`.
+    mutating func remove(_ token: UInt64) { observers[token] = nil }
+
+    /// Registers an event receiver.
+    mutating func addEventHandler(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) {
+        eventHandlers.append(handler)
+    }
+
+    /// Calls every event receiver.
+    func emit(_ event: ReceptionEvent) { for handler in eventHandlers { handler(event) } }
+
+    /// A publication begins: the version moves.
+    mutating func advanceVersion() { version += 1 }
+
+    /// Hands `snapshot` to every observer.
+    func notify(_ snapshot: ChatSnapshot) { for observer in observers.values { observer(snapshot) } }
+
+    /// Forgets every observer (the session ended); event receivers stay.
+    mutating func removeAll() { observers.removeAll() }
+}

@@ -1,0 +1,54 @@
+import ReceptionCore
+
+/// The one automatic resend driver of spec 7.8.5: the running loop, the sleep it waits out before a due attempt,
+/// and the continuation it parks on while an earlier message is in flight. `wake()` cuts a sleep short and
+/// resumes a parked loop so it re-evaluates; which message goes next is the engine's decision.
+struct ResendDriver: Sendable {
+    private let clock: any ReceptionClock
+    private var loop: Task<Void, Never>?
+    private var sleeper: Task<Void, Never>?
+    private var parked: CheckedContinuation<Void, Never>?
+
+    init(clock: any ReceptionClock) { self.clock = clock }
+
+    /// A driver loop runs (exactly one may).
+    var isRunning: Bool { loop != nil }
+
+    /// The loop is parked, waiting for `wake()`.
+    var isParked: Bool { parked != nil }
+
+    /// The engine started `task` as the driver loop.
+    mutating func started(_ task: Task<Void, Never>) { loop = task }
+
+    /// The loop ended by itself.
+    mutating func finished() { loop = nil }
+
+    /// Parks the loop until `wake()` (exactly one loop runs, so at most one is parked).
+    mutating func park(_ continuation: CheckedContinuation<Void, Never>) { parked = continuation }
+
+    /// Starts the loop's sleep of `duration`; `wake()` ends it early.
+    mutating func sleep(for duration: Duration) -> Task<Void, Never> {
+        let task = Task { [clock] in _ = try? await clock.sleep(for: duration) }
+        sleeper = task
+        return task
+    }
+
+    /// The sleep `task` ended (a newer sleep is kept).
+    mutating func sleepEnded(_ task: Task<Void, Never>) { if sleeper == task { sleeper = nil } }
+
+    /// Re-evaluate now: the sleep is cut short and a parked loop resumes.
+    mutating func wake() {
+        sleeper?.cancel()
+        sleeper = nil
+        let continuation = parked
+        parked = nil
+        continuation?.resume()
+    }
+
+    /// Cancels the loop and wakes it so it ends (a chat reset, the end of the session).
+    mutating func stop() {
+        loop?.cancel()
+        loop = nil
+        wake()
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import ReceptionCore
+
+/// The session's team (spec 3.6, 3.7, 3.18, 7.17): the `TeamRoster` with its photos, a version observers compare
+/// instead of photo bytes, and the photo downloads.
+///
+/// A link whose download failed is not tried again until a newer one arrives (links are short-lived, and a 403
+/// means this one expired). A chat reset clears everything and moves the epoch, so a download that started before
+/// it is never written.
+struct Team: Sendable {
+    /// How an answer changed the team.
+    enum Change: Sendable, Hashable {
+        /// Nothing changed.
+        case none
+        /// Only the photos wanted changed: fetch, nothing to save.
+        case photosWanted
+        /// Names or photos changed: save, publish and fetch.
+        case profiles
+    }
+
+    /// The map with its photos.
+    private(set) var roster = TeamRoster()
+    /// Bumped whenever the profiles change.
+    private(set) var version = 0
+    /// Bumped by a chat reset; a download carries the epoch it started in.
+    private(set) var epoch = 0
+    private var downloads: [String: Task<Void, Never>] = [:]
+    /// Per member, the link whose download failed.
+    private var failedLinks: [String: URL] = [:]
+
+    /// Spec 7.17: the cached names and photos, restored at launch (visible before any answer).
+    mutating func restore(_ profiles: [TeamProfile]) {
+        roster = TeamRoster(restoring: profiles)
+        version += 1
+    }
+
+    /// Spec 3.6 / 3.7: a history answer replaces the map (`replacing`), a page merges into it.
+    mutating func apply(_ members: [TeamMember]?, replacing: Bool) -> Change {
+        let before = roster
+        if replacing {
+            roster.replace(with: members ?? [])
+        } else if let members {
+            roster.merge(members)
+        }
+        guard roster != before else { return .none }
+        guard roster.profiles != before.profiles else { return .photosWanted }
+        version += 1
+        return .profiles
+    }
+
+    /// The photos to download now: wanted, not downloading, and not under a link that already failed.
+    var photosToFetch: [TeamRoster.PhotoRequest] {
+        roster.wanted.values.sorted { $0.memberID < $1.memberID }.filter { request in
+            downloads[request.memberID] == nil && failedLinks[request.memberID] != request.url
+        }
+    }
+
+    /// The engine started `task` to download `request`.
+    mutating func downloadStarted(_ request: TeamRoster.PhotoRequest, _ task: Task<Void, Never>) {
+        downloads[request.memberID] = task
+    }
+
+    /// A download that started in `epoch` ended; returns whether it still counts (no reset since).
+    mutating func downloadEnded(_ request: TeamRoster.PhotoRequest, epoch: Int) -> Bool {
+        guard epoch == self.epoch else { return false }
+        downloads[request.memberID] = nil
+        return true
+    }
+
+    /// A photo arrived; returns whether the profiles changed (save and publish).
+    mutating func photoLoaded(_ request: TeamRoster.PhotoRequest, data: Data) -> Bool {
+        failedLinks[request.memberID] = nil
+        guard roster.photoLoaded(request, data: data) else { return false }
+        version += 1
+        return true
+    }
+
+    /// A download failed (`tooLarge`: the service answered `image_too_large`, so the key is not fetched again
+    /// under any link); returns whether a newer link is already wanted.
+    mutating func photoFailed(_ request: TeamRoster.PhotoRequest, tooLarge: Bool) -> Bool {
+        if tooLarge {
+            roster.refuse(request)
+            return false
+        }
+        failedLinks[request.memberID] = request.url
+        return roster.wanted[request.memberID].map { $0.url != request.url } == true
+    }
+
+    /// Spec 7.12 / 7.15: a chat reset (and the end of the session) clears the team and cancels the downloads.
+    mutating func clear() {
+        epoch += 1
+        cancelDownloads()
+        failedLinks = [:]
+        roster = TeamRoster()
+        version += 1
+    }
+
+    /// Cancels every download (the session ended).
+    mutating func cancelDownloads() {
+        for task in downloads.values { task.cancel() }
+        downloads = [:]
+    }
+}
