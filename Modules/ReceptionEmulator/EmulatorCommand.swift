@@ -6,7 +6,7 @@ public enum EmulatorCommand {
     /// The usage text.
     public static let usage = """
         usage: reception-emulator [--port N] [--data DIR] [--host IPv4] [--ping-interval SECONDS]
-                                  [--chaos-seed N] [--import FILE] [--export-on-exit FILE]
+                                  [--chaos-seed N] [--import FILE] [--export-on-exit FILE] [--seed demo]
           --port            port to listen on (default 8080; 0 = any free port)
           --data            folder of the emulator database (default ./reception-emulator-data)
           --host            numeric IPv4 address to listen on (default 127.0.0.1)
@@ -14,6 +14,7 @@ public enum EmulatorCommand {
           --chaos-seed      seed of the faults' probability and jitter draws (default: random)
           --import          replace the state with this snapshot file before serving
           --export-on-exit  write a snapshot of the state to this file on SIGTERM or SIGINT
+          --seed demo       add demo customers and conversations when there are no devices yet
         """
 
     /// What the command line asks for: the emulator's configuration and the snapshot files.
@@ -24,6 +25,8 @@ public enum EmulatorCommand {
         public var importFile: String?
         /// `--export-on-exit FILE`: where a snapshot is written when SIGTERM or SIGINT arrives.
         public var exportOnExit: String?
+        /// `--seed demo`: demo customers for an emulator without devices.
+        public var seed: String?
     }
 
     /// Parses `arguments` into a configuration, or returns a message for the user.
@@ -36,6 +39,7 @@ public enum EmulatorCommand {
         var configuration = EmulatorConfiguration(dataDirectory: "reception-emulator-data")
         var importFile: String?
         var exportOnExit: String?
+        var seed: String?
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
             if flag == "--help" || flag == "-h" { return .failure(UsageError(message: usage)) }
@@ -54,16 +58,21 @@ public enum EmulatorCommand {
                 }
                 configuration.pingInterval = seconds
             case "--chaos-seed":
-                guard let seed = UInt64(value) else {
+                guard let chaos = UInt64(value) else {
                     return .failure(UsageError(message: "--chaos-seed needs a whole number 0…18446744073709551615"))
                 }
-                configuration.chaosSeed = seed
+                configuration.chaosSeed = chaos
             case "--import": importFile = value
             case "--export-on-exit": exportOnExit = value
+            case "--seed":
+                guard ReceptionEmulator.seedNames.contains(value) else {
+                    return .failure(UsageError(message: "--seed knows: \(ReceptionEmulator.seedNames.joined(separator: ", "))"))
+                }
+                seed = value
             default: return .failure(UsageError(message: "unknown option \(flag)\n\(usage)"))
             }
         }
-        return .success(Options(configuration: configuration, importFile: importFile, exportOnExit: exportOnExit))
+        return .success(Options(configuration: configuration, importFile: importFile, exportOnExit: exportOnExit, seed: seed))
     }
 
     /// The warning for a `--host` other than loopback (`127.x.x.x`): the emulator speaks plain HTTP, so the admin
@@ -122,6 +131,9 @@ public enum EmulatorCommand {
                 try emulator.importSnapshot(Array(bytes))
             }
             try emulator.start()
+            if options.seed != nil, !(try emulator.seedDemo()) {
+                FileHandle.standardError.write(Data("reception-emulator: --seed demo skipped: the data already has devices\n".utf8))
+            }
             let credentials = emulator.credentials
             let banner = """
                 Reception emulator listening on \(emulator.baseURL)
