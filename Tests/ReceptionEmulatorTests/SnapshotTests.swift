@@ -100,6 +100,24 @@ struct SnapshotTests {
         #expect(try await Self.export(harness) == snapshot)
     }
 
+    @Test func aSnapshotOverItsLimitIs413FromTheHeadAndOthersAreStillAnswered() async throws {
+        let harness = try EmulatorHarness()
+        let device = try await harness.register()
+        let connection = try RawConnection(port: harness.port)
+        defer { connection.disconnect() }
+        // The head announces one byte more than the limit and no body follows: the answer cannot wait for it.
+        #expect(connection.write(
+            "PUT /admin/snapshot HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(harness.adminToken)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(64 * 1_048_576 + 1)\r\n\r\n"))
+        #expect(connection.read(until: "\r\n\r\n"))
+        #expect(connection.text.hasPrefix("HTTP/1.1 413"), "\(connection.text.prefix(80))")
+        #expect(try await harness.api("GET", "conversation", token: device.token).status == 200)
+        // Above the admin API's 8 MiB the snapshot import still reads the body: a 9 MiB non-snapshot is 400, not 413.
+        let large = try await Self.put(harness, Data("[".utf8) + Data(repeating: 0x20, count: 9 * 1_048_576) + Data("]".utf8))
+        #expect(large.status == 400)
+        #expect(large.errorCode == "invalid_snapshot")
+    }
+
     @Test func resetEmptiesTheDataAndKeepsTheCredentialsAndSettings() async throws {
         let (harness, device) = try await Self.populated()
         _ = try await harness.admin("PATCH", "app", json: ["onlyVerifiedUsers": false, "push": ["senderName": "Mia"]])
