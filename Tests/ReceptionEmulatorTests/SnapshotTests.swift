@@ -85,10 +85,21 @@ struct SnapshotTests {
         let wrongWidth = try JSONSerialization.data(withJSONObject: document)
         document["version"] = 2
         let wrongVersion = try JSONSerialization.data(withJSONObject: document)
+        document["version"] = 1
+        tables = try #require((try JSONSerialization.jsonObject(with: snapshot) as? [String: Any])?["tables"] as? [String: Any])
+        var conversations = try #require(tables["conversations"] as? [String: Any])
+        let seqIndex = try #require((conversations["columns"] as? [String])?.firstIndex(of: "last_seq"))
+        var conversationRows = try #require(conversations["rows"] as? [[Any]])
+        conversationRows[0][seqIndex] = Int64.max
+        conversations["rows"] = conversationRows
+        tables["conversations"] = conversations
+        document["tables"] = tables
+        let overflowingCounter = try JSONSerialization.data(withJSONObject: document)
         let bad: [(String, Data)] = [
             ("truncated", snapshot.prefix(snapshot.count / 2)), ("one byte short", snapshot.dropLast()),
             ("empty", Data()), ("not JSON", Data("snapshot".utf8)), ("a row of the wrong width", wrongWidth),
             ("another version", wrongVersion), ("an empty object", Data("{}".utf8)),
+            ("a counter of 2^63 − 1", overflowingCounter),
         ]
         for (name, body) in bad {
             let reply = try await Self.put(harness, Data(body))

@@ -122,7 +122,7 @@ extension EmulatorState {
         let push = settings.push
         return stagesInRange && (push.titleTemplate?.count ?? 0) <= PushPayload.templateLimit
             && (push.bodyTemplate?.count ?? 0) <= PushPayload.templateLimit
-            && (push.senderName?.count ?? 0) <= PushPayload.senderNameLimit && settings.appearanceRevision >= 0
+            && (push.senderName?.count ?? 0) <= PushPayload.senderNameLimit && (0...JSONValue.safeIntegers.upperBound).contains(Int64(settings.appearanceRevision))
             && settings.appearance.utf8.count <= 60_000
     }
 
@@ -143,7 +143,8 @@ extension EmulatorState {
     private static func sqlValue(_ value: JSONValue) -> SQLValue? {
         switch value {
         case .null: return .null
-        case .int(let number): return .int(number)
+        // Whole numbers within ±(2^53 − 1): a counter such as `last_seq` is incremented later, which must not trap.
+        case .int(let number): return JSONValue.safeIntegers.contains(number) ? .int(number) : nil
         case .double(let number): return number.isFinite ? .double(number) : nil
         case .string(let text): return .text(text)
         case .object(let members):
