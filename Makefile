@@ -6,7 +6,7 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT selenium
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only check-imports release-check bench fuzz soak demo chat probe clean
+.PHONY: install test test-only check-imports release-check bench fuzz soak demo dashboard chat probe clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. Does nothing when all
 # are present, so it is safe to run again.
@@ -88,6 +88,14 @@ probe: install
 # step, printing the dashboard's sign-in URL beside the transcript (`make demo DEMO_FLAGS=--hold` keeps the emulator
 # and its dashboard running afterwards, until Ctrl-C). scripts/demo stops what it started, also on failure or
 # Ctrl-C; the trap below covers a kill of make itself.
+# An emulator with the demo customers (`--seed demo`) in a fresh temporary data folder; its banner prints the
+# dashboard URL to open. Ctrl-C stops it and deletes the folder. DASHBOARD_PORT picks the port (default 8080).
+DASHBOARD_PORT ?= 8080
+dashboard: install
+	swift build --product reception-emulator
+	@dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	"$$(swift build --show-bin-path)/reception-emulator" --port $(DASHBOARD_PORT) --data "$$dir" --seed demo || true
+
 demo: install
 	swift build --product reception-emulator
 	swift build --product reception-chat

@@ -1,19 +1,45 @@
 import Foundation
 
-/// The `reception-emulator` command line: `--port`, `--data`, `--host`, `--ping-interval` (Docs/Emulator.md).
+/// The `reception-emulator` command line: `--port`, `--data`, `--host`, `--ping-interval`, `--chaos-seed`,
+/// `--import`, `--export-on-exit` (Docs/Emulator.md).
 public enum EmulatorCommand {
     /// The usage text.
     public static let usage = """
         usage: reception-emulator [--port N] [--data DIR] [--host IPv4] [--ping-interval SECONDS]
+                                  [--chaos-seed N] [--import FILE] [--export-on-exit FILE] [--seed demo]
           --port            port to listen on (default 8080; 0 = any free port)
           --data            folder of the emulator database (default ./reception-emulator-data)
           --host            numeric IPv4 address to listen on (default 127.0.0.1)
           --ping-interval   seconds between ': ping' lines on idle event streams (default 20)
+          --chaos-seed      seed of the faults' probability and jitter draws (default: random)
+          --import          replace the state with this snapshot file before serving
+          --export-on-exit  write a snapshot of the state to this file on SIGTERM or SIGINT
+          --seed demo       add demo customers and conversations when there are no devices yet
         """
+
+    /// What the command line asks for: the emulator's configuration and the snapshot files.
+    public struct Options: Sendable {
+        /// The emulator's configuration.
+        public var configuration: EmulatorConfiguration
+        /// `--import FILE`: a snapshot that replaces the state before the emulator serves.
+        public var importFile: String?
+        /// `--export-on-exit FILE`: where a snapshot is written when SIGTERM or SIGINT arrives.
+        public var exportOnExit: String?
+        /// `--seed demo`: demo customers for an emulator without devices.
+        public var seed: String?
+    }
 
     /// Parses `arguments` into a configuration, or returns a message for the user.
     public static func configuration(arguments: [String]) -> Result<EmulatorConfiguration, UsageError> {
+        options(arguments: arguments).map(\.configuration)
+    }
+
+    /// Parses `arguments` into options, or returns a message for the user.
+    public static func options(arguments: [String]) -> Result<Options, UsageError> {
         var configuration = EmulatorConfiguration(dataDirectory: "reception-emulator-data")
+        var importFile: String?
+        var exportOnExit: String?
+        var seed: String?
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
             if flag == "--help" || flag == "-h" { return .failure(UsageError(message: usage)) }
@@ -31,10 +57,22 @@ public enum EmulatorCommand {
                     return .failure(UsageError(message: "--ping-interval needs seconds between 0 and 45"))
                 }
                 configuration.pingInterval = seconds
+            case "--chaos-seed":
+                guard let chaos = UInt64(value) else {
+                    return .failure(UsageError(message: "--chaos-seed needs a whole number 0…18446744073709551615"))
+                }
+                configuration.chaosSeed = chaos
+            case "--import": importFile = value
+            case "--export-on-exit": exportOnExit = value
+            case "--seed":
+                guard ReceptionEmulator.seedNames.contains(value) else {
+                    return .failure(UsageError(message: "--seed knows: \(ReceptionEmulator.seedNames.joined(separator: ", "))"))
+                }
+                seed = value
             default: return .failure(UsageError(message: "unknown option \(flag)\n\(usage)"))
             }
         }
-        return .success(configuration)
+        return .success(Options(configuration: configuration, importFile: importFile, exportOnExit: exportOnExit, seed: seed))
     }
 
     /// The warning for a `--host` other than loopback (`127.x.x.x`): the emulator speaks plain HTTP, so the admin
@@ -48,6 +86,27 @@ public enum EmulatorCommand {
             """
     }
 
+    /// Writes a snapshot to `file` (replacing it whole) when SIGTERM or SIGINT arrives, then exits: 0 once written,
+    /// 1 when it could not be. Returns the signal sources, which must stay alive.
+    static func exportOnSignals(_ emulator: ReceptionEmulator, to file: String) -> [any DispatchSourceSignal] {
+        [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                do {
+                    try Data(try emulator.exportSnapshot()).write(to: URL(fileURLWithPath: file), options: .atomic)
+                    FileHandle.standardError.write(Data("reception-emulator: snapshot written to \(file)\n".utf8))
+                    exit(0)
+                } catch {
+                    FileHandle.standardError.write(Data("reception-emulator: cannot write \(file): \(error)\n".utf8))
+                    exit(1)
+                }
+            }
+            source.resume()
+            return source
+        }
+    }
+
     /// A command-line mistake, with what to print.
     public struct UsageError: Error {
         /// The message for standard error.
@@ -57,16 +116,24 @@ public enum EmulatorCommand {
     /// Starts the emulator, prints where it listens and its credentials, and serves until the process is killed.
     /// Returns the exit status when it cannot start.
     public static func run(arguments: [String]) -> Int32 {
-        let configuration: EmulatorConfiguration
-        switch self.configuration(arguments: arguments) {
-        case .success(let value): configuration = value
+        let options: Options
+        switch self.options(arguments: arguments) {
+        case .success(let value): options = value
         case .failure(let error):
             FileHandle.standardError.write(Data((error.message + "\n").utf8))
             return 2
         }
+        let configuration = options.configuration
         do {
             let emulator = try ReceptionEmulator(configuration: configuration)
+            if let file = options.importFile {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+                try emulator.importSnapshot(Array(bytes))
+            }
             try emulator.start()
+            if options.seed != nil, !(try emulator.seedDemo()) {
+                FileHandle.standardError.write(Data("reception-emulator: --seed demo skipped: the data already has devices\n".utf8))
+            }
             let credentials = emulator.credentials
             let banner = """
                 Reception emulator listening on \(emulator.baseURL)
@@ -84,7 +151,9 @@ public enum EmulatorCommand {
             if let warning = exposureWarning(host: configuration.host) {
                 FileHandle.standardError.write(Data((warning + "\n").utf8))
             }
+            let exits = options.exportOnExit.map { exportOnSignals(emulator, to: $0) } ?? []
             while true { sleep(3600) }
+            withExtendedLifetime(exits) {}
         } catch {
             FileHandle.standardError.write(Data("reception-emulator: \(error)\n".utf8))
             return 1

@@ -17,6 +17,9 @@ public struct EmulatorConfiguration: Sendable {
     public var attachmentURLLifetime: Double
     /// Lifetime of a signed team photo URL (`team[].photoUrl`) in seconds; a later download answers 403 (spec 3.18).
     public var teamPhotoURLLifetime: Double
+    /// Seed of the fault plan's random draws (probability, jitter); `nil` seeds from the system's random source.
+    /// The same seed and the same requests fire the same faults (`--chaos-seed`).
+    public var chaosSeed: UInt64? = nil
     /// Seconds since 1970, now.
     public var now: @Sendable () -> Double
     /// Random credentials and IDs: `count` characters from `A–Z a–z 0–9`.

@@ -8,7 +8,8 @@ public final class ReceptionEmulator: Sendable {
     public let configuration: EmulatorConfiguration
     let state: Mutex<EmulatorState>
     let hub: EventHub
-    let faults = FaultPlan()
+    let faults: FaultPlan
+    let requestLog = RequestLog()
     private let server = Mutex<HTTPServer?>(nil)
 
     /// Opens (or creates, with fresh credentials) the database in the configured data folder.
@@ -16,6 +17,8 @@ public final class ReceptionEmulator: Sendable {
         self.configuration = configuration
         let hub = EventHub()
         self.hub = hub
+        var system = SystemRandomNumberGenerator()
+        faults = FaultPlan(seed: configuration.chaosSeed ?? system.next())
         state = Mutex(try EmulatorState(configuration: configuration, hub: hub))
         state.withLock { state in
             state.streamReceived = { [weak self] messageIds in self?.recordStreamDelivery(messageIds) }
@@ -32,6 +35,18 @@ public final class ReceptionEmulator: Sendable {
 
     /// The App ID, admin token and identity secret stored in the database.
     public var credentials: EmulatorCredentials { state.withLock { $0.credentials } }
+
+    /// The whole state as a snapshot file (`GET /admin/snapshot`, `--export-on-exit`).
+    public func exportSnapshot() throws -> [UInt8] {
+        try state.withLock { Array(try $0.snapshot().serialized().utf8) }
+    }
+
+    /// Replaces the whole state, credentials included, with a snapshot file's (`PUT /admin/snapshot`, `--import`);
+    /// a file that is not a valid snapshot throws and changes nothing.
+    public func importSnapshot(_ bytes: [UInt8]) throws {
+        try state.withLock { try $0.importSnapshot(bytes) }
+        requestLog.clear()
+    }
 
     /// The port being listened on, 0 before ``start()``.
     public var port: Int { server.withLock { $0?.port ?? 0 } }
@@ -80,8 +95,12 @@ public enum BodyLimits {
     /// Admin API and dashboard bodies (agent photos as Base64): 8 MiB.
     public static let admin = 8 * 1_048_576
 
+    /// A snapshot import (`PUT /admin/snapshot`, `PUT /dashboard/api/snapshot`): 64 MiB.
+    public static let snapshot = 64 * 1_048_576
+
     /// The limit for a request to `path`.
     public static func limit(method: String, path: String) -> Int {
+        if method == "PUT", path == "/admin/snapshot" || path == "/dashboard/api/snapshot" { return snapshot }
         if path.hasPrefix("/storage/") { return upload }
         if path.hasPrefix("/admin/") || path.hasPrefix("/dashboard/") { return admin }
         return api

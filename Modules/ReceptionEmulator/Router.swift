@@ -2,21 +2,55 @@ import Foundation
 
 extension ReceptionEmulator {
     /// Answers one request: queued faults first, then the route under the state lock. A delay fault answers
-    /// `later`: the connection waits parked and the route runs when the delay is over.
+    /// `later`: the connection waits parked and the route runs when the delay is over. `/v1/` requests land in
+    /// the request log with what they answered.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
-        switch faults.take(method: request.method, path: request.path) {
+        let started = ContinuousClock.now
+        let logged = request.path.hasPrefix("/v1/")
+        let deviceId = logged && faults.needsDevice ? state.withLock { $0.deviceId(bearerOf: request) } : nil
+        switch faults.take(method: request.method, path: request.path, deviceId: deviceId) {
         case .delay(let milliseconds)?:
             return HTTPResponse(
                 status: 0,
-                body: .later(seconds: Double(max(0, milliseconds)) / 1000) { [self] in answer(request) })
+                body: .later(seconds: Double(max(0, milliseconds)) / 1000) { [self] in
+                    let response = answer(request)
+                    if logged { log(request, response, started: started, fault: "delay") }
+                    return response
+                })
         case .fail(let error)?:
-            return error.response
+            let response = error.response
+            if logged { log(request, response, started: started, fault: "status") }
+            return response
         case .drop?:
-            _ = answer(request)
+            let response = answer(request)
+            if logged { log(request, response, started: started, fault: "drop") }
             return HTTPResponse(status: 0, body: .drop)
         case nil:
-            return answer(request)
+            let response = answer(request)
+            if logged { log(request, response, started: started, fault: nil) }
+            return response
         }
+    }
+
+    /// Adds one `/v1/` request to the request log (no header values, no secret query values, the body as its size
+    /// and key names).
+    private func log(_ request: HTTPRequest, _ response: HTTPResponse, started: ContinuousClock.Instant, fault: String?) {
+        let elapsed = ContinuousClock.now - started
+        let milliseconds =
+            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        var errorCode: String?
+        if response.status >= 400, case .bytes(let bytes) = response.body,
+            let code = (try? JSONValue.parse(bytes))?["error"]?["code"]?.stringValue
+        {
+            errorCode = String(code.prefix(64))
+        }
+        let (deviceId, at) = state.withLock { ($0.deviceId(of: request, response: response), $0.now) }
+        requestLog.record(
+            RequestLog.Entry(
+                method: String(request.method.prefix(16)), path: String(request.path.prefix(256)),
+                query: RequestLog.redacted(request.query), status: response.status, errorCode: errorCode,
+                deviceId: deviceId, milliseconds: milliseconds, at: at, bodyBytes: request.body.count,
+                bodyKeys: RequestLog.bodyKeys(request.body), fault: fault))
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
@@ -37,6 +71,13 @@ extension ReceptionEmulator {
     /// `Content-Length` check (413) and the body. The admin limit thus applies only once the admin token was
     /// accepted.
     package func admit(_ head: HTTPRequest) -> HTTPResponse? {
+        let started = ContinuousClock.now
+        let refusal = refusal(head)
+        if let refusal, head.path.hasPrefix("/v1/") { log(head, refusal, started: started, fault: nil) }
+        return refusal
+    }
+
+    private func refusal(_ head: HTTPRequest) -> HTTPResponse? {
         state.withLock { state in
             do {
                 try state.checkCredentials(head)
@@ -64,8 +105,8 @@ extension EmulatorState {
             return try fileGet(request, attachmentId: segments[1])
         case "team-photos" where segments.count == 2 && request.method == "GET":
             return try teamPhotoGet(request, photoId: segments[1])
-        case "admin": return try routeAdmin(request, Array(segments.dropFirst()), faults: emulator.faults)
-        case "dashboard": return try routeDashboard(request, Array(segments.dropFirst()), faults: emulator.faults)
+        case "admin": return try routeAdmin(request, Array(segments.dropFirst()), emulator: emulator)
+        case "dashboard": return try routeDashboard(request, Array(segments.dropFirst()), emulator: emulator)
         default: throw APIError.notFound
         }
     }

@@ -14,12 +14,14 @@ enum DashboardAssets {
         "app.js": script(appJS), "dom.js": script(domJS), "api.js": script(apiJS), "inbox.js": script(inboxJS),
         "conversation.js": script(conversationJS), "composer.js": script(composerJS), "details.js": script(detailsJS),
         "users.js": script(usersJS), "settings.js": script(settingsJS), "appearance.js": script(appearanceJS),
+        "console.js": script(consoleJS),
     ]
 
     private static func script(_ text: String) -> File { File(text: text, type: "text/javascript; charset=utf-8") }
 
     /// The one page; the scripts draw the inbox, a conversation, the users or the settings into `<main>` by the
-    /// address's fragment (`#/inbox`, `#/conversation/<device>`, `#/users`, `#/settings`).
+    /// address's fragment (`#/inbox`, `#/conversation/<device>`, `#/users`, `#/settings`, and the developer
+    /// console's `#/requests[/<device>]`, `#/faults`, `#/push`, `#/state`).
     static let index = #"""
         <!doctype html>
         <html lang="en">
@@ -37,6 +39,10 @@ enum DashboardAssets {
             <a href="#/inbox" data-page="inbox">Inbox</a>
             <a href="#/users" data-page="users">Users</a>
             <a href="#/settings" data-page="settings">Settings</a>
+            <a href="#/requests" data-page="requests">Requests</a>
+            <a href="#/faults" data-page="faults">Faults</a>
+            <a href="#/push" data-page="push">Push inbox</a>
+            <a href="#/state" data-page="state">State</a>
           </nav>
           <button type="button" id="sign-out" class="quiet">Sign out</button>
         </header>

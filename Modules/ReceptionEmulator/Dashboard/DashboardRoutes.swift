@@ -43,9 +43,9 @@ extension EmulatorState {
         "Sign in by opening the Dashboard URL that reception-emulator printed when it started "
             + "(http://127.0.0.1:PORT/dashboard/sign-in/…); every start prints a new one.")
 
-    func routeDashboard(_ request: HTTPRequest, _ path: [String], faults: FaultPlan) throws -> HTTPResponse {
+    func routeDashboard(_ request: HTTPRequest, _ path: [String], emulator: ReceptionEmulator) throws -> HTTPResponse {
         do {
-            return Self.withDashboardHeaders(try answerDashboard(request, path, faults: faults))
+            return Self.withDashboardHeaders(try answerDashboard(request, path, emulator: emulator))
         } catch let error as APIError {
             return Self.dashboardRefusal(error, request: request)
         }
@@ -59,7 +59,7 @@ extension EmulatorState {
         return withDashboardHeaders(error.response)
     }
 
-    private func answerDashboard(_ request: HTTPRequest, _ path: [String], faults: FaultPlan) throws -> HTTPResponse {
+    private func answerDashboard(_ request: HTTPRequest, _ path: [String], emulator: ReceptionEmulator) throws -> HTTPResponse {
         if path.count == 2, path[0] == "sign-in" {
             guard request.method == "GET", dashboard.isSecret(path[1]) else { throw Self.dashboardSignedOut }
             let session = dashboard.open(id: configuration.randomText(40), now: now)
@@ -95,7 +95,7 @@ extension EmulatorState {
                 200, [:],
                 headers: [("Set-Cookie", "\(DashboardAccess.cookieName)=; Path=/dashboard; Max-Age=0; HttpOnly; SameSite=Strict")])
         case (_, let p) where p.first == "api":
-            return try adminEndpoint(request, Array(p.dropFirst()), faults: faults)
+            return try adminEndpoint(request, Array(p.dropFirst()), emulator: emulator)
         default:
             throw APIError.notFound
         }

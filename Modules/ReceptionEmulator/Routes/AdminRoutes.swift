@@ -11,14 +11,14 @@ extension EmulatorState {
         else { throw APIError(401, "admin_unauthorized", "The admin API needs the admin token.") }
     }
 
-    func routeAdmin(_ request: HTTPRequest, _ path: [String], faults: FaultPlan) throws -> HTTPResponse {
+    func routeAdmin(_ request: HTTPRequest, _ path: [String], emulator: ReceptionEmulator) throws -> HTTPResponse {
         try checkAdminToken(request)
-        return try adminEndpoint(request, path, faults: faults)
+        return try adminEndpoint(request, path, emulator: emulator)
     }
 
     /// The admin endpoint at `path` (after `admin`), once the caller was authorised: by the admin token on
     /// `/admin/`, by a dashboard session and its CSRF token on `/dashboard/api/`.
-    func adminEndpoint(_ request: HTTPRequest, _ path: [String], faults: FaultPlan) throws -> HTTPResponse {
+    func adminEndpoint(_ request: HTTPRequest, _ path: [String], emulator: ReceptionEmulator) throws -> HTTPResponse {
         switch (request.method, path) {
         case ("GET", ["app"]): return .json(200, appJSON())
         case ("PATCH", ["app"]): return try updateApp(request)
@@ -36,13 +36,8 @@ extension EmulatorState {
         case ("DELETE", ["push-outbox"]):
             try db.query("DELETE FROM push_outbox")
             return .json(200, [:])
-        case ("GET", ["faults"]): return .json(200, ["faults": .array(faults.pending.map(Self.faultJSON))])
-        case ("POST", ["faults"]):
-            faults.add(try Self.fault(from: try request.jsonObject()))
-            return .json(201, ["faults": .array(faults.pending.map(Self.faultJSON))])
-        case ("DELETE", ["faults"]):
-            faults.clear()
-            return .json(200, ["faults": []])
+        case (_, let p) where ["faults", "requests", "snapshot", "reset"].contains(p.first):
+            return try consoleEndpoint(request, p, emulator: emulator)
         case ("GET", ["devices"]): return try devicesSearch(request)
         case ("GET", ["conversations"]): return try conversationsList()
         case ("GET", ["inbox"]): return try inbox()
@@ -246,46 +241,6 @@ extension EmulatorState {
                         ]
                     })
             ])
-    }
-
-    /// Reads a fault: `{path, method?, kind: "delay"|"status"|"drop", delayMs?, status?, code?, message?,
-    /// retryAfter?, retryScope?, count?}`. Numbers outside their range are 400 `invalid_request`: `count`
-    /// 1…2^53−1, `delayMs` 0…60000, `status` 400…599, `retryAfter` any safe whole number (sent as it is, so a test
-    /// can hand the client a negative or an over-long wait, spec 5.2).
-    static func fault(from body: [String: JSONValue]) throws(APIError) -> FaultPlan.Fault {
-        let path = try body.requiredString("path")
-        let count = try body.optionalInt("count", in: 1...JSONValue.safeIntegers.upperBound) ?? 1
-        let action: FaultPlan.Action
-        switch try body.requiredString("kind") {
-        case "delay":
-            action = .delay(milliseconds: Int(try body.optionalInt("delayMs", in: 0...60_000) ?? 0))
-        case "drop":
-            action = .drop
-        case "status":
-            let status = Int(try body.optionalInt("status", in: 400...599) ?? 503)
-            action = .fail(
-                APIError(
-                    status, try body.optionalString("code") ?? "injected_fault",
-                    try body.optionalString("message") ?? "Injected fault.",
-                    retryScope: try body.optionalString("retryScope"),
-                    retryAfter: try body.optionalInt("retryAfter", in: JSONValue.safeIntegers).map { Int($0) }))
-        default:
-            throw APIError.invalidRequest("kind must be delay, status or drop")
-        }
-        return FaultPlan.Fault(
-            method: try body.optionalString("method"), path: path, action: action, remaining: Int(count))
-    }
-
-    static func faultJSON(_ fault: FaultPlan.Fault) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "path": .string(fault.path), "method": .optional(fault.method), "count": .int(Int64(fault.remaining)),
-        ]
-        switch fault.action {
-        case .delay(let milliseconds): object["kind"] = "delay"; object["delayMs"] = .int(Int64(milliseconds))
-        case .drop: object["kind"] = "drop"
-        case .fail(let error): object["kind"] = "status"; object["status"] = .int(Int64(error.status)); object["code"] = .string(error.code)
-        }
-        return .object(object)
     }
 }
 

@@ -48,7 +48,8 @@ final class EmulatorHarness: Sendable {
 
     init(
         clock: TestClock = TestClock(), realClock: Bool = false, pingInterval: Double = 0.2,
-        accessTokenLifetime: Double = 3600, teamPhotoURLLifetime: Double = 3600, directory: String? = nil
+        accessTokenLifetime: Double = 3600, teamPhotoURLLifetime: Double = 3600, directory: String? = nil,
+        chaosSeed: UInt64? = nil
     ) throws {
         self.clock = clock
         self.directory =
@@ -57,6 +58,7 @@ final class EmulatorHarness: Sendable {
             port: 0, dataDirectory: self.directory, pingInterval: pingInterval, accessTokenLifetime: accessTokenLifetime,
             teamPhotoURLLifetime: teamPhotoURLLifetime)
         if !realClock { configuration.now = { clock.now } }
+        configuration.chaosSeed = chaosSeed
         emulator = try ReceptionEmulator(configuration: configuration)
         try emulator.start()
         let sessionConfiguration = URLSessionConfiguration.ephemeral

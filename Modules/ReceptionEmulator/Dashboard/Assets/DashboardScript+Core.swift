@@ -204,6 +204,7 @@ extension DashboardAssets {
         import * as conversation from "./conversation.js";
         import * as users from "./users.js";
         import * as settings from "./settings.js";
+        import * as developer from "./console.js";
 
         let stop = () => {};
 
@@ -212,7 +213,11 @@ extension DashboardAssets {
           const main = document.getElementById("page");
           main.replaceChildren();
           const [page, argument] = location.hash.replace(/^#\/?/, "").split("/");
-          const pages = { inbox, conversation, users, settings };
+          const pages = {
+            inbox, conversation, users, settings,
+            requests: { render: developer.renderRequests }, faults: { render: developer.renderFaults },
+            push: { render: developer.renderPush }, state: { render: developer.renderState },
+          };
           const module = pages[page] || inbox;
           const current = pages[page] ? page : "inbox";
           for (const link of document.querySelectorAll("header.top nav a")) {

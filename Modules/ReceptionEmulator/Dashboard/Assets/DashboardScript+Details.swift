@@ -45,6 +45,7 @@ extension DashboardAssets {
           const verified = device.badge === "verified";
           clear(node);
           node.append(el("h2", {}, el("span", { class: "label" }, device.label), badge(device.badge)));
+          node.append(el("p", { class: "small" }, el("a", { href: "#/requests/" + id, id: "device-requests" }, "Requests of this device")));
           node.append(el("h3", {}, "Identity"));
           if (verified) {
             node.append(el("p", { class: "small" }, "Verified by an identity token" + (device.verifiedAt ? " on " + when(device.verifiedAt) : "") + ". These are the claims of its latest token."));

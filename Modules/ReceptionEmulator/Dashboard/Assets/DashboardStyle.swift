@@ -81,5 +81,11 @@ extension DashboardAssets {
         dialog .buttons { display: flex; justify-content: flex-end; gap: .5rem; margin-top: 1rem; }
         dialog#viewer { max-width: 95vw; } dialog#viewer img { max-width: 90vw; max-height: 80vh; display: block; }
         .team-photo { width: 40px; height: 40px; border-radius: 50%; object-fit: cover; background: #eee; display: inline-block; }
+        tr.request.failed td.status { color: #b00020; font-weight: 600; } td.path { font-family: ui-monospace, monospace; word-break: break-all; }
+        .push-entry { display: grid; grid-template-columns: minmax(16rem, 22rem) 1fr; gap: 1rem; margin-bottom: 1rem; align-items: start; }
+        .phone-push { background: rgba(245, 245, 247, .95); border-radius: 14px; padding: .6rem .8rem; box-shadow: 0 1px 4px rgba(0, 0, 0, .15); }
+        .phone-push .push-app { font-size: .8rem; text-transform: uppercase; letter-spacing: .02em; }
+        .phone-push .push-title, .phone-push .push-body { display: block; }
+        .push-json { background: #fff; border: 1px solid #ddd; padding: .5rem; overflow: auto; max-height: 16rem; margin: 0; font-size: .8rem; }
         """#
 }
