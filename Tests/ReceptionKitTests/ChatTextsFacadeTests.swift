@@ -59,6 +59,13 @@ struct ChatTextsFacadeTests {
         app.reception.appearance.texts.title = "Hilfe & Kontakt"
         #expect(chat.texts.title == "Hilfe & Kontakt")
         #expect(chat.texts.welcomeTitle == "كيف يمكننا مساعدتك؟")
+        // The host's overrides of any other text, in every language; the appearance's title still wins.
+        app.reception.textOverrides = [.offline: "Offline!", .title: "Ignored"]
+        #expect(chat.texts.banner(.offline) == "Offline!")
+        #expect(chat.texts.title == "Hilfe & Kontakt")
+        #expect(chat.texts.banner(.connecting) == "جارٍ الاتصال")
+        app.reception.textOverrides = [:]
+        #expect(chat.texts.banner(.offline) == "لا يوجد اتصال")
         app.reception.languageOverride = nil
         app.reception.appearance.texts.title = nil
         #expect(chat.texts.language == LanguageTag.uiLanguage(for: app.reception.appLanguage))
