@@ -113,7 +113,7 @@ let package = Package(
             name: "ReceptionKitTests",
             dependencies: [
                 "ReceptionKit", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator", "SecureStore",
-                "Conversation", "ImagePipeline",
+                "Conversation", "ImagePipeline", "Identity",
             ],
             path: "Tests/ReceptionKitTests"),
 
@@ -140,7 +140,9 @@ let package = Package(
             name: "SystemLibrariesTests", dependencies: ["CSQLite", "CZlib"],
             path: "Tests/SystemLibrariesTests"),
         // The chat engine: send pipeline, outbox, automatic resend, history merge, reads, typing, stream, banner.
-        .target(name: "Conversation", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Conversation"),
+        .target(
+            name: "Conversation", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Conversation",
+            resources: [.copy("Resources/ChatTexts.xcstrings")]),
         .testTarget(
             name: "ConversationTests",
             dependencies: [

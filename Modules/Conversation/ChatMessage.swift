@@ -46,21 +46,10 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
     /// The agent's button text for cards.
     public var buttonLabel: String?
 
-    /// What a card's button says (seed 001): the agent's label, else "Rate on the App Store" for a review card with
-    /// a link and "View offer" for a paywall card; `nil` for a review without a link (its text shows without a
-    /// button) and for other messages.
-    public var buttonTitle: String? {
-        let label = buttonLabel?.trimmingCharacters(in: .whitespacesAndNewlines)
-        switch kind {
-        case .review:
-            guard let reviewUrl, !reviewUrl.isEmpty else { return nil }
-            return label.flatMap { $0.isEmpty ? nil : $0 } ?? "Rate on the App Store"
-        case .paywall:
-            return label.flatMap { $0.isEmpty ? nil : $0 } ?? "View offer"
-        default:
-            return nil
-        }
-    }
+    /// What a card's button says (seed 001), in English: the agent's label, else "Rate on the App Store" for a
+    /// review card with a link and "View offer" for a paywall card; `nil` for a review without a link (its text
+    /// shows without a button) and for other messages. `ChatTexts.buttonTitle(for:)` gives it in the chat language.
+    public var buttonTitle: String? { ChatTexts.english.buttonTitle(for: self) }
     /// The team member who wrote an agent reply.
     public var authorId: String?
     /// Confirmed photos.

@@ -24,6 +24,23 @@ public final class ChatModel {
     @ObservationIgnored private var teamVersion = 0
     /// The version of the last applied snapshot.
     public private(set) var version = -1
+    /// The built-in texts and the layout direction in the chat language (the facade sets them from
+    /// `Reception.chatTexts`; a change shows at once). English until set.
+    public var texts: ChatTexts = .english
+
+    /// The banner's text in the chat language; `nil` when hidden.
+    public var bannerText: String? { texts.banner(banner) }
+    /// The composer's notices in the chat language, most important first.
+    public var noticeTexts: [String] { composer.notices.map(texts.notice) }
+    /// The notice that replaces the composer, in the chat language.
+    public var composerReplacementText: String? { texts.replacement(composer.availability) }
+    /// The status line under `message` in the chat language ("Sending…" while the pending indicator shows).
+    public func statusText(for message: ChatMessage) -> String? {
+        if message.status == .sending && !message.showsPendingIndicator { return nil }
+        return texts.status(message.status)
+    }
+    /// A card's button title in the chat language.
+    public func buttonTitle(for message: ChatMessage) -> String? { texts.buttonTitle(for: message) }
 
     /// The teammate who wrote `message`, when it is an agent reply with a known author (spec 7.24: an unknown
     /// author gets no avatar).

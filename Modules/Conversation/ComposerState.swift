@@ -12,15 +12,9 @@ public enum ComposerAvailability: String, Sendable, Hashable {
     /// The service no longer serves this app (spec 6.4 `appUnavailable`).
     case appUnavailable
 
-    /// The text of the notice that replaces the composer, if any.
-    public var replacementText: String? {
-        switch self {
-        case .open: nil
-        case .sendingDisabled: "You can't send messages from this device."
-        case .signInRequired: "Sign in to send messages."
-        case .appUnavailable: "Chat is not available right now."
-        }
-    }
+    /// The English text of the notice that replaces the composer, if any (`ChatTexts.replacement(_:)` gives it in
+    /// the chat language).
+    public var replacementText: String? { ChatTexts.english.replacement(self) }
 }
 
 /// A line the composer shows above the text field.
@@ -38,18 +32,8 @@ public enum ComposerNotice: Sendable, Hashable {
     /// The device could not store the conversation (for example a full disk); sending still works.
     case storageProblem
 
-    /// The English text of the notice.
-    public var text: String {
-        switch self {
-        case .textTooLong(let length, let limit):
-            "This message is too long (\(length) of \(limit) characters). Shorten it to send."
-        case .cooldown(let notice): notice.text
-        case .resendingHeldMessages: "Sending earlier messages first…"
-        case .photoCouldNotLoad: "Could not load this photo."
-        case .tooManyPhotos(let limit): "You can attach up to \(limit) photos."
-        case .storageProblem: "Messages could not be saved on this device."
-        }
-    }
+    /// The English text of the notice (`ChatTexts.notice(_:)` gives it in the chat language).
+    public var text: String { ChatTexts.english.notice(self) }
 }
 
 /// Everything the composer shows.

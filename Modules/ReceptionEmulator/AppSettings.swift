@@ -16,10 +16,13 @@ struct PushSettings: Codable, Sendable, Equatable {
     var configured = true
     /// The app name: the fallback for an empty rendered title.
     var appName = "Reception Emulator"
-    /// Custom title template (≤ 120 characters), `nil` for the built-in text.
+    /// Custom English title template (≤ 120 characters), `nil` for the built-in text.
     var titleTemplate: String?
-    /// Custom body template (≤ 120 characters), `nil` for the built-in text.
+    /// Custom English body template (≤ 120 characters), `nil` for the built-in text.
     var bodyTemplate: String?
+    /// Custom templates of the other languages by supported tag (seed 002: an override applies to its language
+    /// only and is not translated); optional so a settings document written before it decodes.
+    var templates: [String: PushTemplate]?
     /// Sender name shared by all languages (trimmed, ≤ 60), `nil` for the localized default.
     var senderName: String?
     /// "Show message": the reply text is the preview; off → a generic prompt.
@@ -28,6 +31,39 @@ struct PushSettings: Codable, Sendable, Equatable {
     var sound = true
     /// Paywall (offer) cards also push (off by default).
     var offerPushes = false
+}
+
+extension PushSettings {
+    /// The overrides of `language` (`en`: `titleTemplate` and `bodyTemplate`).
+    func template(for language: String) -> PushTemplate {
+        language == "en" ? PushTemplate(title: titleTemplate, body: bodyTemplate) : templates?[language] ?? PushTemplate()
+    }
+
+    /// Sets `language`'s overrides; an empty pair removes the language's entry.
+    mutating func setTemplate(_ template: PushTemplate, for language: String) {
+        if language == "en" {
+            titleTemplate = template.title
+            bodyTemplate = template.body
+            return
+        }
+        var all = templates ?? [:]
+        all[language] = template.title == nil && template.body == nil ? nil : template
+        templates = all.isEmpty ? nil : all
+    }
+
+    /// Every language's overrides as the admin API shows them: `{tag: {title, body}}`, English included when set.
+    var templatesJSON: JSONValue {
+        var result: [String: JSONValue] = [:]
+        for language in PushLanguage.supported {
+            let template = template(for: language)
+            guard template.title != nil || template.body != nil else { continue }
+            var fields: [String: JSONValue] = [:]
+            if let title = template.title { fields["title"] = .string(title) }
+            if let body = template.body { fields["body"] = .string(body) }
+            result[language] = .object(fields)
+        }
+        return .object(result)
+    }
 }
 
 /// The app's persistent settings: credentials, switches and the team's configuration. Kept as one JSON document in

@@ -55,11 +55,13 @@ extension Reception {
         guard usesRemoteAppearance, let shownAppearance,
               let imagesBase = try? endpoint?.url(path: "appearance/images") else {
             chatAppearance = appearance
+            chat?.texts = chatTexts
             return
         }
         let context = AppearanceMergeContext(
             appLanguage: appLanguage, uiLanguage: chatLanguage, imagesBase: imagesBase, canDraw: Self.canDrawSymbol)
         chatAppearance = appearance.merged(with: shownAppearance, context: context)
+        chat?.texts = chatTexts
     }
 
     /// Spec 7.20: "a symbol the OS cannot draw is ignored".

@@ -1,3 +1,4 @@
+import Conversation
 import Identity
 import ReceptionCore
 
@@ -14,4 +15,17 @@ extension Reception {
 
     /// Whether the chat's built-in texts read right to left.
     public var chatIsRightToLeft: Bool { LanguageTag.isRightToLeft(appLanguage) }
+
+    /// The chat's built-in texts in `chatLanguage`, with its layout direction; the title and welcome texts of
+    /// `chatAppearance` (the host's, or the dashboard's published ones for this language) come first where set,
+    /// then `textOverrides`. `chat.texts` follows it at once when the language override, the appearance or the
+    /// overrides change.
+    public var chatTexts: ChatTexts {
+        var overrides = textOverrides.filter { !$0.value.isEmpty }
+        let texts = chatAppearance.texts
+        if let title = texts.title, !title.isEmpty { overrides[.title] = title }
+        if let welcomeTitle = texts.welcomeTitle, !welcomeTitle.isEmpty { overrides[.welcomeTitle] = welcomeTitle }
+        if let welcomeText = texts.welcomeText, !welcomeText.isEmpty { overrides[.welcomeText] = welcomeText }
+        return ChatTexts(language: chatLanguage, overrides: overrides)
+    }
 }

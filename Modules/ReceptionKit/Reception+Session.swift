@@ -69,6 +69,7 @@ extension Reception {
             scope: scope, store: store, client: client, engine: engine)
         self.session = session
         let model = ChatModel(engine: engine)
+        model.texts = chatTexts
         chat = model
         let sink = EventSink(self)
         let monitor = unreadMonitor

@@ -62,6 +62,13 @@ public final class Reception {
         }
     }
 
+    /// Texts the chat shows instead of its built-in ones, in every language (e.g. `[.offline: "Offline"]`); the
+    /// title and welcome texts of `chatAppearance` (the dashboard's published ones first) still win for those three.
+    /// `chat.texts` follows a change at once.
+    public var textOverrides: [ChatTextKey: String] = [:] {
+        didSet { if oldValue != textOverrides { chat?.texts = chatTexts } }
+    }
+
     /// The host's look of the chat: colours, texts, icons, fonts. While `usesRemoteAppearance` is on, the appearance
     /// published in the dashboard is laid over it (spec 7.20). Logout and deletion keep it.
     public var appearance = ChatAppearance() {

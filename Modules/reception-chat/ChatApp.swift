@@ -69,6 +69,7 @@ final class ChatApp {
         reception.configure(
             appId: options.appID, configuration: ReceptionConfiguration(serviceRoot: root, dataDirectory: directory))
         guard reception.isConfigured else { return false }
+        if let language = options.language { reception.languageOverride = language }
         if let hex = options.pushToken {
             if let token = Data(hexString: hex) {
                 reception.setPushToken(token, environment: .sandbox)
@@ -126,6 +127,9 @@ final class ChatApp {
             } catch {
                 note("deletion failed (\(error.code)); the session is kept: /delete again to retry")
             }
+        case .language(let tag):
+            reception.languageOverride = tag
+            note("chat language \(reception.chatLanguage)\(reception.chatIsRightToLeft ? ", right to left" : "")")
         case .help: for line in ChatCommand.helpText.split(separator: "\n") { note(String(line)) }
         case .quit: running = false
         case .unknown(let line): note("unknown command: \(line) (/help lists them)")
@@ -197,16 +201,17 @@ final class ChatApp {
         }
         let chat = reception.chat
         let look = reception.chatAppearance
-        let welcome = [(ChatAppearance.Element.welcomeTitle, look.texts.welcomeTitle),
-                       (.welcomeText, look.texts.welcomeText)]
+        let texts = reception.chatTexts
+        let welcome = [(ChatAppearance.Element.welcomeTitle, texts.welcomeTitle), (.welcomeText, texts.welcomeText)]
             .compactMap { element, text in look.shows(element) ? text : nil }
         let screen = Screen(
-            title: look.shows(.title) ? look.texts.title : nil, welcome: welcome,
+            title: look.shows(.title) ? texts.title : nil, welcome: welcome,
             authorNames: look.showsTeamNames
                 ? Dictionary((chat?.team ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { _, last in last }) : [:],
             who: who, chatOpen: reception.isChatOpen, unreadCount: reception.unreadCount,
             messages: chat?.messages ?? [], banner: chat?.banner ?? .hidden, agentTyping: chat?.agentTyping ?? false,
-            composer: chat?.composer, notes: notes)
+            composer: chat?.composer, notes: notes, texts: texts,
+            width: Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { $0 > 20 ? $0 : nil } ?? 80)
         terminal.show(screen.lines)
     }
 }

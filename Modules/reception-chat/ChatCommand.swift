@@ -14,6 +14,7 @@ enum ChatCommand: Equatable, Sendable {
     case logout
     case delete
     case help
+    case language(String?)
     case quit
     case empty
     case unknown(String)
@@ -25,6 +26,7 @@ enum ChatCommand: Equatable, Sendable {
         /push JSON               forward a push payload to handlePushNotification (as the OS would)
         /background /foreground  the app lifecycle
         /logout  /delete         sign out, or delete this device's support data
+        /language TAG            show the chat in language TAG (e.g. de, ar); /language alone: the host's
         /quit                    leave; any other line is sent as a message
         """
 
@@ -48,6 +50,7 @@ enum ChatCommand: Equatable, Sendable {
         case "/logout": self = .logout
         case "/delete": self = .delete
         case "/help": self = .help
+        case "/language": self = .language(rest.isEmpty ? nil : rest)
         case "/quit", "/exit": self = .quit
         case "/photo":
             guard !rest.isEmpty else { self = .unknown(line); return }

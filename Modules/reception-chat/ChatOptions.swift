@@ -14,10 +14,13 @@ struct ChatOptions: Sendable, Equatable {
     var metadata: [String: String] = [:]
     /// `nil`: ANSI full screen when standard output is a terminal, plain lines otherwise.
     var plain: Bool?
+    /// `--language TAG`: `Reception.languageOverride`, the chat's and the device's language.
+    var language: String?
 
     static let usage = """
         usage: reception-chat --app-id ID [--service URL] [--data DIR] [--user NAME] [--token-server URL]
-                              [--push-token HEX] [--email ADDRESS] [--metadata KEY=VALUE]... [--plain]
+                              [--push-token HEX] [--email ADDRESS] [--metadata KEY=VALUE]... [--language TAG]
+                              [--plain]
           --service        the service root (default http://127.0.0.1:8080, the emulator)
           --app-id         the App ID (app_ + 22 letters and digits); also RECEPTION_APP_ID
           --data           where the SDK keeps its files (default ./reception-chat-data)
@@ -27,6 +30,7 @@ struct ChatOptions: Sendable, Equatable {
           --push-token     a hex APNs device token to register (sandbox), so replies produce pushes
           --email          the email label passed with --user when it signs in without a token
           --metadata       a custom field KEY=VALUE for setMetadata (repeat for more); the team sees it
+          --language       the chat's language (BCP 47, e.g. de, pt-PT, ar), instead of the system's
           --plain          plain lines instead of the full-screen view, even on a terminal
         commands: see /help inside the app
         """
@@ -55,6 +59,7 @@ struct ChatOptions: Sendable, Equatable {
             case "--token-server": options.tokenServer = value
             case "--push-token": options.pushToken = value
             case "--email": options.email = value
+            case "--language": options.language = value
             case "--metadata":
                 guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
                     return .failure(ChatOptionsError(message: "--metadata needs KEY=VALUE", status: 2))

@@ -4,9 +4,11 @@ import Testing
 /// Seed 002 push payloads, read back from the outbox through the admin API.
 @Suite("PushOutboxTests")
 struct PushOutboxTests {
-    /// A device with a push token and a conversation.
-    static func pushDevice(_ harness: EmulatorHarness, badge: Bool? = true) async throws -> Device {
-        var extra: [String: Any] = [:]
+    /// A device with a push token and a conversation, reporting `fields` (language, locale, …) besides.
+    static func pushDevice(_ harness: EmulatorHarness, badge: Bool? = true, fields: [String: Any] = [:]) async throws
+        -> Device
+    {
+        var extra: [String: Any] = fields
         if let badge { extra["updatesAppBadge"] = badge } else { extra["updatesAppBadge"] = NSNull() }
         let device = try await harness.register(extra)
         _ = try await harness.api(

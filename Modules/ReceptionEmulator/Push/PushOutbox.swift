@@ -9,7 +9,7 @@ extension EmulatorState {
         else { return }
         let preview = PushPayload.preview(
             text: message.text, photoCount: photoCount, kind: message.kind, buttonLabel: message.buttonLabel,
-            showMessage: settings.push.showMessage)
+            showMessage: settings.push.showMessage, texts: Self.pushTexts(device))
         try writePush(preview: preview, device: device, token: token, conversationId: conversationId, isTest: false)
     }
 
@@ -26,9 +26,10 @@ extension EmulatorState {
         guard let conversation = try conversationRecord(deviceId: deviceId) else {
             throw APIError(409, "no_conversation", "A test push needs the device's existing conversation.")
         }
+        let texts = Self.pushTexts(device)
         let preview = PushPayload.preview(
-            text: PushPayload.testMessage, photoCount: 0, kind: "TEXT", buttonLabel: nil,
-            showMessage: settings.push.showMessage)
+            text: texts.testMessage, photoCount: 0, kind: "TEXT", buttonLabel: nil,
+            showMessage: settings.push.showMessage, texts: texts)
         return try writePush(
             preview: preview, device: device, token: token, conversationId: conversation.id, isTest: true)
     }
@@ -38,7 +39,7 @@ extension EmulatorState {
     private func writePush(preview: String, device: SQLRow, token: String, conversationId: String, isTest: Bool)
         throws -> JSONValue
     {
-        let (title, body) = PushPayload.render(settings.push, preview: preview)
+        let (title, body) = PushPayload.render(settings.push, preview: preview, texts: Self.pushTexts(device))
         // A device that never reported updatesAppBadge counts as true (spec 0.9).
         let badge =
             device.bool("updates_app_badge") == false
@@ -55,6 +56,12 @@ extension EmulatorState {
                 .text(payload.serialized()), .double(now), .bool(isTest),
             ])
         return stored.map(Self.pushJSON) ?? .null
+    }
+
+    /// The texts of the device's last reported app language, else of its locale, else English (seed 002).
+    static func pushTexts(_ device: SQLRow) -> PushTexts {
+        let locale = (try? JSONValue.parse(device.text("info") ?? "{}"))?["locale"]?.stringValue
+        return PushTexts.texts(for: PushLanguage.resolve(language: device.text("language"), locale: locale))
     }
 
     /// One outbox entry as the admin API shows it.

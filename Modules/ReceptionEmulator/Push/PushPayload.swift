@@ -9,51 +9,50 @@ enum PushPayload {
     static let bodyLimit = 500
     static let senderNameLimit = 60
 
-    /// Built-in English texts (the emulator has one language; the service matches the device's language).
-    static let defaultSenderName = "Support"
-    static let defaultTitle = "New message"
-    static let defaultTitleWithSender = "New message from {agent}"
+    /// The built-in body template; the other built-in texts are per language in `PushTexts`.
     static let defaultBody = "{message}"
-    static let hiddenMessagePrompt = "Open the app to read the reply."
-    static let messagePlaceholder = "You have a new message."
-    static let offerFallback = "See your discount"
-    /// The message of a dashboard "Send test" push, rendered through the saved templates like a reply (seed 002).
-    static let testMessage = "This is a test notification."
+    /// The photo marker before a reply's text or photo summary.
+    static let photoMarker = "📷 "
 
-    /// The preview of a reply: its text, with a photo marker; photos alone get a summary; "Show message" off →
-    /// a prompt to read it; offer cards fall back to the button label, then to "See your discount".
+    /// The preview of a reply in `texts`' language: its text, with a photo marker; photos alone get a summary;
+    /// "Show message" off → a prompt to read it; offer cards fall back to the button label, then to "See your
+    /// discount".
     static func preview(
-        text: String, photoCount: Int, kind: String, buttonLabel: String?, showMessage: Bool
+        text: String, photoCount: Int, kind: String, buttonLabel: String?, showMessage: Bool,
+        texts: PushTexts = .english
     ) -> String {
-        guard showMessage else { return hiddenMessagePrompt }
+        guard showMessage else { return texts.hiddenMessage }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if kind == "PAYWALL" {
             if !trimmed.isEmpty { return trimmed }
             if let label = buttonLabel?.trimmingCharacters(in: .whitespacesAndNewlines), !label.isEmpty { return label }
-            return offerFallback
+            return texts.offerFallback
         }
         if photoCount > 0 {
-            if !trimmed.isEmpty { return "📷 " + trimmed }
-            return photoCount == 1 ? "📷 Photo" : "📷 \(photoCount) photos"
+            if !trimmed.isEmpty { return photoMarker + trimmed }
+            return photoMarker + (photoCount == 1 ? texts.photo : texts.photoSummary(count: photoCount))
         }
         return trimmed
     }
 
-    /// Renders title and body from the settings' templates (or the built-in ones) for a preview.
-    static func render(_ settings: PushSettings, preview: String) -> (title: String, body: String) {
+    /// Renders title and body in `texts`' language from that language's templates (or the built-in ones).
+    static func render(_ settings: PushSettings, preview: String, texts: PushTexts = .english)
+        -> (title: String, body: String)
+    {
         let sender = settings.senderName.flatMap { $0.isEmpty ? nil : $0 }
-        let titleTemplate = settings.titleTemplate.flatMap { $0.isBlank ? nil : $0 }
-            ?? (sender == nil ? defaultTitle : defaultTitleWithSender)
-        let bodyTemplate = settings.bodyTemplate.flatMap { $0.isBlank ? nil : $0 } ?? defaultBody
+        let template = settings.template(for: texts.language)
+        let titleTemplate = template.title.flatMap { $0.isBlank ? nil : $0 }
+            ?? (sender == nil ? texts.newMessage : texts.newMessageFrom)
+        let bodyTemplate = template.body.flatMap { $0.isBlank ? nil : $0 } ?? defaultBody
         func substitute(_ template: String) -> String {
-            template.replacingOccurrences(of: "{agent}", with: sender ?? defaultSenderName)
+            template.replacingOccurrences(of: "{agent}", with: sender ?? texts.sender)
                 .replacingOccurrences(of: "{app}", with: settings.appName)
                 .replacingOccurrences(of: "{message}", with: preview)
         }
         var title = truncated(substitute(titleTemplate).trimmingCharacters(in: .whitespacesAndNewlines), titleLimit)
         var body = truncated(substitute(bodyTemplate).trimmingCharacters(in: .whitespacesAndNewlines), bodyLimit)
         if title.isEmpty { title = truncated(settings.appName, titleLimit) }
-        if body.isEmpty { body = messagePlaceholder }
+        if body.isEmpty { body = texts.placeholder }
         return (title, body)
     }
 

@@ -133,16 +133,20 @@ extension EmulatorState {
         }
     }
 
-    /// `POST /admin/push-preview` `{push: {…unsaved notification settings}}` → `{title, body}` of a reply with two
-    /// photos and the text "Your order has shipped." (seed 002: the preview uses a two-photo example and sends
-    /// nothing). The settings are checked as `PATCH /admin/app` checks them, and not saved.
+    /// `POST /admin/push-preview` `{push: {…unsaved notification settings}, language?}` → `{title, body, language}`
+    /// of a reply with two photos and the text "Your order has shipped." in the preview language (default `en`;
+    /// seed 002: the preview uses a two-photo example and sends nothing). The settings are checked as
+    /// `PATCH /admin/app` checks them, and not saved.
     func pushPreview(_ request: HTTPRequest) throws -> HTTPResponse {
-        let draft = try request.jsonObject()["push"]?.objectValue ?? [:]
+        let json = try request.jsonObject()
+        let draft = json["push"]?.objectValue ?? [:]
         let push = try Self.pushSettings(draft, current: settings.push)
+        let language = try json.optionalString("language").map { PushLanguage.match($0) ?? "en" } ?? "en"
+        let texts = PushTexts.texts(for: language)
         let preview = PushPayload.preview(
             text: "Your order has shipped.", photoCount: 2, kind: "TEXT", buttonLabel: nil,
-            showMessage: push.showMessage)
-        let (title, body) = PushPayload.render(push, preview: preview)
-        return .json(200, ["title": .string(title), "body": .string(body)])
+            showMessage: push.showMessage, texts: texts)
+        let (title, body) = PushPayload.render(push, preview: preview, texts: texts)
+        return .json(200, ["title": .string(title), "body": .string(body), "language": .string(language)])
     }
 }

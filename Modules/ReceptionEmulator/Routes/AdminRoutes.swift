@@ -72,6 +72,7 @@ extension EmulatorState {
             "push": [
                 "configured": .bool(push.configured), "appName": .string(push.appName),
                 "titleTemplate": .optional(push.titleTemplate), "bodyTemplate": .optional(push.bodyTemplate),
+                "templates": push.templatesJSON,
                 "senderName": .optional(push.senderName), "showMessage": .bool(push.showMessage),
                 "sound": .bool(push.sound), "offerPushes": .bool(push.offerPushes),
             ],
@@ -139,6 +140,34 @@ extension EmulatorState {
                 throw APIError.invalidRequest("\(key) has more than 120 characters")
             }
             if key == "titleTemplate" { push.titleTemplate = template } else { push.bodyTemplate = template }
+        }
+        // Seed 002: `templates: {tag: {title?, body?} | null}` overrides one language only; null is "Reset text to
+        // default" (both of that language's overrides go); an omitted field keeps its value, a null one clears it.
+        if let templates = body["templates"], !templates.isNull {
+            guard let entries = templates.objectValue else {
+                throw APIError.invalidRequest("templates must be an object of language tags")
+            }
+            for (tag, value) in entries {
+                guard let language = PushLanguage.supported.first(where: { $0.caseInsensitiveCompare(tag) == .orderedSame })
+                else { throw APIError.invalidRequest("templates: \(tag) is not a supported language") }
+                if value.isNull {
+                    push.setTemplate(PushTemplate(), for: language)
+                    continue
+                }
+                guard let fields = value.objectValue else {
+                    throw APIError.invalidRequest("templates.\(tag) must be {title, body} or null")
+                }
+                var template = push.template(for: language)
+                for field in ["title", "body"] where fields[field] != nil {
+                    let text = try fields.optionalString(field)
+                    guard (text?.count ?? 0) <= PushPayload.templateLimit else {
+                        throw APIError.invalidRequest("templates.\(tag).\(field) has more than 120 characters")
+                    }
+                    let kept = text.flatMap { $0.isBlank ? nil : $0 }
+                    if field == "title" { template.title = kept } else { template.body = kept }
+                }
+                push.setTemplate(template, for: language)
+            }
         }
         if body["senderName"] != nil {
             let name = try body.optionalString("senderName")?.trimmingCharacters(in: .whitespacesAndNewlines)

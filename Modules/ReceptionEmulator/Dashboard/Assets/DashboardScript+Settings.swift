@@ -9,6 +9,9 @@ extension DashboardAssets {
         import { appearanceSection } from "./appearance.js";
 
         const scopes = ["messages", "uploads", "requests", "session", "stream"];
+        const pushLanguages = ["en", "de", "fr", "fr-CA", "es", "es-419", "it", "pt-BR", "pt-PT", "ca", "ro", "nl", "sv", "da",
+          "nb", "fi", "pl", "cs", "sk", "hu", "sl", "hr", "el", "uk", "ru", "tr", "ja", "ko", "zh-Hans", "zh-Hant", "zh-HK",
+          "th", "vi", "id", "ms", "hi", "bn", "gu", "kn", "ml", "mr", "or", "pa", "ta", "te", "ur", "ar", "he"];
 
         function checkbox(id, label, checked, onchange) {
           const box = el("input", { type: "checkbox", id, checked });
@@ -112,8 +115,22 @@ extension DashboardAssets {
             input.addEventListener("input", update); update();
             return count;
           };
-          const title = el("input", { type: "text", id: "push-title", maxlength: 120, value: push.titleTemplate || "", placeholder: "New message" });
-          const body = el("input", { type: "text", id: "push-body", maxlength: 120, value: push.bodyTemplate || "", placeholder: "{message}" });
+          // Seed 002: Title and Message are overrides of the chosen preview language only, never translated.
+          const edits = { en: { title: push.titleTemplate || "", body: push.bodyTemplate || "" } };
+          for (const [tag, t] of Object.entries(push.templates || {})) if (tag !== "en") edits[tag] = { title: t.title || "", body: t.body || "" };
+          let language = "en";
+          const languagePicker = el("select", { id: "push-language" }, pushLanguages.map((tag) => el("option", { value: tag }, tag)));
+          const title = el("input", { type: "text", id: "push-title", maxlength: 120, value: edits.en.title, placeholder: "New message" });
+          const body = el("input", { type: "text", id: "push-body", maxlength: 120, value: edits.en.body, placeholder: "{message}" });
+          const keep = () => { edits[language] = { title: title.value, body: body.value }; };
+          title.addEventListener("input", keep); body.addEventListener("input", keep);
+          languagePicker.addEventListener("change", () => {
+            language = languagePicker.value;
+            const e = edits[language] || { title: "", body: "" };
+            title.value = e.title; body.value = e.body;
+            title.placeholder = language === "en" ? "New message" : "(built-in " + language + " text)";
+            title.dispatchEvent(new Event("input")); body.dispatchEvent(new Event("input"));
+          });
           const sender = el("input", { type: "text", id: "push-sender", maxlength: 60, value: push.senderName || "", placeholder: "Support" });
           const appName = el("input", { type: "text", id: "push-app-name", value: push.appName || "" });
           const flags = {
@@ -130,16 +147,22 @@ extension DashboardAssets {
               if (next.length > 120) { notify("A template has at most 120 characters."); return; }
               input.value = next; input.focus(); input.dispatchEvent(new Event("input"));
             } }, token)));
-          const draft = () => ({
-            titleTemplate: title.value || null, bodyTemplate: body.value || null, senderName: sender.value.trim() || null,
-            appName: appName.value, configured: flags.configured.checked, showMessage: flags.showMessage.checked,
-            sound: flags.sound.checked, offerPushes: flags.offerPushes.checked });
+          const draft = () => {
+            const templates = {};
+            for (const [tag, e] of Object.entries(edits)) {
+              if (tag !== "en") templates[tag] = e.title || e.body ? { title: e.title || null, body: e.body || null } : null;
+            }
+            return {
+              titleTemplate: edits.en.title || null, bodyTemplate: edits.en.body || null, templates,
+              senderName: sender.value.trim() || null, appName: appName.value, configured: flags.configured.checked,
+              showMessage: flags.showMessage.checked, sound: flags.sound.checked, offerPushes: flags.offerPushes.checked };
+          };
           let previewTimer = null;
           const preview = () => {
             clearTimeout(previewTimer);
             previewTimer = setTimeout(async () => {
               try {
-                const answer = await api("POST", "push-preview", { push: draft() });
+                const answer = await api("POST", "push-preview", { push: draft(), language });
                 previewTitle.textContent = answer.title; previewBody.textContent = answer.body;
               } catch { /* the notice says why */ }
             }, 200);
@@ -158,6 +181,8 @@ extension DashboardAssets {
             box("configured", "APNs credentials configured"),
             el("label", { for: "push-app-name" }, "App name (the title when a rendered title is empty)"), appName,
             el("h3", {}, "Notification content"),
+            el("p", { class: "small muted" }, "Pushes use the device's app language (else its locale, else English). Title and Message override the preview language only and are not translated."),
+            el("label", { for: "push-language" }, "Preview language"), languagePicker,
             el("div", { class: "grid" },
               el("div", {}, el("label", { for: "push-title" }, "Title"), title, counter(title, 120), el("div", {}, insert(title))),
               el("div", {}, el("label", { for: "push-body" }, "Message"), body, counter(body, 120), el("div", {}, insert(body))),

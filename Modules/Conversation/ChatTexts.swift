@@ -1,0 +1,190 @@
+import Foundation
+
+/// Which way the chat's texts read (spec 7.19: right to left for ar, he and ur).
+public enum LayoutDirection: String, Sendable, Hashable {
+    case leftToRight
+    case rightToLeft
+}
+
+/// A built-in text of the chat. The raw value is its key in `Resources/ChatTexts.xcstrings`.
+public enum ChatTextKey: String, Sendable, Hashable, CaseIterable {
+    case sending = "status.sending"
+    case sent = "status.sent"
+    case notDelivered = "status.notDelivered"
+    case retry = "action.retry"
+    case cancel = "action.cancel"
+    case signInRequired = "composer.signInRequired"
+    case sendingDisabled = "composer.sendingDisabled"
+    case appUnavailable = "composer.appUnavailable"
+    case resendingHeldMessages = "composer.resendingHeldMessages"
+    case photoCouldNotLoad = "composer.photoCouldNotLoad"
+    case storageProblem = "composer.storageProblem"
+    /// `%1$lld` the draft's length, `%2$lld` the limit.
+    case textTooLong = "composer.textTooLong"
+    /// Plural over the limit.
+    case tooManyPhotos = "composer.tooManyPhotos"
+    /// `%@` a relative time ("in 2 minutes").
+    case cooldownMessages = "cooldown.messages"
+    case cooldownUploads = "cooldown.uploads"
+    case cooldownRequests = "cooldown.requests"
+    case cooldownConnection = "cooldown.connection"
+    /// Plurals over the count.
+    case inSeconds = "time.inSeconds"
+    case inMinutes = "time.inMinutes"
+    case inHours = "time.inHours"
+    case offline = "banner.offline"
+    case connecting = "banner.connecting"
+    case connected = "banner.connected"
+    case paused = "banner.paused"
+    case rateOnAppStore = "card.rateOnAppStore"
+    case viewOffer = "card.viewOffer"
+    case seeDiscount = "card.seeDiscount"
+    case title = "chat.title"
+    case welcomeTitle = "chat.welcomeTitle"
+    case welcomeText = "chat.welcomeText"
+}
+
+/// Every built-in text of the chat in one language, with its layout direction: what a chat screen shows for
+/// statuses, composer notices, the banner, card buttons and the empty chat. The texts come from the String
+/// Catalog `Resources/ChatTexts.xcstrings` (48 languages); `overrides` come first (the facade puts the
+/// dashboard's published title and welcome texts there, and a host may put any text there). A language or key the
+/// catalog lacks falls back to English.
+public struct ChatTexts: Sendable, Hashable {
+    /// The catalog language the texts are in (one of `ChatTexts.languages`; an unknown tag gives `"en"`).
+    public let language: String
+    /// Right to left for ar, he and ur.
+    public var layoutDirection: LayoutDirection
+    /// Texts shown instead of the built-in ones.
+    public var overrides: [ChatTextKey: String]
+
+    /// The texts in `language`, which must be one of the catalog's languages (a resolved UI language, spec
+    /// 7.19); anything else gives English.
+    public init(language: String, overrides: [ChatTextKey: String] = [:]) {
+        let known = TextCatalog.shared.languages.first { $0.caseInsensitiveCompare(language) == .orderedSame }
+        self.language = known ?? "en"
+        self.layoutDirection = Self.rightToLeftLanguages.contains(self.language) ? .rightToLeft : .leftToRight
+        self.overrides = overrides
+    }
+
+    /// English, left to right.
+    public static let english = ChatTexts(language: "en")
+
+    /// The languages the catalog holds.
+    public static var languages: [String] { TextCatalog.shared.languages }
+
+    /// Spec 7.19: the languages laid out right to left.
+    public static let rightToLeftLanguages: Set<String> = ["ar", "he", "ur"]
+
+    /// Whether the texts read right to left.
+    public var isRightToLeft: Bool { layoutDirection == .rightToLeft }
+
+    // MARK: Lookup
+
+    /// The text for `key` (the override if set). Plural keys give their `other` form with `%lld` unfilled;
+    /// use `text(_:count:)` for them.
+    public func text(_ key: ChatTextKey) -> String {
+        if let override = overrides[key], !override.isEmpty { return override }
+        return TextCatalog.shared.text(key.rawValue, language: language)
+    }
+
+    /// A plural text for `count`, in the CLDR category of the language, with the count filled in.
+    public func text(_ key: ChatTextKey, count: Int) -> String {
+        if let override = overrides[key], !override.isEmpty { return TextFormat.fill(override, [String(count)]) }
+        return TextFormat.fill(TextCatalog.shared.text(key.rawValue, language: language, count: count), [String(count)])
+    }
+
+    /// `key`'s text with its `%lld`/`%@` placeholders (positional or not) filled in order.
+    public func text(_ key: ChatTextKey, _ arguments: String...) -> String { TextFormat.fill(text(key), arguments) }
+
+    // MARK: What the chat shows
+
+    /// The status line under an own message: "Sending…", "Sent", "Not delivered"; `nil` for received messages.
+    public func status(_ status: DeliveryStatus) -> String? {
+        switch status {
+        case .sending: text(.sending)
+        case .sent: text(.sent)
+        case .notDelivered: text(.notDelivered)
+        case .received: nil
+        }
+    }
+
+    /// "Retry".
+    public var retry: String { text(.retry) }
+    /// "Cancel" (of an automatic resend countdown).
+    public var cancel: String { text(.cancel) }
+    /// The chat's title.
+    public var title: String { text(.title) }
+    /// The heading of the empty chat.
+    public var welcomeTitle: String { text(.welcomeTitle) }
+    /// The text under it.
+    public var welcomeText: String { text(.welcomeText) }
+
+    /// The notice that replaces the composer, if any.
+    public func replacement(_ availability: ComposerAvailability) -> String? {
+        switch availability {
+        case .open: nil
+        case .sendingDisabled: text(.sendingDisabled)
+        case .signInRequired: text(.signInRequired)
+        case .appUnavailable: text(.appUnavailable)
+        }
+    }
+
+    /// A composer notice.
+    public func notice(_ notice: ComposerNotice) -> String {
+        switch notice {
+        case .textTooLong(let length, let limit): text(.textTooLong, String(length), String(limit))
+        case .cooldown(let cooldown): self.cooldown(cooldown)
+        case .resendingHeldMessages: text(.resendingHeldMessages)
+        case .photoCouldNotLoad: text(.photoCouldNotLoad)
+        case .tooManyPhotos(let limit): text(.tooManyPhotos, count: limit)
+        case .storageProblem: text(.storageProblem)
+        }
+    }
+
+    /// The wait notice of spec 6.3.5, worded by scope, e.g. "Message limit reached, send again in 2 minutes."
+    public func cooldown(_ notice: CooldownNotice) -> String {
+        let time = relativeTime(seconds: Double(notice.secondsLeft))
+        switch notice.scope {
+        case .messages: return text(.cooldownMessages, time)
+        case .uploads: return text(.cooldownUploads, time)
+        case .requests: return text(.cooldownRequests, time)
+        default: return text(.cooldownConnection, time)
+        }
+    }
+
+    /// Spec 6.3.5: "in N unit", rounded up in the largest unit: under 60 s seconds, under an hour minutes, else
+    /// hours; never less than "in 1 second". Whole seconds are rounded up first, so 59.5 s reads "in 1 minute".
+    public func relativeTime(seconds: Double) -> String {
+        let whole = seconds.isFinite ? max(1, Int(min(seconds, 1e12).rounded(.up))) : 1
+        if whole < 60 { return text(.inSeconds, count: whole) }
+        if whole < 3600 { return text(.inMinutes, count: (whole + 59) / 60) }
+        return text(.inHours, count: (whole + 3599) / 3600)
+    }
+
+    /// The connection banner's text; `nil` when hidden.
+    public func banner(_ banner: ConnectionBanner) -> String? {
+        switch banner {
+        case .hidden: nil
+        case .offline: text(.offline)
+        case .connecting: text(.connecting)
+        case .connected: text(.connected)
+        case .paused: text(.paused)
+        }
+    }
+
+    /// What a card's button says (seed 001): the agent's label, else "Rate on the App Store" for a review card
+    /// with a link and "View offer" for an offer card; `nil` for a review without a link and other messages.
+    public func buttonTitle(for message: ChatMessage) -> String? {
+        let label = message.buttonLabel?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let agentLabel = label.flatMap { $0.isEmpty ? nil : $0 }
+        switch message.kind {
+        case .review:
+            guard let url = message.reviewUrl, !url.isEmpty else { return nil }
+            return agentLabel ?? text(.rateOnAppStore)
+        case .paywall:
+            return agentLabel ?? text(.viewOffer)
+        default:
+            return nil
+        }
+    }
+}
