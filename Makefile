@@ -6,7 +6,7 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT selenium
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only check-imports release-check bench fuzz soak demo dashboard chat probe clean
+.PHONY: install test test-only check-imports release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. Does nothing when all
 # are present, so it is safe to run again.
@@ -36,7 +36,8 @@ release-check: install
 # FUZZ_TEST_SECONDS each (scripts/fuzz, below): a crash, trap, hang or leak fails `make test`, and the log carries
 # the reproducer's path and bytes. Before the fuzzers, scripts/dashboard-tests drives the dashboard in headless
 # Chromium (chromedriver, selenium) against a real emulator and reception-chat (about 20 s), taking a screenshot of
-# each page (DASHBOARD_SCREENSHOTS, below). The release build with warnings as errors is `make release-check` (run before
+# each page (DASHBOARD_SCREENSHOTS, below); then `make docs` with a browser check of the site
+# (scripts/docs-browser-test) and the footprint's size check (scripts/footprint). The release build with warnings as errors is `make release-check` (run before
 # landing; kept out of CI's path to keep the suite well under 15 min).
 FUZZ_TEST_SECONDS ?= 15
 # Where the browser tests put their page screenshots: outside the tree by default, so a test run never changes a
@@ -47,8 +48,29 @@ test: install check-imports
 	python3 scripts/run-tests -- $(SWIFT_TEST_FLAGS)
 	python3 scripts/probe "$$(swift build --show-bin-path)"
 	python3 scripts/dashboard-tests "$$(swift build --show-bin-path)" --screenshots "$(DASHBOARD_SCREENSHOTS)"
+	python3 scripts/docs
+	python3 scripts/docs-browser-test
+	python3 scripts/footprint
 	@if [ "$$(uname -s)" = Linux ]; then scripts/fuzz $(FUZZ_TEST_SECONDS); \
 	else echo "fuzz: skipped on $$(uname -s): scripts/fuzz needs a Linux toolchain's libFuzzer"; fi
+
+# The DocC documentation of every library a host imports, as one static site in .build/docs (scripts/docs: symbol
+# graphs from swift build in a build folder of its own, docc convert with warnings as errors, docc merge, static
+# hosting). A public symbol without documentation or a broken link fails it. `docs-serve` serves the site on
+# loopback (DOCS_PORT, default 8000); start at /documentation/receptionkit.
+DOCS_PORT ?= 8000
+docs: install
+	python3 scripts/docs
+
+docs-serve: docs
+	@echo "docs: http://127.0.0.1:$(DOCS_PORT)/documentation/receptionkit (Ctrl-C stops)"
+	python3 -m http.server --bind 127.0.0.1 --directory .build/docs $(DOCS_PORT)
+
+# Docs/Footprint.md's figures: the release size the SDK adds to a host (checked against
+# Benchmarks/Footprint/recorded.json, +10% allowed, in `make test` too), per module, the cold configure cost and the
+# memory of an idle SDK and of an open chat (`--run`). FOOTPRINT_FLAGS=--record writes a new recorded size.
+footprint: install
+	python3 scripts/footprint --run $(FOOTPRINT_FLAGS)
 
 # The test suite without the install step (for quick local runs).
 test-only:

@@ -117,6 +117,13 @@ let package = Package(
             ],
             path: "Tests/ReceptionKitTests"),
 
+        // Docs/Footprint.md: what the SDK costs a host (scripts/footprint): run-time figures, and the minimal host
+        // whose release binary size is the baseline of the SDK's added size.
+        .executableTarget(
+            name: "Footprint", dependencies: ["ReceptionKit", "ReceptionCore", "ImagePipeline"],
+            path: "Benchmarks/Footprint", exclude: ["malloc-counter.c", "recorded.json"]),
+        .executableTarget(name: "FootprintHost", path: "Benchmarks/FootprintHost"),
+
         // The bounded reliability run of `make soak`: installs sending under faults and kills, nothing lost or doubled.
         .executableTarget(
             name: "Soak", dependencies: ["ReceptionKit", "ReceptionCore", "ReceptionEmulator", "SecureStore"],

@@ -10,14 +10,21 @@ import ReceptionCore
 public actor ReceptionAPIClient {
     /// What the client is built from.
     public struct Dependencies: Sendable {
+        /// The service root and App ID every URL is built from.
         public var endpoint: ServiceEndpoint
+        /// Where requests go (`URLSessionTransport` by default).
         public var transport: any HTTPTransporting
+        /// Where the session credentials are kept.
         public var secureStore: any SecureStoring
         /// The session scope (`appId + generation`) whose credentials this client uses.
         public var scope: String
+        /// The session's server waits (spec 6.3), shared with the chat engine and the unread monitor.
         public var cooldowns: CooldownBook
+        /// Time for waits and backoff.
         public var clock: any ReceptionClock
+        /// Backoff jitter.
         public var random: any RandomSource
+        /// Where log lines go (codes and counts only).
         public var logger: ReceptionLogger
 
         /// Makes dependencies.

@@ -49,7 +49,9 @@ public struct ConversationStatus: RawRepresentable, Codable, Hashable, Sendable,
 
 /// The APNs environment a push token belongs to (spec 4.1).
 public enum PushEnvironment: String, Codable, Hashable, Sendable, CaseIterable {
+    /// Development builds (`aps-environment` `development`): pushes go through APNs' sandbox.
     case sandbox = "SANDBOX"
+    /// App Store, TestFlight and ad-hoc builds.
     case production = "PRODUCTION"
 }
 

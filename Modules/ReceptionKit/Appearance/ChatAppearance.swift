@@ -115,25 +115,54 @@ public struct ChatAppearance: Sendable, Hashable {
 
     /// Light, dark, or following the system.
     public enum ColorScheme: String, Sendable, Hashable, CaseIterable {
-        case system, light, dark
+        /// Follows the device's appearance setting.
+        case system
+        /// Always the light colours.
+        case light
+        /// Always the dark colours.
+        case dark
     }
 
     /// The built-in close symbols.
     public enum CloseIcon: String, Sendable, Hashable, CaseIterable {
+        /// A cross (SF Symbol `xmark`).
         case xmark
+        /// A downward chevron (`chevron.down`), for a chat presented as a sheet.
         case chevronDown = "chevron.down"
+        /// A downward arrow (`arrow.down`).
         case arrowDown = "arrow.down"
     }
 
     /// The system font's designs.
     public enum FontDesign: String, Sendable, Hashable, CaseIterable {
+        /// The system font as it is.
         case standard = "default"
-        case rounded, serif, monospaced
+        /// The rounded design.
+        case rounded
+        /// The serif design.
+        case serif
+        /// The monospaced design.
+        case monospaced
     }
 
     /// The parts of the chat that can be hidden.
     public enum Element: String, Sendable, Hashable, CaseIterable {
-        case title, welcomeTitle, welcomeText, welcomeIcon, reviewIcon, reviewAccessory, offerIcon, offerAccessory
+        /// The navigation title.
+        case title
+        /// The welcome screen's title.
+        case welcomeTitle
+        /// The welcome screen's text.
+        case welcomeText
+        /// The welcome screen's icon.
+        case welcomeIcon
+        /// The icon of a review card.
+        case reviewIcon
+        /// The trailing accessory of a review card's button.
+        case reviewAccessory
+        /// The icon of a paywall (offer) card.
+        case offerIcon
+        /// The trailing accessory of a paywall card's button.
+        case offerAccessory
     }
 
     /// A point offset from the centred position.
