@@ -1,22 +1,21 @@
 import Foundation
-import Synchronization
 
 /// The Reception emulator: the service side of the wire protocol (spec §3–§5, §8) on one machine, with a team/admin
 /// API for replies, switches and fault injection (Docs/Emulator.md).
 public final class ReceptionEmulator: Sendable {
     /// The configuration it was created with.
     public let configuration: EmulatorConfiguration
-    let state: Mutex<EmulatorState>
+    let state: EmulatorLock<EmulatorState>
     let hub: EventHub
     let faults = FaultPlan()
-    private let server = Mutex<HTTPServer?>(nil)
+    private let server = EmulatorLock<HTTPServer?>(nil)
 
     /// Opens (or creates, with fresh credentials) the database in the configured data folder.
     public init(configuration: EmulatorConfiguration) throws {
         self.configuration = configuration
         let hub = EventHub()
         self.hub = hub
-        state = Mutex(try EmulatorState(configuration: configuration, hub: hub))
+        state = EmulatorLock(try EmulatorState(configuration: configuration, hub: hub))
         state.withLock { state in
             state.streamReceived = { [weak self] messageIds in self?.recordStreamDelivery(messageIds) }
         }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Faults queued through the admin API for reliability tests: each matches requests by method and path and fires
 /// for its next `count` matches.
@@ -29,7 +28,7 @@ final class FaultPlan: Sendable {
         }
     }
 
-    private let faults = Mutex<[Fault]>([])
+    private let faults = EmulatorLock<[Fault]>([])
 
     /// Queues a fault.
     func add(_ fault: Fault) { faults.withLock { $0.append(fault) } }
