@@ -162,6 +162,10 @@ final class App {
         configuration.secureStore = FileSecureStore(directory: directory.appendingPathComponent("secure"), logger: .silent)
         if let writePreferencesFile { configuration.writePreferencesFile = writePreferencesFile }
         if let setupCheckBudget { configuration.setupCheckBudget = setupCheckBudget }
+        // On a Mac the defaults are AppKit's notifications and NWPathMonitor (Docs/Apple.md); the tests move the app
+        // and the path by hand, as on Linux, where both are nil already.
+        configuration.lifecycle = nil
+        configuration.network = nil
         return configuration
     }
 
