@@ -101,7 +101,7 @@ public struct ReceptionConfiguration: Sendable {
         self.ids = SystemIDGenerator()
         self.random = SystemRandomSource()
         self.device = DeviceFacts(
-            sdkVersion: "0.1.0", osVersion: ProcessInfo.processInfo.operatingSystemVersionString,
+            sdkVersion: Reception.version, osVersion: ProcessInfo.processInfo.operatingSystemVersionString,
             deviceModel: ReceptionConfiguration.machine(), locale: Locale.current.identifier,
             timezone: TimeZone.current.identifier, bundleId: Bundle.main.bundleIdentifier)
         self.preferredLocalizations = Locale.preferredLanguages
