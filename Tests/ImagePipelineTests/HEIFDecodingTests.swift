@@ -70,6 +70,15 @@ import Testing
         #expect(decoded.pixels.format == .rgb8 && Self.psnr(decoded.pixels, reference) > 40)
     }
 
+    @Test("a panorama wider than 8,192 px decodes and prepares to 2048 px wide", needsFixtures)
+    func panorama() throws {
+        let decoded = try ImageDecoder.decode(Self.file("panorama.heic"))
+        #expect((decoded.pixels.width, decoded.pixels.height) == (8400, 600))
+        #expect(Self.psnr(decoded.pixels, try Self.reference("panorama")) > 40)
+        let photo = try PhotoPreparer().prepare(Data(Self.file("panorama.heic")))
+        #expect((photo.width, photo.height) == (2048, 146))
+    }
+
     @Test("a 10-bit HEIC decodes to 8 bits as libheif reduces it", needsFixtures)
     func tenBit() throws {
         let decoded = try ImageDecoder.decode(Self.file("tenbit.heic"))

@@ -12,8 +12,6 @@
         static func decode(_ file: UnsafeBufferPointer<UInt8>) throws(ReceptionError) -> DecodedImage {
             guard let base = file.baseAddress, let context = heif_context_alloc() else { throw .invalidImage }
             defer { heif_context_free(context) }
-            // libheif refuses larger images itself before allocating (its limit is the square of this edge).
-            heif_context_set_maximum_image_size_limit(context, 8192)
             guard heif_context_read_from_memory_without_copy(context, base, file.count, nil).code == heif_error_Ok,
                   heif_context_get_number_of_top_level_images(context) >= 1
             else { throw .invalidImage }
