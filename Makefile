@@ -2,8 +2,8 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
 
-APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb chromium chromium-driver
-PIP_PACKAGES := Pillow PyJWT selenium
+APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb chromium chromium-driver libheif-dev
+PIP_PACKAGES := Pillow PyJWT selenium pillow-heif
 SWIFT_TEST_FLAGS ?=
 
 .PHONY: install test test-only check-imports release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
@@ -20,7 +20,7 @@ install:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	@python3 -c "import PIL, jwt, selenium" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
+	@python3 -c "import PIL, jwt, selenium, pillow_heif" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
 
 # The import rule of Docs/ARCHITECTURE.md, and the checker's own self-test.
 check-imports:

@@ -6,9 +6,9 @@ import PackageDescription
 
 let package = Package(
     name: "ReceptionKit",
-    // iOS 17: every library a host links uses ReceptionCore's own lock, not Synchronization (iOS 18). macOS stays at
-    // 15 until the emulator, reception-chat and the tests, which still use Synchronization's Mutex, move off it too.
-    platforms: [.macOS(.v15), .iOS(.v17)],
+    // iOS 17 / macOS 14: nothing in the package imports Synchronization (iOS 18 / macOS 15). Libraries a host links
+    // use ReceptionCore's Locked; the emulator (and its tests) its own EmulatorLock (scripts/check-imports).
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "ReceptionCore", targets: ["ReceptionCore"]),
         .library(name: "SecureStore", targets: ["SecureStore"]),
@@ -35,6 +35,9 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // HEIC photos on Linux (Debian: libheif-dev); Apple platforms decode them through ImageIO and never build it.
+        .systemLibrary(
+            name: "CHeif", path: "Modules/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
 
         // Foundation-free SHA-256, HMAC-SHA256 and Base64: the one target client and emulator both import.
         .target(name: "Digest", path: "Modules/Digest"),
@@ -71,8 +74,12 @@ let package = Package(
         .executableTarget(
             name: "CacheBench", dependencies: ["MessageCache", "ReceptionCore", "CSQLite"],
             path: "Benchmarks/CacheBench"),
-        // Photo preparation (spec 7.9): pure-Swift JPEG encoder and decoder, PNG decoding through CZlib, resizing.
-        .target(name: "ImagePipeline", dependencies: ["ReceptionCore", "Digest", "CZlib"], path: "Modules/ImagePipeline"),
+        // Photo preparation (spec 7.9): pure-Swift JPEG encoder and decoder, PNG decoding through CZlib, HEIC through
+        // ImageIO on Apple platforms and libheif (CHeif) on Linux, resizing.
+        .target(
+            name: "ImagePipeline",
+            dependencies: ["ReceptionCore", "Digest", "CZlib", .target(name: "CHeif", condition: .when(platforms: [.linux]))],
+            path: "Modules/ImagePipeline"),
         // Command-line front end of the image pipeline for host developers and benchmark harnesses.
         .executableTarget(
             name: "reception-image", dependencies: ["ImagePipeline", "ReceptionCore"],

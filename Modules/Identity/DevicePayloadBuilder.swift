@@ -45,12 +45,12 @@ public struct DevicePreferences: Hashable, Sendable {
     /// Whether the SDK manages the app icon badge.
     public var updatesAppBadge: Bool
     /// The currently available paywalls (spec 7.21), already validated.
-    public var paywalls: [Paywall]
+    public var paywalls: [ReceptionPaywall]
 
     /// Makes preferences; the defaults are those of a host that set nothing.
     public init(
         languageOverride: String? = nil, preferredLocalizations: [String] = [], updatesAppBadge: Bool = true,
-        paywalls: [Paywall] = []
+        paywalls: [ReceptionPaywall] = []
     ) {
         self.languageOverride = languageOverride
         self.preferredLocalizations = preferredLocalizations

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything mutable about the emulated service: the database, the app settings and the rate-limit windows.
-/// One request uses it at a time (it lives in the emulator's `Mutex`), so the handlers in `Routes/` are plain
+/// One request uses it at a time (it lives in the emulator's `EmulatorLock`), so the handlers in `Routes/` are plain
 /// methods on it.
 final class EmulatorState {
     let db: SQLiteDatabase

@@ -1,16 +1,15 @@
 import Foundation
-import Synchronization
 
 /// The Reception emulator: the service side of the wire protocol (spec §3–§5, §8) on one machine, with a team/admin
 /// API for replies, switches and fault injection (Docs/Emulator.md).
 public final class ReceptionEmulator: Sendable {
     /// The configuration it was created with.
     public let configuration: EmulatorConfiguration
-    let state: Mutex<EmulatorState>
+    let state: EmulatorLock<EmulatorState>
     let hub: EventHub
     let faults: FaultPlan
     let requestLog = RequestLog()
-    private let server = Mutex<HTTPServer?>(nil)
+    private let server = EmulatorLock<HTTPServer?>(nil)
 
     /// Opens (or creates, with fresh credentials) the database in the configured data folder.
     public init(configuration: EmulatorConfiguration) throws {
@@ -19,7 +18,7 @@ public final class ReceptionEmulator: Sendable {
         self.hub = hub
         var system = SystemRandomNumberGenerator()
         faults = FaultPlan(seed: configuration.chaosSeed ?? system.next())
-        state = Mutex(try EmulatorState(configuration: configuration, hub: hub))
+        state = EmulatorLock(try EmulatorState(configuration: configuration, hub: hub))
         state.withLock { state in
             state.streamReceived = { [weak self] messageIds in self?.recordStreamDelivery(messageIds) }
         }

@@ -6,9 +6,9 @@ import Transport
 /// Spec 7.21: the registration rules of a host's paywall list — trimmed, `id` 1–64 units of `[A-Za-z0-9_.-]`, title
 /// 1–60 units, first occurrence of an ID wins, at most 20 entries. Invalid entries are dropped.
 enum PaywallRules {
-    static func validated(_ paywalls: [Paywall]) -> [Paywall] {
+    static func validated(_ paywalls: [ReceptionPaywall]) -> [ReceptionPaywall] {
         var seen = Set<String>()
-        var kept: [Paywall] = []
+        var kept: [ReceptionPaywall] = []
         for paywall in paywalls {
             let id = paywall.id.trimmingCharacters(in: .whitespacesAndNewlines)
             let title = paywall.title.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -22,7 +22,7 @@ enum PaywallRules {
                   !seen.contains(id), kept.count < Limits.paywalls
             else { continue }
             seen.insert(id)
-            kept.append(Paywall(id: id, title: title))
+            kept.append(ReceptionPaywall(id: id, title: title))
         }
         return kept
     }
@@ -31,11 +31,21 @@ enum PaywallRules {
 extension Reception {
     // MARK: - Paywalls (spec 7.21)
 
-    /// Registers the paywalls your app can present from a paywall card. Validated (spec 7.21) and, without an
-    /// availability callback, all available; the available list is synchronised to the service.
-    public func setPaywalls(_ paywalls: [Paywall]) {
-        registeredPaywalls = PaywallRules.validated(paywalls)
-        refreshPaywalls(invalidate: false)
+    /// Every paywall your app can present from a paywall card. Setting it validates the list (spec 7.21: trimmed,
+    /// invalid and duplicate IDs dropped, at most 20), so reading gives what was kept. Without
+    /// `paywallAvailability` all of them are available; the available list is synchronised to the service.
+    public var paywalls: [ReceptionPaywall] {
+        get { registeredPaywalls }
+        set {
+            registeredPaywalls = PaywallRules.validated(newValue)
+            refreshPaywalls(invalidate: false)
+        }
+    }
+
+    /// Registers the paywalls your app can present from a paywall card (the earlier form of `paywalls`).
+    @available(*, deprecated, renamed: "paywalls")
+    public func setPaywalls(_ paywalls: [ReceptionPaywall]) {
+        self.paywalls = paywalls
     }
 
     /// Re-checks which registered paywalls are available. `invalidate` empties the list at once (logout, a
@@ -51,7 +61,7 @@ extension Reception {
             return
         }
         Task { [weak self] in
-            var available: [Paywall] = []
+            var available: [ReceptionPaywall] = []
             for paywall in registered where await availability(paywall.id) { available.append(paywall) }
             guard let self, check == self.paywallCheck else { return }
             self.availablePaywalls = available

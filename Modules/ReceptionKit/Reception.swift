@@ -20,17 +20,27 @@ public final class Reception {
     /// The SDK version sent in the device payload.
     public nonisolated static let version = "0.1.0"
 
+    /// How much the SDK logs: `off` < `error` < `info` < `debug` (spec 7.22). `Reception.LogLevel` and the
+    /// module's `LogLevel` are one type.
+    public typealias LogLevel = ReceptionCore.LogLevel
+
     /// How much the SDK logs (default `info`). May be set from any thread.
     public nonisolated static var logLevel: LogLevel {
         get { logging.withLock { $0.level } }
         set { logging.withLock { $0.level = newValue } }
     }
 
-    /// Where log lines go (default: standard error). May be set from any thread.
-    public nonisolated static var logHandler: any LogHandler {
+    /// Receives every line that passes `logLevel`, with its level, instead of standard error; `nil` (the default)
+    /// writes `[Reception] level Category: message` to standard error. The text is `Category: message`, one line
+    /// (newlines escaped), never a secret or message content (spec 7.22). May be set from any thread; it is called
+    /// on the thread that logs.
+    public nonisolated static var logHandler: (@Sendable (LogLevel, String) -> Void)? {
         get { logging.withLock { $0.handler } }
         set { logging.withLock { $0.handler = newValue } }
     }
+
+    /// Whether `configure(appId:)` accepted an App ID for `Reception.shared`.
+    public static var isConfigured: Bool { shared.isConfigured }
 
     // MARK: Observable state
 
@@ -84,19 +94,20 @@ public final class Reception {
     /// takes effect at the next chat opening; an open chat is not restyled by the network.
     public internal(set) var chatAppearance = ChatAppearance()
 
-    /// Decides whether a registered paywall can be offered now (e.g. the person is not subscribed yet).
-    /// Without it every registered paywall is available. Setting it re-checks the list.
-    public var paywallAvailability: (@Sendable (String) async -> Bool)? {
+    /// Decides whether a registered paywall can be offered now (e.g. the person is not subscribed yet); called on
+    /// the main actor with the paywall's ID. Without it every registered paywall is available. Setting it re-checks
+    /// the list.
+    public var paywallAvailability: (@MainActor (String) async -> Bool)? {
         didSet { refreshPaywalls(invalidate: true) }
     }
     /// The registered paywalls the availability check approved, in registration order; sent to the service.
-    public internal(set) var availablePaywalls: [Paywall] = []
+    public internal(set) var availablePaywalls: [ReceptionPaywall] = []
     /// Presents your purchase screen for a paywall card's ID. An open event is not a purchase.
     public var onPaywall: ((String) -> Void)?
 
     // MARK: Internals
 
-    var registeredPaywalls: [Paywall] = []
+    var registeredPaywalls: [ReceptionPaywall] = []
     var paywallCheck = 0
     var actionClickFlush: Task<Void, Never>?
     var setupCheckRan = false
@@ -110,17 +121,22 @@ public final class Reception {
 
     struct Logging {
         var level: LogLevel = .info
-        var handler: any LogHandler = ConsoleLogHandler()
+        var handler: (@Sendable (LogLevel, String) -> Void)?
     }
 
     nonisolated static let logging = Locked(Logging())
 
-    /// Filters by the current global level at the time of each line.
-    struct GlobalLogHandler: LogHandler {
+    /// Filters by the current global level at the time of each line, then hands it to `logHandler` or, without
+    /// one, to standard error.
+    struct GlobalLogHandler: LogRecordHandling {
         func log(_ record: LogRecord) {
             let (level, handler) = Reception.logging.withLock { ($0.level, $0.handler) }
             guard record.level <= level else { return }
-            handler.log(record)
+            if let handler {
+                handler(record.level, ConsoleLogHandler.text(of: record))
+            } else {
+                ConsoleLogHandler().log(record)
+            }
         }
     }
 

@@ -36,9 +36,12 @@ public struct ReceptionConfiguration: Sendable {
     public var notificationPermission: any NotificationPermissionReading
     /// Resolves the automatic APNs environment (the embedded provisioning profile on devices).
     public var pushEnvironment: any PushEnvironmentResolving
-    /// Network path changes, when the platform reports them.
+    /// Network path changes: `NWPathMonitor` on Apple platforms (`SystemNetworkPathMonitor`), `nil` elsewhere,
+    /// where the host reports them (`setNetworkAvailable`) or passes its own monitor.
     public var network: (any NetworkPathMonitoring)?
-    /// App lifecycle changes, when the platform reports them.
+    /// App lifecycle changes: UIKit's application notifications on iOS, AppKit's on macOS
+    /// (`NotificationLifecycleMonitor`), `nil` elsewhere, where the host calls `appDidBecomeActive()` and
+    /// `appDidEnterBackground()` or passes its own monitor.
     public var lifecycle: (any AppLifecycleMonitoring)?
     /// Opens a review card's link (the system URL action on Apple platforms; the host decides elsewhere).
     public var openURL: @MainActor @Sendable (URL) -> Void
@@ -60,7 +63,7 @@ public struct ReceptionConfiguration: Sendable {
     package var setupCheckBudget: Duration = .seconds(60)
 
     /// The standard composition: hosted service, SQLite store, URLSession, our JPEG pipeline, the platform's
-    /// secure store, badge and notification adapters where the platform has them.
+    /// secure store, badge, notification, lifecycle and network adapters where the platform has them.
     public init(
         serviceRoot: URL = ServiceEndpoint.hostedRoot ?? URL(fileURLWithPath: "/"),
         dataDirectory: URL = ReceptionConfiguration.defaultDataDirectory()
@@ -87,8 +90,8 @@ public struct ReceptionConfiguration: Sendable {
         self.notificationPermission = NoNotificationPermission()
         #endif
         self.pushEnvironment = ProvisioningProfileResolver.embedded
-        self.network = nil
-        self.lifecycle = nil
+        self.network = Self.platformNetwork()
+        self.lifecycle = Self.platformLifecycle()
         #if canImport(UIKit)
         self.openURL = { url in UIApplication.shared.open(url) }
         #else
@@ -103,6 +106,26 @@ public struct ReceptionConfiguration: Sendable {
             timezone: TimeZone.current.identifier, bundleId: Bundle.main.bundleIdentifier)
         self.preferredLocalizations = Locale.preferredLanguages
         self.writePreferencesFile = FilePreferences.writeAtomically
+    }
+
+    /// The platform's path monitor (Docs/Apple.md): `NWPathMonitor` where the Network framework exists.
+    static func platformNetwork() -> (any NetworkPathMonitoring)? {
+        #if canImport(Network)
+        return SystemNetworkPathMonitor()
+        #else
+        return nil
+        #endif
+    }
+
+    /// The platform's lifecycle signal (Docs/Apple.md): UIKit's application notifications, else AppKit's.
+    static func platformLifecycle() -> (any AppLifecycleMonitoring)? {
+        #if canImport(UIKit) && !os(watchOS)
+        return NotificationLifecycleMonitor.uiApplication()
+        #elseif canImport(AppKit) && !targetEnvironment(macCatalyst)
+        return NotificationLifecycleMonitor.nsApplication()
+        #else
+        return nil
+        #endif
     }
 
     /// Spec 1.1: substituting another service root is a debug-only hook. A release build accepts the hosted root and

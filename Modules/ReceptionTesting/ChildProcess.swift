@@ -1,5 +1,9 @@
 import Foundation
 
+// `Foundation.Process` exists on macOS, Linux and Windows only: on iOS, tvOS, watchOS and visionOS this file
+// compiles to nothing, so a host's iOS test target can link ReceptionTesting (Docs/Apple.md).
+#if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
+
 /// Runs a helper program for a test (PyJWT, hashlib, a reference decoder) and returns what it printed.
 ///
 /// Input and output go through temporary files, not pipes. Tests run in parallel and start other children (test
@@ -54,3 +58,5 @@ package enum ChildProcess {
         try run(["python3", "-c", script] + arguments, input: input).text
     }
 }
+
+#endif

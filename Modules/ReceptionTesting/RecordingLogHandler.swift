@@ -1,7 +1,7 @@
 import ReceptionCore
 
-/// A `LogHandler` that keeps every line, so tests can assert what was logged (and that secrets were not).
-public final class RecordingLogHandler: LogHandler {
+/// A `LogRecordHandling` that keeps every line, so tests can assert what was logged (and that secrets were not).
+public final class RecordingLogHandler: LogRecordHandling {
     private let lines = Locked<[LogRecord]>([])
 
     /// An empty recorder.

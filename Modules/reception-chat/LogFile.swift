@@ -1,11 +1,10 @@
 import Foundation
 import ReceptionCore
-import Synchronization
 
 /// The SDK's log lines go to `<data>/reception-chat.log` instead of standard error, which shares the terminal with
 /// the screen and would tear it.
 final class LogFile: Sendable {
-    private let handle: Mutex<FileHandle?>
+    private let handle: Locked<FileHandle?>
 
     init(path: String) {
         if !FileManager.default.fileExists(atPath: path) {
@@ -13,7 +12,7 @@ final class LogFile: Sendable {
         }
         let handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
-        self.handle = Mutex(handle)
+        self.handle = Locked(handle)
     }
 
     func append(_ line: String) {
@@ -22,8 +21,8 @@ final class LogFile: Sendable {
         }
     }
 
-    /// A log handler writing formatted lines to this file.
-    var handler: ConsoleLogHandler {
-        ConsoleLogHandler { [self] line in append(line) }
+    /// A `Reception.logHandler` writing `[Reception] level Category: message` lines to this file.
+    var handler: @Sendable (LogLevel, String) -> Void {
+        { [self] level, text in append("[Reception] \(level) \(text)") }
     }
 }

@@ -4,7 +4,8 @@ import ReceptionCore
 
 /// The `decode` and `prepare` commands: the decoders and spec 7.9 preparation on a file, timed in process.
 enum PhotoCommands {
-    /// PNG or JPEG through our decoders (alpha flattened onto white, orientation not applied), else PPM/PGM.
+    /// PNG, JPEG or HEIC through our decoders (alpha flattened onto white, EXIF orientation not applied; a HEIC
+    /// comes out upright), else PPM/PGM.
     static func readImage(_ bytes: [UInt8]) throws(ReceptionError) -> PixelBuffer {
         if bytes.starts(with: [0x50]) { return try PortablePixmap.decode(bytes) }
         return PixelOperations.flattenOntoWhite(try ImageDecoder.decode(bytes).pixels)

@@ -14,7 +14,7 @@ import Testing
         let payload = testBuilder.payload(
             .update, identity: Self.everything,
             preferences: DevicePreferences(preferredLocalizations: ["es_mx"], updatesAppBadge: false,
-                                           paywalls: [Paywall(id: "pro", title: "Pro")]),
+                                           paywalls: [ReceptionPaywall(id: "pro", title: "Pro")]),
             identityToken: nil)
         let json = try #require(try JSONSerialization.jsonObject(with: ReceptionJSON.encode(payload)) as? [String: Any])
         #expect(json["platform"] as? String == "ios")

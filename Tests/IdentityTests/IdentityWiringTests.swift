@@ -2,7 +2,6 @@ import Foundation
 import Identity
 import ReceptionCore
 import ReceptionTesting
-import Synchronization
 import Testing
 import Transport
 
@@ -138,7 +137,7 @@ import Transport
 
 /// The events the facade would hand to the host's `onEvent`.
 final class EventRecorder: Sendable {
-    private let events = Mutex<[ReceptionEvent]>([])
+    private let events = Locked<[ReceptionEvent]>([])
     func record(_ event: ReceptionEvent) { events.withLock { $0.append(event) } }
     var all: [ReceptionEvent] { events.withLock { $0 } }
 }

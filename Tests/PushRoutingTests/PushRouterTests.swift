@@ -2,14 +2,13 @@ import Foundation
 import PushRouting
 import ReceptionCore
 import ReceptionTesting
-import Synchronization
 import Testing
 
 /// What the router asked for.
 final class HookRecorder: Sendable {
-    private let state = Mutex<[String]>([])
-    let configured = Mutex(true)
-    let activated = Mutex(true)
+    private let state = Locked<[String]>([])
+    let configured = Locked(true)
+    let activated = Locked(true)
     func append(_ line: String) { state.withLock { $0.append(line) } }
     var lines: [String] { state.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ReceptionEmulator
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,7 +15,7 @@ final class PseudoTerminal: Sendable {
 
     private let master: Int32
     private let process: Process
-    private let output = Mutex("")
+    private let output = EmulatorLock("")
 
     init(executable: URL, arguments: [String]) throws {
         var master: Int32 = -1

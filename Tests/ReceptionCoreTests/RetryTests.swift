@@ -1,7 +1,6 @@
 import Foundation
 import ReceptionCore
 import ReceptionTesting
-import Synchronization
 import Testing
 
 /// Spec 6.2 and 6.3.4.
@@ -118,7 +117,7 @@ struct RetryTests {
 }
 
 final class SavedList: Sendable {
-    private let state = Mutex<[StoredCooldown]>([])
+    private let state = Locked<[StoredCooldown]>([])
     func set(_ value: [StoredCooldown]) { state.withLock { $0 = value } }
     var value: [StoredCooldown] { state.withLock { $0 } }
 }

@@ -111,7 +111,7 @@ struct WireModelTests {
             sdkVersion: "0.1.0", appVersion: "2.3", appBuild: "45", osVersion: "6.1", deviceModel: "x86_64",
             locale: "de_DE", timezone: "Europe/Berlin", language: "de", bundleId: "com.example.app",
             externalUserId: "u1", name: "Ada", email: "ada@example.com", pushToken: "ab01",
-            pushEnvironment: .sandbox, paywalls: [Paywall(id: "pro", title: "Pro")], metadata: ["plan": "pro"],
+            pushEnvironment: .sandbox, paywalls: [ReceptionPaywall(id: "pro", title: "Pro")], metadata: ["plan": "pro"],
             updatesAppBadge: false, identityToken: "h.p.s")
         let update = try object(try ReceptionJSON.encode(payload))
         #expect(update["pushToken"] as? String == "ab01")

@@ -339,7 +339,9 @@ struct AccountLifecycleTests {
         try await app.reception.deleteData()
         #expect(app.events.contains(.dataDeleted))
         #expect(try await service.devices().isEmpty, "the device is deleted on the service")
-        #expect(app.reception.unreadCount == 0)
+        // The count reaches 0 through the unread monitor's end of session, which runs after deleteData returns
+        // (as SeedSampleTests waits for it); read at once, it was 1 in about one full run in six, here and on main.
+        #expect(await until { app.reception.unreadCount == 0 })
         await app.reception.chat?.refresh()
         #expect(app.texts.isEmpty)
     }

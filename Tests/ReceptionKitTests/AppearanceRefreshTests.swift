@@ -2,7 +2,6 @@ import Foundation
 import ReceptionCore
 import ReceptionKit
 import ReceptionTesting
-import Synchronization
 import Testing
 
 /// Spec 7.20's refresh cadence, on a manual clock: what is fetched when, with which ETag, and when it stops.
@@ -11,7 +10,7 @@ struct AppearanceRefreshTests {
     /// Answers the refresher's fetches from a script and records each call's ETag and time.
     final class ScriptedAppearance: Sendable {
         struct Call: Equatable { let etag: String?; let at: Duration }
-        private let state = Mutex<(answers: [Result<AppearanceFetch, ReceptionError>], calls: [Call], published: [Int])>(
+        private let state = Locked<(answers: [Result<AppearanceFetch, ReceptionError>], calls: [Call], published: [Int])>(
             ([], [], []))
         let clock: ManualClock
 
@@ -157,7 +156,7 @@ struct AppearanceRefreshTests {
     @Test func aFetchCancelledByASessionChangeIsRepeatedThroughTheNewSession() async {
         let clock = ManualClock()
         let script = ScriptedAppearance(clock: clock)
-        let holder = Mutex<AppearanceRefresher?>(nil)
+        let holder = Locked<AppearanceRefresher?>(nil)
         let refresher = AppearanceRefresher(
             .init(fetch: { etag throws(ReceptionError) in
                       if script.calls.isEmpty {

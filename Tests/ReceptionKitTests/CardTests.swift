@@ -11,11 +11,15 @@ struct CardTests {
         let service = try Service()
         let app = App(service)
         app.launch()
-        app.reception.setPaywalls([
-            Paywall(id: " pro ", title: " Pro "), Paywall(id: "pro", title: "Duplicate"), Paywall(id: "bad id", title: "x"),
-            Paywall(id: "", title: "x"), Paywall(id: "ok", title: ""), Paywall(id: String(repeating: "a", count: 65), title: "x"),
-        ] + (0..<30).map { Paywall(id: "p\($0)", title: "P\($0)") })
-        #expect(app.reception.availablePaywalls.first == Paywall(id: "pro", title: "Pro"))
+        let offered = [
+            ReceptionPaywall(id: " pro ", title: " Pro "), ReceptionPaywall(id: "pro", title: "Duplicate"),
+            ReceptionPaywall(id: "bad id", title: "x"), ReceptionPaywall(id: "", title: "x"),
+            ReceptionPaywall(id: "ok", title: ""), ReceptionPaywall(id: String(repeating: "a", count: 65), title: "x"),
+        ]
+        app.reception.paywalls = offered + (0..<30).map { ReceptionPaywall(id: "p\($0)", title: "P\($0)") }
+        #expect(app.reception.paywalls.count == 20, "reading gives the validated list")
+        #expect(app.reception.paywalls.first == ReceptionPaywall(id: "pro", title: "Pro"))
+        #expect(app.reception.availablePaywalls.first == ReceptionPaywall(id: "pro", title: "Pro"))
         #expect(app.reception.availablePaywalls.count == 20)
         #expect(!app.reception.availablePaywalls.contains { $0.id == "bad id" || $0.title == "Duplicate" })
     }
@@ -55,7 +59,7 @@ struct CardTests {
         app.launch()
         var presented: [String] = []
         app.reception.onPaywall = { presented.append($0) }
-        app.reception.setPaywalls([Paywall(id: "pro", title: "Pro")])
+        app.reception.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]
         try await app.send("hi")
         let device = try #require(try await service.devices().first?["id"] as? String)
         let synced = await until {

@@ -2,7 +2,6 @@ import Foundation
 import ReceptionCore
 import ReceptionKit
 import ReceptionTesting
-import Synchronization
 import Testing
 
 /// Issue 15: a logout whose write of `preferences.json` fails (a full disk) is logged, retried, and completed
@@ -12,7 +11,7 @@ import Testing
 struct LogoutDurabilityTests {
     /// A disk that refuses writes while `isFull` is on.
     final class Disk: Sendable {
-        private let full = Mutex(false)
+        private let full = Locked(false)
         var isFull: Bool {
             get { full.withLock { $0 } }
             set { full.withLock { $0 = newValue } }
@@ -61,7 +60,7 @@ struct LogoutDurabilityTests {
         let disk = Disk()
         let log = RecordingLogHandler()
         let previousHandler = Reception.logHandler
-        Reception.logHandler = log
+        Reception.logHandler = { level, text in log.log(LogRecord(level: level, category: "Reception", message: text)) }
         defer { Reception.logHandler = previousHandler }
         let app = App(service)
         app.writePreferencesFile = disk.writer(ReceptionConfiguration().writePreferencesFile)

@@ -37,7 +37,7 @@ struct PublicCallSweepTests {
             look.customFontName = text
             reception.appearance = look
             #expect(reception.chatAppearance.welcomeIcon.size == 16)
-            reception.setPaywalls((0..<50).map { Paywall(id: text + "\($0)", title: text) })
+            reception.paywalls = (0..<50).map { ReceptionPaywall(id: text + "\($0)", title: text) }
             #expect(reception.availablePaywalls.count <= 20)
         }
         reception.closeChat()
@@ -82,7 +82,7 @@ struct PublicCallSweepTests {
             // Recognition only: the payload is Reception's (so the host does not hand it elsewhere), nothing opens.
             #expect(reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c1"]]))
             #expect(!reception.handlePushNotification(userInfo: ["reception": ["conversationId": text]]) || !text.isEmpty)
-            reception.setPaywalls([Paywall(id: "p", title: text)])
+            reception.paywalls = [ReceptionPaywall(id: "p", title: text)]
             reception.openChat()
             reception.closeChat()
             reception.logout()

@@ -2,7 +2,6 @@ import Foundation
 import ReceptionCore
 import ReceptionKit
 import ReceptionTesting
-import Synchronization
 import Testing
 
 @Suite("SessionStorageTests")
@@ -96,7 +95,7 @@ struct SessionStorageTests {
 
     /// The secrets a drain sent, in order; `gate` (when set) holds each send until the test opens it.
     final class Sent: Sendable {
-        private let state = Mutex<(secrets: [String], waiting: [CheckedContinuation<Void, Never>], held: Bool)>(
+        private let state = Locked<(secrets: [String], waiting: [CheckedContinuation<Void, Never>], held: Bool)>(
             ([], [], false))
 
         var secrets: [String] { state.withLock { $0.secrets } }
@@ -173,7 +172,7 @@ struct SessionStorageTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
         let secure = InMemorySecureStore()
-        let full = Mutex(false)
+        let full = Locked(false)
         let preferences = FilePreferences(url: url, write: { data, url throws(ReceptionError) in
             if full.withLock({ $0 }) { throw ReceptionError.storageFull }
             try FilePreferences.writeAtomically(data, url)
@@ -208,7 +207,7 @@ struct SessionStorageTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefs-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
         let secure = InMemorySecureStore()
-        let full = Mutex(true)
+        let full = Locked(true)
         let preferences = FilePreferences(url: url, write: { data, url throws(ReceptionError) in
             if full.withLock({ $0 }) { throw ReceptionError.storageFull }
             try FilePreferences.writeAtomically(data, url)

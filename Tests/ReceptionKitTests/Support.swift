@@ -5,7 +5,6 @@ import ReceptionEmulator
 import ReceptionKit
 import ReceptionTesting
 import SecureStore
-import Synchronization
 import Testing
 import Transport
 
@@ -19,10 +18,10 @@ import FoundationNetworking
 /// refused while offline and how many requests are on the wire, so tests wait for these instead of sleeping.
 final class SwitchableTransport: HTTPTransporting {
     private let inner = URLSessionTransport()
-    private let offline = Mutex(false)
-    private let exchanges = Mutex<[Exchange]>([])
-    private let refusals = Mutex<[ReceptionCore.HTTPRequest]>([])
-    private let sending = Mutex<(next: Int, requests: [Int: ReceptionCore.HTTPRequest])>((0, [:]))
+    private let offline = Locked(false)
+    private let exchanges = Locked<[Exchange]>([])
+    private let refusals = Locked<[ReceptionCore.HTTPRequest]>([])
+    private let sending = Locked<(next: Int, requests: [Int: ReceptionCore.HTTPRequest])>((0, [:]))
 
     /// One answered request: what went out and the status that came back.
     struct Exchange: Sendable {
@@ -163,6 +162,10 @@ final class App {
         configuration.secureStore = FileSecureStore(directory: directory.appendingPathComponent("secure"), logger: .silent)
         if let writePreferencesFile { configuration.writePreferencesFile = writePreferencesFile }
         if let setupCheckBudget { configuration.setupCheckBudget = setupCheckBudget }
+        // On a Mac the defaults are AppKit's notifications and NWPathMonitor (Docs/Apple.md); the tests move the app
+        // and the path by hand, as on Linux, where both are nil already.
+        configuration.lifecycle = nil
+        configuration.network = nil
         return configuration
     }
 

@@ -1,13 +1,12 @@
 import ReceptionCore
 import ReceptionTesting
-import Synchronization
 import Testing
 
 /// The console handler (through its line sink) and the recording fake pass the same contract.
 @Suite("LogHandlerContractTests")
 struct LogHandlerContractTests {
     final class Lines: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         func append(_ line: String) { lines.withLock { $0.append(line) } }
         var all: [String] { lines.withLock { $0 } }
     }

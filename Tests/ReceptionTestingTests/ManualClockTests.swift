@@ -1,12 +1,11 @@
 import Foundation
 import ReceptionCore
 import ReceptionTesting
-import Synchronization
 import Testing
 
 /// A shared list that tasks append to.
 final class Trace: Sendable {
-    private let values = Mutex<[Int]>([])
+    private let values = Locked<[Int]>([])
     func append(_ value: Int) { values.withLock { $0.append(value) } }
     var all: [Int] { values.withLock { $0 } }
 }

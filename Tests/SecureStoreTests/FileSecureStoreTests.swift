@@ -2,7 +2,6 @@ import Foundation
 import ReceptionCore
 import ReceptionTesting
 import SecureStore
-import Synchronization
 import Testing
 
 #if canImport(Glibc)

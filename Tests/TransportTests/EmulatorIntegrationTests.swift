@@ -2,7 +2,6 @@ import Foundation
 import ReceptionCore
 import ReceptionEmulator
 import ReceptionTesting
-import Synchronization
 import Testing
 import Transport
 

@@ -1,12 +1,11 @@
 import Foundation
 import ReceptionCore
 import ReceptionTesting
-import Synchronization
 import Transport
 
 /// What the hooks saw.
 final class HookLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }
@@ -70,7 +69,7 @@ struct Harness {
 }
 
 final class TokenBox: Sendable {
-    private let state = Mutex<String?>(nil)
+    private let state = Locked<String?>(nil)
     var value: String? {
         get { state.withLock { $0 } }
         set { state.withLock { $0 = newValue } }
@@ -78,7 +77,7 @@ final class TokenBox: Sendable {
 }
 
 final class SavedCooldowns: Sendable {
-    private let state = Mutex<[StoredCooldown]>([])
+    private let state = Locked<[StoredCooldown]>([])
     func set(_ value: [StoredCooldown]) { state.withLock { $0 = value } }
     var value: [StoredCooldown] { state.withLock { $0 } }
 }

@@ -2,7 +2,6 @@ import Foundation
 import ReceptionCore
 import ReceptionEmulator
 import ReceptionTesting
-import Synchronization
 import Testing
 import Transport
 
@@ -12,14 +11,14 @@ import FoundationNetworking
 
 /// A settable emulator clock (seconds since 1970).
 final class EmulatorClock: Sendable {
-    private let seconds = Mutex<Double>(Date().timeIntervalSince1970)
+    private let seconds = Locked<Double>(Date().timeIntervalSince1970)
     var now: Double { seconds.withLock { $0 } }
     func advance(by delta: Double) { seconds.withLock { $0 += delta } }
 }
 
 /// A box for the identity token the hooks hand to the client.
 final class Staged: Sendable {
-    private let value = Mutex<String?>(nil)
+    private let value = Locked<String?>(nil)
     func set(_ token: String?) { value.withLock { $0 = token } }
     var token: String? { value.withLock { $0 } }
 }
@@ -33,7 +32,7 @@ final class RecordingTransport: HTTPTransporting {
     }
 
     private let base: any HTTPTransporting
-    private let log = Mutex<[Exchange]>([])
+    private let log = Locked<[Exchange]>([])
 
     init(base: any HTTPTransporting) { self.base = base }
 

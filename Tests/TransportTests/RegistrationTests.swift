@@ -1,7 +1,6 @@
 import Foundation
 import ReceptionCore
 import ReceptionTesting
-import Synchronization
 import Testing
 import Transport
 
@@ -41,8 +40,8 @@ struct RegistrationTests {
         let clock = ManualClock()
         transport.on("POST /v1/devices", .json(201, registered))
         transport.on("PATCH /v1/devices/me", .json(200, "{}"))
-        let seenByLogout = Mutex<Bool?>(nil)
-        let clientBox = Mutex<ReceptionAPIClient?>(nil)
+        let seenByLogout = Locked<Bool?>(nil)
+        let clientBox = Locked<ReceptionAPIClient?>(nil)
         let endpoint = try ServiceEndpoint(appID: Harness.appID, root: try #require(URL(string: "https://reception.test")))
         let client = ReceptionAPIClient(
             .init(endpoint: endpoint, transport: transport, secureStore: store, scope: Harness.scope,

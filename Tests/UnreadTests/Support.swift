@@ -1,7 +1,6 @@
 import Foundation
 import ReceptionCore
 import ReceptionTesting
-import Synchronization
 import Unread
 
 /// A `ConversationService` for the monitor's unit tests: unread answers are scripted, calls are recorded, and an
@@ -85,8 +84,8 @@ actor FakeService: ConversationService {
 
 /// A value a test changes while the monitor reads it.
 final class Box<Value: Sendable>: Sendable {
-    private let state: Mutex<Value>
-    init(_ value: Value) { state = Mutex(value) }
+    private let state: Locked<Value>
+    init(_ value: Value) { state = Locked(value) }
     var value: Value {
         get { state.withLock { $0 } }
         set { state.withLock { $0 = newValue } }

@@ -1,6 +1,7 @@
 import ReceptionCore
 
-/// Picks the decoder by the file's signature: PNG or JPEG; anything else is `invalid_image`.
+/// Picks the decoder by the file's signature: PNG, JPEG, or a HEIF still image (HEIC) where the platform has a
+/// HEIF decoder (ImageIO on Apple platforms, libheif on Linux); anything else is `invalid_image`.
 package enum ImageDecoder {
     /// Decodes `bytes`; a JPEG is decoded at the smallest DCT scale whose longer edge is still at least
     /// `minimumLongestEdge` (PNG has no cheaper reduced decode and is always full size).
@@ -10,8 +11,20 @@ package enum ImageDecoder {
         try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
             if PNGDecoder.matches(file) { return try PNGDecoder.decode(file) }
             if JPEGDecoder.matches(file) { return try JPEGDecoder.decode(file, minimumLongestEdge: minimumLongestEdge) }
+            if HEIFFile.matches(file) { return try decodeHEIF(file) }
             throw .invalidImage
         }
+    }
+
+    /// A HEIF still image through the platform's decoder; `invalid_image` where there is none.
+    private static func decodeHEIF(_ file: UnsafeBufferPointer<UInt8>) throws(ReceptionError) -> DecodedImage {
+        #if canImport(ImageIO) && canImport(CoreGraphics)
+        return try ImageIODecoder.decode(file)
+        #elseif canImport(CHeif)
+        return try HEIFDecoder.decode(file)
+        #else
+        throw .invalidImage
+        #endif
     }
 
     /// The pixel size a file declares, read from its header without decoding (nil when it is not a PNG or JPEG

@@ -19,6 +19,19 @@ package enum PixelOperations {
         return PixelBuffer(width: image.width, height: image.height, format: .rgb8, bytes: out)
     }
 
+    /// Interleaved RGBA with premultiplied colour turned into straight alpha (a HEIF image may store either), so
+    /// `flattenOntoWhite` composites it correctly. A transparent pixel's colour is left as it is.
+    package static func unpremultiply(_ rgba: inout [UInt8]) {
+        var p = 0
+        while p + 3 < rgba.count {
+            let alpha = Int(rgba[p + 3])
+            if alpha > 0 && alpha < 255 {
+                for c in 0..<3 { rgba[p + c] = UInt8(min(255, (Int(rgba[p + c]) * 255 + alpha / 2) / alpha)) }
+            }
+            p += 4
+        }
+    }
+
     /// `image` turned so it looks right: EXIF orientations 2–8 mirror and rotate; width and height swap for 5–8.
     package static func apply(_ orientation: Orientation, to image: PixelBuffer) -> PixelBuffer {
         guard orientation != .up else { return image }

@@ -32,7 +32,7 @@ public struct DevicePayload: Codable, Hashable, Sendable {
     /// The token's APNs environment.
     public var pushEnvironment: PushEnvironment?
     /// The currently available paywalls (may be empty).
-    public var paywalls: [Paywall]
+    public var paywalls: [ReceptionPaywall]
     /// Customer details, already sanitised by `Limits.sanitizedMetadata` (may be empty).
     public var metadata: [String: String]
     /// Whether the SDK manages the app icon badge; `false` makes pushes omit `aps.badge`.
@@ -45,7 +45,7 @@ public struct DevicePayload: Codable, Hashable, Sendable {
         platform: String = "ios", sdkVersion: String, appVersion: String, appBuild: String, osVersion: String,
         deviceModel: String, locale: String, timezone: String, language: String, bundleId: String? = nil,
         externalUserId: String? = nil, name: String? = nil, email: String? = nil, pushToken: String? = nil,
-        pushEnvironment: PushEnvironment? = nil, paywalls: [Paywall] = [], metadata: [String: String] = [:],
+        pushEnvironment: PushEnvironment? = nil, paywalls: [ReceptionPaywall] = [], metadata: [String: String] = [:],
         updatesAppBadge: Bool = true, identityToken: String? = nil
     ) {
         self.platform = platform
@@ -104,8 +104,9 @@ public struct DevicePayload: Codable, Hashable, Sendable {
     }
 }
 
-/// A paywall the host registered and currently offers (spec 7.21): only `id` and `title` travel.
-public struct Paywall: Codable, Hashable, Sendable {
+/// A paywall the host offers (spec 7.21): `Reception.shared.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]`.
+/// Only `id` and `title` travel.
+public struct ReceptionPaywall: Codable, Hashable, Sendable {
     /// 1–64 UTF-16 units of `[A-Za-z0-9_.-]`.
     public var id: String
     /// 1–60 UTF-16 units.
@@ -117,3 +118,7 @@ public struct Paywall: Codable, Hashable, Sendable {
         self.title = title
     }
 }
+
+/// The earlier name of `ReceptionPaywall`.
+@available(*, deprecated, renamed: "ReceptionPaywall")
+public typealias Paywall = ReceptionPaywall

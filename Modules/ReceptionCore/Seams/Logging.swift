@@ -39,14 +39,15 @@ public struct LogRecord: Sendable, Hashable {
     }
 }
 
-/// Receives log lines; a host may replace console output with its own handler.
-public protocol LogHandler: Sendable {
+/// Receives log records (the seam under `Reception.logHandler`; named so it cannot clash with swift-log's
+/// `LogHandler` in a host that imports both).
+public protocol LogRecordHandling: Sendable {
     /// Handles one line that passed the level filter.
     func log(_ record: LogRecord)
 }
 
 /// Writes one text line per record, `[Reception] level category: message`, to a sink; by default standard error.
-public struct ConsoleLogHandler: LogHandler {
+public struct ConsoleLogHandler: LogRecordHandling {
     private let write: @Sendable (String) -> Void
 
     /// A handler writing to standard error.
@@ -66,13 +67,17 @@ public struct ConsoleLogHandler: LogHandler {
 
     /// The line for a record. Newlines in the message are escaped so one record is always one line.
     public static func format(_ record: LogRecord) -> String {
-        let message = record.message.replacingOccurrences(of: "\n", with: "\\n")
-        return "[Reception] \(record.level) \(record.category): \(message)"
+        "[Reception] \(record.level) \(text(of: record))"
+    }
+
+    /// `Category: message`, newlines escaped: what `Reception.logHandler` receives beside the level.
+    public static func text(of record: LogRecord) -> String {
+        "\(record.category): \(record.message.replacingOccurrences(of: "\n", with: "\\n"))"
     }
 }
 
 /// A handler that drops everything.
-public struct SilentLogHandler: LogHandler {
+public struct SilentLogHandler: LogRecordHandling {
     /// Makes a silent handler.
     public init() {}
     public func log(_ record: LogRecord) {}
@@ -82,14 +87,14 @@ public struct SilentLogHandler: LogHandler {
 /// line costs nothing.
 public struct ReceptionLogger: Sendable {
     /// Where lines go.
-    public let handler: any LogHandler
+    public let handler: any LogRecordHandling
     /// The most detailed level emitted.
     public let level: LogLevel
     /// The category stamped on every line.
     public let category: String
 
     /// Makes a logger.
-    public init(handler: any LogHandler = ConsoleLogHandler(), level: LogLevel = .info, category: String) {
+    public init(handler: any LogRecordHandling = ConsoleLogHandler(), level: LogLevel = .info, category: String) {
         self.handler = handler
         self.level = level
         self.category = category

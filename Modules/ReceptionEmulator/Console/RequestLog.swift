@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The last 5,000 `/v1/` requests for the developer console (`GET /admin/requests`, the dashboard's Requests page).
 /// An entry keeps what a developer needs to see what the SDK did and nothing that grants access: no header values,
 /// no query values of secret-bearing names, and bodies only as their size and top-level key names.
@@ -51,7 +49,7 @@ package final class RequestLog: Sendable {
         var nextId = 1
     }
 
-    private let ring = Mutex(Ring())
+    private let ring = EmulatorLock(Ring())
 
     /// An empty log.
     package init() {}

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// One open `GET /v1/conversation/events` stream (spec 3.12): `data: <event>` lines as they happen, a `: ping`
 /// comment whenever nothing happened for the ping interval (the client's idle timeout is 45 s), and
@@ -38,7 +37,7 @@ package final class EventStream: Sendable {
     package let deviceId: String
     private let pingInterval: DispatchTimeInterval
     private let endsAt: DispatchTime?
-    private let state: Mutex<State>
+    private let state: EmulatorLock<State>
     /// Called outside the stream's lock with the message IDs of the `changed` lines in a chunk just before the chunk
     /// is handed to the connection.
     private let received: @Sendable ([String]) -> Void
@@ -55,7 +54,7 @@ package final class EventStream: Sendable {
         self.pingInterval = interval
         self.endsAt = lifetime.map { .now() + Self.interval(seconds: $0, floor: 0) }
         // A first comment right away, so the client sees the 200 and the stream headers at once.
-        state = Mutex(State(leftover: Array(": ping\n\n".utf8), nextPing: .now() + interval))
+        state = EmulatorLock(State(leftover: Array(": ping\n\n".utf8), nextPing: .now() + interval))
     }
 
     /// Whole milliseconds between `floor` and one day: no seconds value can overflow the conversion.
@@ -158,7 +157,7 @@ package final class EventHub: Sendable {
         var opened: UInt64 = 0
     }
 
-    private let streams = Mutex(Streams())
+    private let streams = EmulatorLock(Streams())
 
     /// Creates an empty hub.
     package init() {}

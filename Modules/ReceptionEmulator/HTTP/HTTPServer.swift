@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
-import Synchronization
 
 /// What the server calls for every complete request, on one of its worker threads; it must not block for long
 /// (a wait is an ``HTTPResponse/Body/later(seconds:then:)`` answer, which parks the connection instead).
@@ -58,8 +57,8 @@ package final class HTTPServer: Sendable {
     /// Called when an event stream's connection has ended (client gone, stream over, or shutdown).
     let streamEnded: @Sendable (EventStream) -> Void
     /// The running `MHD_Daemon *` as its address (0 = stopped): an integer is Sendable, the pointer is not.
-    private let daemon = Mutex<Int>(0)
-    private let boundPort = Mutex<Int>(0)
+    private let daemon = EmulatorLock<Int>(0)
+    private let boundPort = EmulatorLock<Int>(0)
     /// Every connection that may be suspended now or soon: stopping wakes them all first (libmicrohttpd must not
     /// be stopped with a suspended connection).
     let parked = ParkedConnections()
@@ -125,7 +124,7 @@ final class ParkedConnections: Sendable {
         var closed = true
     }
 
-    private let state = Mutex(State())
+    private let state = EmulatorLock(State())
 
     func open() { state.withLock { $0.closed = false } }
 
@@ -189,7 +188,7 @@ final class PendingRequest: Sendable {
     }
 
     let limit: Int
-    private let state = Mutex(State())
+    private let state = EmulatorLock(State())
 
     init(limit: Int) { self.limit = limit }
 

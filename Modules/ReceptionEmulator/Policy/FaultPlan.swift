@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Faults queued through the admin API for reliability tests: each matches requests by method, path and device,
 /// fires with its probability, and stays for its next `count` firings (or until removed).
 final class FaultPlan: Sendable {
@@ -50,10 +48,10 @@ final class FaultPlan: Sendable {
         var random: SplitMix64
     }
 
-    private let state: Mutex<State>
+    private let state: EmulatorLock<State>
 
     /// A plan drawing its probabilities and jitter from `seed` (the same seed, the same draws).
-    init(seed: UInt64) { state = Mutex(State(random: SplitMix64(seed: seed))) }
+    init(seed: UInt64) { state = EmulatorLock(State(random: SplitMix64(seed: seed))) }
 
     /// Queues a fault and returns it with its ID.
     @discardableResult

@@ -56,7 +56,7 @@ package struct SQLRow: Sendable {
 }
 
 /// One SQLite connection with a statement cache. Not thread-safe on its own: the emulator keeps it inside a
-/// `Mutex`, so exactly one request uses it at a time.
+/// `EmulatorLock`, so exactly one request uses it at a time.
 package final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]

@@ -5,12 +5,12 @@ public struct LogHandlerFixture: Sendable, CustomStringConvertible {
     /// The implementation's name.
     public let name: String
     /// The handler.
-    public let handler: any LogHandler
+    public let handler: any LogRecordHandling
     /// What the handler has emitted so far, parsed back into records.
     public let emitted: @Sendable () -> [LogRecord]
 
     /// Makes a fixture.
-    public init(name: String, handler: any LogHandler, emitted: @escaping @Sendable () -> [LogRecord]) {
+    public init(name: String, handler: any LogRecordHandling, emitted: @escaping @Sendable () -> [LogRecord]) {
         self.name = name
         self.handler = handler
         self.emitted = emitted
@@ -19,7 +19,7 @@ public struct LogHandlerFixture: Sendable, CustomStringConvertible {
     public var description: String { name }
 }
 
-/// The `LogHandler` contract, as seen through a `ReceptionLogger`.
+/// The `LogRecordHandling` contract, as seen through a `ReceptionLogger`.
 public enum LogHandlerContract {
     /// Every check.
     public static let checks: [ContractCheck<LogHandlerFixture>] = [

@@ -3,7 +3,6 @@ import MessageCache
 import ReceptionCore
 import ReceptionEmulator
 import ReceptionTesting
-import Synchronization
 import Testing
 import Transport
 @testable import Conversation
@@ -51,8 +50,8 @@ struct SmallJPEGPreparer: ImagePreparing {
 /// the engine and client made (sent or refused), so a test can say that nothing went out.
 final class SwitchableTransport: HTTPTransporting {
     private let inner = URLSessionTransport()
-    private let offline = Mutex(false)
-    private let made = Mutex<[String]>([])
+    private let offline = Locked(false)
+    private let made = Locked<[String]>([])
 
     var isOffline: Bool {
         get { offline.withLock { $0 } }
@@ -219,7 +218,7 @@ final class EmulatorChat: @unchecked Sendable {
 
 /// Lets the session hooks reach an engine built after the client.
 final class EngineBox: Sendable {
-    private let value = Mutex<ChatEngine?>(nil)
+    private let value = Locked<ChatEngine?>(nil)
     var engine: ChatEngine? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }

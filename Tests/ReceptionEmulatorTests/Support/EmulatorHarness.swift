@@ -1,6 +1,5 @@
 import Foundation
 import ReceptionEmulator
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -9,7 +8,7 @@ import Testing
 
 /// A settable wall clock for the emulator (seconds since 1970), so expiry rules are tested without sleeping.
 final class TestClock: Sendable {
-    private let seconds = Mutex<Double>(1_790_000_000)
+    private let seconds = EmulatorLock<Double>(1_790_000_000)
 
     var now: Double { seconds.withLock { $0 } }
 

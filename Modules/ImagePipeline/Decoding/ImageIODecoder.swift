@@ -1,0 +1,59 @@
+#if canImport(ImageIO) && canImport(CoreGraphics)
+    import CoreGraphics
+    import Foundation
+    import ImageIO
+    import ReceptionCore
+
+    /// HEIC and HEIF photos on Apple platforms, through ImageIO (`CGImageSource`): the photo an iPhone takes, with
+    /// its orientation applied (`kCGImageSourceCreateThumbnailWithTransform` on a full-size image), drawn into an
+    /// 8-bit RGB context over white, so 10-bit colour is reduced and alpha flattened as the libheif path does.
+    /// Only reached for files `HEIFFile` recognised; a source of more than one image (a sequence) is refused.
+    /// Compiled only where ImageIO exists, which the Linux machines this package is built on are not; the same
+    /// files go through `HEIFDecoder` (libheif) there and are tested that way (Docs/Apple.md).
+    enum ImageIODecoder {
+        static func decode(_ file: UnsafeBufferPointer<UInt8>) throws(ReceptionError) -> DecodedImage {
+            let data = Data(buffer: file) as CFData
+            guard let source = CGImageSourceCreateWithData(data, nil), CGImageSourceGetCount(source) == 1,
+                  let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+                  let storedWidth = properties[kCGImagePropertyPixelWidth] as? Int,
+                  let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
+            else { throw .invalidImage }
+            try DecodeLimits.check(width: storedWidth, height: storedHeight)
+            let options: [CFString: Any] = [
+                kCGImageSourceCreateThumbnailFromImageAlways: true,
+                kCGImageSourceCreateThumbnailWithTransform: true,
+                kCGImageSourceThumbnailMaxPixelSize: max(storedWidth, storedHeight),
+                kCGImageSourceShouldCacheImmediately: true,
+            ]
+            guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
+                throw .invalidImage
+            }
+            return try draw(image)
+        }
+
+        /// The image drawn over opaque white into 8-bit sRGB, returned as `rgb8`.
+        private static func draw(_ image: CGImage) throws(ReceptionError) -> DecodedImage {
+            let width = image.width, height = image.height
+            try DecodeLimits.check(width: width, height: height)
+            var rgbx = [UInt8](repeating: 255, count: width * height * 4)
+            let drawn = rgbx.withUnsafeMutableBytes { raw -> Bool in
+                guard let space = CGColorSpace(name: CGColorSpace.sRGB),
+                      let context = CGContext(
+                          data: raw.baseAddress, width: width, height: height, bitsPerComponent: 8,
+                          bytesPerRow: width * 4, space: space,
+                          bitmapInfo: CGImageAlphaInfo.noneSkipLast.rawValue)
+                else { return false }
+                context.setFillColor(CGColor(red: 1, green: 1, blue: 1, alpha: 1))
+                context.fill(CGRect(x: 0, y: 0, width: width, height: height))
+                context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
+                return true
+            }
+            guard drawn else { throw .invalidImage }
+            var rgb = [UInt8](repeating: 0, count: width * height * 3)
+            for pixel in 0..<(width * height) {
+                for c in 0..<3 { rgb[pixel * 3 + c] = rgbx[pixel * 4 + c] }
+            }
+            return DecodedImage(pixels: PixelBuffer(width: width, height: height, format: .rgb8, bytes: rgb))
+        }
+    }
+#endif
