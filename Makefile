@@ -55,7 +55,7 @@ test: install check-imports
 	else echo "fuzz: skipped on $$(uname -s): scripts/fuzz needs a Linux toolchain's libFuzzer"; fi
 
 # The DocC documentation of every library a host imports, as one static site in .build/docs (scripts/docs: symbol
-# graphs from swift build in a build folder of its own, docc convert with warnings as errors, docc merge, static
+# graphs from a fresh swift build in a build folder of its own (about 2 min), docc convert with warnings as errors, docc merge, static
 # hosting). A public symbol without documentation or a broken link fails it. `docs-serve` serves the site on
 # loopback (DOCS_PORT, default 8000); start at /documentation/receptionkit.
 DOCS_PORT ?= 8000

@@ -2,22 +2,35 @@ import Foundation
 
 /// Which way the chat's texts read (spec 7.19: right to left for ar, he and ur).
 public enum LayoutDirection: String, Sendable, Hashable {
+    /// Most languages.
     case leftToRight
+    /// Arabic, Hebrew and Urdu.
     case rightToLeft
 }
 
 /// A built-in text of the chat. The raw value is its key in `Resources/ChatTexts.xcstrings`.
 public enum ChatTextKey: String, Sendable, Hashable, CaseIterable {
+    /// A message on its way ("Sending").
     case sending = "status.sending"
+    /// A confirmed message ("Sent").
     case sent = "status.sent"
+    /// A failed message ("Not delivered").
     case notDelivered = "status.notDelivered"
+    /// The button that sends a failed message again ("Retry").
     case retry = "action.retry"
+    /// The button that stops an automatic resend ("Cancel").
     case cancel = "action.cancel"
+    /// The composer's replacement when only verified users can chat.
     case signInRequired = "composer.signInRequired"
+    /// The composer's replacement on a blocked device.
     case sendingDisabled = "composer.sendingDisabled"
+    /// The composer's replacement when the service no longer serves the app.
     case appUnavailable = "composer.appUnavailable"
+    /// Held messages are going out first.
     case resendingHeldMessages = "composer.resendingHeldMessages"
+    /// A picked photo could not be read.
     case photoCouldNotLoad = "composer.photoCouldNotLoad"
+    /// The device could not store the conversation.
     case storageProblem = "composer.storageProblem"
     /// `%1$lld` the draft's length, `%2$lld` the limit.
     case textTooLong = "composer.textTooLong"
@@ -25,22 +38,37 @@ public enum ChatTextKey: String, Sendable, Hashable, CaseIterable {
     case tooManyPhotos = "composer.tooManyPhotos"
     /// `%@` a relative time ("in 2 minutes").
     case cooldownMessages = "cooldown.messages"
+    /// `%@` a relative time: photos wait, text still goes.
     case cooldownUploads = "cooldown.uploads"
+    /// `%@` a relative time: too many attempts.
     case cooldownRequests = "cooldown.requests"
+    /// `%@` a relative time: any other wait.
     case cooldownConnection = "cooldown.connection"
     /// Plurals over the count.
     case inSeconds = "time.inSeconds"
+    /// "in N minutes", plural over the count.
     case inMinutes = "time.inMinutes"
+    /// "in N hours", plural over the count.
     case inHours = "time.inHours"
+    /// The banner without a network path ("No connection").
     case offline = "banner.offline"
+    /// The banner while reconnecting ("Connecting").
     case connecting = "banner.connecting"
+    /// The banner for 3 s after reconnecting ("Connected").
     case connected = "banner.connected"
+    /// The banner while a wait pauses the live stream ("Live updates paused").
     case paused = "banner.paused"
+    /// A review card's default button.
     case rateOnAppStore = "card.rateOnAppStore"
+    /// A paywall card's default button.
     case viewOffer = "card.viewOffer"
+    /// An offer push's text when its card has neither a message nor a button label (seed 002).
     case seeDiscount = "card.seeDiscount"
+    /// The chat's default title.
     case title = "chat.title"
+    /// The welcome screen's default title.
     case welcomeTitle = "chat.welcomeTitle"
+    /// The welcome screen's default text.
     case welcomeText = "chat.welcomeText"
 }
 

@@ -81,28 +81,48 @@ extension ReceptionError {
         public static let storageUnavailable = Code("storage_unavailable")
         /// Setup-check failure reasons (spec 7.23), log only.
         public static let appIDMismatch = Code("app_id_mismatch")
+        /// The setup check: the app is not active on the service.
         public static let appNotActive = Code("app_not_active")
+        /// The setup check: the service would not accept a message from this device.
         public static let sendNotAllowed = Code("send_not_allowed")
+        /// The setup check: the test message was not confirmed.
         public static let notDelivered = Code("not_delivered")
+        /// The setup check did not finish within its time budget.
         public static let timeout = Code("timeout")
 
         // MARK: Service codes (spec 5.3)
 
+        /// 401: the App ID is unknown to the service; the session halts (app unavailable).
         public static let invalidAppID = Code("invalid_app_id")
+        /// 403: the app is disabled in the dashboard; the session halts (app unavailable).
         public static let appDisabled = Code("app_disabled")
+        /// 403: the team blocked this device; reading goes on, sending stops until unblocked.
         public static let blocked = Code("blocked")
+        /// 401: the access token is missing, expired or unknown; renewed once, then the request is retried.
         public static let unauthorized = Code("unauthorized")
+        /// 401 on a token refresh: the session secret is no longer valid; the session ends locally.
         public static let sessionRevoked = Code("session_revoked")
+        /// 409: the team reset support for this device; the chat is cleared and starts again.
         public static let chatReset = Code("chat_reset")
+        /// 403: the app accepts only verified users and this device has no accepted identity token.
         public static let verificationRequired = Code("verification_required")
+        /// 400: an attachment ID is unknown, used already or belongs to another device.
         public static let invalidAttachment = Code("invalid_attachment")
+        /// 409: an attachment was sent before its upload finished.
         public static let uploadIncomplete = Code("upload_incomplete")
+        /// 404: this device has no conversation yet.
         public static let noConversation = Code("no_conversation")
+        /// 400: the identity token is malformed, badly signed or out of range; it is dropped.
         public static let identityTokenInvalid = Code("identity_token_invalid")
+        /// 400: the identity token has expired; mint a fresh one.
         public static let identityTokenExpired = Code("identity_token_expired")
+        /// 400: an identity token was sent but the app has no identity secret yet.
         public static let identityNotConfigured = Code("identity_not_configured")
+        /// 409: the token is for another user than this device's verified one; the facade switches users.
         public static let identityMismatch = Code("identity_mismatch")
+        /// 404: a card action the device reported does not exist.
         public static let actionNotFound = Code("action_not_found")
+        /// 429: a rate limit was reached; the answer carries the wait and its scope.
         public static let rateLimited = Code("rate_limited")
         /// Seed 000 ("Handle ReceptionError"): device deletion could not complete (503).
         public static let deleteFailed = Code("delete_failed")

@@ -3,9 +3,13 @@ import Foundation
 /// How much the SDK logs (spec 7.22). Ordered: `off` < `error` < `info` < `debug`; a message is emitted when its
 /// level is not above the configured one. The default is `info`.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    /// Nothing is logged.
     case off = 0
+    /// Only failures.
     case error = 1
+    /// Failures and lifecycle milestones (the default).
     case info = 2
+    /// Everything, including each request's outcome (codes and counts, never content).
     case debug = 3
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
