@@ -5,16 +5,20 @@ import Testing
 /// the next request is served. Also keep-alive and injected faults.
 @Suite("RobustnessTests")
 struct RobustnessTests {
+    /// The 413 comes from the headers alone, so the test announces a body one byte over the limit and never sends
+    /// it. (Sending it through URLSession raced: the server answers and closes while the client is still writing,
+    /// and the client may see "broken pipe" before it reads the 413.)
     @Test func bodiesOverTheLimitAre413AndServingContinues() async throws {
         let harness = try EmulatorHarness()
         let device = try await harness.register()
-        let big = Data(repeating: UInt8(ascii: "a"), count: 65_537)
-        let reply = try await harness.raw(
-            "POST", "/v1/conversation/messages",
-            headers: ["X-App-Id": harness.appId, "Authorization": "Bearer \(device.token)", "Content-Type": "application/json"],
-            body: big)
-        #expect(reply.status == 413)
-        #expect(reply.errorCode == "payload_too_large")
+        let connection = try RawConnection(port: harness.port)
+        #expect(connection.write(
+            "POST /v1/conversation/messages HTTP/1.1\r\nHost: x\r\nX-App-Id: \(harness.appId)\r\n"
+                + "Authorization: Bearer \(device.token)\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 65537\r\n\r\n"))
+        #expect(connection.read(until: "payload_too_large"))
+        #expect(connection.text.hasPrefix("HTTP/1.1 413"))
+        connection.disconnect()
         #expect(try await harness.send(device, "still here").status == 201)
     }
 
