@@ -185,6 +185,11 @@ final class PendingRequest: Sendable {
         var ready: HTTPResponse?
         /// The connection is gone (request completed or aborted): it must not be resumed.
         var gone = false
+        /// The wait has ended (``finish(_:)`` ran); the first answer wins.
+        var finished = false
+        /// An answer that ended the wait before the connection was suspended (a stop between registering the wait
+        /// and parking): ``park(suspend:resume:)`` hands it back instead of suspending.
+        var early: HTTPResponse?
     }
 
     let limit: Int
@@ -227,18 +232,27 @@ final class PendingRequest: Sendable {
     /// The answer that ended a wait, taken once.
     func takeReady() -> HTTPResponse? { state.withLock { state in defer { state.ready = nil }; return state.ready } }
 
-    /// Suspends the connection (under the lock, so `finish` cannot run between) and keeps how to resume it.
-    func park(suspend: () -> Void, resume: @escaping @Sendable () -> Void) {
+    /// Suspends the connection (under the lock, so `finish` cannot run between) and keeps how to resume it; or,
+    /// when the wait already ended before it could park, suspends nothing and returns that answer to queue now.
+    /// (Without this a stop that finished the wait first left the connection suspended for good.)
+    func park(suspend: () -> Void, resume: @escaping @Sendable () -> Void) -> HTTPResponse? {
         state.withLock { state in
+            if state.finished { return state.early.take() ?? HTTPResponse(status: 503) }
             suspend()
             state.resume = resume
+            return nil
         }
     }
 
     /// Ends the wait with `response`: the first call wins, and a gone connection is never resumed.
     func finish(_ response: HTTPResponse) {
         state.withLock { state in
-            guard let resume = state.resume, !state.gone else { return }
+            guard !state.finished, !state.gone else { return }
+            state.finished = true
+            guard let resume = state.resume else {
+                state.early = response
+                return
+            }
             state.resume = nil
             state.ready = response
             resume()
@@ -347,9 +361,13 @@ private func answer(
             return answer(HTTPResponse(status: 503), on: connection, pending: pending, server: server)
         }
         let address = Int(bitPattern: connection)
-        pending.park(
+        if let early = pending.park(
             suspend: { MHD_suspend_connection(connection) },
             resume: { MHD_resume_connection(OpaquePointer(bitPattern: address)) })
+        {
+            server.parked.remove(pending)
+            return answer(early, on: connection, pending: pending, server: server)
+        }
         let delay = Int((min(max(seconds.isNaN ? 0 : seconds, 0), 3600) * 1000).rounded())
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
             let response = produce()
