@@ -37,7 +37,8 @@ release-check: install
 # the reproducer's path and bytes. Before the fuzzers, scripts/dashboard-tests drives the dashboard in headless
 # Chromium (chromedriver, selenium) against a real emulator and reception-chat (about 20 s), taking a screenshot of
 # each page (DASHBOARD_SCREENSHOTS, below); then `make docs` with a browser check of the site
-# (scripts/docs-browser-test) and the footprint's size check (scripts/footprint). The release build with warnings as errors is `make release-check` (run before
+# (scripts/docs-browser-test) and the footprint's size check (scripts/footprint); then the probe again against a release build of the
+# emulator (a release build once freed the emulator while it kept listening, so every request got 503). The release build with warnings as errors is `make release-check` (run before
 # landing; kept out of CI's path to keep the suite well under 15 min).
 FUZZ_TEST_SECONDS ?= 15
 # Where the browser tests put their page screenshots: outside the tree by default, so a test run never changes a
@@ -51,6 +52,8 @@ test: install check-imports
 	python3 scripts/docs
 	python3 scripts/docs-browser-test
 	python3 scripts/footprint
+	swift build -c release --product reception-emulator
+	python3 scripts/probe "$$(swift build -c release --show-bin-path)"
 	@if [ "$$(uname -s)" = Linux ]; then scripts/fuzz $(FUZZ_TEST_SECONDS); \
 	else echo "fuzz: skipped on $$(uname -s): scripts/fuzz needs a Linux toolchain's libFuzzer"; fi
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReceptionCore
 
 /// Which way the chat's texts read (spec 7.19: right to left for ar, he and ur).
 public enum LayoutDirection: String, Sendable, Hashable {
@@ -88,8 +89,9 @@ public struct ChatTexts: Sendable, Hashable {
     /// The texts in `language`, which must be one of the catalog's languages (a resolved UI language, spec
     /// 7.19); anything else gives English.
     public init(language: String, overrides: [ChatTextKey: String] = [:]) {
-        let known = TextCatalog.shared.languages.first { $0.caseInsensitiveCompare(language) == .orderedSame }
-        self.language = known ?? "en"
+        // The fixed list, not the catalog: building texts (the facade does at configure) must not parse the
+        // 321 kB String Catalog; it is read on the first lookup.
+        self.language = UILanguages.builtIn(language) ?? "en"
         self.layoutDirection = Self.rightToLeftLanguages.contains(self.language) ? .rightToLeft : .leftToRight
         self.overrides = overrides
     }
@@ -101,7 +103,7 @@ public struct ChatTexts: Sendable, Hashable {
     public static var languages: [String] { TextCatalog.shared.languages }
 
     /// Spec 7.19: the languages laid out right to left.
-    public static let rightToLeftLanguages: Set<String> = ["ar", "he", "ur"]
+    public static let rightToLeftLanguages: Set<String> = UILanguages.rightToLeft
 
     /// Whether the texts read right to left.
     public var isRightToLeft: Bool { layoutDirection == .rightToLeft }

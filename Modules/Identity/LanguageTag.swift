@@ -1,3 +1,5 @@
+import ReceptionCore
+
 /// The app language of spec 7.19: canonical BCP 47 tags for the device payload's `language`, and the built-in
 /// UI language a tag resolves to. Pure functions over ASCII, so the result never depends on the host's ICU data.
 public enum LanguageTag {
@@ -25,14 +27,10 @@ public enum LanguageTag {
     }
 
     /// Spec 7.19: the 48 languages the built-in texts exist in.
-    public static let supportedUILanguages: [String] = [
-        "en", "de", "fr", "fr-CA", "es", "es-419", "it", "pt-BR", "pt-PT", "ca", "ro", "nl", "sv", "da", "nb", "fi",
-        "pl", "cs", "sk", "hu", "sl", "hr", "el", "uk", "ru", "tr", "ja", "ko", "zh-Hans", "zh-Hant", "zh-HK", "th",
-        "vi", "id", "ms", "hi", "bn", "gu", "kn", "ml", "mr", "or", "pa", "ta", "te", "ur", "ar", "he",
-    ]
+    public static let supportedUILanguages: [String] = UILanguages.all
 
     /// Spec 7.19: the built-in texts laid out right to left.
-    public static let rightToLeftUILanguages: Set<String> = ["ar", "he", "ur"]
+    public static let rightToLeftUILanguages: Set<String> = UILanguages.rightToLeft
 
     /// Spec 7.19 UI language resolution of any tag (canonicalised first): an exact match, then the Chinese,
     /// Spanish, Portuguese, French and Norwegian rules, then the base language, then `"en"`.

@@ -152,8 +152,9 @@ public enum EmulatorCommand {
                 FileHandle.standardError.write(Data((warning + "\n").utf8))
             }
             let exits = options.exportOnExit.map { exportOnSignals(emulator, to: $0) } ?? []
-            while true { sleep(3600) }
-            withExtendedLifetime(exits) {}
+            // The emulator must outlive the wait: a release build may otherwise free it after its last use above,
+            // and every request is then answered 503 "shutting down" while the server keeps listening.
+            while true { withExtendedLifetime((emulator, exits)) { _ = sleep(3600) } }
         } catch {
             FileHandle.standardError.write(Data("reception-emulator: \(error)\n".utf8))
             return 1
