@@ -94,9 +94,6 @@ package final class EventStream: Sendable {
         }
     }
 
-    /// Whether the stream has delivered its last bytes or lost its connection.
-    package var isFinished: Bool { state.withLock { $0.finished } }
-
     private static func wake(_ state: inout State) {
         guard let wake = state.wake else { return }
         state.wake = nil

@@ -4,7 +4,7 @@ extension EmulatorState {
     /// Queues the push for a just-stored agent message, if the device can receive one.
     func queuePush(for message: NewMessage, photoCount: Int, conversationId: String, deviceId: String) throws {
         guard settings.push.configured, message.kind != "PAYWALL" || settings.push.offerPushes,
-            let device = try db.row("SELECT * FROM devices WHERE id = ?", [.text(deviceId)]),
+            let device = try db.row("SELECT \(Columns.devices) FROM devices WHERE id = ?", [.text(deviceId)]),
             let token = device.text("push_token")
         else { return }
         let preview = PushPayload.preview(
@@ -20,7 +20,7 @@ extension EmulatorState {
         guard settings.push.configured else {
             throw APIError(409, "push_not_configured", "The app has no APNs credentials saved.")
         }
-        guard let device = try db.row("SELECT * FROM devices WHERE id = ?", [.text(deviceId)]),
+        guard let device = try db.row("SELECT \(Columns.devices) FROM devices WHERE id = ?", [.text(deviceId)]),
             let token = device.text("push_token")
         else { throw APIError(409, "no_push_token", "This device has no push token.") }
         guard let conversation = try conversationRecord(deviceId: deviceId) else {

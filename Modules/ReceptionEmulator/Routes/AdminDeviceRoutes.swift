@@ -17,7 +17,7 @@ extension EmulatorState {
             let record = try conversationRecord(deviceId: deviceId)
             let messages = try record.map {
                 try messagesJSON(
-                    "SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq", [.text($0.id)], receipts: true)
+                    "SELECT \(Columns.messages) FROM messages WHERE conversation_id = ? ORDER BY seq", [.text($0.id)], receipts: true)
             }
             return .json(200, ["messages": .array(messages ?? [])])
         case ("POST", ["messages"]): return try agentReply(request, deviceId: deviceId)
@@ -109,7 +109,7 @@ extension EmulatorState {
             return try addMessage(message, deviceId: deviceId)
         }
         try queuePush(for: message, photoCount: photos.count, conversationId: record.id, deviceId: deviceId)
-        let stored = try messagesJSON("SELECT * FROM messages WHERE id = ?", [.text(messageId)], receipts: true).first ?? .null
+        let stored = try messagesJSON("SELECT \(Columns.messages) FROM messages WHERE id = ?", [.text(messageId)], receipts: true).first ?? .null
         return .json(201, ["conversationId": .string(record.id), "message": stored])
     }
 
@@ -138,11 +138,11 @@ extension EmulatorState {
     func devicesJSON(_ id: String?, matching query: String? = nil) throws -> [JSONValue] {
         let rows: [SQLRow]
         if let id {
-            rows = try db.query("SELECT * FROM devices WHERE id = ?", [.text(id)])
+            rows = try db.query("SELECT \(Columns.devices) FROM devices WHERE id = ?", [.text(id)])
         } else if let query {
-            rows = try db.query("SELECT * FROM devices WHERE \(Self.searchCondition) ORDER BY rowid", [.text(query)])
+            rows = try db.query("SELECT \(Columns.devices) FROM devices WHERE \(Self.searchCondition) ORDER BY rowid", [.text(query)])
         } else {
-            rows = try db.query("SELECT * FROM devices ORDER BY rowid")
+            rows = try db.query("SELECT \(Columns.devices) FROM devices ORDER BY rowid")
         }
         return try rows.map { row in
             let deviceId = row.text("id") ?? ""

@@ -250,7 +250,7 @@ extension EmulatorState {
     }
 
     private func pushOutbox() throws -> HTTPResponse {
-        .json(200, ["pushes": .array(try db.query("SELECT * FROM push_outbox ORDER BY id").map(Self.pushJSON))])
+        .json(200, ["pushes": .array(try db.query("SELECT \(Columns.pushOutbox) FROM push_outbox ORDER BY id").map(Self.pushJSON))])
     }
 
     private func conversationsList() throws -> HTTPResponse {

@@ -22,7 +22,7 @@ extension EmulatorState {
         let record = try conversationRecord(deviceId: device.id)
         let messages = try record.map {
             try messagesJSON(
-                "SELECT * FROM (SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+                "SELECT \(Columns.messages) FROM (SELECT \(Columns.messages) FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
                 [.text($0.id), .int(Int64(Self.pageSize))])
         } ?? []
         if let record { try markDelivered(conversationId: record.id, messages: messages) }
@@ -53,7 +53,7 @@ extension EmulatorState {
         var messages: [JSONValue] = []
         if let record {
             messages = try messagesJSON(
-                "SELECT * FROM messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                "SELECT \(Columns.messages) FROM messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                 [.text(record.id), .int(after), .int(Int64(Self.pageSize + 1))])
         }
         let hasMore = messages.count > Self.pageSize
@@ -96,7 +96,7 @@ extension EmulatorState {
         try checkMaySend(device)
         if let record = try conversationRecord(deviceId: device.id),
             let existing = try messagesJSON(
-                "SELECT * FROM messages WHERE conversation_id = ? AND client_id = ?", [.text(record.id), .text(clientId)]
+                "SELECT \(Columns.messages) FROM messages WHERE conversation_id = ? AND client_id = ?", [.text(record.id), .text(clientId)]
             ).first
         {
             return .json(201, ["conversation": try conversationJSON(record, readSeq: device.readSeq), "message": existing])
@@ -104,7 +104,7 @@ extension EmulatorState {
         try checkAttachments(attachmentIds, deviceId: device.id)
         let (record, messageId) = try addMessage(
             NewMessage(sender: "USER", text: text, clientId: clientId, attachmentIds: attachmentIds), deviceId: device.id)
-        let message = try messagesJSON("SELECT * FROM messages WHERE id = ?", [.text(messageId)]).first ?? .null
+        let message = try messagesJSON("SELECT \(Columns.messages) FROM messages WHERE id = ?", [.text(messageId)]).first ?? .null
         return .json(201, ["conversation": try conversationJSON(record, readSeq: device.readSeq), "message": message])
     }
 
@@ -112,7 +112,7 @@ extension EmulatorState {
     private func checkAttachments(_ ids: [String], deviceId: String) throws {
         guard Set(ids).count == ids.count else { throw APIError(400, "invalid_attachment", "An attachment repeats.") }
         for id in ids {
-            guard let row = try db.row("SELECT * FROM attachments WHERE id = ? AND device_id = ?", [.text(id), .text(deviceId)]),
+            guard let row = try db.row("SELECT \(Columns.attachmentsWithData) FROM attachments WHERE id = ? AND device_id = ?", [.text(id), .text(deviceId)]),
                 row.text("message_id") == nil
             else { throw APIError(400, "invalid_attachment", "Unknown attachment \(id).") }
             guard row.bool("uploaded") == true else {

@@ -28,7 +28,7 @@ extension EmulatorState {
     static let pageSize = 50
 
     func conversationRecord(deviceId: String) throws -> ConversationRecord? {
-        guard let row = try db.row("SELECT * FROM conversations WHERE device_id = ?", [.text(deviceId)]),
+        guard let row = try db.row("SELECT \(Columns.conversations) FROM conversations WHERE device_id = ?", [.text(deviceId)]),
             let id = row.text("id"), let status = row.text("status")
         else { return nil }
         return ConversationRecord(
@@ -64,7 +64,7 @@ extension EmulatorState {
                 "clientId": .optional(row.text("client_id")),
                 "attachments": .array(
                     try db.query(
-                        "SELECT * FROM attachments WHERE message_id = ? ORDER BY position", [.text(id)]
+                        "SELECT \(Columns.attachments) FROM attachments WHERE message_id = ? ORDER BY position", [.text(id)]
                     ).map(attachmentJSON)),
             ]
             for (key, column) in [

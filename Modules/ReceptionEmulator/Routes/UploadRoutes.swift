@@ -32,7 +32,7 @@ extension EmulatorState {
         try admit(scopes: ["uploads", "requests"], subject: device.id)
         try checkMaySend(device)
         if let existing = try db.row(
-            "SELECT * FROM attachments WHERE device_id = ? AND request_id = ?", [.text(device.id), .text(requestId)])
+            "SELECT \(Columns.attachments) FROM attachments WHERE device_id = ? AND request_id = ?", [.text(device.id), .text(requestId)])
         {
             guard existing.text("checksum") == checksum, existing.int("bytes") == bytes else {
                 throw APIError.invalidRequest("requestId was reserved for other bytes")
@@ -72,7 +72,7 @@ extension EmulatorState {
     /// object was written: an earlier PUT succeeded) and exactly the reserved bytes (size and SHA-256 checked).
     func storagePut(_ request: HTTPRequest, attachmentId: String) throws -> HTTPResponse {
         guard hasValidSignature(request, purpose: "put", id: attachmentId),
-            let row = try db.row("SELECT * FROM attachments WHERE id = ?", [.text(attachmentId)])
+            let row = try db.row("SELECT \(Columns.attachments) FROM attachments WHERE id = ?", [.text(attachmentId)])
         else { throw APIError(403, "invalid_signature", "The upload URL is not valid or has expired.") }
         guard row.bool("uploaded") != true, request.header("if-match") == pendingTag(attachmentId) else {
             throw APIError(412, "precondition_failed", "The object has already been written or If-Match is wrong.")
@@ -104,7 +104,7 @@ extension EmulatorState {
         let device = try authenticate(request)
         try admit(scopes: ["requests"], subject: device.id)
         guard let row = try db.row(
-            "SELECT * FROM attachments WHERE id = ? AND device_id = ? AND uploaded = 1", [.text(id), .text(device.id)])
+            "SELECT \(Columns.attachments) FROM attachments WHERE id = ? AND device_id = ? AND uploaded = 1", [.text(id), .text(device.id)])
         else { throw APIError(404, "attachment_not_found", "No such attachment for this device.") }
         return .json(200, attachmentJSON(row))
     }

@@ -106,3 +106,31 @@ package enum Schema {
         }
     }
 }
+
+/// The columns each read names instead of `SELECT *`, per table: a reader states what it reads, a
+/// migration that adds a column changes no query, and a photo's bytes are read only by the queries that use them.
+/// `SchemaTests` checks every list against the migrated schema.
+package enum Columns {
+    /// `devices`, every column.
+    package static let devices = """
+        id, created_at, info, external_user_id, name, email, language, metadata, paywalls, push_token, \
+        push_environment, updates_app_badge, verified_user_id, verified_name, verified_email, verified_at, blocked, \
+        reset_revision, read_seq, user_typing, last_active_in_chat_at, display_name, last_seen_at
+        """
+    /// `conversations`, every column.
+    package static let conversations = "id, device_id, status, created_at, last_message_at, last_seq, team_read_seq"
+    /// `messages`, every column.
+    package static let messages = """
+        id, conversation_id, seq, client_id, sender, text, kind, review_url, paywall_id, paywall_title, \
+        button_label, author_id, action_clicked_at, created_at, delivered_at, read_at
+        """
+    /// `attachments` without the photo's bytes (`data`).
+    package static let attachments = """
+        id, device_id, request_id, content_type, bytes, width, height, checksum, uploaded, message_id, position, \
+        created_at
+        """
+    /// `attachments` with the photo's bytes.
+    package static let attachmentsWithData = attachments + ", data"
+    /// `push_outbox`, every column.
+    package static let pushOutbox = "id, device_id, push_token, push_environment, payload, created_at, is_test"
+}
