@@ -2,6 +2,8 @@
 // ReceptionKit: a native support-chat SDK and a local emulator of the service it talks to.
 // One package, one target per module under Modules/, one test target per module under Tests/.
 // Docs/ARCHITECTURE.md says who may import whom; scripts/check-imports enforces it.
+// Targets and products are grouped by role, in the same order: C libraries, core, plug-ins, feature modules,
+// facade, testing kit, emulator, executables, tests, benchmarks (the fuzz targets are built by scripts/fuzz).
 import PackageDescription
 
 let package = Package(
@@ -10,105 +12,81 @@ let package = Package(
     // use ReceptionCore's Locked; the emulator (and its tests) its own EmulatorLock (scripts/check-imports).
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
-        .library(name: "ReceptionCore", targets: ["ReceptionCore"]),
-        .library(name: "SecureStore", targets: ["SecureStore"]),
-        .library(name: "ReceptionTesting", targets: ["ReceptionTesting"]),
+        // Core.
         .library(name: "Digest", targets: ["Digest"]),
-        .library(name: "Transport", targets: ["Transport"]),
-        .library(name: "ReceptionKit", targets: ["ReceptionKit"]),
-        .library(name: "Identity", targets: ["Identity"]),
+        .library(name: "ReceptionCore", targets: ["ReceptionCore"]),
+        // Plug-ins.
+        .library(name: "SecureStore", targets: ["SecureStore"]),
         .library(name: "MessageCache", targets: ["MessageCache"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
-        .executable(name: "reception-image", targets: ["reception-image"]),
-        .library(name: "ReceptionEmulator", targets: ["ReceptionEmulator"]),
-        .executable(name: "reception-emulator", targets: ["reception-emulator"]),
+        .library(name: "Transport", targets: ["Transport"]),
+        // Feature modules.
+        .library(name: "Identity", targets: ["Identity"]),
         .library(name: "Conversation", targets: ["Conversation"]),
         .library(name: "Unread", targets: ["Unread"]),
         .library(name: "PushRouting", targets: ["PushRouting"]),
+        // Facade.
+        .library(name: "ReceptionKit", targets: ["ReceptionKit"]),
+        // Testing kit.
+        .library(name: "ReceptionTesting", targets: ["ReceptionTesting"]),
+        // Emulator.
+        .library(name: "ReceptionEmulator", targets: ["ReceptionEmulator"]),
+        // Executables.
+        .executable(name: "reception-emulator", targets: ["reception-emulator"]),
         .executable(name: "reception-chat", targets: ["reception-chat"]),
+        .executable(name: "reception-image", targets: ["reception-image"]),
     ],
     targets: [
-        // C libraries from the system (Debian: libsqlite3-dev, zlib1g-dev), each with a shim.h.
+        // MARK: C libraries
+        // From the system (Debian: libsqlite3-dev, zlib1g-dev, libheif-dev, libmicrohttpd-dev), each with a shim.h.
         .systemLibrary(
             name: "CSQLite", path: "Modules/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
         .systemLibrary(
             name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        // HEIC photos on Linux (Debian: libheif-dev); Apple platforms decode them through ImageIO and never build it.
+        // HEIC photos on Linux; Apple platforms decode them through ImageIO and never build it.
         .systemLibrary(
             name: "CHeif", path: "Modules/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // The emulator's HTTP server.
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Modules/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
 
+        // MARK: Core
         // Foundation-free SHA-256, HMAC-SHA256 and Base64: the one target client and emulator both import.
         .target(name: "Digest", path: "Modules/Digest"),
-
         // The shared vocabulary: errors, events, wire models, limits, and the seams a host may replace.
         .target(name: "ReceptionCore", dependencies: ["Digest"], path: "Modules/ReceptionCore"),
 
+        // MARK: Plug-ins (each on ReceptionCore and its own C library only; a host may bring its own instead)
         // Secure storage of session credentials: files on Linux, Keychain on Apple platforms.
         .target(name: "SecureStore", dependencies: ["ReceptionCore"], path: "Modules/SecureStore"),
-
-        // The client side of the HTTP protocol: typed endpoints, cooldowns, token refresh, halting, the event stream.
-        .target(name: "Transport", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Transport"),
-
-        // Who the user is: identity and metadata staging, identity-token inspection, the device payload (Docs/Identity.md).
-        .target(name: "Identity", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Identity"),
-        .testTarget(
-            name: "IdentityTests", dependencies: ["Identity", "ReceptionCore", "ReceptionTesting", "Transport", "Digest"],
-            path: "Tests/IdentityTests"),
-
-        // Fakes that hosts and our own tests use: in-memory stores, a manual clock, recording sinks.
-        .target(name: "ReceptionTesting", dependencies: ["ReceptionCore"], path: "Modules/ReceptionTesting"),
-
         // The default message store: one SQLite file in WAL mode (Docs/MessageCache.md).
         .target(name: "MessageCache", dependencies: ["ReceptionCore", "CSQLite"], path: "Modules/MessageCache"),
-
-        .testTarget(
-            name: "MessageCacheTests", dependencies: ["MessageCache", "ReceptionCore", "ReceptionTesting", "CSQLite"],
-            path: "Tests/MessageCacheTests"),
-        // The process the crash-safety and lock tests start and kill; built with the tests by `swift test`.
-        .executableTarget(
-            name: "message-cache-child", dependencies: ["MessageCache", "ReceptionCore", "ReceptionTesting", "CSQLite"],
-            path: "Tests/MessageCacheChild"),
-        // Append, window load and outbox round trip beside raw SQLite and a rewrite-one-JSON-file baseline.
-        .executableTarget(
-            name: "CacheBench", dependencies: ["MessageCache", "ReceptionCore", "CSQLite"],
-            path: "Benchmarks/CacheBench"),
         // Photo preparation (spec 7.9): pure-Swift JPEG encoder and decoder, PNG decoding through CZlib, HEIC through
         // ImageIO on Apple platforms and libheif (CHeif) on Linux, resizing.
         .target(
             name: "ImagePipeline",
             dependencies: ["ReceptionCore", "Digest", "CZlib", .target(name: "CHeif", condition: .when(platforms: [.linux]))],
             path: "Modules/ImagePipeline"),
-        // Command-line front end of the image pipeline for host developers and benchmark harnesses.
-        .executableTarget(
-            name: "reception-image", dependencies: ["ImagePipeline", "ReceptionCore"],
-            path: "Modules/reception-image"),
-        // Encoder speed and size against libjpeg-turbo on the same images in the same run.
-        .executableTarget(
-            name: "ImageBench", dependencies: ["ImagePipeline", "ReceptionCore"], path: "Benchmarks/ImageBench"),
-        // The emulator of the service side (Docs/Emulator.md): HTTP on libmicrohttpd, storage in SQLite.
-        .systemLibrary(
-            name: "CMicroHTTPD", path: "Modules/CMicroHTTPD", pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        // The client side of the HTTP protocol: typed endpoints, cooldowns, token refresh, halting, the event stream.
+        .target(name: "Transport", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Transport"),
+
+        // MARK: Feature modules (each on ReceptionCore only, never on each other; the facade wires them)
+        // Who the user is: identity and metadata staging, identity-token inspection, the device payload (Docs/Identity.md).
+        .target(name: "Identity", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Identity"),
+        // The chat engine: send pipeline, outbox, automatic resend, history merge, reads, typing, stream, banner.
         .target(
-            name: "ReceptionEmulator", dependencies: ["Digest", "CSQLite", "CMicroHTTPD"],
-            path: "Modules/ReceptionEmulator"),
-        .executableTarget(
-            name: "reception-emulator", dependencies: ["ReceptionEmulator"], path: "Modules/reception-emulator"),
-        .executableTarget(
-            name: "EmulatorBench", dependencies: ["ReceptionEmulator", "CMicroHTTPD"], path: "Benchmarks/EmulatorBench"),
-        .testTarget(
-            name: "ReceptionEmulatorTests", dependencies: ["ReceptionEmulator", "Digest"],
-            path: "Tests/ReceptionEmulatorTests"),
+            name: "Conversation", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Conversation",
+            resources: [.copy("Resources/ChatTexts.xcstrings")]),
+        // The unread count, its polling schedule, the app-icon badge and notification cleanup (Docs/Unread.md).
+        .target(name: "Unread", dependencies: ["ReceptionCore"], path: "Modules/Unread"),
+        // Push token staging, APNs environment resolution and payload recognition (Docs/PushRouting.md).
+        .target(name: "PushRouting", dependencies: ["ReceptionCore", "Digest"], path: "Modules/PushRouting"),
 
-        // Sequential authenticated requests through our client beside bare URLSession, same emulator, same run.
-        .executableTarget(
-            name: "TransportBench",
-            dependencies: ["Transport", "ReceptionCore", "ReceptionTesting", "ReceptionEmulator"],
-            path: "Benchmarks/TransportBench"),
-
-        // The facade a host imports: Reception.shared, configuration, the default composition, the account lifecycle.
+        // MARK: Facade
+        // What a host imports: Reception.shared, configuration, the default composition, the account lifecycle.
         .target(
             name: "ReceptionKit",
             dependencies: [
@@ -116,61 +94,63 @@ let package = Package(
                 "Conversation", "Unread", "PushRouting",
             ],
             path: "Modules/ReceptionKit"),
-        .testTarget(
-            name: "ReceptionKitTests",
-            dependencies: [
-                "ReceptionKit", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator", "SecureStore",
-                "Conversation", "ImagePipeline", "Identity",
-            ],
-            path: "Tests/ReceptionKitTests"),
 
-        // Docs/Footprint.md: what the SDK costs a host (scripts/footprint): run-time figures, and the minimal host
-        // whose release binary size is the baseline of the SDK's added size.
+        // MARK: Testing kit
+        // Fakes that hosts and our own tests use: in-memory stores, a manual clock, recording sinks, contracts.
+        .target(name: "ReceptionTesting", dependencies: ["ReceptionCore"], path: "Modules/ReceptionTesting"),
+
+        // MARK: Emulator
+        // The service side (Docs/Emulator.md): HTTP on libmicrohttpd, storage in SQLite, the dashboard.
+        .target(
+            name: "ReceptionEmulator", dependencies: ["Digest", "CSQLite", "CMicroHTTPD"],
+            path: "Modules/ReceptionEmulator"),
+
+        // MARK: Executables
         .executableTarget(
-            name: "Footprint", dependencies: ["ReceptionKit", "ReceptionCore", "ImagePipeline"],
-            path: "Benchmarks/Footprint", exclude: ["malloc-counter.c", "recorded.json"]),
-        .executableTarget(name: "FootprintHost", path: "Benchmarks/FootprintHost"),
-
-        // The bounded reliability run of `make soak`: installs sending under faults and kills, nothing lost or doubled.
+            name: "reception-emulator", dependencies: ["ReceptionEmulator"], path: "Modules/reception-emulator"),
+        // The terminal host app (Docs/HostApp.md): embeds ReceptionKit as an iOS app would; `make demo` drives it.
         .executableTarget(
-            name: "Soak", dependencies: ["ReceptionKit", "ReceptionCore", "ReceptionEmulator", "SecureStore"],
-            path: "Benchmarks/Soak"),
+            name: "reception-chat", dependencies: ["ReceptionKit", "ReceptionCore", "Conversation", "PushRouting", "Digest"],
+            path: "Modules/reception-chat"),
+        // Command-line front end of the image pipeline for host developers and benchmark harnesses.
+        .executableTarget(
+            name: "reception-image", dependencies: ["ImagePipeline", "ReceptionCore"],
+            path: "Modules/reception-image"),
 
+        // MARK: Tests (one target per module)
         .testTarget(name: "DigestTests", dependencies: ["Digest"], path: "Tests/DigestTests"),
         .testTarget(
             name: "ReceptionCoreTests", dependencies: ["ReceptionCore", "ReceptionTesting"],
             path: "Tests/ReceptionCoreTests"),
         .testTarget(
+            name: "SystemLibrariesTests", dependencies: ["CSQLite", "CZlib"],
+            path: "Tests/SystemLibrariesTests"),
+        .testTarget(
             name: "SecureStoreTests", dependencies: ["SecureStore", "ReceptionCore", "ReceptionTesting"],
             path: "Tests/SecureStoreTests"),
         .testTarget(
-            name: "ReceptionTestingTests", dependencies: ["ReceptionTesting", "ReceptionCore"],
-            path: "Tests/ReceptionTestingTests"),
+            name: "MessageCacheTests", dependencies: ["MessageCache", "ReceptionCore", "ReceptionTesting", "CSQLite"],
+            path: "Tests/MessageCacheTests"),
+        // The process the crash-safety and lock tests start and kill; built with the tests by `swift test`.
+        .executableTarget(
+            name: "message-cache-child", dependencies: ["MessageCache", "ReceptionCore", "ReceptionTesting", "CSQLite"],
+            path: "Tests/MessageCacheChild"),
+        .testTarget(
+            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ReceptionCore", "ReceptionTesting"],
+            path: "Tests/ImagePipelineTests"),
         .testTarget(
             name: "TransportTests",
             dependencies: ["Transport", "ReceptionCore", "ReceptionTesting", "Digest", "ReceptionEmulator"],
             path: "Tests/TransportTests", exclude: ["Fixtures"]),
         .testTarget(
-            name: "SystemLibrariesTests", dependencies: ["CSQLite", "CZlib"],
-            path: "Tests/SystemLibrariesTests"),
-        // The chat engine: send pipeline, outbox, automatic resend, history merge, reads, typing, stream, banner.
-        .target(
-            name: "Conversation", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Conversation",
-            resources: [.copy("Resources/ChatTexts.xcstrings")]),
+            name: "IdentityTests", dependencies: ["Identity", "ReceptionCore", "ReceptionTesting", "Transport", "Digest"],
+            path: "Tests/IdentityTests"),
         .testTarget(
             name: "ConversationTests",
             dependencies: [
                 "Conversation", "ReceptionCore", "ReceptionTesting", "Transport", "MessageCache", "ReceptionEmulator",
             ],
             path: "Tests/ConversationTests"),
-        .testTarget(
-            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ReceptionCore", "ReceptionTesting"],
-            path: "Tests/ImagePipelineTests"),
-
-        // The unread count, its polling schedule, the app-icon badge and notification cleanup (Docs/Unread.md).
-        .target(name: "Unread", dependencies: ["ReceptionCore"], path: "Modules/Unread"),
-        // Push token staging, APNs environment resolution and payload recognition (Docs/PushRouting.md).
-        .target(name: "PushRouting", dependencies: ["ReceptionCore", "Digest"], path: "Modules/PushRouting"),
         .testTarget(
             name: "UnreadTests",
             dependencies: [
@@ -180,14 +160,52 @@ let package = Package(
         .testTarget(
             name: "PushRoutingTests", dependencies: ["PushRouting", "ReceptionCore", "ReceptionTesting"],
             path: "Tests/PushRoutingTests", resources: [.copy("Fixtures")]),
-
-        // The terminal host app (Docs/HostApp.md): embeds ReceptionKit as an iOS app would; `make demo` drives it.
-        .executableTarget(
-            name: "reception-chat", dependencies: ["ReceptionKit", "ReceptionCore", "Conversation", "PushRouting", "Digest"],
-            path: "Modules/reception-chat"),
+        .testTarget(
+            name: "ReceptionKitTests",
+            dependencies: [
+                "ReceptionKit", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator", "SecureStore",
+                "Conversation", "ImagePipeline", "Identity",
+            ],
+            path: "Tests/ReceptionKitTests"),
+        .testTarget(
+            name: "ReceptionTestingTests", dependencies: ["ReceptionTesting", "ReceptionCore"],
+            path: "Tests/ReceptionTestingTests"),
+        .testTarget(
+            name: "ReceptionEmulatorTests", dependencies: ["ReceptionEmulator", "Digest"],
+            path: "Tests/ReceptionEmulatorTests"),
         // Drives the built reception-chat binary through a pseudo-terminal against the in-process emulator.
         .testTarget(
             name: "ReceptionChatTests", dependencies: ["ReceptionEmulator"], path: "Tests/ReceptionChatTests"),
+
+        // MARK: Benchmarks (each prints our figure beside a baseline from the same run; `make bench`)
+        // Append, window load and outbox round trip beside raw SQLite and a rewrite-one-JSON-file baseline.
+        .executableTarget(
+            name: "CacheBench", dependencies: ["MessageCache", "ReceptionCore", "CSQLite"],
+            path: "Benchmarks/CacheBench"),
+        // Codec speed and size against libjpeg-turbo (through Pillow) on the same images in the same run.
+        .executableTarget(
+            name: "ImageBench", dependencies: ["ImagePipeline", "ReceptionCore"], path: "Benchmarks/ImageBench"),
+        // Sequential authenticated requests through our client beside bare URLSession, same emulator, same run.
+        .executableTarget(
+            name: "TransportBench",
+            dependencies: ["Transport", "ReceptionCore", "ReceptionTesting", "ReceptionEmulator"],
+            path: "Benchmarks/TransportBench"),
+        .executableTarget(
+            name: "EmulatorBench", dependencies: ["ReceptionEmulator", "CMicroHTTPD"], path: "Benchmarks/EmulatorBench"),
+        // Docs/Footprint.md: what the SDK costs a host (scripts/footprint): run-time figures, and the minimal host
+        // whose release binary size is the baseline of the SDK's added size.
+        .executableTarget(
+            name: "Footprint", dependencies: ["ReceptionKit", "ReceptionCore", "ImagePipeline"],
+            path: "Benchmarks/Footprint", exclude: ["malloc-counter.c", "recorded.json"]),
+        .executableTarget(name: "FootprintHost", path: "Benchmarks/FootprintHost"),
+        // The bounded reliability run of `make soak`: installs sending under faults and kills, nothing lost or doubled.
+        .executableTarget(
+            name: "Soak", dependencies: ["ReceptionKit", "ReceptionCore", "ReceptionEmulator", "SecureStore"],
+            path: "Benchmarks/Soak"),
+
+        // MARK: Fuzz
+        // Fuzz/<Target>/ are libFuzzer entry points compiled by scripts/fuzz with `swiftc -sanitize=fuzzer`, outside
+        // SwiftPM (a fuzzer main cannot coexist with the package's executables); `make fuzz`, and `make test` for 15 s.
     ],
     swiftLanguageModes: [.v6]
 )
