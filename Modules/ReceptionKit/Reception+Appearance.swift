@@ -7,17 +7,13 @@ import UIKit
 extension Reception {
     /// The revision of the published appearance the chat shows, `nil` while none is known or remote appearance is
     /// off.
-    public var remoteAppearanceRevision: Int? { usesRemoteAppearance ? shownAppearance?.revision : nil }
+    public var remoteAppearanceRevision: Int? { usesRemoteAppearance ? appearanceSlot.shown?.revision : nil }
 
     /// Spec 7.1 step 3 and 7.20: load this App ID's cached appearance, show it, and start the refresh loop.
     func startAppearance(appID: String) {
         let cache = AppearanceCache(preferences: FilePreferences.shared(
             url: configuration.dataDirectory.appendingPathComponent("appearance.json"),
             write: configuration.writePreferencesFile))
-        appearanceCache = cache
-        publishedAppearance = cache.load(appID: appID)
-        shownAppearance = publishedAppearance
-        resolveAppearance()
         let refresher = AppearanceRefresher(
             .init(
                 fetch: { [weak self] etag throws(ReceptionError) -> AppearanceFetch in
@@ -26,20 +22,16 @@ extension Reception {
                 },
                 published: { [weak self] appearance in await self?.appearancePublished(appearance, appID: appID) },
                 clock: configuration.clock, random: configuration.random, logger: logger("Appearance")),
-            active: appActive, enabled: usesRemoteAppearance)
-        appearanceRefresher = refresher
+            active: foreground.isActive, enabled: usesRemoteAppearance)
+        appearanceSlot.start(cache: cache, appID: appID, refresher: refresher)
+        resolveAppearance()
         Task { await refresher.start() }
     }
 
     /// A fetched appearance: cached at once, shown now unless the chat is open (it is not restyled mid-session).
     func appearancePublished(_ appearance: RemoteAppearance, appID: String) {
         guard appID == self.appID else { return }
-        appearanceCache?.save(appearance, appID: appID)
-        publishedAppearance = appearance
-        if !isChatOpen {
-            shownAppearance = appearance
-            resolveAppearance()
-        }
+        if appearanceSlot.publish(appearance, appID: appID, chatOpen: isChatOpen) { resolveAppearance() }
     }
 
     /// `usesRemoteAppearance` changed: the loop follows, and the chat shows the host's appearance alone, or merged.
@@ -52,7 +44,7 @@ extension Reception {
 
     /// `chatAppearance` = `appearance`, with the shown published appearance laid over it when remote is on.
     func resolveAppearance() {
-        guard usesRemoteAppearance, let shownAppearance,
+        guard usesRemoteAppearance, let shownAppearance = appearanceSlot.shown,
               let imagesBase = try? endpoint?.url(path: "appearance/images") else {
             chatAppearance = appearance
             chat?.texts = chatTexts
@@ -77,11 +69,11 @@ extension Reception {
     /// `appDidEnterBackground()` itself (an inactive app counts as not active, as for the chat engine).
     func observeLifecycle() {
         guard let lifecycle = configuration.lifecycle else { return }
-        lifecycleObservation = Task { [weak self] in
+        foreground.follow(Task { [weak self] in
             for await state in lifecycle.lifecycleUpdates() {
                 guard let self else { return }
                 if state == .active { self.appDidBecomeActive() } else { self.appDidEnterBackground() }
             }
-        }
+        })
     }
 }

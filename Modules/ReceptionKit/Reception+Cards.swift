@@ -35,9 +35,9 @@ extension Reception {
     /// invalid and duplicate IDs dropped, at most 20), so reading gives what was kept. Without
     /// `paywallAvailability` all of them are available; the available list is synchronised to the service.
     public var paywalls: [ReceptionPaywall] {
-        get { registeredPaywalls }
+        get { cards.registered }
         set {
-            registeredPaywalls = PaywallRules.validated(newValue)
+            cards.register(newValue)
             refreshPaywalls(invalidate: false)
         }
     }
@@ -52,9 +52,8 @@ extension Reception {
     /// subscription change); otherwise the current list stays while checking. Only the latest check publishes.
     public func refreshPaywalls(invalidate: Bool = false) {
         if invalidate { availablePaywalls = [] }
-        paywallCheck += 1
-        let check = paywallCheck
-        let registered = registeredPaywalls
+        let check = cards.beginCheck()
+        let registered = cards.registered
         guard let availability = paywallAvailability else {
             availablePaywalls = registered
             preferencesChanged()
@@ -63,7 +62,7 @@ extension Reception {
         Task { [weak self] in
             var available: [ReceptionPaywall] = []
             for paywall in registered where await availability(paywall.id) { available.append(paywall) }
-            guard let self, check == self.paywallCheck else { return }
+            guard let self, self.cards.isLatest(check) else { return }
             self.availablePaywalls = available
             self.preferencesChanged()
         }
@@ -112,7 +111,7 @@ extension Reception {
     func flushActionClicks(_ session: ReceptionSession) {
         let store = session.store
         let client = session.client
-        let flush = Task { [previous = actionClickFlush] in
+        cards.chainClickFlush { previous in Task {
             await previous?.value
             while let head = (try? store.sessionState())?.pendingActionClicks.first {
                 do throws(ReceptionError) {
@@ -122,7 +121,6 @@ extension Reception {
                 }
                 try? store.updateSessionState { $0.pendingActionClicks.removeAll { $0 == head } }
             }
-        }
-        actionClickFlush = flush
+        } }
     }
 }

@@ -10,11 +10,11 @@ extension Reception {
         guard !isChatOpen else { return }
         isChatOpen = true
         // Spec 7.20: a newly published appearance becomes visible at a chat opening.
-        shownAppearance = publishedAppearance
+        appearanceSlot.showNewest()
         resolveAppearance()
         onEvent?(.chatOpened)
         let monitor = unreadMonitor
-        let active = appActive
+        let active = foreground.isActive
         Task {
             await monitor?.chatVisibilityChanged(visible: true)
             // Spec 7.2: the opening load of a used chat follows a device update.
@@ -40,8 +40,8 @@ extension Reception {
 
     /// Tell ReceptionKit the app became active (when no lifecycle monitor is configured).
     public func appDidBecomeActive() {
-        guard !appActive else { return }
-        appActive = true
+        guard !foreground.isActive else { return }
+        foreground.isActive = true
         guard let session else { return }
         let monitor = unreadMonitor
         Task {
@@ -58,8 +58,8 @@ extension Reception {
 
     /// Tell ReceptionKit the app went to the background (when no lifecycle monitor is configured).
     public func appDidEnterBackground() {
-        guard appActive else { return }
-        appActive = false
+        guard foreground.isActive else { return }
+        foreground.isActive = false
         // Spec 7.15: the revocation queue pauses in the background (after the request in flight).
         revocations?.setActive(false)
         let refresher = appearanceRefresher

@@ -82,7 +82,7 @@ extension Reception {
             await engine.attach(network: configuration.network, lifecycle: nil)
             // The state now, not when the session was made: a lifecycle change meanwhile reached an engine that had
             // not started and was dropped.
-            let active = self?.appActive ?? true
+            let active = self?.foreground.isActive ?? true
             await engine.setAppState(active ? .active : .background)
             await model.connect()
             if self?.isChatOpen == true { await engine.setVisible(true) }
@@ -96,7 +96,7 @@ extension Reception {
     /// Spec 7.6: an activated session sends its device update now, so the service has the changed preferences.
     /// (The launch and foreground updates belong to the unread monitor, which orders them before its unread GET.)
     func synchronisePreferences() async {
-        guard let session, appActive, await session.isActivated() else { return }
+        guard let session, foreground.isActive, await session.isActivated() else { return }
         try? await session.client.updateDevice(probe: false, allowRegistration: false)
     }
 
@@ -215,7 +215,7 @@ extension Reception {
     /// Sends the queued logout revocations one after the other while the app is active (spec 7.15), through the
     /// queue's single drain: asked for while one runs, it makes that one go round again instead of starting another.
     func drainRevocations() {
-        guard let revocations, let endpoint, appActive else { return }
+        guard let revocations, let endpoint, foreground.isActive else { return }
         let configuration = self.configuration
         let log = logger("Logout")
         let root = endpoint.root

@@ -34,7 +34,7 @@ extension Reception {
         let budget = configuration.setupCheckBudget
         let start = clock.uptime
         let poll = Duration.milliseconds(200)
-        while !appActive {
+        while !foreground.isActive {
             if clock.uptime - start >= budget { return .failed(reason: ReceptionError.Code.appNotActive.rawValue) }
             try? await clock.sleep(for: poll)
         }

@@ -23,14 +23,14 @@ struct NoNotificationPermission: NotificationPermissionReading {
 
 extension Reception {
     /// The unread monitor of this `Reception` (one per configuration; sessions come and go under it).
-    func makeUnreadMonitor() -> UnreadMonitor {
+    func makeUnreadMonitor(_ configuration: ReceptionConfiguration) -> UnreadMonitor {
         UnreadMonitor(
             count: unreadModel,
             dependencies: .init(
                 badge: configuration.badge, notifications: configuration.notifications,
                 permission: configuration.notificationPermission, clock: configuration.clock,
                 random: configuration.random, logger: logger("Unread")),
-            appActive: appActive, updatesAppBadge: updatesAppBadge)
+            appActive: foreground.isActive, updatesAppBadge: updatesAppBadge)
     }
 
     /// Hands the new session to the unread monitor (spec 7.11): its service, what it knows, where it saves.
@@ -50,7 +50,7 @@ extension Reception {
 
     /// The push router of this `Reception`: token changes update a registered device and refresh the count;
     /// a forwarded support push presents the chat and refreshes the count.
-    func makePushRouter() -> PushRouter {
+    func makePushRouter(_ configuration: ReceptionConfiguration) -> PushRouter {
         PushRouter(
             resolver: configuration.pushEnvironment,
             hooks: .init(

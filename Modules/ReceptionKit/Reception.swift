@@ -107,17 +107,47 @@ public final class Reception {
 
     // MARK: Internals
 
-    var registeredPaywalls: [ReceptionPaywall] = []
-    var paywallCheck = 0
-    var actionClickFlush: Task<Void, Never>?
+    // Each piece of state below has one owner: a part type with its own narrow API (Modules/ReceptionKit/Parts,
+    // Appearance/AppearanceSlot.swift), or the one file of the facade that writes it (Docs/ARCHITECTURE.md).
+
+    /// What the accepted configure established (`Reception.swift` replaces it; the rest read it).
+    var app: ConfiguredApp?
+    /// The current session (`Reception+Session.swift` starts one; `Reception+Account.swift` ends it).
+    var session: ReceptionSession?
+    /// Logout revocations still to send, one queue per secure store, kept across configures (spec 7.15).
+    var revocations: RevocationQueue?
+    /// Registered paywalls, the latest availability check, the click flush chain (`Reception+Cards.swift`).
+    var cards = CardsState()
+    /// The published appearance and its refresh loop (`Reception+Appearance.swift`).
+    var appearanceSlot = AppearanceSlot()
+    /// Whether the app is active, and the lifecycle monitor's observation (`Reception+Chat.swift`).
+    var foreground = ForegroundState()
+    /// `runSetupCheck` runs at most once per `Reception` (spec 7.23).
     var setupCheckRan = false
-    /// The newest published appearance (cached per App ID), and the one the chat shows now.
-    var publishedAppearance: RemoteAppearance?
-    var shownAppearance: RemoteAppearance?
-    var appearanceCache: AppearanceCache?
+    /// The count the host observes; the unread monitor writes it.
+    let unreadModel = UnreadCount()
+    /// The session scope for closures that run off the main actor.
+    let scopeBox = ScopeBox()
+    /// The synchronised preferences for the payload hook, from any thread.
+    let preferencesBox = PreferencesBox()
+    /// Bumped by every configure, logout and reset: a deletion that finishes for an older presentation does not
+    /// reset the newer session (seed 000, "Session changes and concurrent work").
+    var presentationGeneration = 0
+
     /// Readable in the package so tests can wait for the refresh loop's state instead of sleeping.
-    package internal(set) var appearanceRefresher: AppearanceRefresher?
-    var lifecycleObservation: Task<Void, Never>?
+    package var appearanceRefresher: AppearanceRefresher? { appearanceSlot.refresher }
+
+    // Read-only views of the configured app, for the facade's files.
+    var configuration: ReceptionConfiguration { app?.configuration ?? Self.unconfigured }
+    var appID: String? { app?.appID }
+    var endpoint: ServiceEndpoint? { app?.endpoint }
+    var namespaces: StorageNamespaces? { app?.namespaces }
+    var preferences: FilePreferences? { app?.preferences }
+    var stager: IdentityStager? { app?.stager }
+    var unreadMonitor: UnreadMonitor? { app?.unreadMonitor }
+    var pushRouter: PushRouter? { app?.pushRouter }
+    /// What calls before configure read (they do nothing with it).
+    private static let unconfigured = ReceptionConfiguration()
 
     struct Logging {
         var level: LogLevel = .info
@@ -143,24 +173,6 @@ public final class Reception {
     func logger(_ category: String) -> ReceptionLogger {
         ReceptionLogger(handler: GlobalLogHandler(), level: .debug, category: category)
     }
-
-    var configuration = ReceptionConfiguration()
-    var appID: String?
-    var endpoint: ServiceEndpoint?
-    var namespaces: StorageNamespaces?
-    var preferences: FilePreferences?
-    var stager: IdentityStager?
-    var revocations: RevocationQueue?
-    var session: ReceptionSession?
-    let unreadModel = UnreadCount()
-    var unreadMonitor: UnreadMonitor?
-    var pushRouter: PushRouter?
-    var scopeBox = ScopeBox()
-    let preferencesBox = PreferencesBox()
-    var appActive = true
-    /// Bumped by every configure, logout and reset: a deletion that finishes for an older presentation does not
-    /// reset the newer session (seed 000, "Session changes and concurrent work").
-    var presentationGeneration = 0
 
     /// A standalone instance (tests, or a host that wants two); most hosts use `shared`.
     public init() {}
@@ -202,11 +214,7 @@ public final class Reception {
         if let old = session { Task { await old.end() } }
         session = nil
         if let oldMonitor = unreadMonitor { Task { await oldMonitor.endSession() } }
-        if let oldRefresher = appearanceRefresher { Task { await oldRefresher.end() } }
-        lifecycleObservation?.cancel()
-        self.configuration = configuration
-        self.appID = appId
-        self.endpoint = endpoint
+        foreground.follow(nil)
         // Issue 15: the data folder is the owner's only (0700); every file in it is created 0600.
         do { try PrivateFiles.createFolder(configuration.dataDirectory) } catch {
             log.error("the data folder could not be created (\(error.code))")
@@ -214,12 +222,10 @@ public final class Reception {
         let preferences = FilePreferences.shared(
             url: configuration.dataDirectory.appendingPathComponent("preferences.json"),
             write: configuration.writePreferencesFile, logger: logger("Preferences"))
-        self.preferences = preferences
         let namespaces = StorageNamespaces(
             preferences: preferences, idGenerator: configuration.ids,
             journal: RotationJournal(store: configuration.secureStore, logger: logger("Session")),
             logger: logger("Session"))
-        self.namespaces = namespaces
         // One queue per secure store, kept across configures, so its single drain stays the only one.
         if revocations?.keeps(configuration.secureStore) != true {
             revocations?.setActive(false)
@@ -243,15 +249,17 @@ public final class Reception {
         scopeBox.set(scope.key)
         // Preferences of older scopes (an earlier version's logout left them) hold a previous user's identity.
         namespaces.removeEarlierScopes(of: scope)
-        stager = IdentityStager(
-            store: pendingIdentityStore(), verifiedUserId: IdentityStager.verifiedUserIdReader(
+        let stager = IdentityStager(
+            store: pendingIdentityStore(preferences), verifiedUserId: IdentityStager.verifiedUserIdReader(
                 secureStore: configuration.secureStore, scope: { [scopeBox] in scopeBox.value }),
             logger: logger("Identity"))
+        // Spec 7.1 step 6: the count restarts at 0 without touching the badge (the service's value follows).
+        app = ConfiguredApp(
+            configuration: configuration, appID: appId, endpoint: endpoint, preferences: preferences,
+            namespaces: namespaces, stager: stager, unreadMonitor: makeUnreadMonitor(configuration),
+            pushRouter: makePushRouter(configuration))
         isConfigured = true
         presentationGeneration += 1
-        // Spec 7.1 step 6: the count restarts at 0 without touching the badge (the service's value follows).
-        unreadMonitor = makeUnreadMonitor()
-        pushRouter = makePushRouter()
         startSession(scope: scope, inheritingHalt: nil)
         refreshIdentityState()
         // Spec 7.1 step 3: the cached published appearance of this App ID, then the refresh loop.
@@ -262,17 +270,16 @@ public final class Reception {
     }
 
     /// The pending identity lives in the plain preferences under `<scope>.pending` (spec 7.17).
-    private func pendingIdentityStore() -> PendingIdentityStore {
-        let preferences = self.preferences
+    private func pendingIdentityStore(_ preferences: FilePreferences) -> PendingIdentityStore {
         let scopeBox = self.scopeBox
         return PendingIdentityStore(
             load: {
-                guard let text = preferences?["\(scopeBox.value).pending"] else { return nil }
+                guard let text = preferences["\(scopeBox.value).pending"] else { return nil }
                 return try? JSONDecoder().decode(PendingIdentity.self, from: Data(text.utf8))
             },
             save: { pending in
                 guard let data = try? JSONEncoder().encode(pending) else { return }
-                preferences?["\(scopeBox.value).pending"] = String(decoding: data, as: UTF8.self)
+                preferences["\(scopeBox.value).pending"] = String(decoding: data, as: UTF8.self)
             })
     }
 

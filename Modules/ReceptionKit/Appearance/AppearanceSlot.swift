@@ -1,0 +1,34 @@
+/// The facade's part for the published appearance (spec 7.20): this App ID's cache, the newest published
+/// appearance, the one the chat shows, and the refresh loop. A published appearance is shown at once unless the
+/// chat is open; an open chat shows the newest one only at its next opening.
+struct AppearanceSlot {
+    /// The cache of published appearances by App ID.
+    private(set) var cache: AppearanceCache?
+    /// The newest published appearance known.
+    private(set) var published: RemoteAppearance?
+    /// The published appearance the chat shows now.
+    private(set) var shown: RemoteAppearance?
+    /// The refresh loop of the current configuration.
+    private(set) var refresher: AppearanceRefresher?
+
+    /// A configure: the App ID's cached appearance is the newest and is shown; the previous loop is ended.
+    mutating func start(cache: AppearanceCache, appID: String, refresher: AppearanceRefresher) {
+        if let previous = self.refresher { Task { await previous.end() } }
+        self.cache = cache
+        published = cache.load(appID: appID)
+        shown = published
+        self.refresher = refresher
+    }
+
+    /// A fetched appearance: cached, and shown unless the chat is open. Returns whether the shown one changed.
+    mutating func publish(_ appearance: RemoteAppearance, appID: String, chatOpen: Bool) -> Bool {
+        cache?.save(appearance, appID: appID)
+        published = appearance
+        guard !chatOpen else { return false }
+        shown = appearance
+        return true
+    }
+
+    /// A chat opening shows the newest published appearance.
+    mutating func showNewest() { shown = published }
+}

@@ -1,0 +1,28 @@
+import Identity
+import PushRouting
+import ReceptionCore
+import Transport
+import Unread
+
+/// What one accepted `configure(appId:)` established, owned as a whole: the configuration and App ID, the service
+/// endpoint, the storage namespaces and preferences file of the data folder, the identity stager, and the unread
+/// monitor and push router that live as long as the configuration (sessions come and go under them). Only
+/// `configure` writes it, by replacing it; everything else reads it through the facade.
+struct ConfiguredApp {
+    /// The parts the host passed (or the defaults).
+    let configuration: ReceptionConfiguration
+    /// The accepted App ID.
+    let appID: String
+    /// Where requests go, built from the App ID and the service root.
+    let endpoint: ServiceEndpoint
+    /// The data folder's plain preferences (`preferences.json`).
+    let preferences: FilePreferences
+    /// The session scopes of each App ID in those preferences (spec 7.1 step 5, logout rotation).
+    let namespaces: StorageNamespaces
+    /// Who the user is, staged until a session can send it (spec 7.17).
+    let stager: IdentityStager
+    /// The unread count's polling, badge and notification cleanup (spec 7.11).
+    let unreadMonitor: UnreadMonitor
+    /// Push token staging and payload routing (spec 7.16).
+    let pushRouter: PushRouter
+}
