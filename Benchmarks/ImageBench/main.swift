@@ -3,6 +3,8 @@
 //   swift run -c release ImageBench [--quick] [--decode-only | --encode-only]
 //   swift run -c release ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]   (one decode, for /usr/bin/time -v)
 //   swift run -c release ImageBench --decode-time FILE EIGHTHS RUNS        (best of RUNS decodes)
+//   swift run -c release ImageBench --size-at-ssim [--quick] [--lambda X] [--no-speed] [--tiled-only]
+//                                   (bytes against cjpeg -optimize at equal luma SSIM, and trellis speed)
 //
 // Speed is in-process megapixels per second (best of a timed loop, single thread) for both encoders; size compares
 // our optimised-Huffman output with `cjpeg -optimize`; quality compares luma PSNR after decoding both with
@@ -18,6 +20,11 @@ do {
     }
     if let flag = CommandLine.arguments.firstIndex(of: "--decode-time") {
         try DecodePeak.time(Array(CommandLine.arguments[(flag + 1)...]))
+        exit(0)
+    }
+    if CommandLine.arguments.contains("--size-at-ssim") {
+        var sizeAtSSIM = SizeAtSSIM(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3, arguments: CommandLine.arguments)
+        try sizeAtSSIM.run()
         exit(0)
     }
     let encoderBench = ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3)

@@ -45,10 +45,15 @@ struct EncodingPlan {
         let scanOrder = scratch + 4
         for k in 0..<64 { scanOrder[k] = Int32(ZigZag.naturalIndex[k]) }
 
-        let prepare = { (strip: Int) in
+        let prepareWith = { (strip: Int, trellis: TrellisQuantizer?) in
             self.transform(
-                strip: strip, converter: converter, planes: planes, multipliers: multipliers, scanOrder: scanOrder)
+                strip: strip, converter: converter, planes: planes, multipliers: multipliers, scanOrder: scanOrder,
+                trellis: trellis)
         }
+        // Trellis quantisation (Trellis/): its rate model, and for baseline the tables to write with.
+        let trellisPlan = options.trellis
+            ? planTrellis(planes: planes, predictions: predictions, prepare: prepareWith) : nil
+        let prepare = { (strip: Int) in prepareWith(strip, trellisPlan?.quantizer) }
 
         if options.progressive {
             runProgressive(planes: planes, into: &sink, prepare: prepare)
@@ -58,7 +63,9 @@ struct EncodingPlan {
         let chromaUsed = layout.components.count > 1
         var dc = [HuffmanSpec.luminanceDC, HuffmanSpec.chrominanceDC]
         var ac = [HuffmanSpec.luminanceAC, HuffmanSpec.chrominanceAC]
-        if options.optimizeHuffman {
+        if let trellisPlan {
+            (dc, ac) = (trellisPlan.dc, trellisPlan.ac)
+        } else if options.optimizeHuffman {
             var counter = SymbolCounter()
             predictions.initialize(repeating: 0, count: 4)
             let step = Self.countingStep(stripCount: layout.stripCount)
@@ -121,7 +128,7 @@ struct EncodingPlan {
     /// Fills the strip's planes from the source and turns them into quantized coefficients.
     private func transform(
         strip: Int, converter: StripConverter, planes: StripPlanes, multipliers: [[Float]],
-        scanOrder: UnsafePointer<Int32>
+        scanOrder: UnsafePointer<Int32>, trellis: TrellisQuantizer?
     ) {
         switch (image.format, layout.components.count) {
         case (.gray8, _): converter.convertGray(strip: strip, into: planes)
@@ -146,6 +153,10 @@ struct EncodingPlan {
                         ForwardDCT.quantize(
                             samples + index * 64, multipliers: table, scanOrder: scanOrder,
                             into: coefficients + index * ForwardDCT.coefficientVectorsPerGroup)
+                        trellis?.refine(
+                            samples + index * 64, multipliers: table, scanOrder: scanOrder,
+                            coefficients: coefficients + index * ForwardDCT.coefficientVectorsPerGroup,
+                            lanes: component.blocksWide - group * 8, table: component.table)
                     }
                 }
             }
@@ -153,7 +164,7 @@ struct EncodingPlan {
     }
 
     /// Walks the strip's MCUs in order (T.81 A.2.3) and codes every block into `consumer`.
-    private func code<Consumer: SymbolConsumer & ~Copyable>(
+    func code<Consumer: SymbolConsumer & ~Copyable>(
         strip: Int, planes: StripPlanes, predictions: UnsafeMutablePointer<Int32>, into consumer: inout Consumer
     ) {
         let components = layout.components

@@ -29,17 +29,31 @@ public struct JPEGEncoder: ImageEncoding {
         /// with optimised tables of its own; `optimizeHuffman` does not apply) instead of a baseline one. Its
         /// working memory holds every coefficient of the image (2 bytes each), not one strip.
         public var progressive: Bool
+        /// Whether to choose each block's quantised AC values by rate–distortion optimisation (trellis
+        /// quantisation) instead of rounding: smaller files at the same quality setting, for a slightly lower PSNR
+        /// (see Docs/ImagePipeline.md for sizes at equal SSIM). Works with baseline and progressive output; with
+        /// optimised tables it adds a counting pass.
+        public var trellis: Bool
+        /// λ of the trellis (squared quantiser steps of error one bit is worth); `nil` for the tuned default. A
+        /// knob for benchmarks and tests.
+        package var trellisLambda: Float?
+        /// The block AC energy at which the trellis doubles a block's λ (0: the same λ everywhere); `nil` for the
+        /// tuned default. A knob for benchmarks and tests.
+        package var trellisMasking: Float?
 
         /// Options; the defaults match what photo preparation uses.
         public init(
             quality: Int = 85, chroma: ChromaSubsampling = .halved, optimizeHuffman: Bool = true,
-            restartInterval: Int = 0, progressive: Bool = false
+            restartInterval: Int = 0, progressive: Bool = false, trellis: Bool = false
         ) {
             self.quality = quality
             self.chroma = chroma
             self.optimizeHuffman = optimizeHuffman
             self.restartInterval = restartInterval
             self.progressive = progressive
+            self.trellis = trellis
+            trellisLambda = nil
+            trellisMasking = nil
         }
     }
 

@@ -35,6 +35,7 @@ enum ImageCommand {
                 options.restartInterval = interval
                 index += 1
             case "--progressive": options.progressive = true
+            case "--trellis": options.trellis = true
             case "--optimize": options.optimizeHuffman = true
             case "--no-optimize": options.optimizeHuffman = false
             default: paths.append(argument)

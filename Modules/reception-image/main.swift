@@ -1,7 +1,7 @@
 // reception-image: shows host developers what the image pipeline does to their photos, and gives benchmark
 // harnesses an in-process encode time.
 //
-//   reception-image encode --quality Q [--subsampling 420|444] [--optimize|--no-optimize] [--progressive] [--restart N] IN OUT
+//   reception-image encode --quality Q [--subsampling 420|444] [--optimize|--no-optimize] [--progressive] [--trellis] [--restart N] IN OUT
 //   reception-image decode IN OUT.ppm        (prints decode_seconds=X)
 //   reception-image prepare IN OUT.jpg       (prints quality, edge, width, height, bytes, prepare_seconds=X)
 //
@@ -11,7 +11,7 @@ import ImagePipeline
 import ReceptionCore
 
 let usage = """
-    usage: reception-image encode --quality Q [--subsampling 420|444] [--optimize|--no-optimize] [--progressive] [--restart N] IN OUT
+    usage: reception-image encode --quality Q [--subsampling 420|444] [--optimize|--no-optimize] [--progressive] [--trellis] [--restart N] IN OUT
            reception-image decode IN OUT.ppm
            reception-image prepare IN OUT.jpg
     """

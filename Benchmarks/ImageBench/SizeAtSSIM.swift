@@ -1,0 +1,242 @@
+import Foundation
+import ImagePipeline
+import ReceptionCore
+
+/// `ImageBench --size-at-ssim`: issue 21's size goal, our bytes against `cjpeg -optimize`'s at equal luma SSIM.
+///
+/// For each photo, mode and quality q (4:2:0), our file's luma SSIM against the source is computed; `cjpeg -optimize`
+/// encodes the same source at every quality q−10…q+10, each with its SSIM, and the bytes cjpeg needs for our SSIM
+/// are interpolated linearly in SSIM between the two cjpeg files around it (`bytes(atSSIM:around:in:)`). The ratio
+/// is ours / that.
+///
+/// SSIM is the mean SSIM index of Wang, Bovik, Sheikh and Simoncelli (IEEE TIP 2004) with their published
+/// parameters: an 11×11 circular-symmetric Gaussian window with σ = 1.5 (normalised), K1 = 0.01, K2 = 0.03, L = 255,
+/// averaged over the "valid" positions (windows wholly inside the image; no padding, no downsampling), on luma
+/// Y = 0.299 R + 0.587 G + 0.114 B of the 8-bit RGB (unrounded). Both files are decoded by libjpeg-turbo (Pillow)
+/// and the statistic is computed with numpy in `ssimHelper`.
+///
+/// Speed: on the 2048×2048 tiled photo only, each mode's best in-process encode time against libjpeg-turbo's
+/// baseline encode (Pillow, standard tables), alternating over `rounds`.
+///
+///   ImageBench --size-at-ssim [--quick] [--lambda X] [--masking E] [--no-speed] [--tiled-only] [--qualities 60,70,…]
+struct SizeAtSSIM {
+    let seconds: Double
+    let rounds: Int
+    let arguments: [String]
+    var masking: Float? = nil
+
+    struct Mode {
+        let name: String
+        let progressive: Bool
+        let trellis: Bool
+    }
+
+    static let modes = [
+        Mode(name: "baseline", progressive: false, trellis: false),
+        Mode(name: "baseline+trellis", progressive: false, trellis: true),
+        Mode(name: "progressive", progressive: true, trellis: false),
+        Mode(name: "progressive+trellis", progressive: true, trellis: true),
+    ]
+
+    /// Mean SSIM of each JPEG against the source, and cjpeg -optimize's bytes and SSIM over a range of qualities.
+    /// `ssim SRC LOW HIGH OUTDIR JPEG…` prints `cjpeg Q BYTES SSIM` per quality, then `ours PATH SSIM` per file.
+    static let ssimHelper = #"""
+        import os, subprocess, sys
+        import numpy as np
+        from PIL import Image
+
+        def luma(path):
+            a = np.asarray(Image.open(path).convert("RGB"), dtype=np.float64)
+            return 0.299 * a[..., 0] + 0.587 * a[..., 1] + 0.114 * a[..., 2]
+
+        t = np.arange(11) - 5.0
+        w = np.exp(-t * t / (2 * 1.5 * 1.5)); w /= w.sum()
+
+        def filt(a):  # separable 11x11 Gaussian, valid region
+            h, v = a.shape[0] - 10, a.shape[1] - 10
+            rows = sum(w[i] * a[i:i + h, :] for i in range(11))
+            return sum(w[i] * rows[:, i:i + v] for i in range(11))
+
+        src, low, high, outdir = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+        x = luma(src)
+        mx = filt(x); sxx = filt(x * x) - mx * mx
+        c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+
+        def ssim(path):
+            y = luma(path)
+            my = filt(y); syy = filt(y * y) - my * my; sxy = filt(x * y) - mx * my
+            m = ((2 * mx * my + c1) * (2 * sxy + c2)) / ((mx * mx + my * my + c1) * (sxx + syy + c2))
+            return float(m.mean())
+
+        for q in range(low, high + 1):
+            out = os.path.join(outdir, "cjpeg-q%d.jpg" % q)
+            subprocess.run(["cjpeg", "-quality", str(q), "-sample", "2x2", "-optimize", "-outfile", out, src],
+                           check=True)
+            print("cjpeg", q, os.path.getsize(out), "%.8f" % ssim(out))
+        for path in sys.argv[5:]:
+            print("ours", path, "%.8f" % ssim(path))
+        """#
+
+    mutating func run() throws {
+        let bench = ImageBenchmark(seconds: seconds, rounds: rounds)
+        let directory = try bench.fixtures()
+        let qualities = value(after: "--qualities").map { $0.split(separator: ",").compactMap { Int($0) } }
+            ?? [60, 65, 70, 75, 80, 85, 90]
+        let lambda = value(after: "--lambda").flatMap(Float.init)
+        masking = value(after: "--masking").flatMap(Float.init)
+        var photos: [(name: String, image: PixelBuffer, path: String)] = []
+        let tiled = try bench.tiledImage(from: directory, width: 2048, height: 2048)
+        let tiledPath = directory + "/bench-2048.ppm"
+        try Data(PortablePixmap.encode(tiled)).write(to: URL(fileURLWithPath: tiledPath))
+        photos.append(("tiled 2048×2048", tiled, tiledPath))
+        if !arguments.contains("--tiled-only") {
+            for name in ["astronaut", "coffee", "chelsea", "rocket"] {
+                let path = "\(directory)/\(name).ppm"
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                photos.append((name, try PortablePixmap.decode([UInt8](data)), path))
+            }
+        }
+        print("size at equal luma SSIM (Wang et al. 2004, Gaussian 11×11 σ 1.5, valid), 4:2:0, against cjpeg -optimize"
+              + (lambda.map { ", λ \($0)" } ?? "") + (masking.map { ", masking \($0)" } ?? ""))
+        var worst: [String: Double] = [:]
+        for photo in photos {
+            try measure(photo.name, photo.image, source: photo.path, qualities: qualities, lambda: lambda, into: &worst)
+        }
+        for mode in Self.modes {
+            print("\(mode.name): worst size ×\(fmt(worst[mode.name] ?? .nan, 4)) of cjpeg -optimize at equal SSIM"
+                  + " over q\(qualities.first ?? 0)–\(qualities.last ?? 0) (goal ≤ ×0.97)")
+        }
+        if !arguments.contains("--no-speed") {
+            try speed(tiled, source: tiledPath, qualities: [60, 70, 80, 90], lambda: lambda)
+        }
+    }
+
+    private func options(_ mode: Mode, quality: Int, lambda: Float?) -> JPEGEncoder.Options {
+        var options = JPEGEncoder.Options(
+            quality: quality, chroma: .halved, progressive: mode.progressive, trellis: mode.trellis)
+        options.trellisLambda = lambda
+        options.trellisMasking = masking
+        return options
+    }
+
+    private func measure(
+        _ name: String, _ image: PixelBuffer, source: String, qualities: [Int], lambda: Float?,
+        into worst: inout [String: Double]
+    ) throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("imagebench-ssim-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        var files: [(mode: Mode, quality: Int, path: String, bytes: Int, clean: Bool)] = []
+        for mode in Self.modes {
+            for quality in qualities {
+                let bytes = try JPEGEncoder(options: options(mode, quality: quality, lambda: lambda))
+                    .encodeJPEG(image, quality: quality)
+                let path = "\(work)/\(mode.name)-q\(quality).jpg"
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                files.append((mode, quality, path, bytes.count, try Reference.decodesCleanly(path)))
+            }
+        }
+        let low = max(1, (qualities.min() ?? 60) - 10)
+        let high = min(100, (qualities.max() ?? 90) + 10)
+        let lines = try Reference.run(
+            "python3", ["-c", Self.ssimHelper, source, "\(low)", "\(high)", work] + files.map(\.path))
+            .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        var theirs: [Int: (bytes: Double, ssim: Double)] = [:]
+        var ours: [String: Double] = [:]
+        for fields in lines where fields.count == 4 && fields[0] == "cjpeg" {
+            if let q = Int(fields[1]), let bytes = Double(fields[2]), let ssim = Double(fields[3]) {
+                theirs[q] = (bytes, ssim)
+            }
+        }
+        for fields in lines where fields.count == 3 && fields[0] == "ours" { ours[fields[1]] = Double(fields[2]) }
+        print("\(name) (\(image.width)×\(image.height)):")
+        for file in files {
+            guard let ssim = ours[file.path] else { throw BenchFailure("no SSIM for \(file.path)") }
+            let own = theirs[file.quality]
+            var line = "  q\(file.quality) \(file.mode.name): \(file.bytes) B SSIM \(fmt(ssim, 5))"
+            line += " (djpeg clean: \(file.clean))"
+            if let own { line += " | cjpeg q\(file.quality) \(Int(own.bytes)) B SSIM \(fmt(own.ssim, 5))" }
+            if let equal = Self.bytes(atSSIM: ssim, around: file.quality, in: theirs) {
+                let ratio = Double(file.bytes) / equal.bytes
+                line += " | cjpeg at equal SSIM \(Int(equal.bytes.rounded())) B (q≈\(fmt(equal.quality, 2)))"
+                line += ", ours ×\(fmt(ratio, 4))"
+                worst[file.mode.name] = max(worst[file.mode.name] ?? 0, ratio)
+            } else {
+                line += " | SSIM outside cjpeg's q\(file.quality - 10)–\(file.quality + 10)"
+                worst[file.mode.name] = .infinity
+            }
+            print(line)
+        }
+    }
+
+    /// cjpeg's bytes at `ssim`: over its qualities q−10…q+10, the files no smaller file beats in SSIM (libjpeg's
+    /// quality scaling makes SSIM dip at some steps, e.g. q61 below q60 on the tiled photo, so quality order is not
+    /// SSIM order), interpolated linearly in SSIM between the two such files that bracket `ssim`; also the
+    /// matching fractional quality.
+    static func bytes(atSSIM ssim: Double, around quality: Int, in points: [Int: (bytes: Double, ssim: Double)])
+        -> (bytes: Double, quality: Double)?
+    {
+        var frontier: [(quality: Int, bytes: Double, ssim: Double)] = []
+        let range = points.filter { abs($0.key - quality) <= 10 }.sorted { $0.value.bytes < $1.value.bytes }
+        for (q, point) in range where point.ssim > (frontier.last?.ssim ?? -1) {
+            frontier.append((q, point.bytes, point.ssim))
+        }
+        for (a, b) in zip(frontier, frontier.dropFirst()) where a.ssim <= ssim && ssim <= b.ssim {
+            let t = (ssim - a.ssim) / (b.ssim - a.ssim)
+            return (a.bytes + t * (b.bytes - a.bytes), Double(a.quality) + t * Double(b.quality - a.quality))
+        }
+        return nil
+    }
+
+    /// Our speed per mode against libjpeg-turbo's baseline (Pillow, standard tables) in the same run.
+    private func speed(_ image: PixelBuffer, source: String, qualities: [Int], lambda: Float?) throws {
+        let megapixels = Double(image.width * image.height) / 1e6
+        var worst: [String: Double] = [:]
+        for quality in qualities {
+            var ourTimes = [Double](repeating: .infinity, count: Self.modes.count)
+            var theirs = 0.0
+            for _ in 0..<rounds {
+                for (index, mode) in Self.modes.enumerated() {
+                    let encoder = JPEGEncoder(options: options(mode, quality: quality, lambda: lambda))
+                    ourTimes[index] = min(ourTimes[index], try bestTime(encoder, image))
+                }
+                let measured = try Reference.pillow(
+                    source: source, quality: quality, chroma: "420", optimize: false,
+                    output: source + ".pillow.jpg", seconds: seconds)
+                theirs = max(theirs, measured.megapixelsPerSecond)
+            }
+            var line = "q\(quality) 420 speed: libjpeg-turbo baseline \(fmt(theirs)) MP/s"
+            for (index, mode) in Self.modes.enumerated() {
+                let ours = megapixels / ourTimes[index]
+                line += " | \(mode.name) \(fmt(ours)) MP/s ×\(fmt(ours / theirs, 3))"
+                worst[mode.name] = min(worst[mode.name] ?? .infinity, ours / theirs)
+            }
+            print(line)
+        }
+        print("worst speed against libjpeg-turbo baseline (goal ≥ ×0.5 for the mode that meets the size goal): "
+              + Self.modes.map { "\($0.name) ×\(fmt(worst[$0.name] ?? .nan, 3))" }.joined(separator: ", "))
+    }
+
+    private func bestTime(_ encoder: JPEGEncoder, _ image: PixelBuffer) throws -> Double {
+        let clock = ContinuousClock()
+        var best = Double.infinity
+        let start = clock.now
+        var runs = 0
+        while runs < 3 || (clock.now - start) < .milliseconds(Int(seconds * 1000)) {
+            var sink = ByteArraySink()
+            let before = clock.now
+            try encoder.encode(image, into: &sink)
+            let elapsed = clock.now - before
+            best = min(best, Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
+            runs += 1
+        }
+        return best
+    }
+
+    private func value(after flag: String) -> String? {
+        guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+
+    private func fmt(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+}
