@@ -44,8 +44,9 @@ final class LockableSecureStore: SecureStoring {
 }
 
 /// Seed 000, "When deletion completes" and "Handle ReceptionError": every failure `deleteData()` can throw, made
-/// by the real emulator (fault injection), a locked keychain or a cancelled task. Each keeps the session (same chat,
-/// same secret, same history) and emits no event; the retry then completes and emits `.dataDeleted` once.
+/// by the real emulator (fault injection), a locked keychain, a cancelled task or an offline device. Each keeps the
+/// session (same chat, same secret, same history) and emits no event; the retry then completes and emits
+/// `.dataDeleted` once.
 @Suite("SeedPromisesTests+Deletion", .serialized)
 @MainActor
 struct SeedPromisesDeletionTests {
@@ -88,7 +89,8 @@ struct SeedPromisesDeletionTests {
         case .invalidResponse:
             try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "garble"])
         case .connectionFailed:
-            try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "drop"])
+            // Offline. (A dropped connection is repeated by libcurl under URLSession on Linux, so it never surfaces.)
+            app.transport.isOffline = true
         }
         let reception = app.reception
         let attempt = Task { try await reception.deleteData() }
@@ -104,9 +106,10 @@ struct SeedPromisesDeletionTests {
         #expect(error.status == failure.status)
         // `.dataDeleted` is emitted before deleteData returns on a completing path, so its absence now is final.
         #expect(!app.events.contains(.dataDeleted), "events: \(app.events)")
-        // Read at once: a deletion the service committed before its answer was lost (drop, garble) ends the session
+        // Read at once: a deletion the service committed before its answer was lost (garble) ends the session
         // there, and a later request of the chat would learn that.
         lock.isLocked = false
+        app.transport.isOffline = false
         #expect(app.reception.chat === chat, "the session was replaced")
         #expect(app.sessionSecret() == secret, "the session secret is gone")
         #expect(app.texts.contains("keep me until deleted"), "the history is gone")

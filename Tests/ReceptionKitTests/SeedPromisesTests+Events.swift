@@ -19,8 +19,10 @@ struct SeedPromisesEventsTests {
         #expect(await until { Self.count(.messageSent, app) == 1 })
         let device = try #require(try await service.devices().first?["id"] as? String)
 
-        // The service stores the next message and its answer never arrives.
-        try await service.admin("POST", "faults", ["path": "/v1/conversation/messages", "method": "POST", "kind": "drop"])
+        // The service stores the next message and its answer is lost: garbled on the way, so the client cannot read
+        // it. (A dropped connection is no use here: libcurl, under URLSession on Linux, silently repeats a request
+        // whose reused connection closed before any answer, and the repeat gets the stored message.)
+        try await service.admin("POST", "faults", ["path": "/v1/conversation/messages", "method": "POST", "kind": "garble"])
         let chat = try #require(app.reception.chat)
         await chat.engine.setDraft("the answer was lost")
         if withPhoto {
@@ -50,10 +52,10 @@ struct SeedPromisesEventsTests {
         #expect(Self.count(.imageSent, app) == (withPhoto ? 1 : 0), "events: \(app.events)")
         #expect(try await service.messages(device: device) == ["first", "the answer was lost", "after"])
 
-        let log = try await service.admin("GET", "requests?limit=100")["requests"] as? [[String: Any]] ?? []
+        let log = try await service.admin("GET", "requests")["requests"] as? [[String: Any]] ?? []
         let posts = log.filter { $0["method"] as? String == "POST" && $0["path"] as? String == "/v1/conversation/messages" }
         #expect(posts.count == 4, "first, the lost answer, its resend, after")
-        #expect(posts.filter { $0["fault"] as? String == "drop" }.count == 1)
+        #expect(posts.filter { $0["fault"] as? String == "garble" }.count == 1)
         if withPhoto {
             let reservations = log.filter { $0["method"] as? String == "POST" && $0["path"] as? String == "/v1/uploads" }
             #expect(reservations.count == 1, "the resend reused the saved attachment ID")

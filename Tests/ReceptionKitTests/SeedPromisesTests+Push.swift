@@ -19,7 +19,7 @@ struct SeedPromisesPushTests {
     }
 
     static func requests(_ service: Service, _ method: String, _ path: String) async throws -> [[String: Any]] {
-        let log = try await service.admin("GET", "requests?limit=500")["requests"] as? [[String: Any]] ?? []
+        let log = try await service.admin("GET", "requests")["requests"] as? [[String: Any]] ?? []
         return log.filter { $0["method"] as? String == method && $0["path"] as? String == path }
     }
 
