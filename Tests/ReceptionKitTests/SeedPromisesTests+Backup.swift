@@ -42,6 +42,8 @@ struct SeedPromisesBackupTests {
         try FileManager.default.removeItem(at: app.directory.appendingPathComponent("secure"))
         app.launch()
         let chat = try #require(app.reception.chat)
+        // The engine loads the cache when it starts (idempotent): after this the model shows what the cache held.
+        await chat.engine.start()
         await chat.refresh()
         #expect(app.texts.isEmpty, "the restored chat is shown: \(app.texts)")
         #expect(app.storeBytes().range(of: Data("from before the restore 9c1e".utf8)) == nil, "its text is still stored")
