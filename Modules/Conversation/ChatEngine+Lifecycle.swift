@@ -120,6 +120,7 @@ extension ChatEngine {
         driver.stop()
         storing("reset chat") { try $0.resetChat(revision: revision) }
         clearTeam()
+        links.clear()
         session = session.afterChatReset(revision: revision)
         composer.chatReset()
         transcript.reset()

@@ -90,6 +90,8 @@ public actor ChatEngine {
     var status: ConnectionStatus
     /// The team roster and its photo downloads.
     var team = Team()
+    /// The expired links of confirmed photos and their resolutions.
+    var links = AttachmentLinks()
     /// Snapshot observers and event receivers.
     var observers = Observers()
 
@@ -205,6 +207,7 @@ public actor ChatEngine {
         status.cancelTimers()
         for task in monitors { task.cancel() }
         team.cancelDownloads()
+        links.clear()
         observers.removeAll()
     }
 

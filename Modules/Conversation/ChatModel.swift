@@ -119,6 +119,13 @@ public final class ChatModel {
     /// Adds a picked photo.
     public func addPhoto(_ file: Data) async { await engine.addPhoto(file) }
 
+    /// The bytes of a confirmed photo of `messages` (`ChatMessage.attachments`), for its bubble or the viewer. An
+    /// expired link is resolved again first (`ChatEngine.photo(_:)`); a thrown error shows the photo as failed,
+    /// and calling again is its Retry.
+    public func photo(_ attachment: Attachment) async throws(ReceptionError) -> Data {
+        try await engine.photo(attachment.id)
+    }
+
     /// Removes a picked photo.
     public func removePhoto(at index: Int) async { await engine.removePhoto(at: index) }
 

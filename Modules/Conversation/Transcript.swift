@@ -70,6 +70,23 @@ struct Transcript: Sendable, Hashable {
         if let index = index(of: id) { messages[index].attachmentIds = [] }
     }
 
+    /// Spec 3.15: a resolved attachment replaces the copy of every message that carries it (the dimensions the
+    /// message had stay when the answer omits them); returns the changed messages.
+    mutating func replaceAttachment(_ attachment: Attachment) -> [StoredMessage] {
+        var changed: [StoredMessage] = []
+        for index in messages.indices {
+            guard let position = messages[index].attachments.firstIndex(where: { $0.id == attachment.id }) else { continue }
+            let old = messages[index].attachments[position]
+            var fresh = attachment
+            fresh.width = fresh.width ?? old.width
+            fresh.height = fresh.height ?? old.height
+            guard fresh != old else { continue }
+            messages[index].attachments[position] = fresh
+            changed.append(messages[index])
+        }
+        return changed
+    }
+
     /// Spec 3.6: drops every confirmed message whose `seq` is not in `window`; returns whether any went.
     mutating func keepOnly(_ window: Set<Int64>) -> Bool {
         let before = messages.count

@@ -25,6 +25,13 @@ extension ReceptionEmulator {
             let response = answer(request)
             if logged { log(request, response, started: started, fault: "drop") }
             return HTTPResponse(status: 0, body: .drop)
+        case .garble?:
+            let response = answer(request)
+            if logged { log(request, response, started: started, fault: "garble") }
+            // The answer's status with a body that no JSON reader takes: what a broken proxy in between would send.
+            return HTTPResponse(
+                status: response.status, headers: [("Content-Type", "application/json")],
+                body: .bytes(Array("<html>garbled answer</html>".utf8)))
         case nil:
             let response = answer(request)
             if logged { log(request, response, started: started, fault: nil) }

@@ -190,6 +190,18 @@ extension ReceptionAPIClient {
     /// A team photo link (spec 3.18): plain GET, no Reception headers, 30 s. Over 512 KiB is `image_too_large`
     /// (spec 7.17's per-photo limit); a non-2xx answer is `http_error` with its status (403: the link expired).
     public func teamPhoto(url: URL) async throws(ReceptionError) -> Data {
+        try await download(url, limit: TeamProfile.maximumPhotoBytes)
+    }
+
+    /// An attachment link (spec 3.18): plain GET, no Reception headers, 30 s. Over
+    /// `Attachment.maximumDownloadBytes` is `image_too_large`; a non-2xx answer is `http_error` with its status
+    /// (403: the link expired, resolve it again with `attachment(id:)`).
+    public func attachmentPhoto(url: URL) async throws(ReceptionError) -> Data {
+        try await download(url, limit: Attachment.maximumDownloadBytes)
+    }
+
+    /// A plain GET of a signed link outside `/v1/` (spec 3.18): never gated, never halting, no headers.
+    private func download(_ url: URL, limit: Int) async throws(ReceptionError) -> Data {
         guard !invalidated else { throw .cancelled }
         guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw ReceptionError(code: ReceptionError.Code.invalidResponse)
@@ -200,7 +212,7 @@ extension ReceptionAPIClient {
         guard (200...299).contains(response.status) else {
             throw ReceptionError(code: ReceptionError.Code.httpError, status: response.status)
         }
-        guard response.body.count <= TeamProfile.maximumPhotoBytes else {
+        guard response.body.count <= limit else {
             throw ReceptionError(code: ReceptionError.Code.imageTooLarge, status: response.status)
         }
         return response.body

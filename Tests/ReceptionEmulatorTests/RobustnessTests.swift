@@ -88,6 +88,20 @@ struct RobustnessTests {
         #expect((try await harness.admin("GET", "devices/\(device.id)/messages").json["messages"] as? [Any])?.count == 1)
     }
 
+    @Test func garbledAnswerAfterCommitKeepsTheStatusAndTheRetryIsDeduplicated() async throws {
+        let harness = try EmulatorHarness()
+        let device = try await harness.register()
+        _ = try await harness.admin("POST", "faults", json: ["path": "/v1/conversation/messages", "kind": "garble"])
+        let garbled = try await harness.send(device, "garbled answer", clientId: "GARBLED")
+        #expect(garbled.status == 201, "the status is the committed request's")
+        #expect((try? JSONSerialization.jsonObject(with: garbled.body)) == nil, "the body is not JSON")
+        let retry = try await harness.send(device, "garbled answer", clientId: "GARBLED")
+        #expect(retry.status == 201 && (retry.json["message"] as? [String: Any])?["text"] as? String == "garbled answer")
+        #expect((try await harness.admin("GET", "devices/\(device.id)/messages").json["messages"] as? [Any])?.count == 1)
+        let log = try await harness.admin("GET", "requests?limit=5").json["requests"] as? [[String: Any]] ?? []
+        #expect(log.contains { $0["fault"] as? String == "garble" }, "the request log names the fault")
+    }
+
     @Test func delayFaultStillAnswers() async throws {
         let harness = try EmulatorHarness()
         _ = try await harness.admin("POST", "faults", json: ["path": "/v1/appearance", "kind": "delay", "delayMs": 50])

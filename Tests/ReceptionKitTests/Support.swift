@@ -74,11 +74,13 @@ final class Service: Sendable {
     let directory: String
     private let session = URLSession(configuration: .ephemeral)
 
-    /// An emulator on real time, or on `clock`'s wall time (the SDK keeps real time either way).
-    init(clock: ManualClock? = nil) throws {
+    /// An emulator on real time, or on `clock`'s wall time (the SDK keeps real time either way); its attachment
+    /// links live `attachmentURLLifetime` seconds of that time (the emulator's default, an hour, when `nil`).
+    init(clock: ManualClock? = nil, attachmentURLLifetime: Double? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("kit-emulator-\(UUID().uuidString)").path
         var configuration = EmulatorConfiguration(port: 0, dataDirectory: directory, pingInterval: 1)
         if let clock { configuration.now = { clock.now.timeIntervalSince1970 } }
+        if let attachmentURLLifetime { configuration.attachmentURLLifetime = attachmentURLLifetime }
         emulator = try ReceptionEmulator(configuration: configuration)
         try emulator.start()
     }
@@ -150,6 +152,8 @@ final class App {
     var writePreferencesFile: FilePreferences.Write?
     /// The setup check's wait (spec 7.23: 60 s); `nil` keeps the SDK's.
     var setupCheckBudget: Duration?
+    /// Wraps the install's secure store (a failing keychain); `nil` uses the file store as it is.
+    var wrapSecureStore: ((any SecureStoring) -> any SecureStoring)?
 
     init(_ service: Service, directory: URL? = nil) {
         self.service = service
@@ -159,7 +163,8 @@ final class App {
     var configuration: ReceptionConfiguration {
         var configuration = ReceptionConfiguration(serviceRoot: service.root, dataDirectory: directory)
         configuration.transport = transport
-        configuration.secureStore = FileSecureStore(directory: directory.appendingPathComponent("secure"), logger: .silent)
+        let secureStore = FileSecureStore(directory: directory.appendingPathComponent("secure"), logger: .silent)
+        configuration.secureStore = wrapSecureStore?(secureStore) ?? secureStore
         if let writePreferencesFile { configuration.writePreferencesFile = writePreferencesFile }
         if let setupCheckBudget { configuration.setupCheckBudget = setupCheckBudget }
         // On a Mac the defaults are AppKit's notifications and NWPathMonitor (Docs/Apple.md); the tests move the app

@@ -76,6 +76,7 @@ actor FakeService: ConversationService {
         async throws(ReceptionError) { throw Self.unexpected }
     func attachment(id: String) async throws(ReceptionError) -> Attachment { throw Self.unexpected }
     func teamPhoto(url: URL) async throws(ReceptionError) -> Data { throw Self.unexpected }
+    func attachmentPhoto(url: URL) async throws(ReceptionError) -> Data { throw Self.unexpected }
     func events() async throws(ReceptionError) -> AsyncThrowingStream<StreamSignal, any Error> { throw Self.unexpected }
 
     /// The monitor must never call anything but unread, update, halt and isRegistered.

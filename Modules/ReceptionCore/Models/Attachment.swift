@@ -11,6 +11,10 @@ public struct Attachment: Codable, Hashable, Sendable {
     /// Pixel height.
     public var height: Int?
 
+    /// The most bytes one photo download may bring, so a hostile link cannot make the SDK hold more (the
+    /// service's uploads are at most 1 MiB; agents' photos get ten times that).
+    public static let maximumDownloadBytes = 10 * 1024 * 1024
+
     /// Makes an attachment.
     public init(id: String, url: String, contentType: String, width: Int? = nil, height: Int? = nil) {
         self.id = id

@@ -43,6 +43,10 @@ public protocol ConversationService: Sendable {
     /// A team photo link (spec 3.18): a plain GET without Reception headers, 30 s. Photos over 512 KiB are
     /// `image_too_large`; 403 (an expired link) and other non-2xx answers are `http_error` with the status.
     func teamPhoto(url: URL) async throws(ReceptionError) -> Data
+    /// An attachment link (spec 3.18): a plain GET without Reception headers, 30 s. Bodies over
+    /// `Attachment.maximumDownloadBytes` are `image_too_large`; 403 (an expired link) and other non-2xx answers are
+    /// `http_error` with the status.
+    func attachmentPhoto(url: URL) async throws(ReceptionError) -> Data
     /// `GET conversation/events` (spec 3.12): the signals of one open stream.
     func events() async throws(ReceptionError) -> AsyncThrowingStream<StreamSignal, any Error>
 }

@@ -99,7 +99,7 @@ extension EmulatorState {
         return try? db.row("SELECT device_id FROM access_tokens WHERE token = ?", [.text(token)])?.text("device_id")
     }
 
-    /// Reads a fault: `{path, method?, device?, kind: "delay"|"status"|"drop", probability?, delayMs?, jitterMs?,
+    /// Reads a fault: `{path, method?, device?, kind: "delay"|"status"|"drop"|"garble", probability?, delayMs?, jitterMs?,
     /// status?, code?, message?, retryAfter?, retryScope?, count?}`. Numbers outside their range are 400
     /// `invalid_request`: `count` 1…2^53−1, `probability` a number 0…1, `delayMs` and `jitterMs` 0…60000, `status`
     /// 400…599, `retryAfter` any safe whole number (sent as it is, so a test can hand the client a negative or an
@@ -131,6 +131,8 @@ extension EmulatorState {
                 jitter: Int(try body.optionalInt("jitterMs", in: 0...60_000) ?? 0))
         case "drop":
             action = .drop
+        case "garble":
+            action = .garble
         case "status":
             let status = Int(try body.optionalInt("status", in: 400...599) ?? 503)
             action = .fail(
@@ -140,7 +142,7 @@ extension EmulatorState {
                     retryScope: try body.optionalString("retryScope"),
                     retryAfter: try body.optionalInt("retryAfter", in: JSONValue.safeIntegers).map { Int($0) }))
         default:
-            throw APIError.invalidRequest("kind must be delay, status or drop")
+            throw APIError.invalidRequest("kind must be delay, status, drop or garble")
         }
         let method = try body.optionalIdentifier("method")
         guard (method?.utf8.count ?? 0) <= 16 else { throw APIError.invalidRequest("method has more than 16 bytes") }
@@ -161,6 +163,7 @@ extension EmulatorState {
             object["delayMs"] = .int(Int64(milliseconds))
             object["jitterMs"] = .int(Int64(jitter))
         case .drop: object["kind"] = "drop"
+        case .garble: object["kind"] = "garble"
         case .fail(let error):
             object["kind"] = "status"
             object["status"] = .int(Int64(error.status))

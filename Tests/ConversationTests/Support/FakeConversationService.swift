@@ -28,6 +28,9 @@ actor FakeConversationService: ConversationService {
     /// Team photo bytes by link; a link without bytes answers 403 (an expired link).
     var teamPhotos: [URL: Data] = [:]
     func setTeamPhoto(_ data: Data?, at url: URL) { teamPhotos[url] = data }
+    /// Attachment photo bytes by link; a link without bytes answers 403 (an expired link).
+    var attachmentPhotos: [URL: Data] = [:]
+    func setAttachmentPhoto(_ data: Data?, at url: URL) { attachmentPhotos[url] = data }
     var limits: LimitValues?
     /// The unread count read answers and unread GETs report.
     var unreadCountValue = 0
@@ -191,6 +194,14 @@ actor FakeConversationService: ConversationService {
     func attachment(id: String) async throws(ReceptionError) -> Attachment {
         try await step("attachment")
         return Attachment(id: id, url: "https://files.test/\(id)", contentType: "image/jpeg")
+    }
+
+    func attachmentPhoto(url: URL) async throws(ReceptionError) -> Data {
+        try await step("attachmentPhoto", url.absoluteString)
+        guard let data = attachmentPhotos[url] else {
+            throw ReceptionError(code: ReceptionError.Code.httpError, status: 403)
+        }
+        return data
     }
 
     func teamPhoto(url: URL) async throws(ReceptionError) -> Data {

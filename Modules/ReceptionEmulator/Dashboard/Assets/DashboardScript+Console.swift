@@ -50,7 +50,7 @@ extension DashboardAssets {
           const path = el("input", { type: "text", id: "fault-path", value: "/v1/*", required: true });
           const method = el("select", { id: "fault-method" }, ["", "GET", "POST", "PATCH", "PUT", "DELETE"].map((m) => el("option", { value: m }, m || "Any")));
           const device = el("input", { type: "text", id: "fault-device", placeholder: "any device" });
-          const kind = el("select", { id: "fault-kind" }, [["status", "Fail with a status"], ["delay", "Delay"], ["drop", "Drop after committing"]].map(([v, t]) => el("option", { value: v }, t)));
+          const kind = el("select", { id: "fault-kind" }, [["status", "Fail with a status"], ["delay", "Delay"], ["drop", "Drop after committing"], ["garble", "Garble after committing"]].map(([v, t]) => el("option", { value: v }, t)));
           const status = el("input", { type: "number", id: "fault-status", value: 503, min: 400, max: 599 });
           const delay = el("input", { type: "number", id: "fault-delay", value: 1000, min: 0, max: 60000 });
           const jitter = el("input", { type: "number", id: "fault-jitter", value: 0, min: 0, max: 60000 });
@@ -62,7 +62,7 @@ extension DashboardAssets {
             clear(rows);
             if (!faults.length) rows.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "No faults: every request is answered normally.")));
             for (const f of faults) {
-              const what = f.kind === "status" ? f.status + " " + f.code : f.kind === "delay" ? f.delayMs + " ms" + (f.jitterMs ? " + 0…" + f.jitterMs + " ms" : "") : "drop";
+              const what = f.kind === "status" ? f.status + " " + f.code : f.kind === "delay" ? f.delayMs + " ms" + (f.jitterMs ? " + 0…" + f.jitterMs + " ms" : "") : f.kind;
               rows.append(el("tr", { class: "fault" }, el("td", {}, (f.method || "Any") + " " + f.path), el("td", {}, f.device || "any"),
                 el("td", {}, f.kind), el("td", {}, what), el("td", {}, String(f.probability)),
                 el("td", {}, f.count === null ? "until removed" : String(f.count)),

@@ -1,0 +1,102 @@
+import Foundation
+import ReceptionCore
+
+extension ChatEngine {
+    /// The bytes of the confirmed photo `attachmentID` of the transcript, for a bubble or the full-screen viewer
+    /// (spec 3.18). Its signed link is downloaded with a plain GET; when the service answers 403 the link has
+    /// expired, so the attachment is resolved again with `GET attachments/<id>` (spec 3.15) and downloaded once
+    /// more. A link known to have expired is resolved before any download, loads waiting on the same expiry share
+    /// one resolution, and the fresh link is kept in the transcript and the cache for later loads and launches.
+    ///
+    /// Throws `invalid_input` for an ID that no message carries, `http_error` with the status when the download
+    /// fails (show the photo as failed with Retry: calling again resolves again), or the resolution's error.
+    public func photo(_ attachmentID: String) async throws(ReceptionError) -> Data {
+        var link = try currentLink(attachmentID)
+        if links.hasExpired(attachmentID, link: link) {
+            link = try await resolve(attachmentID, expired: link)
+        }
+        do {
+            return try await download(link)
+        } catch {
+            guard error.isExpiredLink, !isShutDown else { throw error }
+            links.expire(attachmentID, link: link)
+        }
+        let fresh = try await resolve(attachmentID, expired: link)
+        do {
+            return try await download(fresh)
+        } catch {
+            // Spec 3.18: once more only. The fresh link is remembered as expired, so Retry resolves again.
+            if error.isExpiredLink, !isShutDown { links.expire(attachmentID, link: fresh) }
+            throw error
+        }
+    }
+
+    /// The link the transcript holds for `attachmentID`.
+    private func currentLink(_ attachmentID: String) throws(ReceptionError) -> String {
+        guard !isShutDown else { throw .cancelled }
+        for message in messages {
+            if let attachment = message.attachments.first(where: { $0.id == attachmentID }) { return attachment.url }
+        }
+        throw ReceptionError(code: ReceptionError.Code.invalidInput)
+    }
+
+    private func download(_ link: String) async throws(ReceptionError) -> Data {
+        guard let url = URL(string: link) else { throw ReceptionError(code: ReceptionError.Code.invalidResponse) }
+        return try await service.attachmentPhoto(url: url)
+    }
+
+    /// A link for `attachmentID` to use instead of its expired `link`: the one the transcript holds now when a
+    /// history answer or another load already replaced it, else the answer of the one resolution for this expiry.
+    private func resolve(_ attachmentID: String, expired link: String) async throws(ReceptionError) -> String {
+        let current = try currentLink(attachmentID)
+        if current != link, !links.hasExpired(attachmentID, link: current) { return current }
+        let started = links.epoch
+        let task: Task<AttachmentLinks.Answer, Never>
+        if let running = links.resolution(of: attachmentID, replacing: link) {
+            task = running
+        } else {
+            let service = self.service
+            let epoch = links.epoch
+            task = Task { [weak self] in
+                let answer: AttachmentLinks.Answer
+                do throws(ReceptionError) {
+                    answer = .success(try await service.attachment(id: attachmentID))
+                } catch {
+                    answer = .failure(error)
+                }
+                await self?.resolutionEnded(attachmentID, answer, epoch: epoch)
+                return answer
+            }
+            links.resolutionStarted(attachmentID, replacing: link, task)
+        }
+        switch await task.value {
+        case .success(let attachment):
+            // A chat reset since: the photo is no longer in the transcript.
+            guard !isShutDown, links.epoch == started else { throw .cancelled }
+            return attachment.url
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Spec 3.15: the fresh attachment replaces its expired copy in every message carrying it, in memory and in the
+    /// cache. A resolution that started before a chat reset (or the end of the session) writes nothing.
+    private func resolutionEnded(_ attachmentID: String, _ answer: AttachmentLinks.Answer, epoch: Int) {
+        guard !isShutDown else { return }
+        let fresh = try? answer.get()
+        guard links.resolutionEnded(attachmentID, epoch: epoch, resolved: fresh != nil) else { return }
+        guard let fresh else {
+            if case .failure(let error) = answer { logger.info("attachment not resolved (\(error.code), status \(error.status))") }
+            return
+        }
+        let changed = transcript.replaceAttachment(fresh)
+        guard !changed.isEmpty else { return }
+        storing("save resolved attachment") { try $0.save(changed) }
+        publish()
+    }
+}
+
+extension ReceptionError {
+    /// Spec 3.18: a signed link's download answered 403, so the link expired.
+    var isExpiredLink: Bool { code == Code.httpError && status == 403 }
+}
