@@ -1,12 +1,13 @@
 /// Reads the entropy-coded bits of one JPEG scan (T.81 F.2.2.5): removes stuffed zero bytes, stops at a marker and
 /// feeds zero bits from there on, so corrupt or truncated data can never read past the segment.
 struct JPEGBitReader {
-    private let data: UnsafePointer<UInt8>
-    private var position: Int
-    private let end: Int
+    // Internal (not private) for the block loops of `JPEGBitReader+Progressive.swift`.
+    let data: UnsafePointer<UInt8>
+    var position: Int
+    let end: Int
     /// Bits not yet consumed, left-aligned.
-    private var buffer: UInt64 = 0
-    private var count = 0
+    var buffer: UInt64 = 0
+    var count = 0
 
     /// Reads `data[start..<end]`; `end` is where the scan's entropy-coded segment stops.
     init(_ data: UnsafePointer<UInt8>, start: Int, end: Int) {
@@ -27,7 +28,7 @@ struct JPEGBitReader {
     /// `~word` is zero, which the classic has-zero-byte test finds), takes the whole bytes that fit and returns
     /// true; otherwise changes nothing and returns false (stuffing, markers and the end take the byte path).
     @inline(__always)
-    private static func refillFast(
+    static func refillFast(
         _ data: UnsafePointer<UInt8>, _ end: Int, _ buffer: inout UInt64, _ count: inout Int, _ position: inout Int
     ) -> Bool {
         guard position &+ 8 <= end else { return false }
@@ -42,7 +43,7 @@ struct JPEGBitReader {
         return true
     }
 
-    private mutating func refillSlowly() {
+    mutating func refillSlowly() {
         while count <= 56 {
             var byte: UInt8 = 0
             if position < end {
@@ -181,7 +182,7 @@ struct JPEGBitReader {
     /// (DECODE, RECEIVE and EXTEND of T.81 F.2.2.1); symbol -1 for a code the table does not contain. At least 31
     /// bits must be buffered. Where the code and its magnitude fit the lookahead, one load gives both.
     @inline(__always)
-    private static func codeWithValue(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int)
+    static func codeWithValue(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int)
         -> (symbol: Int, value: Int)
     {
         let entry = Int(table.lookahead[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
