@@ -274,8 +274,9 @@ final class HuffmanDecodingTable {
     /// For every `lookaheadBits`-bit prefix that starts with a code: the code's length plus, when the symbol's
     /// magnitude bits also fit, their length (bits 0–4), the symbol (bits 8–15) and, when they fit, the extended
     /// magnitude (bits 16–31, signed; non-zero exactly when it is there, as EXTEND never gives 0). 0 when the
-    /// prefix starts with a longer code. For sequential scans only, where a symbol's low nibble is the count of
-    /// magnitude bits that follow (T.81 F.1.2).
+    /// prefix starts with a longer code. Valid wherever a symbol's low nibble is the count of magnitude bits that
+    /// follow: sequential scans (T.81 F.1.2), progressive DC and AC first scans, and AC refinement scans, whose
+    /// size-1 symbols are followed by one sign bit (EXTEND gives ±1; G.1.2.3).
     let lookahead: UnsafeMutablePointer<Int32>
     /// `values` again, at a stable address.
     let symbols: UnsafeMutablePointer<UInt8>
