@@ -8,15 +8,12 @@ import ReceptionCore
 struct DecodeBenchmark {
     let seconds: Double
 
-    static let helper = #"""
-        import io, sys, time
+    /// Pillow's spec 7.9 pipeline as a Python function `prepare(path)`: `draft` at the round's size, LANCZOS to it,
+    /// the quality ladder until the JPEG fits 1 MiB (shared with `Prepare48Benchmark`).
+    static let pillowPrepare = #"""
+        import io
         from PIL import Image
-        cmd, path, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
-        def decode():
-            im = Image.open(path); im.load(); return im
-        def draft():
-            im = Image.open(path); im.draft("RGB", (im.width // 2, im.height // 2)); im.load(); return im
-        def prepare():
+        def prepare(path):
             im = Image.open(path); w, h = im.size
             edge = 2048.0
             for _ in range(5):
@@ -28,7 +25,17 @@ struct DecodeBenchmark {
                     buf = io.BytesIO(); out.save(buf, "JPEG", quality=q)
                     if buf.tell() <= 1048576: return out
                 edge *= 0.75
-        body = {"decode": decode, "draft": draft, "prepare": prepare}[cmd]
+
+        """#
+
+    static let helper = pillowPrepare + #"""
+        import sys, time
+        cmd, path, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+        def decode():
+            im = Image.open(path); im.load(); return im
+        def draft():
+            im = Image.open(path); im.draft("RGB", (im.width // 2, im.height // 2)); im.load(); return im
+        body = {"decode": decode, "draft": draft, "prepare": lambda: prepare(path)}[cmd]
         best = None; runs = 0; start = time.perf_counter()
         while runs < 3 or time.perf_counter() - start < seconds:
             t = time.perf_counter(); body(); t = time.perf_counter() - t

@@ -3,8 +3,12 @@
 //   swift run -c release ImageBench [--quick] [--decode-only | --encode-only]
 //   swift run -c release ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]   (one decode, for /usr/bin/time -v)
 //   swift run -c release ImageBench --decode-time FILE EIGHTHS RUNS        (best of RUNS decodes)
+<<<<<<< HEAD
 //   swift run -c release ImageBench --size-at-ssim [--quick] [--lambda X] [--no-speed] [--tiled-only]
 //                                   (bytes against cjpeg -optimize at equal luma SSIM, and trellis speed)
+=======
+//   swift run -c release ImageBench --prepare-48mp [RUNS]   (48 MP preparation against Pillow's, time and peak RSS)
+>>>>>>> prep48
 //
 // Speed is in-process megapixels per second (best of a timed loop, single thread) for both encoders; size compares
 // our optimised-Huffman output with `cjpeg -optimize`; quality compares luma PSNR after decoding both with
@@ -28,9 +32,20 @@ do {
         exit(0)
     }
     let encoderBench = ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3)
+    if let flag = CommandLine.arguments.firstIndex(of: "--prepare-48mp") {
+        try Prepare48Benchmark.run(Array(CommandLine.arguments[(flag + 1)...]), bench: encoderBench)
+        exit(0)
+    }
+    if let flag = CommandLine.arguments.firstIndex(of: "--prepare-once") {
+        try Prepare48Benchmark.once(Array(CommandLine.arguments[(flag + 1)...]))
+        exit(0)
+    }
     if !CommandLine.arguments.contains("--decode-only") { try encoderBench.run() }
     if !CommandLine.arguments.contains("--encode-only") {
         try DecodeBenchmark(seconds: quick ? 0.5 : 2.0).run(encoderBench)
+    }
+    if !CommandLine.arguments.contains("--decode-only") && !CommandLine.arguments.contains("--encode-only") {
+        try Prepare48Benchmark.run([quick ? "2" : "5"], bench: encoderBench)
     }
 } catch {
     FileHandle.standardError.write(Data("ImageBench: \(error)\n".utf8))

@@ -1,12 +1,13 @@
 /// Reads the entropy-coded bits of one JPEG scan (T.81 F.2.2.5): removes stuffed zero bytes, stops at a marker and
 /// feeds zero bits from there on, so corrupt or truncated data can never read past the segment.
 struct JPEGBitReader {
-    private let data: UnsafePointer<UInt8>
-    private var position: Int
-    private let end: Int
+    // Internal (not private) for the block loops of `JPEGBitReader+Progressive.swift`.
+    let data: UnsafePointer<UInt8>
+    var position: Int
+    let end: Int
     /// Bits not yet consumed, left-aligned.
-    private var buffer: UInt64 = 0
-    private var count = 0
+    var buffer: UInt64 = 0
+    var count = 0
 
     /// Reads `data[start..<end]`; `end` is where the scan's entropy-coded segment stops.
     init(_ data: UnsafePointer<UInt8>, start: Int, end: Int) {
@@ -27,7 +28,7 @@ struct JPEGBitReader {
     /// `~word` is zero, which the classic has-zero-byte test finds), takes the whole bytes that fit and returns
     /// true; otherwise changes nothing and returns false (stuffing, markers and the end take the byte path).
     @inline(__always)
-    private static func refillFast(
+    static func refillFast(
         _ data: UnsafePointer<UInt8>, _ end: Int, _ buffer: inout UInt64, _ count: inout Int, _ position: inout Int
     ) -> Bool {
         guard position &+ 8 <= end else { return false }
@@ -42,7 +43,7 @@ struct JPEGBitReader {
         return true
     }
 
-    private mutating func refillSlowly() {
+    mutating func refillSlowly() {
         while count <= 56 {
             var byte: UInt8 = 0
             if position < end {
@@ -181,7 +182,7 @@ struct JPEGBitReader {
     /// (DECODE, RECEIVE and EXTEND of T.81 F.2.2.1); symbol -1 for a code the table does not contain. At least 31
     /// bits must be buffered. Where the code and its magnitude fit the lookahead, one load gives both.
     @inline(__always)
-    private static func codeWithValue(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int)
+    static func codeWithValue(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int)
         -> (symbol: Int, value: Int)
     {
         let entry = Int(table.lookahead[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
@@ -273,8 +274,9 @@ final class HuffmanDecodingTable {
     /// For every `lookaheadBits`-bit prefix that starts with a code: the code's length plus, when the symbol's
     /// magnitude bits also fit, their length (bits 0–4), the symbol (bits 8–15) and, when they fit, the extended
     /// magnitude (bits 16–31, signed; non-zero exactly when it is there, as EXTEND never gives 0). 0 when the
-    /// prefix starts with a longer code. For sequential scans only, where a symbol's low nibble is the count of
-    /// magnitude bits that follow (T.81 F.1.2).
+    /// prefix starts with a longer code. Valid wherever a symbol's low nibble is the count of magnitude bits that
+    /// follow: sequential scans (T.81 F.1.2), progressive DC and AC first scans, and AC refinement scans, whose
+    /// size-1 symbols are followed by one sign bit (EXTEND gives ±1; G.1.2.3).
     let lookahead: UnsafeMutablePointer<Int32>
     /// `values` again, at a stable address.
     let symbols: UnsafeMutablePointer<UInt8>

@@ -29,16 +29,6 @@ extension JPEGComponent {
     /// Whether the AC coefficients of this component reach the output at all (not at `blockSize` 1).
     var needsAC: Bool { blockSize > 1 }
 
-    /// The storage of block (`bx`, `by`); the caller has checked both are inside the block grid.
-    @inline(__always)
-    func coefficientBlock(_ bx: Int, _ by: Int, slots: UnsafePointer<Int>) -> CoefficientBlock? {
-        guard let values = coefficients.baseAddress else { return nil }
-        let index = by * blocksX + bx
-        return CoefficientBlock(
-            values: values + index * blockSize * blockSize, history: history.baseAddress.map { $0 + index },
-            slots: slots)
-    }
-
     /// Frees the non-zero history once the last scan is decoded.
     func releaseHistory() {
         ledger.deallocate(history)
@@ -50,40 +40,5 @@ extension JPEGComponent {
         ledger.deallocate(coefficients)
         coefficients = UnsafeMutableBufferPointer(start: nil, count: 0)
         releaseHistory()
-    }
-}
-
-/// One block's stored coefficients, addressed by zig-zag index: the kept values, and the non-zero history when the
-/// block drops some (without history every coefficient is kept and its value tells).
-struct CoefficientBlock {
-    let values: UnsafeMutablePointer<Int16>
-    let history: UnsafeMutablePointer<UInt64>?
-    /// `slots[k]`: the index of zig-zag coefficient k in `values`, or -1 (64 entries).
-    let slots: UnsafePointer<Int>
-
-    /// Whether coefficient k (0…63) is non-zero so far.
-    @inline(__always)
-    func isNonZero(_ k: Int) -> Bool {
-        if let history { return history.pointee >> UInt64(k) & 1 != 0 }
-        let slot = slots[k]
-        return slot >= 0 && values[slot] != 0
-    }
-
-    /// Sets coefficient k (0…63) from a first scan of its band.
-    @inline(__always)
-    func set(_ k: Int, _ value: Int16) {
-        let slot = slots[k]
-        if slot >= 0 { values[slot] = value }
-        if value != 0, let history { history.pointee |= 1 << UInt64(k) }
-    }
-
-    /// A refinement bit for non-zero coefficient k: moves it one step of `bit` (1 << Al) away from zero, unless
-    /// that bit is already set (T.81 G.1.2.3).
-    @inline(__always)
-    func refine(_ k: Int, bit: Int16) {
-        let slot = slots[k]
-        guard slot >= 0 else { return }
-        let value = values[slot]
-        if value & bit == 0 { values[slot] = value &+ (value >= 0 ? bit : 0 &- bit) }
     }
 }

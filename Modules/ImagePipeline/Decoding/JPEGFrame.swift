@@ -100,16 +100,15 @@ struct JPEGFrame {
                     }
                     var rows = 0, columns = 0
                     for v in 0..<n {
-                        for u in 0..<n where source[v * n + u] != 0 {
-                            block[v * 8 + u] = Int32(source[v * n + u]) &* steps[v * 8 + u]
-                            rows = max(rows, v + 1)
-                            columns = max(columns, u + 1)
+                        for u in 0..<n {
+                            let value = source[v * n + u]
+                            block[v * 8 + u] = Int32(value) &* steps[v * 8 + u]
+                            if value != 0 { (rows, columns) = (v + 1, max(columns, u + 1)) }
                         }
                     }
                     InverseDCT.transform(
                         block, size: n, rows: rows, columns: columns,
                         into: plane + by * n * component.stride + bx * n, stride: component.stride)
-                    block.update(repeating: 0, count: 64)
                 }
             }
             component.releaseCoefficients()

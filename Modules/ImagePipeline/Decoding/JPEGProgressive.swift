@@ -26,118 +26,113 @@ extension JPEGDecoding {
         if !dcScan, let component = header.components.first, !component.needsAC { return }
         let refining = header.high > 0
         if dcScan {
-            try forEachBlock(header, frame, &reader, restart: {}) {
-                (index, component, bx, by, reader) throws(ReceptionError) in
-                guard bx < component.blocksX, by < component.blocksY, let base = component.coefficients.baseAddress
-                else { return }
-                let dc = base + (by * component.blocksX + bx) * component.blockSize * component.blockSize
-                if refining {
-                    if reader.bit() != 0 { dc.pointee |= Int16(truncatingIfNeeded: 1 << low) }
-                } else {
-                    guard let table = tables[index] else { throw .invalidImage }
-                    let size = reader.decode(table)
-                    guard (0...11).contains(size) else { throw .invalidImage }
-                    component.predictor += reader.signed(size)
-                    dc.pointee = Int16(truncatingIfNeeded: component.predictor << low)
-                }
-            }
+            try decodeDC(header, frame: frame, tables: tables.map { $0?.lookup }, reader: &reader)
             return
         }
-        guard let component = header.components.first, let table = tables.first ?? nil else { throw .invalidImage }
-        var endOfBandRun = 0
+        guard let component = header.components.first, let table = (tables.first ?? nil)?.lookup,
+            let values = component.coefficients.baseAddress, let histories = component.history.baseAddress
+        else { throw .invalidImage }
+        let bit = Int16(truncatingIfNeeded: 1 << low)
+        let n = component.blockSize, blocksX = component.blocksX, blocksY = component.blocksY
+        let lastKept = (0..<64).last { component.keptSlot[$0] >= 0 } ?? 0
+        let keptTop = JPEGBitReader.band(lastKept + 1, 63)
+        let interval = restartInterval
+        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
+        defer { scratch.deallocate() }
+        scratch.initialize(to: 0)
         try component.keptSlot.withUnsafeBufferPointer { (slots) throws(ReceptionError) in
             guard slots.count == 64, let slots = slots.baseAddress else { throw .invalidImage }
-            try forEachBlock(header, frame, &reader, restart: { endOfBandRun = 0 }) {
-                (_, component, bx, by, reader) throws(ReceptionError) in
-                guard bx < component.blocksX, by < component.blocksY,
-                    let block = component.coefficientBlock(bx, by, slots: slots)
-                else { return }
-                if refining {
-                    try refineAC(block, start: start, end: end, low: low, table: table, &endOfBandRun, &reader)
-                    return
-                }
-                if endOfBandRun > 0 {
-                    endOfBandRun -= 1
-                    return
-                }
-                var k = start
-                while k <= end {
-                    let symbol = reader.decode(table)
-                    guard symbol >= 0 else { throw .invalidImage }
-                    let run = symbol >> 4, bits = symbol & 15
-                    if bits == 0 {
-                        if run < 15 {
-                            endOfBandRun = (1 << run) - 1 + reader.bits(run)
-                            break
+            // A one-component scan visits the component's own block grid, one block per "MCU" (T.81 A.2.2).
+            var endOfBandRun = 0
+            var untilRestart = interval
+            for by in 0..<component.scanBlocksY {
+                for bx in 0..<component.scanBlocksX {
+                    if interval > 0 {
+                        if untilRestart == 0 {
+                            reader.restart()
+                            endOfBandRun = 0
+                            untilRestart = interval
                         }
-                        k += 16
-                        continue
+                        untilRestart -= 1
                     }
-                    k += run
-                    guard k <= 63 else { throw .invalidImage }
-                    block.set(k, Int16(truncatingIfNeeded: reader.signed(bits) << low))
-                    k += 1
+                    guard bx < blocksX, by < blocksY else { continue }
+                    let index = by * blocksX + bx
+                    let block = JPEGBitReader.ProgressiveBlock(
+                        values: values + index * n * n, history: histories + index, slots: slots, keptTop: keptTop,
+                        scratch: scratch)
+                    let decoded =
+                        refining
+                        ? reader.refineAC(table, block, start: start, end: end, bit: bit, endOfBandRun: &endOfBandRun)
+                        : reader.firstAC(table, block, start: start, end: end, low: low, endOfBandRun: &endOfBandRun)
+                    guard decoded else { throw .invalidImage }
                 }
             }
         }
     }
 
-    /// One block of an AC refinement scan (T.81 G.1.2.3): new coefficients of magnitude 1 << low placed after
-    /// `run` zero-history positions, and one correction bit for every coefficient that was already non-zero —
-    /// kept or dropped, since the bits are in the stream either way.
-    private func refineAC(
-        _ block: CoefficientBlock, start: Int, end: Int, low: Int, table: HuffmanDecodingTable,
-        _ endOfBandRun: inout Int, _ reader: inout JPEGBitReader
+    /// What a DC scan needs of one component, with no reference counting in the block loop.
+    private struct DCTarget {
+        let values: UnsafeMutablePointer<Int16>
+        let blockStride: Int, blocksX: Int, blocksY: Int, h: Int, v: Int
+        let table: HuffmanLookup?
+        var predictor = 0
+    }
+
+    /// A DC first or refinement scan (T.81 G.1.2.1), interleaved over MCUs or over one component's block grid.
+    private func decodeDC(
+        _ header: ScanHeader, frame: JPEGFrame, tables: [HuffmanLookup?], reader: inout JPEGBitReader
     ) throws(ReceptionError) {
-        let bit = Int16(truncatingIfNeeded: 1 << low)
-        var k = start
-        if endOfBandRun == 0 {
-            while k <= end {
-                let symbol = reader.decode(table)
-                guard symbol >= 0 else { throw .invalidImage }
-                var run = symbol >> 4
-                let bits = symbol & 15
-                var value: Int16 = 0
-                if bits != 0 {
-                    guard bits == 1 else { throw .invalidImage }
-                    value = reader.bit() != 0 ? bit : 0 &- bit
-                } else if run != 15 {
-                    endOfBandRun = (1 << run) + reader.bits(run)
-                    break
-                }
-                // Skip `run` zero-history coefficients, correcting the non-zero ones passed on the way.
-                while k <= end {
-                    if block.isNonZero(k) {
-                        if reader.bit() != 0 { block.refine(k, bit: bit) }
-                    } else {
-                        if run == 0 {
-                            if value != 0 { block.set(k, value) }
-                            k += 1
-                            break
-                        }
-                        run -= 1
-                    }
-                    k += 1
-                }
-            }
+        var targets: [DCTarget] = []
+        for (component, table) in zip(header.components, tables) {
+            guard let values = component.coefficients.baseAddress else { throw .invalidImage }
+            targets.append(
+                DCTarget(
+                    values: values, blockStride: component.blockSize * component.blockSize,
+                    blocksX: component.blocksX, blocksY: component.blocksY, h: component.h, v: component.v,
+                    table: table))
         }
-        if endOfBandRun > 0 {
-            if let history = block.history {
-                // Only the band's non-zero positions from k on carry a correction bit: visit just those.
-                let band = (UInt64.max << UInt64(k)) & (end >= 63 ? UInt64.max : (1 << UInt64(end + 1)) - 1)
-                var mask = history.pointee & band
-                while mask != 0 {
-                    let position = mask.trailingZeroBitCount
-                    mask &= mask &- 1
-                    if reader.bit() != 0 { block.refine(position, bit: bit) }
-                }
-            } else {
-                while k <= end {
-                    if block.isNonZero(k), reader.bit() != 0 { block.refine(k, bit: bit) }
-                    k += 1
+        let single = targets.count == 1
+        let columns = single ? header.components[0].scanBlocksX : frame.mcusX
+        let rows = single ? header.components[0].scanBlocksY : frame.mcusY
+        let refining = header.high > 0, low = header.low
+        let bit = Int16(truncatingIfNeeded: 1 << low)
+        let interval = restartInterval
+        try targets.withUnsafeMutableBufferPointer { (targets) throws(ReceptionError) in
+            guard let first = targets.baseAddress else { throw .invalidImage }
+            let count = targets.count
+            var untilRestart = interval
+            for my in 0..<rows {
+                for mx in 0..<columns {
+                    if interval > 0 {
+                        if untilRestart == 0 {
+                            reader.restart()
+                            for index in 0..<count { first[index].predictor = 0 }
+                            untilRestart = interval
+                        }
+                        untilRestart -= 1
+                    }
+                    for index in 0..<count {
+                        let target = first + index
+                        let h = single ? 1 : target.pointee.h, v = single ? 1 : target.pointee.v
+                        for y in 0..<v {
+                            for x in 0..<h {
+                                let bx = mx * h + x, by = my * v + y
+                                guard bx < target.pointee.blocksX, by < target.pointee.blocksY else { continue }
+                                let dc = target.pointee.values + (by * target.pointee.blocksX + bx)
+                                    * target.pointee.blockStride
+                                if refining {
+                                    if reader.bit() != 0 { dc.pointee |= bit }
+                                    continue
+                                }
+                                guard let table = target.pointee.table, let difference = reader.dcDifference(table)
+                                else { throw .invalidImage }
+                                target.pointee.predictor &+= difference
+                                dc.pointee = Int16(truncatingIfNeeded: target.pointee.predictor << low)
+                            }
+                        }
+                    }
                 }
             }
-            endOfBandRun -= 1
         }
     }
 }

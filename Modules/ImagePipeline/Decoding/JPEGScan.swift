@@ -68,45 +68,6 @@ extension JPEGDecoding {
         return count
     }
 
-    /// Calls `body` for every block of the scan in order (interleaved MCUs, or the component's own block grid for
-    /// a one-component scan), restarting the reader and the predictions every `restartInterval` MCUs.
-    @inline(__always)
-    func forEachBlock(
-        _ header: ScanHeader, _ frame: JPEGFrame, _ reader: inout JPEGBitReader, restart: () -> Void,
-        _ body: (Int, JPEGComponent, Int, Int, inout JPEGBitReader) throws(ReceptionError) -> Void
-    ) throws(ReceptionError) {
-        var mcu = 0
-        func boundary(_ reader: inout JPEGBitReader) {
-            if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 {
-                reader.restart()
-                for component in header.components { component.predictor = 0 }
-                restart()
-            }
-            mcu += 1
-        }
-        if header.components.count == 1, let component = header.components.first {
-            for by in 0..<component.scanBlocksY {
-                for bx in 0..<component.scanBlocksX {
-                    boundary(&reader)
-                    try body(0, component, bx, by, &reader)
-                }
-            }
-            return
-        }
-        for my in 0..<frame.mcusY {
-            for mx in 0..<frame.mcusX {
-                boundary(&reader)
-                for (index, component) in header.components.enumerated() {
-                    for y in 0..<component.v {
-                        for x in 0..<component.h {
-                            try body(index, component, mx * component.h + x, my * component.v + y, &reader)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     private func decodeSequential(_ header: ScanHeader, frame: JPEGFrame, reader: inout JPEGBitReader)
         throws(ReceptionError)
     {

@@ -7,13 +7,18 @@ import ReceptionCore
 /// Works one output row at a time (a vertical pass into one `Float` row, then the horizontal pass), so its
 /// working memory is two rows whatever the image height.
 enum AreaResampler {
-    /// For each output index, the first source index it covers and the weights of the sources from there.
+    /// For each output index, the first source index it covers and the weights of `taps` sources from there, in
+    /// one flat array (`taps` per output). Outputs that cover fewer sources are padded with zero weights (at the
+    /// end, or at the start where the window would pass the last source), which adds exact zeros to the sums, so
+    /// the result is the same as weighting only the covered sources.
     struct Footprint {
         var first: [Int] = []
-        var weights: [[Float]] = []
+        var weights: [Float] = []
+        var taps = 1
 
         init(source: Int, target: Int) {
             let scale = Double(source) / Double(target)
+            var rows: [[Float]] = []
             for o in 0..<target {
                 let a = Double(o) * scale, b = Double(o + 1) * scale
                 let first = Int(a), last = min(source, Int(b.rounded(.up)))
@@ -23,7 +28,16 @@ enum AreaResampler {
                     row.append(Float(max(0, overlap) / scale))
                 }
                 self.first.append(first)
-                weights.append(row)
+                rows.append(row)
+            }
+            taps = rows.map(\.count).max() ?? 1
+            weights.reserveCapacity(target * taps)
+            for o in 0..<target {
+                let row = rows[o]
+                let excess = max(0, first[o] + taps - source)
+                first[o] -= excess
+                weights += [Float](repeating: 0, count: excess) + row
+                    + [Float](repeating: 0, count: taps - excess - row.count)
             }
         }
     }
@@ -39,24 +53,33 @@ enum AreaResampler {
         image.bytes.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
                 column.withUnsafeMutableBufferPointer { row in
-                    guard let src = source.baseAddress, let dst = target.baseAddress, let acc = row.baseAddress
-                    else { return }
-                    let rowCount = image.width * channels
-                    for oy in 0..<height {
-                        acc.update(repeating: 0, count: rowCount)
-                        for (offset, weight) in vertical.weights[oy].enumerated() {
-                            let line = src + (vertical.first[oy] + offset) * image.bytesPerRow
-                            for i in 0..<rowCount { acc[i] += weight * Float(line[i]) }
-                        }
-                        let outLine = dst + oy * width * channels
-                        for ox in 0..<width {
-                            let start = horizontal.first[ox] * channels
-                            for c in 0..<channels {
-                                var sum: Float = 0.5
-                                for (offset, weight) in horizontal.weights[ox].enumerated() {
-                                    sum += weight * acc[start + offset * channels + c]
+                    horizontal.weights.withUnsafeBufferPointer { horizontalWeights in
+                        guard let src = source.baseAddress, let dst = target.baseAddress, let acc = row.baseAddress,
+                            let weights = horizontalWeights.baseAddress
+                        else { return }
+                        let rowCount = image.width * channels, taps = horizontal.taps
+                        for oy in 0..<height {
+                            acc.update(repeating: 0, count: rowCount)
+                            for offset in 0..<vertical.taps {
+                                let weight = vertical.weights[oy * vertical.taps + offset]
+                                guard weight != 0 else { continue }
+                                let line = src + (vertical.first[oy] + offset) * image.bytesPerRow
+                                for i in 0..<rowCount { acc[i] += weight * Float(line[i]) }
+                            }
+                            let outLine = dst + oy * width * channels
+                            if channels == 3 {
+                                for ox in 0..<width {
+                                    Self.pixel3(acc + horizontal.first[ox] * 3, weights + ox * taps, taps, outLine + ox * 3)
                                 }
-                                outLine[ox * channels + c] = UInt8(clamping: Int(sum))
+                                continue
+                            }
+                            for ox in 0..<width {
+                                let start = acc + horizontal.first[ox] * channels, w = weights + ox * taps
+                                for c in 0..<channels {
+                                    var sum: Float = 0.5
+                                    for t in 0..<taps { sum += w[t] * start[t * channels + c] }
+                                    outLine[ox * channels + c] = UInt8(clamping: Int(sum))
+                                }
                             }
                         }
                     }
@@ -64,5 +87,24 @@ enum AreaResampler {
             }
         }
         return PixelBuffer(width: width, height: height, format: image.format, bytes: out)
+    }
+
+    /// One RGB output pixel: the weighted sum of `taps` pixels of the vertically reduced row, each channel summed
+    /// in the same order as the generic loop.
+    @inline(__always)
+    private static func pixel3(
+        _ source: UnsafeMutablePointer<Float>, _ weights: UnsafePointer<Float>, _ taps: Int,
+        _ out: UnsafeMutablePointer<UInt8>
+    ) {
+        var r: Float = 0.5, g: Float = 0.5, b: Float = 0.5
+        for t in 0..<taps {
+            let weight = weights[t], p = source + t * 3
+            r += weight * p[0]
+            g += weight * p[1]
+            b += weight * p[2]
+        }
+        out[0] = UInt8(clamping: Int(r))
+        out[1] = UInt8(clamping: Int(g))
+        out[2] = UInt8(clamping: Int(b))
     }
 }
