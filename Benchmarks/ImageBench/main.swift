@@ -3,12 +3,9 @@
 //   swift run -c release ImageBench [--quick] [--decode-only | --encode-only]
 //   swift run -c release ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]   (one decode, for /usr/bin/time -v)
 //   swift run -c release ImageBench --decode-time FILE EIGHTHS RUNS        (best of RUNS decodes)
-<<<<<<< HEAD
 //   swift run -c release ImageBench --size-at-ssim [--quick] [--lambda X] [--no-speed] [--tiled-only]
 //                                   (bytes against cjpeg -optimize at equal luma SSIM, and trellis speed)
-=======
 //   swift run -c release ImageBench --prepare-48mp [RUNS]   (48 MP preparation against Pillow's, time and peak RSS)
->>>>>>> prep48
 //
 // Speed is in-process megapixels per second (best of a timed loop, single thread) for both encoders; size compares
 // our optimised-Huffman output with `cjpeg -optimize`; quality compares luma PSNR after decoding both with
