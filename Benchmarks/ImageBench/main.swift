@@ -3,6 +3,7 @@
 //   swift run -c release ImageBench [--quick] [--decode-only | --encode-only]
 //   swift run -c release ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]   (one decode, for /usr/bin/time -v)
 //   swift run -c release ImageBench --decode-time FILE EIGHTHS RUNS        (best of RUNS decodes)
+//   swift run -c release ImageBench --encode-time FILE.ppm RUNS [Q] [420|444] [standard|optimized|progressive] [OUT]
 //
 // Speed is in-process megapixels per second (best of a timed loop, single thread) for both encoders; size compares
 // our optimised-Huffman output with `cjpeg -optimize`; quality compares luma PSNR after decoding both with
@@ -18,6 +19,10 @@ do {
     }
     if let flag = CommandLine.arguments.firstIndex(of: "--decode-time") {
         try DecodePeak.time(Array(CommandLine.arguments[(flag + 1)...]))
+        exit(0)
+    }
+    if let flag = CommandLine.arguments.firstIndex(of: "--encode-time") {
+        try EncodeTime.run(Array(CommandLine.arguments[(flag + 1)...]))
         exit(0)
     }
     let encoderBench = ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3)
