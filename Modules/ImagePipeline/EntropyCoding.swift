@@ -136,9 +136,16 @@ struct HuffmanBlockWriter: SymbolConsumer, ~Copyable {
 }
 
 /// Counts symbols per table for the optimised-table pass (Annex K.2 needs only the frequencies).
-struct SymbolCounter: SymbolConsumer {
+struct SymbolCounter: SymbolConsumer, ~Copyable {
     /// 256 counts per table: DC tables 0 and 1, then AC tables 0 and 1.
-    var counts = [Int](repeating: 0, count: 4 * 256)
+    private let counts: UnsafeMutablePointer<Int>
+
+    init() {
+        counts = .allocate(capacity: 4 * 256)
+        counts.initialize(repeating: 0, count: 4 * 256)
+    }
+
+    deinit { counts.deallocate() }
 
     func beginMCU(blocks: Int) {}
     func restart(_ index: Int) {}
@@ -157,6 +164,6 @@ struct SymbolCounter: SymbolConsumer {
     /// The counts of one table: `ac` false for DC, true for AC.
     func frequencies(ac: Bool, table: Int) -> [Int] {
         let start = (ac ? 512 : 0) + table * 256
-        return Array(counts[start..<(start + 256)])
+        return Array(UnsafeBufferPointer(start: counts + start, count: 256))
     }
 }

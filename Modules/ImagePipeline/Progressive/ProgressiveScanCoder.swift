@@ -8,8 +8,11 @@ struct ProgressiveScanCoder: ~Copyable {
 
     /// Blocks whose every remaining coefficient of the band is zero, not yet coded (G.1.2.2: EOBRUN).
     private var endOfBandRun = 0
-    /// Correction bits of refinement scans waiting for the end-of-band run they follow (G.1.2.3), one per entry.
-    private let corrections: UnsafeMutablePointer<UInt8>
+    /// Correction bits of refinement scans waiting for the end-of-band run they follow (G.1.2.3): per block that
+    /// joined the run with corrections, its bits (first bit highest) and their count.
+    private let corrections: UnsafeMutablePointer<(bits: UInt64, count: Int)>
+    private var pendingBlocks = 0
+    /// Correction bits in `corrections`.
     private var pendingCorrections = 0
 
     /// Longest run of buffered correction bits before the run is written out early (as libjpeg bounds it).
@@ -20,6 +23,7 @@ struct ProgressiveScanCoder: ~Copyable {
         self.layout = layout
         self.restartInterval = restartInterval
         corrections = .allocate(capacity: Self.correctionCapacity + 64)
+        corrections.initialize(repeating: (0, 0), count: Self.correctionCapacity + 64)
     }
 
     deinit {
@@ -33,6 +37,7 @@ struct ProgressiveScanCoder: ~Copyable {
         _ scan: ProgressiveScan, into consumer: inout Consumer, stripStep: Int = 1
     ) {
         endOfBandRun = 0
+        pendingBlocks = 0
         pendingCorrections = 0
         var predictions = [Int32](repeating: 0, count: layout.components.count)
         var unit = 0
@@ -134,22 +139,22 @@ struct ProgressiveScanCoder: ~Copyable {
             let k = remaining.trailingZeroBitCount
             remaining &= remaining &- 1
             flushEndOfBandRun(into: &consumer)
-            var run = k - last - 1
+            var run = k &- last &- 1
             while run > 15 {
                 consumer.ac(0xF0, extra: 0, extraLength: 0, table: 0)
-                run -= 16
+                run &-= 16
             }
-            let value = Int32(block[k])
+            let value = Int32(block[k &* 8])
             let sign = value &>> 31
             let shifted = ((value ^ sign) &- sign) &>> Int32(scan.low)
-            let size = 32 - shifted.leadingZeroBitCount
+            let size = 32 &- shifted.leadingZeroBitCount
             // Negative values send the one's complement of their magnitude, as in baseline.
             let bits = UInt64(UInt32(bitPattern: shifted ^ sign)) & ((1 &<< UInt64(size)) &- 1)
-            consumer.ac(run << 4 | size, extra: bits, extraLength: size, table: 0)
+            consumer.ac(run &<< 4 | size, extra: bits, extraLength: size, table: 0)
             last = k
         }
         if last < scan.end {
-            endOfBandRun += 1
+            endOfBandRun &+= 1
             if endOfBandRun == 0x7FFF { flushEndOfBandRun(into: &consumer) }
         }
     }
@@ -170,42 +175,46 @@ struct ProgressiveScanCoder: ~Copyable {
         let lastNew = newlyNonZero == 0 ? 0 : 63 - newlyNonZero.leadingZeroBitCount
         // Zero-history coefficients since the last symbol (corrections do not count and do not end a run).
         var run = 0
-        var previous = scan.start - 1
-        // This block's correction bits sit after the ones the end-of-band run already holds.
-        var blockStart = pendingCorrections
-        var blockBits = 0
+        var previous = scan.start &- 1
+        // This block's correction bits since its last symbol, first bit highest.
+        var blockBits: UInt64 = 0
+        var blockCount = 0
         while remaining != 0 {
             let k = remaining.trailingZeroBitCount
             remaining &= remaining &- 1
-            run += k - previous - 1
+            run &+= k &- previous &- 1
             previous = k
             while run > 15 && k <= lastNew {
                 flushEndOfBandRun(into: &consumer)
                 consumer.ac(0xF0, extra: 0, extraLength: 0, table: 0)
-                run -= 16
-                emitCorrections(from: blockStart, count: blockBits, into: &consumer)
-                blockStart = 0
+                run &-= 16
+                emitCorrections(blockBits, count: blockCount, into: &consumer)
                 blockBits = 0
+                blockCount = 0
             }
-            let value = Int32(block[k])
+            let value = Int32(block[k &* 8])
             if earlier & (1 &<< UInt64(k)) != 0 {
                 let sign = value &>> 31
                 let shifted = ((value ^ sign) &- sign) &>> Int32(scan.low)
-                corrections[blockStart + blockBits] = UInt8(truncatingIfNeeded: shifted & 1)
-                blockBits += 1
+                blockBits = blockBits &<< 1 | UInt64(truncatingIfNeeded: shifted & 1)
+                blockCount &+= 1
                 continue
             }
             flushEndOfBandRun(into: &consumer)
-            consumer.ac(run << 4 | 1, extra: value < 0 ? 0 : 1, extraLength: 1, table: 0)
-            emitCorrections(from: blockStart, count: blockBits, into: &consumer)
-            blockStart = 0
+            consumer.ac(run &<< 4 | 1, extra: value < 0 ? 0 : 1, extraLength: 1, table: 0)
+            emitCorrections(blockBits, count: blockCount, into: &consumer)
             blockBits = 0
+            blockCount = 0
             run = 0
         }
-        run += scan.end - previous
-        if run > 0 || blockBits > 0 {
-            endOfBandRun += 1
-            pendingCorrections = blockStart + blockBits
+        run &+= scan.end &- previous
+        if run > 0 || blockCount > 0 {
+            endOfBandRun &+= 1
+            if blockCount > 0 {
+                corrections[pendingBlocks] = (blockBits, blockCount)
+                pendingBlocks &+= 1
+                pendingCorrections &+= blockCount
+            }
             if endOfBandRun == 0x7FFF || pendingCorrections > Self.correctionCapacity - 64 + 1 {
                 flushEndOfBandRun(into: &consumer)
             }
@@ -214,27 +223,30 @@ struct ProgressiveScanCoder: ~Copyable {
 
     /// Codes the pending end-of-band run (symbol 16·⌊log₂ run⌋ and the run's low bits) and the correction bits
     /// that wait for it.
+    @inline(__always)
     private mutating func flushEndOfBandRun<Consumer: SymbolConsumer & ~Copyable>(into consumer: inout Consumer) {
         guard endOfBandRun > 0 else { return }
-        let size = 63 - UInt64(endOfBandRun).leadingZeroBitCount
+        let size = 63 &- UInt64(endOfBandRun).leadingZeroBitCount
         let extra = UInt64(endOfBandRun) & ((1 &<< UInt64(size)) &- 1)
-        consumer.ac(size << 4, extra: extra, extraLength: size, table: 0)
+        consumer.ac(size &<< 4, extra: extra, extraLength: size, table: 0)
         endOfBandRun = 0
-        emitCorrections(from: 0, count: pendingCorrections, into: &consumer)
+        for index in 0..<pendingBlocks {
+            emitCorrections(corrections[index].bits, count: corrections[index].count, into: &consumer)
+        }
+        pendingBlocks = 0
         pendingCorrections = 0
     }
 
+    /// Sends the low `count` (0...63) bits of `bits`, highest first, as raw bits in pieces of at most 32.
+    @inline(__always)
     private func emitCorrections<Consumer: SymbolConsumer & ~Copyable>(
-        from start: Int, count: Int, into consumer: inout Consumer
+        _ bits: UInt64, count: Int, into consumer: inout Consumer
     ) {
-        var index = start
-        let end = start + count
-        while index < end {
-            let chunk = min(32, end - index)
-            var word: UInt64 = 0
-            for offset in 0..<chunk { word = word &<< 1 | UInt64(corrections[index + offset]) }
-            consumer.raw(word, length: chunk)
-            index += chunk
+        if count > 32 {
+            consumer.raw(bits &>> UInt64(count &- 32), length: 32)
+            consumer.raw(bits & ((1 &<< UInt64(count &- 32)) &- 1), length: count &- 32)
+        } else if count > 0 {
+            consumer.raw(bits, length: count)
         }
     }
 }
