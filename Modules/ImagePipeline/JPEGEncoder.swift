@@ -77,7 +77,7 @@ public struct JPEGEncoder: ImageEncoding {
     /// this size, beyond the input and the output; independent of `height` by construction.
     package func workingMemoryBytes(width: Int, height: Int, format: PixelFormat) -> Int {
         let layout = FrameLayout(width: width, height: height, sampling: EncodingPlan.sampling(format, options))
-        let progressive = options.progressive ? CoefficientImage.byteCount(layout) : 0
+        let progressive = options.progressive ? EncodingPlan.progressiveWorkingBytes(layout) : 0
         return StripPlanes.byteCount(layout) + EncodingPlan.initialOutputCapacity(layout) + progressive
     }
 }
