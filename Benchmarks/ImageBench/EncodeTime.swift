@@ -2,12 +2,14 @@ import Foundation
 import ImagePipeline
 import ReceptionCore
 
-/// `ImageBench --encode-time FILE.ppm RUNS [QUALITY] [420|444] [standard|optimized|progressive] [OUT.jpg]`: the best of RUNS
-/// in-process encodes of one PPM, ours only, so a profiler (`perf record`) sees nothing but the encoder.
+/// `ImageBench --encode-time FILE.ppm RUNS [QUALITY] [420|444] [standard|optimized|progressive] [OUT.jpg]`: the
+/// best of RUNS in-process encodes of one PPM, ours only, so a profiler (`perf record`) sees nothing but the encoder.
 enum EncodeTime {
     static func run(_ arguments: [String]) throws {
         guard arguments.count >= 2, let runs = Int(arguments[1]) else {
-            throw BenchFailure("usage: ImageBench --encode-time FILE.ppm RUNS [QUALITY] [420|444] [standard|optimized|progressive] [OUT.jpg]")
+            throw BenchFailure(
+                "usage: ImageBench --encode-time FILE.ppm RUNS [QUALITY] [420|444] [standard|optimized|progressive]"
+                    + " [OUT.jpg]")
         }
         let image = try PortablePixmap.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0]))))
         let quality = arguments.count > 2 ? Int(arguments[2]) ?? 80 : 80

@@ -26,8 +26,9 @@ public struct JPEGEncoder: ImageEncoding {
         /// MCUs between restart markers; 0 writes none. At most 65,535.
         public var restartInterval: Int
         /// Whether to write a progressive JPEG (T.81 G: DC first, then AC bands, then their low bits, each scan
-        /// with optimised tables of its own; `optimizeHuffman` does not apply) instead of a baseline one. Its
-        /// working memory holds every coefficient of the image (2 bytes each), not one strip.
+        /// with optimised tables of its own; `optimizeHuffman` does not apply) instead of a baseline one. Every scan
+        /// codes each strip as it is transformed into a buffer of its own, so working memory still depends on the
+        /// width only; the later scans' bytes wait in memory until the earlier scans are written.
         public var progressive: Bool
 
         /// Options; the defaults match what photo preparation uses.
