@@ -45,7 +45,7 @@ enum RGBAReader: PixelReader {
 /// DCT) fused with chroma downsampling, so each source pixel is read once. Rows and columns past the image edge
 /// repeat the last row or column, which keeps the padding blocks smooth and cheap to code.
 ///
-/// Everything runs on whole vectors of the DCT layout (`laneIndex`): one `SIMD8` holds the same position of eight
+/// Everything runs on whole vectors of the DCT layout (`StripPlanes`): one `SIMD8` holds the same position of eight
 /// horizontally adjacent blocks, so the eight pixels 8 apart that make one vector are gathered with one load each
 /// (`PixelReader.wideWord`) and then converted with vector arithmetic only. Horizontal neighbours are the next
 /// vector and vertical ones the next row's, so the 2×2 chroma sums are vector additions too.
