@@ -76,6 +76,12 @@ struct ImageBenchmark {
     /// qualities 60–90 at 4:2:0.
     private func progressive(_ image: PixelBuffer, sourcePath: String) throws {
         let megapixels = Double(image.width * image.height) / 1e6
+        let encoder = JPEGEncoder(options: .init(progressive: true))
+        let memory = encoder.workingMemoryBytes(width: image.width, height: image.height, format: image.format)
+        let tall = encoder.workingMemoryBytes(width: image.width, height: 65_535, format: image.format)
+        print(
+            "progressive working memory beyond input and output: \(memory) bytes"
+                + " (same for height 65535: \(tall == memory))")
         var worstSize = 0.0
         var worstSpeed = Double.infinity
         for quality in [60, 70, 80, 90] {

@@ -6,6 +6,7 @@
 //   swift run -c release ImageBench --size-at-ssim [--quick] [--lambda X] [--no-speed] [--tiled-only]
 //                                   (bytes against cjpeg -optimize at equal luma SSIM, and trellis speed)
 //   swift run -c release ImageBench --prepare-48mp [RUNS]   (48 MP preparation against Pillow's, time and peak RSS)
+//   swift run -c release ImageBench --encode-time FILE.ppm RUNS [Q] [420|444] [standard|optimized|progressive] [OUT]
 //
 // Speed is in-process megapixels per second (best of a timed loop, single thread) for both encoders; size compares
 // our optimised-Huffman output with `cjpeg -optimize`; quality compares luma PSNR after decoding both with
@@ -26,6 +27,10 @@ do {
     if CommandLine.arguments.contains("--size-at-ssim") {
         var sizeAtSSIM = SizeAtSSIM(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3, arguments: CommandLine.arguments)
         try sizeAtSSIM.run()
+        exit(0)
+    }
+    if let flag = CommandLine.arguments.firstIndex(of: "--encode-time") {
+        try EncodeTime.run(Array(CommandLine.arguments[(flag + 1)...]))
         exit(0)
     }
     let encoderBench = ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3)

@@ -22,7 +22,7 @@ struct BitWriter: ~Copyable {
     /// Makes room for `extra` more bytes; called once per MCU with a bound on what it can produce.
     @inline(__always)
     mutating func reserve(_ extra: Int) {
-        if count + extra > capacity { grow(to: count + extra) }
+        if count &+ extra > capacity { grow(to: count + extra) }
     }
 
     private mutating func grow(to needed: Int) {
@@ -39,13 +39,13 @@ struct BitWriter: ~Copyable {
     mutating func put(_ bits: UInt64, length: Int) {
         if length < free {
             register = register &<< UInt64(length) | bits
-            free -= length
+            free &-= length
         } else {
-            let spill = length - free
+            let spill = length &- free
             emitWord(register &<< UInt64(free) | bits &>> UInt64(spill))
             // Bits above the `spill` kept ones are stale, but every later read shifts them out of the word.
             register = bits
-            free = 64 - spill
+            free = 64 &- spill
         }
     }
 
@@ -56,7 +56,7 @@ struct BitWriter: ~Copyable {
         let hasFF = (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080
         if hasFF == 0 {
             UnsafeMutableRawPointer(storage + count).storeBytes(of: word.bigEndian, as: UInt64.self)
-            count += 8
+            count &+= 8
         } else {
             for shift in stride(from: 56, through: 0, by: -8) {
                 let byte = UInt8(truncatingIfNeeded: word &>> UInt64(shift))

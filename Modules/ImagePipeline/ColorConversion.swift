@@ -1,62 +1,63 @@
-/// Reads one pixel of a source format as red, green, blue in 0...255.
+/// Reads pixels of one source format as packed words: red in bits 0–7, green in 8–15, blue in 16–23 (the top byte
+/// is ignored), so eight pixels become one `SIMD8<Int32>` and the channels are masks and shifts of it.
 protocol PixelReader {
     static var bytesPerPixel: Int { get }
-    static func rgb(_ pixel: UnsafePointer<UInt8>) -> (Int, Int, Int)
+    /// The pixel at `p`, reading only its own bytes.
+    static func word(_ p: UnsafePointer<UInt8>) -> Int32
+    /// The pixel at `p`, reading four bytes from `p` (the caller guarantees they exist): one load for RGB.
+    static func wideWord(_ p: UnsafePointer<UInt8>) -> Int32
 }
 
 /// Three bytes per pixel.
 enum RGBReader: PixelReader {
     static var bytesPerPixel: Int { 3 }
+
     @inline(__always)
-    static func rgb(_ p: UnsafePointer<UInt8>) -> (Int, Int, Int) { (Int(p[0]), Int(p[1]), Int(p[2])) }
+    static func word(_ p: UnsafePointer<UInt8>) -> Int32 {
+        Int32(p[0]) | Int32(p[1]) &<< 8 | Int32(p[2]) &<< 16
+    }
+
+    @inline(__always)
+    static func wideWord(_ p: UnsafePointer<UInt8>) -> Int32 {
+        Int32(bitPattern: UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)))
+    }
 }
 
 /// Four bytes per pixel; transparency is flattened onto opaque white (spec 7.9 step 3).
 enum RGBAReader: PixelReader {
     static var bytesPerPixel: Int { 4 }
+
     @inline(__always)
-    static func rgb(_ p: UnsafePointer<UInt8>) -> (Int, Int, Int) {
+    static func word(_ p: UnsafePointer<UInt8>) -> Int32 {
         // Over white: c·α + 255·(1 − α) = 255 − (255 − c)·α/255, rounded to nearest.
-        let alpha = Int(p[3])
-        return (
-            255 - ((255 - Int(p[0])) * alpha + 127) / 255, 255 - ((255 - Int(p[1])) * alpha + 127) / 255,
-            255 - ((255 - Int(p[2])) * alpha + 127) / 255
-        )
+        let alpha = Int32(p[3])
+        let r = 255 &- ((255 &- Int32(p[0])) &* alpha &+ 127) / 255
+        let g = 255 &- ((255 &- Int32(p[1])) &* alpha &+ 127) / 255
+        let b = 255 &- ((255 &- Int32(p[2])) &* alpha &+ 127) / 255
+        return r | g &<< 8 | b &<< 16
     }
-}
-
-/// Per-channel luma contributions for every byte value, so a luma sample is three loads and two additions instead
-/// of three conversions, three multiplications and three additions (the −128 level shift rides on blue).
-final class LumaTables {
-    let values: UnsafeMutablePointer<Float>
-
-    init() {
-        values = .allocate(capacity: 3 * 256)
-        for v in 0..<256 {
-            values[v] = 0.299 * Float(v)
-            values[256 + v] = 0.587 * Float(v)
-            values[512 + v] = 0.114 * Float(v) - 128
-        }
-    }
-
-    deinit { values.deallocate() }
 
     @inline(__always)
-    func luma(_ r: Int, _ g: Int, _ b: Int) -> Float {
-        values[r] + values[256 &+ g] + values[512 &+ b]
-    }
+    static func wideWord(_ p: UnsafePointer<UInt8>) -> Int32 { word(p) }
 }
 
 /// Fills a strip's sample planes from source rows: colour conversion (JFIF YCbCr, level-shifted by −128 for the
 /// DCT) fused with chroma downsampling, so each source pixel is read once. Rows and columns past the image edge
 /// repeat the last row or column, which keeps the padding blocks smooth and cheap to code.
+///
+/// Everything runs on whole vectors of the DCT layout (`StripPlanes`): one `SIMD8` holds the same position of eight
+/// horizontally adjacent blocks, so the eight pixels 8 apart that make one vector are gathered with one load each
+/// (`PixelReader.wideWord`) and then converted with vector arithmetic only. Horizontal neighbours are the next
+/// vector and vertical ones the next row's, so the 2×2 chroma sums are vector additions too.
 struct StripConverter {
     let source: UnsafePointer<UInt8>
     let width: Int
     let height: Int
     let bytesPerRow: Int
     let layout: FrameLayout
-    let tables = LumaTables()
+
+    typealias Words = SIMD8<Int32>
+    typealias Samples = SIMD8<Float>
 
     /// The clamped source row for strip-relative row `y` of strip `strip`.
     @inline(__always)
@@ -64,34 +65,68 @@ struct StripConverter {
         source + min(strip * layout.mcuHeight + y, height - 1) * bytesPerRow
     }
 
+    /// Groups (of 64 pixel columns) whose pixels, and one more, all lie inside the image: their words can be read
+    /// with `wideWord`, which may touch the byte after a pixel.
+    private var interiorGroups: Int { (width - 1) / 64 }
+
+    /// The words of the pixels at columns `x0`, `x0 + 8`, …, `x0 + 56` of `row`, all inside the image.
+    @inline(__always)
+    private static func gather<Reader: PixelReader>(_: Reader.Type, _ row: UnsafePointer<UInt8>, _ x0: Int) -> Words {
+        let p = row + x0 &* Reader.bytesPerPixel
+        let s = 8 &* Reader.bytesPerPixel
+        return Words(
+            Reader.wideWord(p), Reader.wideWord(p + s), Reader.wideWord(p + 2 &* s), Reader.wideWord(p + 3 &* s),
+            Reader.wideWord(p + 4 &* s), Reader.wideWord(p + 5 &* s), Reader.wideWord(p + 6 &* s),
+            Reader.wideWord(p + 7 &* s))
+    }
+
+    /// The same near the right edge: columns past the image repeat its last column.
+    @inline(__always)
+    private func gatherClamped<Reader: PixelReader>(_: Reader.Type, _ row: UnsafePointer<UInt8>, _ x0: Int) -> Words {
+        var words = Words()
+        for lane in 0..<8 {
+            words[lane] = Reader.word(row + min(x0 &+ 8 &* lane, width &- 1) &* Reader.bytesPerPixel)
+        }
+        return words
+    }
+
     /// Grey input to the single plane of a grayscale frame.
     func convertGray(strip: Int, into planes: StripPlanes) {
-        let luma = UnsafeMutableRawPointer(planes.samples[0]).assumingMemoryBound(to: Float.self)
+        let luma = planes.samples[0]
         let groups = layout.components[0].groups
-        let paddedWidth = layout.mcusPerRow * layout.mcuWidth
         for y in 0..<layout.mcuHeight {
             let pixels = row(strip, y)
-            for x in 0..<paddedWidth {
-                luma[laneIndex(x: x, y: y, groups: groups)] = Float(pixels[min(x, width - 1)]) - 128
+            let vectors = luma + y &* 8
+            for group in 0..<groups {
+                for column in 0..<8 {
+                    var words = Words()
+                    for lane in 0..<8 {
+                        words[lane] = Int32(pixels[min(group &* 64 &+ 8 &* lane &+ column, width &- 1)])
+                    }
+                    vectors[group &* 64 &+ column] = Self.float(words) - 128
+                }
             }
         }
     }
 
     /// Colour input at full chroma resolution (4:4:4).
     func convert444<Reader: PixelReader>(_ reader: Reader.Type, strip: Int, into planes: StripPlanes) {
-        let y0 = UnsafeMutableRawPointer(planes.samples[0]).assumingMemoryBound(to: Float.self)
-        let cb = UnsafeMutableRawPointer(planes.samples[1]).assumingMemoryBound(to: Float.self)
-        let cr = UnsafeMutableRawPointer(planes.samples[2]).assumingMemoryBound(to: Float.self)
+        let (luma, cb, cr) = (planes.samples[0], planes.samples[1], planes.samples[2])
         let groups = layout.components[0].groups
-        let paddedWidth = layout.mcusPerRow * layout.mcuWidth
+        let interior = interiorGroups
         for y in 0..<layout.mcuHeight {
             let pixels = row(strip, y)
-            for x in 0..<paddedWidth {
-                let (r, g, b) = Reader.rgb(pixels + min(x, width - 1) * Reader.bytesPerPixel)
-                let index = laneIndex(x: x, y: y, groups: groups)
-                y0[index] = tables.luma(r, g, b)
-                cb[index] = blueDifference(Float(r), Float(g), Float(b))
-                cr[index] = redDifference(Float(r), Float(g), Float(b))
+            for group in 0..<groups {
+                let index = group &* 64 &+ y &* 8
+                for column in 0..<8 {
+                    let x0 = group &* 64 &+ column
+                    let words =
+                        group < interior ? Self.gather(reader, pixels, x0) : gatherClamped(reader, pixels, x0)
+                    let (r, g, b) = Self.channels(words)
+                    luma[index &+ column] = Self.luma(r, g, b)
+                    cb[index &+ column] = blueDifference(r, g, b)
+                    cr[index &+ column] = redDifference(r, g, b)
+                }
             }
         }
     }
@@ -99,59 +134,99 @@ struct StripConverter {
     /// Colour input with chroma averaged over each 2×2 square (4:2:0). Averaging RGB and then converting equals
     /// averaging the converted chroma (the transform is linear) and costs one conversion instead of four.
     ///
-    /// The loop walks one luma block (8 columns, four 2×2 quads) at a time so the DCT-layout positions are computed
-    /// once per block; blocks wholly inside the image read pixels without clamping.
+    /// For each pair of rows and each luma group, columns c and c + 1 of both rows are four vectors of words; their
+    /// luma goes to four luma vectors, and the sum of the four gives chroma column c/2 of every luma block. Luma
+    /// block b holds chroma columns 4·(b mod 2) + c/2 of chroma block ⌊b/2⌋, so the even lanes of that sum are one
+    /// half of a chroma vector and the odd lanes one half of the vector four columns on.
     func convert420<Reader: PixelReader>(_ reader: Reader.Type, strip: Int, into planes: StripPlanes) {
-        let lumaPlane = UnsafeMutableRawPointer(planes.samples[0]).assumingMemoryBound(to: Float.self)
-        let cb = UnsafeMutableRawPointer(planes.samples[1]).assumingMemoryBound(to: Float.self)
-        let cr = UnsafeMutableRawPointer(planes.samples[2]).assumingMemoryBound(to: Float.self)
+        let luma = planes.samples[0]
+        let cb = UnsafeMutableRawPointer(planes.samples[1]).assumingMemoryBound(to: SIMD4<Float>.self)
+        let cr = UnsafeMutableRawPointer(planes.samples[2]).assumingMemoryBound(to: SIMD4<Float>.self)
         let lumaGroups = layout.components[0].groups
         let chromaGroups = layout.components[1].groups
-        let lumaBlocks = layout.mcusPerRow * 2
-        let interiorBlocks = width / 8
-        let step = Reader.bytesPerPixel
-        let tables = tables
+        let interior = interiorGroups
         for cy in 0..<(layout.mcuHeight / 2) {
-            let top = row(strip, 2 * cy)
-            let bottom = row(strip, 2 * cy + 1)
-            for block in 0..<lumaBlocks {
-                let lumaBase = laneIndex(x: block &* 8, y: 2 &* cy, groups: lumaGroups)
-                let chromaBase = laneIndex(x: block &* 4, y: cy, groups: chromaGroups)
-                let interior = block < interiorBlocks
-                for quad in 0..<4 {
-                    let x0 = block &* 8 &+ quad &* 2
-                    let left = interior ? x0 : min(x0, width &- 1)
-                    let right = interior ? x0 &+ 1 : min(x0 &+ 1, width &- 1)
-                    let (r0, g0, b0) = Reader.rgb(top + left &* step)
-                    let (r1, g1, b1) = Reader.rgb(top + right &* step)
-                    let (r2, g2, b2) = Reader.rgb(bottom + left &* step)
-                    let (r3, g3, b3) = Reader.rgb(bottom + right &* step)
-                    // +8 floats is the next column of the block, +64 the next row.
-                    let index = lumaBase &+ quad &* 16
-                    lumaPlane[index] = tables.luma(r0, g0, b0)
-                    lumaPlane[index &+ 8] = tables.luma(r1, g1, b1)
-                    lumaPlane[index &+ 64] = tables.luma(r2, g2, b2)
-                    lumaPlane[index &+ 72] = tables.luma(r3, g3, b3)
-                    let r = Float(r0 &+ r1 &+ r2 &+ r3), g = Float(g0 &+ g1 &+ g2 &+ g3)
-                    let b = Float(b0 &+ b1 &+ b2 &+ b3)
-                    let chromaIndex = chromaBase &+ quad &* 8
-                    cb[chromaIndex] = blueDifference(r, g, b) * 0.25
-                    cr[chromaIndex] = redDifference(r, g, b) * 0.25
+            let top = row(strip, 2 &* cy)
+            let bottom = row(strip, 2 &* cy &+ 1)
+            let y = 2 &* cy
+            for group in 0..<lumaGroups {
+                let lumaVector: Int = ((y &>> 3) &* lumaGroups &+ group) &* 64 &+ (y & 7) &* 8
+                let upper = luma + lumaVector
+                // In SIMD4 halves: chroma vector (row cy, column 0) of chroma group ⌊group/2⌋, half group mod 2.
+                let chromaVector: Int = ((cy &>> 3) &* chromaGroups &+ (group &>> 1)) &* 64 &+ (cy & 7) &* 8
+                let chroma: Int = chromaVector &* 2 &+ (group & 1)
+                let x0 = group &* 64
+                for pair in 0..<4 {
+                    let c = 2 &* pair
+                    let t0: Words, t1: Words, b0: Words, b1: Words
+                    if group < interior {
+                        t0 = Self.gather(reader, top, x0 &+ c)
+                        t1 = Self.gather(reader, top, x0 &+ c &+ 1)
+                        b0 = Self.gather(reader, bottom, x0 &+ c)
+                        b1 = Self.gather(reader, bottom, x0 &+ c &+ 1)
+                    } else {
+                        t0 = gatherClamped(reader, top, x0 &+ c)
+                        t1 = gatherClamped(reader, top, x0 &+ c &+ 1)
+                        b0 = gatherClamped(reader, bottom, x0 &+ c)
+                        b1 = gatherClamped(reader, bottom, x0 &+ c &+ 1)
+                    }
+                    upper[c] = Self.luma(t0)
+                    upper[c &+ 1] = Self.luma(t1)
+                    upper[c &+ 8] = Self.luma(b0)
+                    upper[c &+ 9] = Self.luma(b1)
+                    // Red and blue sum in separate 16-bit halves, green on its own: four 8-bit values fit.
+                    let redBlue = Words(repeating: 0x00FF_00FF)
+                    let sumRB = (t0 & redBlue) &+ (t1 & redBlue) &+ (b0 & redBlue) &+ (b1 & redBlue)
+                    let green = Words(repeating: 0xFF00)
+                    let sumG = (t0 & green) &+ (t1 & green) &+ (b0 & green) &+ (b1 & green)
+                    let r = Self.float(sumRB & 0xFFFF), g = Self.float(sumG &>> 8), b = Self.float(sumRB &>> 16)
+                    let blue = blueDifference(r, g, b) * 0.25
+                    let red = redDifference(r, g, b) * 0.25
+                    // Chroma column `pair` (even luma blocks) and column 4 + `pair` (odd ones): 8 vectors apart.
+                    let target = chroma &+ 2 &* pair
+                    cb[target] = blue.evenHalf
+                    cb[target &+ 8] = blue.oddHalf
+                    cr[target] = red.evenHalf
+                    cr[target &+ 8] = red.oddHalf
                 }
             }
         }
     }
+
+    /// `Float(v)` for 0 ≤ v < 2²³, exact: with the exponent of 2²³ the mantissa bits are the integer itself. Two
+    /// vector instructions, where the generic SIMD conversion is not always inlined.
+    @inline(__always)
+    private static func float(_ v: Words) -> Samples {
+        unsafeBitCast(v | 0x4B00_0000, to: Samples.self) - 8_388_608
+    }
+
+    @inline(__always)
+    private static func channels(_ words: Words) -> (Samples, Samples, Samples) {
+        (float(words & 0xFF), float(words &>> 8 & 0xFF), float(words &>> 16 & 0xFF))
+    }
+
+    @inline(__always)
+    private static func luma(_ words: Words) -> Samples {
+        let (r, g, b) = channels(words)
+        return luma(r, g, b)
+    }
+
+    /// JFIF luma, level-shifted by −128 (the shift rides on blue).
+    @inline(__always)
+    private static func luma(_ r: Samples, _ g: Samples, _ b: Samples) -> Samples {
+        (r * 0.299 + g * 0.587) + (b * 0.114 - 128)
+    }
 }
 
-// JFIF (ITU-T T.871) full-range YCbCr. Y is shifted by −128 for the DCT (in `LumaTables`); Cb and Cr would be
-// +128 and −128, which cancel, so they are used as computed.
+// JFIF (ITU-T T.871) full-range YCbCr. Y is shifted by −128 for the DCT (in `StripConverter.luma`); Cb and Cr would
+// be +128 and −128, which cancel, so they are used as computed.
 
 @inline(__always)
-func blueDifference(_ r: Float, _ g: Float, _ b: Float) -> Float {
+func blueDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
     -0.168_735_892 * r - 0.331_264_108 * g + 0.5 * b
 }
 
 @inline(__always)
-func redDifference(_ r: Float, _ g: Float, _ b: Float) -> Float {
+func redDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
     0.5 * r - 0.418_687_589 * g - 0.081_312_411 * b
 }

@@ -66,13 +66,16 @@ enum ForwardDCT {
     /// of the scan is non-zero) as two 32-bit halves: built here eight blocks at a time with vector ops, it saves
     /// the entropy coder a compare-and-shift per coefficient.
     ///
+    /// With `clampAC` (a table with AC steps of 1, where float error can reach ±1024) the AC coefficients are
+    /// limited to ±1023, the largest magnitude baseline Huffman coding has a category for (size 10).
+    ///
     /// Adding 1.5·2²³ to a float with |x| < 2²² rounds it to an integer (ties to even) and leaves that integer in
     /// the low mantissa bits, so the bit pattern minus the constant's pattern is the result: no per-lane rounding
     /// or conversion call, which the generic SIMD conversions fall back to.
     @inline(__always)
     static func quantize(
         _ block: UnsafePointer<Lanes>, multipliers: UnsafePointer<Float>, scanOrder: UnsafePointer<Int32>,
-        into out: UnsafeMutablePointer<SIMD8<Int32>>
+        clampAC: Bool, into out: UnsafeMutablePointer<SIMD8<Int32>>
     ) {
         let magic = Lanes(repeating: 12_582_912)
         let magicBits = SIMD8<Int32>(repeating: 0x4B40_0000)
@@ -80,7 +83,11 @@ enum ForwardDCT {
         var high = SIMD8<Int32>.zero
         for k in 0..<64 {
             let shifted = block[Int(scanOrder[k])] * Lanes(repeating: multipliers[k]) + magic
-            let value = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- magicBits
+            var value = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- magicBits
+            if clampAC && k > 0 {
+                value.replace(with: SIMD8(repeating: 1023), where: value .> SIMD8(repeating: 1023))
+                value.replace(with: SIMD8(repeating: -1023), where: value .< SIMD8(repeating: -1023))
+            }
             out[k] = value
             // v | −v has its sign bit set exactly when v ≠ 0; the arithmetic shift spreads it to all bits.
             let nonZero = (value | (SIMD8<Int32>.zero &- value)) &>> 31

@@ -142,6 +142,8 @@ struct EncodingPlan {
         for (index, component) in layout.components.enumerated() {
             let samples = planes.samples[index]
             let coefficients = planes.coefficients[index]
+            // Only a step of 1 lets float error reach |1024|, one past what baseline AC coding allows.
+            let clampAC = quantization[component.table].steps.dropFirst().contains(1)
             multipliers[component.table].withUnsafeBufferPointer { table in
                 guard let table = table.baseAddress else { return }
                 // Groups past the last MCU column hold no real blocks; skip their transform.
@@ -151,7 +153,7 @@ struct EncodingPlan {
                         let index = blockRow * component.groups + group
                         ForwardDCT.transform(samples + index * 64)
                         ForwardDCT.quantize(
-                            samples + index * 64, multipliers: table, scanOrder: scanOrder,
+                            samples + index * 64, multipliers: table, scanOrder: scanOrder, clampAC: clampAC,
                             into: coefficients + index * ForwardDCT.coefficientVectorsPerGroup)
                         trellis?.refine(
                             samples + index * 64, multipliers: table, scanOrder: scanOrder,

@@ -50,14 +50,14 @@ func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
     while nonZero != 0 {
         let k = nonZero.trailingZeroBitCount
         nonZero &= nonZero &- 1
-        var run = k - last - 1
+        var run = k &- last &- 1
         while run >= 16 {
             consumer.ac(0xF0, extra: 0, extraLength: 0, table: acTable)
-            run -= 16
+            run &-= 16
         }
-        // Baseline AC sizes stop at 10 (|v| ≤ 1023); float error at quality 100 could step one past it.
-        let (size, bits) = magnitude(min(1023, max(-1023, coefficients[k &* 8])))
-        consumer.ac(run << 4 | size, extra: bits, extraLength: size, table: acTable)
+        // Baseline AC sizes stop at 10 (|v| ≤ 1023): quantization clamps when a step of 1 could exceed it.
+        let (size, bits) = magnitude(coefficients[k &* 8])
+        consumer.ac(run &<< 4 | size, extra: bits, extraLength: size, table: acTable)
         last = k
     }
     if last != 63 {
@@ -68,18 +68,28 @@ func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
 /// Writes symbols with fixed tables through a `BitWriter`.
 struct HuffmanBlockWriter: SymbolConsumer, ~Copyable {
     var bits: BitWriter
-    /// Packed tables (`code << 8 | length`), 256 entries each: DC tables 0 and 1, then AC tables 0 and 1.
-    let tables: UnsafeMutablePointer<UInt32>
+    /// Per symbol its code already shifted left by the number of extra bits the symbol carries, and the length of
+    /// code and extra bits together (`shifted << 8 | total`), 256 entries each: DC tables 0 and 1, then AC tables 0
+    /// and 1. One load and one shift-or then put a symbol and its extra bits.
+    let tables: UnsafeMutablePointer<UInt64>
 
     init(dc: [HuffmanEncodingTable], ac: [HuffmanEncodingTable], bits: consuming BitWriter) {
         self.bits = bits
         tables = .allocate(capacity: 4 * 256)
-        for (index, table) in (dc + ac).prefix(4).enumerated() {
-            for symbol in 0..<256 { tables[index * 256 + symbol] = table.packed[symbol] }
-        }
+        tables.initialize(repeating: 0, count: 4 * 256)
+        for (index, table) in dc.prefix(2).enumerated() { use(table, ac: false, slot: index) }
+        for (index, table) in ac.prefix(2).enumerated() { use(table, ac: true, slot: index) }
     }
 
     deinit { tables.deallocate() }
+
+    /// The extra bits that follow a symbol (T.81 F.1.2, G.1.2.2): a DC symbol is their count; an AC symbol's low
+    /// nibble is, except for the run symbols with a zero low nibble: ZRL (0xF0) has none and EOBn (n << 4) has n.
+    static func extraBits(symbol: Int, ac: Bool) -> Int {
+        guard ac else { return symbol }
+        let size = symbol & 15
+        return size != 0 || symbol == 0xF0 ? size : symbol >> 4
+    }
 
     @inline(__always)
     mutating func beginMCU(blocks: Int) {
@@ -93,20 +103,18 @@ struct HuffmanBlockWriter: SymbolConsumer, ~Copyable {
     }
 
     @inline(__always)
-    private mutating func emit(_ entry: UInt32, extra: UInt64, extraLength: Int) {
-        let code = UInt64(entry &>> 8)
-        let length = Int(entry & 0xFF)
-        bits.put(code &<< UInt64(extraLength) | extra, length: length + extraLength)
+    private mutating func emit(_ entry: UInt64, extra: UInt64) {
+        bits.put(entry &>> 8 | extra, length: Int(truncatingIfNeeded: entry & 0xFF))
     }
 
     @inline(__always)
     mutating func dc(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int) {
-        emit(tables[table &* 256 &+ symbol], extra: extra, extraLength: extraLength)
+        emit(tables[table &* 256 &+ symbol], extra: extra)
     }
 
     @inline(__always)
     mutating func ac(_ symbol: Int, extra: UInt64, extraLength: Int, table: Int) {
-        emit(tables[512 &+ table &* 256 &+ symbol], extra: extra, extraLength: extraLength)
+        emit(tables[512 &+ table &* 256 &+ symbol], extra: extra)
     }
 
     @inline(__always)
@@ -117,14 +125,27 @@ struct HuffmanBlockWriter: SymbolConsumer, ~Copyable {
     /// Replaces one table: the next scan of a progressive frame brings its own (`ac` false for DC).
     mutating func use(_ table: HuffmanEncodingTable, ac: Bool, slot: Int) {
         let start = (ac ? 512 : 0) + slot * 256
-        for symbol in 0..<256 { tables[start + symbol] = table.packed[symbol] }
+        for symbol in 0..<256 {
+            let packed = UInt64(table.packed[symbol])
+            let extra = UInt64(Self.extraBits(symbol: symbol, ac: ac))
+            let length = packed & 0xFF
+            // A symbol without a code keeps length 0 (never emitted).
+            tables[start + symbol] = length == 0 ? 0 : ((packed >> 8) << extra) << 8 | (length + extra)
+        }
     }
 }
 
 /// Counts symbols per table for the optimised-table pass (Annex K.2 needs only the frequencies).
-struct SymbolCounter: SymbolConsumer {
+struct SymbolCounter: SymbolConsumer, ~Copyable {
     /// 256 counts per table: DC tables 0 and 1, then AC tables 0 and 1.
-    var counts = [Int](repeating: 0, count: 4 * 256)
+    private let counts: UnsafeMutablePointer<Int>
+
+    init() {
+        counts = .allocate(capacity: 4 * 256)
+        counts.initialize(repeating: 0, count: 4 * 256)
+    }
+
+    deinit { counts.deallocate() }
 
     func beginMCU(blocks: Int) {}
     func restart(_ index: Int) {}
@@ -143,6 +164,6 @@ struct SymbolCounter: SymbolConsumer {
     /// The counts of one table: `ac` false for DC, true for AC.
     func frequencies(ac: Bool, table: Int) -> [Int] {
         let start = (ac ? 512 : 0) + table * 256
-        return Array(counts[start..<(start + 256)])
+        return Array(UnsafeBufferPointer(start: counts + start, count: 256))
     }
 }

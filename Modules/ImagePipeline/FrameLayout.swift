@@ -55,15 +55,10 @@ struct FrameLayout {
     var blocksPerMCU: Int { components.reduce(0) { $0 + $1.horizontal * $1.vertical } }
 }
 
-/// The float position of sample (x, y) of a strip plane in the lane-interleaved layout `ForwardDCT` expects:
-/// block row, then group of eight blocks, then the sample's place in its block, then the block's lane.
-@inline(__always)
-func laneIndex(x: Int, y: Int, groups: Int) -> Int {
-    (((y &>> 3) &* groups &+ (x &>> 6)) &* 64 &+ (y & 7) &* 8 &+ (x & 7)) &* 8 &+ ((x &>> 3) & 7)
-}
-
-/// The working memory of one strip: a float sample plane and a coefficient plane per component. Its size depends
-/// on the image width only, never on the height: the encoder reuses it for every strip.
+/// The working memory of one strip: a float sample plane and a coefficient plane per component. Sample (x, y) of a
+/// sample plane is lane (x / 8) mod 8 of vector ((y / 8) · groups + x / 64) · 64 + (y mod 8) · 8 + x mod 8: block
+/// row, group of eight blocks, the sample's place in its block, then the block's lane (the layout `ForwardDCT`
+/// expects). Its size depends on the image width only, never on the height: the encoder reuses it for every strip.
 final class StripPlanes {
     let samples: [UnsafeMutablePointer<SIMD8<Float>>]
     let coefficients: [UnsafeMutablePointer<SIMD8<Int32>>]

@@ -26,8 +26,9 @@ public struct JPEGEncoder: ImageEncoding {
         /// MCUs between restart markers; 0 writes none. At most 65,535.
         public var restartInterval: Int
         /// Whether to write a progressive JPEG (T.81 G: DC first, then AC bands, then their low bits, each scan
-        /// with optimised tables of its own; `optimizeHuffman` does not apply) instead of a baseline one. Its
-        /// working memory holds every coefficient of the image (2 bytes each), not one strip.
+        /// with optimised tables of its own; `optimizeHuffman` does not apply) instead of a baseline one. Every scan
+        /// codes each strip as it is transformed into a buffer of its own, so working memory still depends on the
+        /// width only; the later scans' bytes wait in memory until the earlier scans are written.
         public var progressive: Bool
         /// Whether to choose each block's quantised AC values by rate–distortion optimisation (trellis
         /// quantisation) instead of rounding: smaller files at the same quality setting, for a slightly lower PSNR
@@ -91,7 +92,7 @@ public struct JPEGEncoder: ImageEncoding {
     /// this size, beyond the input and the output; independent of `height` by construction.
     package func workingMemoryBytes(width: Int, height: Int, format: PixelFormat) -> Int {
         let layout = FrameLayout(width: width, height: height, sampling: EncodingPlan.sampling(format, options))
-        let progressive = options.progressive ? CoefficientImage.byteCount(layout) : 0
+        let progressive = options.progressive ? EncodingPlan.progressiveWorkingBytes(layout) : 0
         return StripPlanes.byteCount(layout) + EncodingPlan.initialOutputCapacity(layout) + progressive
     }
 }

@@ -107,12 +107,16 @@ import Testing
         #expect(try Reference.djpeg(progressive).bytes == (try Reference.djpeg(baseline)).bytes)
     }
 
-    @Test("the coefficient store is part of the reported working memory")
+    @Test("progressive working memory depends on the width only, like baseline")
     func workingMemory() {
+        let encoder = JPEGEncoder(options: .init(progressive: true))
         let baseline = JPEGEncoder().workingMemoryBytes(width: 2048, height: 1536, format: .rgb8)
-        let progressive = JPEGEncoder(options: .init(progressive: true))
-            .workingMemoryBytes(width: 2048, height: 1536, format: .rgb8)
-        // 2048×1536 at 4:2:0: 49,152 luma and 24,576 chroma blocks of 128 coefficient bytes and 24 mask bytes.
-        #expect(progressive - baseline == (49_152 + 24_576) * 152)
+        let progressive = encoder.workingMemoryBytes(width: 2048, height: 1536, format: .rgb8)
+        let tall = encoder.workingMemoryBytes(width: 2048, height: 65_535, format: .rgb8)
+        #expect(progressive == tall)
+        // Every scan codes each strip as it is transformed: per block row three masks (2048 px at 4:2:0: 256 luma
+        // blocks in two rows, 128 per chroma plane: 18,432 B), per scan 8 KiB of code tables and, after the
+        // first, a 16 KiB initial buffer — not the 11.2 MB a whole-frame coefficient store took.
+        #expect(progressive - baseline == 18_432 + 10 * 8_192 + 9 * 16_384)
     }
 }
