@@ -199,3 +199,26 @@ extension TeamResetTests {
         #expect(try await service.messages(device: current) == ["after the relaunch"])
     }
 }
+
+extension TeamResetTests {
+    /// The person sends with the chat closed before anything else told the SDK of the reset: the send is the contact
+    /// that learns it (409 `chat_reset`), no unread GET follows, and the count still goes to 0 (spec 7.12: "set the
+    /// unread count to 0"). Its pending work goes with the chat; the next send restarts support on the same device.
+    @Test func theSendThatLearnsOfTheResetClearsTheCountAndTheNextSendUsesTheSameDevice() async throws {
+        let service = try Service()
+        let (install, device) = try await usedChatWithAnUnreadReply(service)
+        let app = install.app
+        try await service.admin("POST", "devices/\(device)/reset")
+        let checks = app.transport.log.filter { $0.path == "/v1/conversation/unread" }.count
+        let chat = try #require(app.reception.chat)
+        chat.setDraft("the send that learns it")
+        await chat.send()
+        #expect(await until { app.transport.log.contains { $0.status == 409 } }, "the service never answered chat_reset")
+        await expectChatStateReset(install)
+        #expect(app.transport.log.filter { $0.path == "/v1/conversation/unread" }.count == checks,
+                "an unread check set the count, not the reset")
+        try await app.send("the next send")
+        #expect(try await service.devices().map { $0["id"] as? String } == [device])
+        #expect(try await service.messages(device: device) == ["the next send"])
+    }
+}
