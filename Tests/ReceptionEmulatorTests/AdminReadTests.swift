@@ -46,6 +46,14 @@ struct AdminReadTests {
         #expect(conversations[idle.id] == nil)
         #expect(conversations[alice.id]?["unreadForUser"] as? Int == 2)
         #expect(conversations[bob.id]?["unreadForUser"] as? Int == 1)
+        // Unread for the team: the customer's messages the team has not read (one each), until it has seen them.
+        #expect(conversations[alice.id]?["unreadForTeam"] as? Int == 1)
+        #expect(conversations[bob.id]?["unreadForTeam"] as? Int == 1)
+        #expect(try await harness.admin("POST", "devices/\(alice.id)/seen").status == 200)
+        try await harness.send(bob, "another from bob")
+        conversations = try await listed()
+        #expect(conversations[alice.id]?["unreadForTeam"] as? Int == 0)
+        #expect(conversations[bob.id]?["unreadForTeam"] as? Int == 2)
         #expect(conversations[alice.id]?["status"] as? String == "OPEN")
         #expect(conversations[alice.id]?["lastSeq"] as? Int == 3)
         // Alice reads through her first reply: one stays unread; Bob's count is untouched.

@@ -68,9 +68,8 @@ extension EmulatorState {
                             (SELECT COUNT(*) FROM attachments a WHERE a.message_id = m.id) AS photos
                             FROM messages m WHERE m.conversation_id = ? ORDER BY m.seq DESC LIMIT 1
                             """, [.text(conversationId)])
-                        let unreadForTeam = try db.row(
-                            "SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND sender = 'USER' AND seq > ?",
-                            [.text(conversationId), .int(row.int("team_read_seq") ?? 0)])?.int("n") ?? 0
+                        let unreadForTeam = try teamUnreadCount(
+                            conversationId: conversationId, teamReadSeq: row.int("team_read_seq") ?? 0)
                         entry.merge([
                             "deviceId": .string(deviceId), "conversationId": .string(conversationId),
                             "status": .optional(row.text("conversation_status")),

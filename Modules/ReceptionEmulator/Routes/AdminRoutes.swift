@@ -255,7 +255,10 @@ extension EmulatorState {
 
     private func conversationsList() throws -> HTTPResponse {
         let rows = try db.query(
-            "SELECT c.*, d.read_seq FROM conversations c JOIN devices d ON d.id = c.device_id ORDER BY c.last_message_at DESC")
+            """
+            SELECT c.id, c.device_id, c.status, c.last_seq, c.last_message_at, c.team_read_seq, d.read_seq
+            FROM conversations c JOIN devices d ON d.id = c.device_id ORDER BY c.last_message_at DESC
+            """)
         return .json(
             200,
             [
@@ -266,6 +269,8 @@ extension EmulatorState {
                             "id": .string(id), "deviceId": .optional(row.text("device_id")),
                             "status": .optional(row.text("status")), "lastSeq": .int(row.int("last_seq") ?? 0),
                             "unreadForUser": .int(try unreadCount(conversationId: id, readSeq: row.int("read_seq") ?? 0)),
+                            "unreadForTeam": .int(
+                                try teamUnreadCount(conversationId: id, teamReadSeq: row.int("team_read_seq") ?? 0)),
                             "lastMessageAt": InternetDate.json(row.double("last_message_at")),
                         ]
                     })

@@ -43,6 +43,13 @@ extension EmulatorState {
             [.text(conversationId), .int(readSeq)])?.int("n") ?? 0
     }
 
+    /// The customer's messages after `teamReadSeq`: what the team has not read yet.
+    func teamUnreadCount(conversationId: String, teamReadSeq: Int64) throws -> Int64 {
+        try db.row(
+            "SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND sender = 'USER' AND seq > ?",
+            [.text(conversationId), .int(teamReadSeq)])?.int("n") ?? 0
+    }
+
     /// The full Conversation object of spec 4.3.
     func conversationJSON(_ record: ConversationRecord, readSeq: Int64) throws -> JSONValue {
         [
