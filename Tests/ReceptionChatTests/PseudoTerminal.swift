@@ -77,8 +77,9 @@ final class PseudoTerminal: Sendable {
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
-    /// Waits (polling every 50 ms) until the screen contains `text`; the last screen on timeout.
-    func waitForScreen(containing text: String, seconds: Double = 30) async -> (found: Bool, screen: String) {
+    /// Waits (polling every 50 ms) until the screen contains `text`; the last screen on timeout. The bound is
+    /// generous because the suite's debug-build image tests can starve the app's process for minutes on two cores.
+    func waitForScreen(containing text: String, seconds: Double = 300) async -> (found: Bool, screen: String) {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let screen = self.screen
