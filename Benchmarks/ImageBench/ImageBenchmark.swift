@@ -119,7 +119,7 @@ struct ImageBenchmark {
     }
 
     /// Best wall time of repeated in-process encodes, and the bytes of the last one.
-    private func time(_ encoder: JPEGEncoder, _ image: PixelBuffer) throws -> (Double, [UInt8]) {
+    func time(_ encoder: JPEGEncoder, _ image: PixelBuffer) throws -> (Double, [UInt8]) {
         let clock = ContinuousClock()
         var best = Double.infinity
         var bytes: [UInt8] = []

@@ -217,20 +217,9 @@ struct SizeAtSSIM {
               + Self.modes.map { "\($0.name) ×\(fmt(worst[$0.name] ?? .nan, 3))" }.joined(separator: ", "))
     }
 
+    /// Best in-process encode time, timed as the encoder rows time theirs.
     private func bestTime(_ encoder: JPEGEncoder, _ image: PixelBuffer) throws -> Double {
-        let clock = ContinuousClock()
-        var best = Double.infinity
-        let start = clock.now
-        var runs = 0
-        while runs < 3 || (clock.now - start) < .milliseconds(Int(seconds * 1000)) {
-            var sink = ByteArraySink()
-            let before = clock.now
-            try encoder.encode(image, into: &sink)
-            let elapsed = clock.now - before
-            best = min(best, Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
-            runs += 1
-        }
-        return best
+        try ImageBenchmark(seconds: seconds, rounds: 1).time(encoder, image).0
     }
 
     private func value(after flag: String) -> String? {

@@ -36,9 +36,7 @@ public enum LanguageTag {
     /// Spanish, Portuguese, French and Norwegian rules, then the base language, then `"en"`.
     public static func uiLanguage(for tag: String) -> String {
         let canonicalTag = canonical(tag)
-        if let exact = supportedUILanguages.first(where: { $0.lowercased() == canonicalTag.lowercased() }) {
-            return exact
-        }
+        if let exact = UILanguages.builtIn(canonicalTag) { return exact }
         guard let parsed = Parsed(canonicalTag) else { return fallback }
         let region = parsed.region?.uppercased()
         switch parsed.language {

@@ -132,13 +132,19 @@ struct PhotoSendingTests {
         }
     }
 
-    @Test func aPhotoOnlyMessageThenATextWithFivePhotosAreSentWithProgress() async throws {
-        let service = try Service()
-        let app = App(service)
+    /// Launches the app and sends a first text, so the chat is activated; the chat model and the device's ID.
+    static func activatedChat(_ app: App, _ service: Service) async throws -> (ChatModel, String) {
         app.launch()
         try await app.send("photos follow")
         let chat = try #require(app.reception.chat)
         let device = try #require(try await service.devices().first?["id"] as? String)
+        return (chat, device)
+    }
+
+    @Test func aPhotoOnlyMessageThenATextWithFivePhotosAreSentWithProgress() async throws {
+        let service = try Service()
+        let app = App(service)
+        let (chat, device) = try await Self.activatedChat(app, service)
         let progress = ProgressLog()
         await chat.engine.addObserver { progress.observe($0) }
 
@@ -185,10 +191,7 @@ struct PhotoSendingTests {
     @Test func aSelectedPhotoRemovedBeforeSendingIsNotSent() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
-        try await app.send("photos follow")
-        let chat = try #require(app.reception.chat)
-        let device = try #require(try await service.devices().first?["id"] as? String)
+        let (chat, device) = try await Self.activatedChat(app, service)
         chat.setDraft("two of three")
         try await pick(Array(Self.five[0..<3]), into: chat)
         await chat.removePhoto(at: 1)

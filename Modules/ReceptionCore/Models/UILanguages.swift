@@ -12,8 +12,10 @@ public enum UILanguages {
     /// The built-in languages laid out right to left.
     public static let rightToLeft: Set<String> = ["ar", "he", "ur"]
 
-    /// The built-in language spelled `tag` in any letter case, or `nil`.
+    /// The built-in language spelled `tag` in any letter case, or `nil` (standard-library lower-casing, so the
+    /// answer never depends on the host's locale data).
     public static func builtIn(_ tag: String) -> String? {
-        all.first { $0.caseInsensitiveCompare(tag) == .orderedSame }
+        let lowered = tag.lowercased()
+        return all.first { $0.lowercased() == lowered }
     }
 }
