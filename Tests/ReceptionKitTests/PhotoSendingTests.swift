@@ -222,8 +222,9 @@ final class GatedPreparer: ImagePreparing {
 
     func prepare(_ file: Data) throws(ReceptionError) -> PreparedPhoto {
         waiting.withLock { $0 += 1 }
-        // Bounded, so a failing test cannot hold a thread for ever.
-        _ = gate.wait(timeout: .now() + 30)
+        // Bounded, so a failing test cannot hold a thread for ever, but far beyond what a starved suite needs: at
+        // 30 s a loaded `make test` once let the preparation through before the test had looked at the composer.
+        _ = gate.wait(timeout: .now() + 600)
         waiting.withLock { $0 -= 1 }
         return try inner.prepare(file)
     }
