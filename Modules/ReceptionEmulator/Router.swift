@@ -25,8 +25,8 @@ extension ReceptionEmulator {
             let response = answer(request)
             if logged { log(request, response, started: started, fault: "drop") }
             return HTTPResponse(status: 0, body: .drop)
-        case .garble?:
-            let response = answer(request)
+        case .garble(let commits)?:
+            let response = commits ? answer(request) : HTTPResponse(status: 200, body: .bytes([]))
             if logged { log(request, response, started: started, fault: "garble") }
             // The answer's status with a body that no JSON reader takes: what a broken proxy in between would send.
             return HTTPResponse(

@@ -102,6 +102,19 @@ struct RobustnessTests {
         #expect(log.contains { $0["fault"] as? String == "garble" }, "the request log names the fault")
     }
 
+    @Test func garbledAnswerWithoutCommitStoresNothing() async throws {
+        let harness = try EmulatorHarness()
+        let device = try await harness.register()
+        _ = try await harness.admin(
+            "POST", "faults", json: ["path": "/v1/conversation/messages", "kind": "garble", "commit": false])
+        let listed = try await harness.admin("GET", "faults").json["faults"] as? [[String: Any]] ?? []
+        #expect(listed.first?["commit"] as? Bool == false)
+        let garbled = try await harness.send(device, "never stored", clientId: "REFUSED")
+        #expect(garbled.status == 200)
+        #expect((try? JSONSerialization.jsonObject(with: garbled.body)) == nil, "the body is not JSON")
+        #expect((try await harness.admin("GET", "devices/\(device.id)/messages").json["messages"] as? [Any])?.isEmpty == true)
+    }
+
     @Test func delayFaultStillAnswers() async throws {
         let harness = try EmulatorHarness()
         _ = try await harness.admin("POST", "faults", json: ["path": "/v1/appearance", "kind": "delay", "delayMs": 50])

@@ -87,7 +87,9 @@ struct SeedPromisesDeletionTests {
         case .cancelled:
             try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "delay", "delayMs": 3000])
         case .invalidResponse:
-            try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "garble"])
+            try await service.admin("POST", "faults", [
+                "path": "/v1/devices/me", "method": "DELETE", "kind": "garble", "commit": false,
+            ])
         case .connectionFailed:
             // Offline. (A dropped connection is repeated by libcurl under URLSession on Linux, so it never surfaces.)
             app.transport.isOffline = true
@@ -106,8 +108,8 @@ struct SeedPromisesDeletionTests {
         #expect(error.status == failure.status)
         // `.dataDeleted` is emitted before deleteData returns on a completing path, so its absence now is final.
         #expect(!app.events.contains(.dataDeleted), "events: \(app.events)")
-        // Read at once: a deletion the service committed before its answer was lost (garble) ends the session
-        // there, and a later request of the chat would learn that.
+        // The service did not delete the device (the garbled answer comes without a commit): a committed deletion
+        // would end the session, and the chat's next request would learn that.
         lock.isLocked = false
         app.transport.isOffline = false
         #expect(app.reception.chat === chat, "the session was replaced")

@@ -9,9 +9,9 @@ final class FaultPlan: Sendable {
         case fail(APIError)
         /// Handle and commit the request, then close the connection without an answer.
         case drop
-        /// Handle and commit the request, then answer its status with a body that is not JSON (a response the client
-        /// cannot interpret, spec 1.6).
-        case garble
+        /// Answer with a body that is not JSON (a response the client cannot interpret, spec 1.6): after handling
+        /// and committing the request, with its status; or, when `commits` is false, with 200 and nothing handled.
+        case garble(commits: Bool)
     }
 
     /// What firing a fault does to one request: the action with its jitter already drawn.
@@ -19,7 +19,7 @@ final class FaultPlan: Sendable {
         case delay(milliseconds: Int)
         case fail(APIError)
         case drop
-        case garble
+        case garble(commits: Bool)
     }
 
     struct Fault: Sendable, Equatable {
@@ -101,7 +101,7 @@ final class FaultPlan: Sendable {
                     firing = .delay(milliseconds: milliseconds + extra)
                 case .fail(let error): firing = .fail(error)
                 case .drop: firing = .drop
-                case .garble: firing = .garble
+                case .garble(let commits): firing = .garble(commits: commits)
                 }
                 if let remaining = fault.remaining {
                     if remaining <= 1 { state.faults.remove(at: index) } else { state.faults[index].remaining = remaining - 1 }

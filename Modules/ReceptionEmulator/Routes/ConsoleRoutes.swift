@@ -100,7 +100,7 @@ extension EmulatorState {
     }
 
     /// Reads a fault: `{path, method?, device?, kind: "delay"|"status"|"drop"|"garble", probability?, delayMs?, jitterMs?,
-    /// status?, code?, message?, retryAfter?, retryScope?, count?}`. Numbers outside their range are 400
+    /// status?, code?, message?, retryAfter?, retryScope?, count?, commit?}`. Numbers outside their range are 400
     /// `invalid_request`: `count` 1…2^53−1, `probability` a number 0…1, `delayMs` and `jitterMs` 0…60000, `status`
     /// 400…599, `retryAfter` any safe whole number (sent as it is, so a test can hand the client a negative or an
     /// over-long wait, spec 5.2). Without `count` a fault fires once, or, with a `probability`, until removed.
@@ -132,7 +132,7 @@ extension EmulatorState {
         case "drop":
             action = .drop
         case "garble":
-            action = .garble
+            action = .garble(commits: try body.optionalBool("commit") ?? true)
         case "status":
             let status = Int(try body.optionalInt("status", in: 400...599) ?? 503)
             action = .fail(
@@ -163,7 +163,9 @@ extension EmulatorState {
             object["delayMs"] = .int(Int64(milliseconds))
             object["jitterMs"] = .int(Int64(jitter))
         case .drop: object["kind"] = "drop"
-        case .garble: object["kind"] = "garble"
+        case .garble(let commits):
+            object["kind"] = "garble"
+            object["commit"] = .bool(commits)
         case .fail(let error):
             object["kind"] = "status"
             object["status"] = .int(Int64(error.status))
