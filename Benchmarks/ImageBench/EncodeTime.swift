@@ -2,14 +2,16 @@ import Foundation
 import ImagePipeline
 import ReceptionCore
 
-/// `ImageBench --encode-time FILE.ppm RUNS [QUALITY] [420|444] [standard|optimized|progressive] [OUT.jpg]`: the
-/// best of RUNS in-process encodes of one PPM, ours only, so a profiler (`perf record`) sees nothing but the encoder.
+/// `ImageBench --encode-time FILE.ppm RUNS [QUALITY] [420|444] [MODE] [OUT.jpg]`: the best of RUNS in-process
+/// encodes of one PPM, ours only, so a profiler (`perf record`) sees nothing but the encoder. MODE is `standard`
+/// (Annex K tables), `optimized`, `progressive`, `trellis` (optimised baseline with trellis quantisation) or
+/// `progressive-trellis`.
 enum EncodeTime {
     static func run(_ arguments: [String]) throws {
         guard arguments.count >= 2, let runs = Int(arguments[1]) else {
             throw BenchFailure(
-                "usage: ImageBench --encode-time FILE.ppm RUNS [QUALITY] [420|444] [standard|optimized|progressive]"
-                    + " [OUT.jpg]")
+                "usage: ImageBench --encode-time FILE.ppm RUNS [QUALITY] [420|444]"
+                    + " [standard|optimized|progressive|trellis|progressive-trellis] [OUT.jpg]")
         }
         let image = try PortablePixmap.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: arguments[0]))))
         let quality = arguments.count > 2 ? Int(arguments[2]) ?? 80 : 80
@@ -17,8 +19,8 @@ enum EncodeTime {
         let mode = arguments.count > 4 ? arguments[4] : "standard"
         let encoder = JPEGEncoder(
             options: .init(
-                quality: quality, chroma: chroma, optimizeHuffman: mode == "optimized",
-                progressive: mode == "progressive"))
+                quality: quality, chroma: chroma, optimizeHuffman: mode != "standard",
+                progressive: mode.hasPrefix("progressive"), trellis: mode.hasSuffix("trellis")))
         let clock = ContinuousClock()
         var best = Duration.seconds(1_000)
         var output: [UInt8] = []

@@ -52,13 +52,15 @@ final class TrellisQuantizer {
     private static let costsPerTable = sizes * runsPerSize
 
     /// Per block scratch, one node per candidate after the start node 0 (the DC position), and `window` sentinel
-    /// nodes before it so the unrolled predecessor search never leaves the arrays: zig-zag position, best cost of
-    /// a prefix ending with this candidate non-zero, its predecessor and chosen magnitude.
+    /// nodes before it so the predecessor search never leaves the arrays: zig-zag position, best cost of a prefix
+    /// ending with this candidate non-zero, the candidate's two gains and its rounded magnitude (what the walk back
+    /// needs to find the step the forward pass took).
     private let scratch: UnsafeMutableRawPointer
     private let positions: UnsafeMutablePointer<Int32>
     private let best: UnsafeMutablePointer<Float>
-    private let previous: UnsafeMutablePointer<Int32>
-    private let chosen: UnsafeMutablePointer<Int32>
+    private let gainsA: UnsafeMutablePointer<Float>
+    private let gainsB: UnsafeMutablePointer<Float>
+    private let magnitudes: UnsafeMutablePointer<Int32>
 
     /// A quantizer for the quantisation tables `quantization` (index 0 luma, 1 chroma) whose rates are the code
     /// lengths of `ac` (a missing chroma table reuses the luma one).
@@ -89,16 +91,18 @@ final class TrellisQuantizer {
         }
         endOfBlockCosts = (endOfBlock[0], endOfBlock[1])
         let nodes = Self.window + 65
-        scratch = .allocate(byteCount: nodes * 4 * 4, alignment: 16)
+        scratch = .allocate(byteCount: nodes * 4 * 5, alignment: 16)
         positions = scratch.bindMemory(to: Int32.self, capacity: nodes) + Self.window
         best = (scratch + nodes * 4).bindMemory(to: Float.self, capacity: nodes) + Self.window
-        previous = (scratch + nodes * 8).bindMemory(to: Int32.self, capacity: nodes) + Self.window
-        chosen = (scratch + nodes * 12).bindMemory(to: Int32.self, capacity: nodes) + Self.window
+        gainsA = (scratch + nodes * 8).bindMemory(to: Float.self, capacity: nodes) + Self.window
+        gainsB = (scratch + nodes * 12).bindMemory(to: Float.self, capacity: nodes) + Self.window
+        magnitudes = (scratch + nodes * 16).bindMemory(to: Int32.self, capacity: nodes) + Self.window
         for node in -Self.window...0 {
             positions[node] = 0
             best[node] = node == 0 ? 0 : Self.unreachable
-            previous[node] = 0
-            chosen[node] = 0
+            gainsA[node] = 0
+            gainsB[node] = 0
+            magnitudes[node] = 1
         }
     }
 
@@ -123,9 +127,11 @@ final class TrellisQuantizer {
         let steps = UnsafePointer(self.steps + (table == 0 ? 0 : 64))
         let positions = self.positions
         let best = self.best
-        let previous = self.previous
-        let chosen = self.chosen
+        let gainsA = self.gainsA
+        let gainsB = self.gainsB
+        let magnitudes = self.magnitudes
         let stride = Self.runsPerSize
+        let unreachable = Self.unreachable
         // Squared steps of error per bit → weight of distortion against bits. λ = 0 means rounding: a weight so
         // large that no rate matters, yet small enough that a symbol without a code (`forbidden`) never wins.
         let smoothWeight = 1 / max(lambda, 1e-12)
@@ -150,9 +156,13 @@ final class TrellisQuantizer {
                 }
                 weight = smoothWeight / (1 + energy * energyScale)
             }
-            // One pass: extract candidate i, price its two values against its `window` predecessors, and close
-            // the block after it (end of block unless it is the 63rd coefficient). Ties keep the later
-            // predecessor and the larger value, so λ = 0 reproduces rounding exactly.
+            // Forward pass: extract candidate i, price it against its `window` predecessors and close the block
+            // after it (end of block unless it is the 63rd coefficient). The best costs and positions of the
+            // last four nodes stay in registers, so the only chain from one candidate to the next is one add and
+            // one min per predecessor (everything else depends on the candidate alone); which predecessor and
+            // which value won is found again by the walk back, for the kept candidates only.
+            var (b1, b2, b3, b4): (Float, Float, Float, Float) = (0, unreachable, unreachable, unreachable)
+            var (p1, p2, p3, p4): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
             var last = 0
             var total = endOfBlock
             var i = 0
@@ -161,55 +171,55 @@ final class TrellisQuantizer {
                 candidates &= candidates &- 1
                 i &+= 1
                 let position = Int32(truncatingIfNeeded: k)
-                positions[i] = position
                 let signed = samples[Int(scanOrder[k]) &* 8 &+ lane] * multipliers[k]
                 let x = signed < 0 ? -signed : signed
                 let rounded = block[k &* 8]
                 let a = min(1023, rounded < 0 ? 0 &- rounded : rounded)
-                let b = a &- 1
-                let fa = Float(a)
-                // Distortion of each value relative to zeroing this coefficient: m² − 2·m·|x|;
-                // (x − b)² − (x − a)² = 1 − 2·(a − x), with a − x exact, so ties of the two values are exact too.
-                let gainA = weight * (fa * (fa - 2 * x))
-                let gainB = gainA + weight * (1 - 2 * (fa - x))
-                // b = 0 (a = 1) reads the size-0 row, which is `forbidden` throughout.
-                let rowA = costs + Int(32 &- a.leadingZeroBitCount) &* stride
-                let rowB = costs + Int(32 &- b.leadingZeroBitCount) &* stride
-                var j = i &- Self.window
-                var run = Int(position &- positions[j] &- 1)
-                var bestA = best[j] + rowA[run]
-                var bestB = best[j] + rowB[run]
-                var fromA = j
-                var fromB = j
-                for _ in 1..<Self.window {
-                    j &+= 1
-                    run = Int(position &- positions[j] &- 1)
-                    let base = best[j]
-                    let costA = base + rowA[run]
-                    let costB = base + rowB[run]
-                    if costA <= bestA { bestA = costA; fromA = j }
-                    if costB <= bestB { bestB = costB; fromB = j }
-                }
-                bestA += gainA
-                bestB += gainB
-                let lower = bestB < bestA
-                let cost = lower ? bestB : bestA
+                let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
+                positions[i] = position
+                gainsA[i] = gainA
+                gainsB[i] = gainB
+                magnitudes[i] = a
+                let rowA = costs + Self.sizeRow(a) &* stride
+                let rowB = costs + Self.sizeRow(a &- 1) &* stride
+                let c1 = Self.step(rowA, rowB, run: position &- p1 &- 1, gainA, gainB)
+                let c2 = Self.step(rowA, rowB, run: position &- p2 &- 1, gainA, gainB)
+                let c3 = Self.step(rowA, rowB, run: position &- p3 &- 1, gainA, gainB)
+                let c4 = Self.step(rowA, rowB, run: position &- p4 &- 1, gainA, gainB)
+                let cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), b1 + c1)
                 best[i] = cost
-                previous[i] = Int32(truncatingIfNeeded: lower ? fromB : fromA)
-                chosen[i] = lower ? b : a
+                (b4, b3, b2, b1) = (b3, b2, b1, cost)
+                (p4, p3, p2, p1) = (p3, p2, p1, position)
+                // Ties close later, so λ = 0 keeps every rounded value.
                 let closing = cost + (k == 63 ? 0 : endOfBlock)
                 if closing <= total { total = closing; last = i }
             }
-            // Walk back from the last kept candidate, writing the chosen values with their signs.
+            // Walk back from the last kept candidate: its predecessor is the latest whose path reproduces its best
+            // cost exactly (the same float operations as the forward pass), its value the one that step chose.
             var kept: UInt64 = mask & 1
             var node = last
             while node > 0 {
-                let k = Int(positions[node])
+                let position = positions[node]
+                let gainA = gainsA[node]
+                let gainB = gainsB[node]
+                let a = magnitudes[node]
+                let rowA = costs + Self.sizeRow(a) &* stride
+                let rowB = costs + Self.sizeRow(a &- 1) &* stride
+                let target = best[node]
+                var from = node &- 1
+                while from > node &- Self.window {
+                    let run = position &- positions[from] &- 1
+                    if best[from] + Self.step(rowA, rowB, run: run, gainA, gainB) == target { break }
+                    from &-= 1
+                }
+                let run = Int(position &- positions[from] &- 1)
+                // The same comparison as `step`: the lower value only when strictly cheaper.
+                let magnitude = rowB[run] + gainB < rowA[run] + gainA ? a &- 1 : a
+                let k = Int(position)
                 kept |= 1 &<< UInt64(k)
-                let rounded = block[k &* 8]
-                let magnitude = chosen[node]
-                block[k &* 8] = rounded < 0 ? 0 &- magnitude : magnitude
-                node = Int(previous[node])
+                let value = block[k &* 8]
+                block[k &* 8] = value < 0 ? 0 &- magnitude : magnitude
+                node = from
             }
             guard kept != mask else { continue }
             var dropped = mask & ~kept
@@ -220,5 +230,31 @@ final class TrellisQuantizer {
             block[64 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept))
             block[65 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept >> 32))
         }
+    }
+
+    /// The distortion of keeping magnitude `a` and of lowering it to `a − 1`, relative to zeroing a coefficient of
+    /// magnitude `x` (in steps), times `weight`: m² − 2·m·x; (x − (a − 1))² − (x − a)² = 1 − 2·(a − x), with a − x
+    /// exact, so ties of the two values are exact too.
+    @inline(__always)
+    private static func gains(magnitude a: Int32, of x: Float, weight: Float) -> (Float, Float) {
+        let fa = Float(a)
+        let gainA = weight * (fa * (fa - 2 * x))
+        return (gainA, gainA + weight * (1 - 2 * (fa - x)))
+    }
+
+    /// The rate row of a magnitude: its size category (0 for 0, whose row is `forbidden` throughout).
+    @inline(__always)
+    private static func sizeRow(_ magnitude: Int32) -> Int {
+        Int(32 &- magnitude.leadingZeroBitCount)
+    }
+
+    /// The cost of one step of a path: a zero run of `run` and then the candidate's better value (the lower one
+    /// only when strictly cheaper).
+    @inline(__always)
+    private static func step(
+        _ rowA: UnsafePointer<Float>, _ rowB: UnsafePointer<Float>, run: Int32, _ gainA: Float, _ gainB: Float
+    ) -> Float {
+        let index = Int(run)
+        return min(rowA[index] + gainA, rowB[index] + gainB)
     }
 }
