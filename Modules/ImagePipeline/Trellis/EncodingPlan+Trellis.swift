@@ -40,7 +40,7 @@ extension EncodingPlan {
         predictions.initialize(repeating: 0, count: 4)
         let step = Self.countingStep(stripCount: layout.stripCount)
         for strip in stride(from: 0, to: layout.stripCount, by: step) {
-            prepare(strip, first)
+            prepare(strip, nil)
             code(strip: strip, planes: planes, predictions: predictions, into: &counter)
         }
         // A progressive encoding only borrows these lengths as its rate model: keep every symbol affordable.

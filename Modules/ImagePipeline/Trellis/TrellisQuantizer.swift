@@ -40,6 +40,10 @@ final class TrellisQuantizer {
     private let runCosts: UnsafeMutablePointer<Float>
     /// The bits of end of block, per table.
     private let endOfBlockCosts: (Float, Float)
+    /// Per table, a bound on the bits that zeroing one coefficient can save on any path: the dearest symbol, plus
+    /// the most the next symbol's cost can change with its run (dearest − cheapest); infinite when some symbol of
+    /// sizes 1...10 has no code (then no coefficient is settled in advance). See `refine`.
+    private let settledBounds: (Float, Float)
 
     /// How many candidates before a candidate the programme considers as its predecessor.
     static let window = 4
@@ -74,6 +78,7 @@ final class TrellisQuantizer {
         }
         runCosts = .allocate(capacity: 2 * Self.costsPerTable)
         var endOfBlock: [Float] = [0, 0]
+        var bounds: [Float] = [0, 0]
         for table in 0..<2 {
             let spec = table < ac.count ? ac[table] : ac.first ?? HuffmanSpec.luminanceAC
             let lengths = HuffmanEncodingTable(spec).packed.map { Int($0 & 0xFF) }
@@ -88,8 +93,12 @@ final class TrellisQuantizer {
                         ? Float((run >> 4) * zeroRun + lengths[symbol] + size) : Self.forbidden
                 }
             }
+            let coded = UnsafeBufferPointer(start: base + Self.runsPerSize, count: 10 * Self.runsPerSize)
+            let dearest = coded.max() ?? Self.forbidden
+            bounds[table] = dearest < Self.forbidden ? 2 * dearest - (coded.min() ?? 0) : .infinity
         }
         endOfBlockCosts = (endOfBlock[0], endOfBlock[1])
+        settledBounds = (bounds[0], bounds[1])
         let nodes = Self.window + 65
         scratch = .allocate(byteCount: nodes * 4 * 5, alignment: 16)
         positions = scratch.bindMemory(to: Int32.self, capacity: nodes) + Self.window
@@ -124,6 +133,7 @@ final class TrellisQuantizer {
         let quantized = UnsafeMutableRawPointer(coefficients).assumingMemoryBound(to: Int32.self)
         let costs = UnsafePointer(runCosts + (table == 0 ? 0 : Self.costsPerTable))
         let endOfBlock = table == 0 ? endOfBlockCosts.0 : endOfBlockCosts.1
+        let settledBound = table == 0 ? settledBounds.0 : settledBounds.1
         let steps = UnsafePointer(self.steps + (table == 0 ? 0 : 64))
         let positions = self.positions
         let best = self.best
@@ -156,13 +166,30 @@ final class TrellisQuantizer {
                 }
                 weight = smoothWeight / (1 + energy * energyScale)
             }
+            // Settled candidates: a magnitude a that is not a power of two is never lowered (a − 1 has the same
+            // size, so the same bits, and more error), and once weight·a·(a − 1) — the least error zeroing it
+            // adds, as |x| ≥ a − ½ — exceeds `settledBound`, zeroing it loses on every path (putting it back into
+            // a path that dropped it costs at most that bound). The leading run of settled candidates is kept as
+            // rounded, and the programme starts at the last of them; at high quality that is most of a block's
+            // low frequencies.
+            var start = 0
+            while candidates != 0 {
+                let k = candidates.trailingZeroBitCount
+                let rounded = block[k &* 8]
+                let a = rounded < 0 ? 0 &- rounded : rounded
+                guard a & (a &- 1) != 0, Float(a &* (a &- 1)) * weight > settledBound else { break }
+                start = k
+                candidates &= candidates &- 1
+            }
+            guard candidates != 0 else { continue }
+            positions[0] = Int32(truncatingIfNeeded: start)
             // Forward pass: extract candidate i, price it against its `window` predecessors and close the block
             // after it (end of block unless it is the 63rd coefficient). The best costs and positions of the
             // last four nodes stay in registers, so the only chain from one candidate to the next is one add and
             // one min per predecessor (everything else depends on the candidate alone); which predecessor and
             // which value won is found again by the walk back, for the kept candidates only.
             var (b1, b2, b3, b4): (Float, Float, Float, Float) = (0, unreachable, unreachable, unreachable)
-            var (p1, p2, p3, p4): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+            var (p1, p2, p3, p4): (Int32, Int32, Int32, Int32) = (Int32(truncatingIfNeeded: start), 0, 0, 0)
             var last = 0
             var total = endOfBlock
             var i = 0
@@ -196,7 +223,7 @@ final class TrellisQuantizer {
             }
             // Walk back from the last kept candidate: its predecessor is the latest whose path reproduces its best
             // cost exactly (the same float operations as the forward pass), its value the one that step chose.
-            var kept: UInt64 = mask & 1
+            var kept: UInt64 = mask & (UInt64(2) &<< UInt64(start) &- 1)
             var node = last
             while node > 0 {
                 let position = positions[node]
