@@ -219,7 +219,9 @@ final class TrellisQuantizer {
                 (p4, p3, p2, p1) = (p3, p2, p1, position)
                 // Ties close later, so λ = 0 keeps every rounded value.
                 let closing = cost + (k == 63 ? 0 : endOfBlock)
-                if closing <= total { total = closing; last = i }
+                let closes = closing <= total
+                total = closes ? closing : total
+                last = closes ? i : last
             }
             // Walk back from the last kept candidate: its predecessor is the latest whose path reproduces its best
             // cost exactly (the same float operations as the forward pass), its value the one that step chose.
