@@ -6,7 +6,8 @@
 //   swift run -c release ImageBench --size-at-ssim [--quick] [--lambda X] [--no-speed] [--tiled-only]
 //                                   (bytes against cjpeg -optimize at equal luma SSIM, and trellis speed)
 //   swift run -c release ImageBench --prepare-48mp [RUNS]   (48 MP preparation against Pillow's, time and peak RSS)
-//   swift run -c release ImageBench --encode-time FILE.ppm RUNS [Q] [420|444] [standard|optimized|progressive|trellis|progressive-trellis] [OUT]
+//   swift run -c release ImageBench --encode-time FILE.ppm RUNS [Q] [420|444] [MODE] [OUT]
+//                                   (MODE: standard|optimized|progressive|trellis|progressive-trellis)
 //
 // Speed is in-process megapixels per second (best of a timed loop, single thread) for both encoders; size compares
 // our optimised-Huffman output with `cjpeg -optimize`; quality compares luma PSNR after decoding both with

@@ -12,15 +12,17 @@
 /// the position of the last non-zero coefficient, because the cost of the next symbol depends only on the zero run
 /// since then and on the next value's size category. The DC coefficient is left as rounded.
 ///
-/// The programme is built for speed (it runs on every block of the image, twice for the blocks of counting
-/// strips): one pass over the candidates extracts each one, prices it and closes the block after it; a candidate's
-/// predecessor is searched among the `window` candidates before it only (unrolled, branch-free selects), so zeroing
-/// is limited to runs of `window − 1` consecutive candidates *between* kept ones, while a tail of any length can
-/// still be dropped by ending the block early (the end-of-block choice considers every candidate). Zeroing more
-/// than three non-zero coefficients and then keeping a later one practically never pays: an unbounded search over
-/// every predecessor wrote within 0.03% of the same bytes at the same PSNR on the benchmark photo (see
-/// Docs/ImagePipeline.md). Blocks whose AC rounds to zero cost one mask test; the write-back touches only the
-/// candidates kept (and those dropped).
+/// The programme is built for speed (it runs on every block of the written pass): a block's leading candidates
+/// that every path keeps as rounded ("settled", see `refine`) are skipped; then one pass over the rest extracts
+/// each candidate, prices it and closes the block after it, with no branch but the loop's: a candidate's
+/// predecessor is searched among the `window` candidates before it only, whose best costs and positions stay in
+/// registers, so zeroing is limited to runs of `window − 1` consecutive candidates *between* kept ones, while a
+/// tail of any length can still be dropped by ending the block early (the end-of-block choice considers every
+/// candidate). Zeroing more than three non-zero coefficients and then keeping a later one practically never
+/// pays: an unbounded search over every predecessor wrote within 0.03% of the same bytes at the same PSNR on the
+/// benchmark photo (see Docs/ImagePipeline.md). The walk back finds each kept candidate's step again from the
+/// stored costs. Blocks whose AC rounds to zero cost one mask test; the write-back touches only the candidates
+/// kept (and those dropped).
 ///
 /// λ can be adapted per block the way perceptual trellis encoders do (`masking`, off by default): a busy block hides
 /// error, so its λ grows with the block's AC energy, `λ_block = λ · (1 + E / masking)`, E the mean square of its AC
