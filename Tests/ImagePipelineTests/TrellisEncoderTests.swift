@@ -105,3 +105,71 @@ import Testing
         }
     }
 }
+
+/// `TrellisQuantizer.refine` on synthetic groups of eight blocks: whatever it skips (settled leading candidates)
+/// or decides, each value is the rounded one, one step toward zero (never zero itself that way), or zero, with its
+/// sign, and the non-zero masks match the values; at a huge λ only DC is left.
+@Suite struct TrellisRefineTests {
+    @Test("refine keeps, lowers by one or zeroes each rounded AC value, and rewrites the masks to match",
+          arguments: [Float(0.05), 1, 1e9])
+    func valuesMoveTowardZero(lambda: Float) {
+        let table = QuantizationTable(base: QuantizationTable.annexKLuminance, quality: 75)
+        let quantizer = TrellisQuantizer(
+            ac: [.luminanceAC, .chrominanceAC], quantization: [table], lambda: lambda, masking: 0)
+        let transformed = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 64)
+        let coefficients = UnsafeMutablePointer<SIMD8<Int32>>.allocate(
+            capacity: ForwardDCT.coefficientVectorsPerGroup)
+        let multipliers = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        let scanOrder = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+        defer {
+            transformed.deallocate()
+            coefficients.deallocate()
+            multipliers.deallocate()
+            scanOrder.deallocate()
+        }
+        for k in 0..<64 {
+            multipliers[k] = 1
+            scanOrder[k] = Int32(ZigZag.naturalIndex[k])
+        }
+        // A fixed xorshift sequence, so a failure repeats.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Float {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Float(state >> 40) / Float(1 << 23) - 1
+        }
+        for round in 0..<200 {
+            // Magnitudes falling with frequency, as in photos; some blocks large enough to settle.
+            let scale = Float(1 + round % 40)
+            for natural in 0..<64 {
+                var lanes = SIMD8<Float>()
+                for lane in 0..<8 {
+                    lanes[lane] = next() * scale / Float(1 + natural / 4)
+                }
+                transformed[natural] = lanes
+            }
+            ForwardDCT.quantize(
+                transformed, multipliers: multipliers, scanOrder: scanOrder, clampAC: false, into: coefficients)
+            let rounded = (0..<64).map { coefficients[$0] }
+            quantizer.refine(
+                transformed, multipliers: multipliers, scanOrder: scanOrder, coefficients: coefficients, lanes: 8,
+                table: 0)
+            for lane in 0..<8 {
+                var mask: UInt64 = 0
+                for k in 0..<64 {
+                    let before = rounded[k][lane]
+                    let after = coefficients[k][lane]
+                    if after != 0 { mask |= 1 << UInt64(k) }
+                    let lowered = abs(before) > 1 && after == before - before.signum()
+                    let allowed = after == before || after == 0 || lowered
+                    #expect(allowed, "λ \(lambda) lane \(lane) k \(k): \(before) → \(after)")
+                    if k == 0 || lambda > 1e8 { #expect(after == (k == 0 ? before : 0)) }
+                }
+                let stored = UInt64(UInt32(bitPattern: coefficients[65][lane])) << 32
+                    | UInt64(UInt32(bitPattern: coefficients[64][lane]))
+                #expect(stored == mask, "λ \(lambda) lane \(lane)")
+            }
+        }
+    }
+}
