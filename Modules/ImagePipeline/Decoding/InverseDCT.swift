@@ -151,9 +151,10 @@ enum InverseDCT {
         _ block: UnsafeMutablePointer<Int32>, rows: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
     ) {
         @inline(__always) func row(_ v: Int) -> SIMD4<Float> {
+            // Lane 3 (column 3, possibly left over from another block size) only reaches lanes and vectors that
+            // are never stored: the column pass keeps lanes apart and the row pass reads t.0…t.2.
             guard v < rows else { return SIMD4() }
-            let r = block + v * 8
-            return SIMD4<Float>(Float(r[0]), Float(r[1]), Float(r[2]), 0)
+            return SIMD4<Float>(UnsafeRawPointer(block + v * 8).loadUnaligned(as: SIMD4<Int32>.self))
         }
         let columnPass = transform1D3(row(0), row(1), row(2))
         let t = transposed4((columnPass.0, columnPass.1, columnPass.2, SIMD4()))
