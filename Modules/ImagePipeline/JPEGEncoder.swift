@@ -60,7 +60,8 @@ public struct JPEGEncoder: ImageEncoding {
         /// Options; the defaults match what photo preparation uses.
         public init(
             quality: Int = 85, chroma: ChromaSubsampling = .halved, optimizeHuffman: Bool = true,
-            restartInterval: Int = 0, progressive: Bool = false, trellis: Bool = false
+            restartInterval: Int = 0, progressive: Bool = false, trellis: Bool = false,
+            tables: QuantizationTables? = nil
         ) {
             self.quality = quality
             self.chroma = chroma
@@ -68,7 +69,7 @@ public struct JPEGEncoder: ImageEncoding {
             self.restartInterval = restartInterval
             self.progressive = progressive
             self.trellis = trellis
-            tables = nil
+            self.tables = tables
             trellisLambda = nil
             trellisMasking = nil
         }

@@ -28,10 +28,11 @@ import Testing
             var options = JPEGEncoder.Options(
                 quality: quality, chroma: variant.chroma, optimizeHuffman: mode.optimize,
                 restartInterval: variant.restart, progressive: mode.progressive)
-            // Rounding with the tuned tables the trellis mode writes (calibrated a little coarser without it).
-            options.tables = .ssimTuned
-            let plain = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
+            // Rounding on the tables the trellis mode writes: the trellis at λ = 0 (byte-identical to rounding).
             options.trellis = true
+            options.trellisLambda = 0
+            let plain = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
+            options.trellisLambda = nil
             let jpeg = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
             #expect(Reference.segment(mode.progressive ? 0xC2 : 0xC0, in: jpeg) != nil, "\(mode)")
             let theirs = try Reference.djpeg(jpeg, grey: variant.grey)
