@@ -60,7 +60,9 @@ struct QuantizationTable: Equatable {
 ///     log step(u, v) = a·r + b·r² + c·u·v/49 + e·(v − u)/7,   r = √(u² + v²)/7,   log step(0, 0) = d,
 ///
 /// normalised to a geometric mean of 1, times a multiplier m(quality) calibrated so that the training photos' SSIM
-/// at quality q is cjpeg's (its dip-free frontier) at q, then rounded and clamped to 1...255.
+/// at quality q is cjpeg's (its dip-free frontier) at q, then rounded and clamped to 1...255; the DC step is then
+/// moved to the nearest flat-safe one (`flatSafeDC`). The training photos' median holds the calibration; a very
+/// smooth photo lands lower (scikit-image's moon at q60 has cjpeg's SSIM at q≈40).
 enum TunedQuantization {
     /// (a, b, c, d, e) of the family above, as fitted.
     static let parameters = (a: -0.3750, b: 0.6202, c: 0.7682, d: -0.0284, e: 0.0179)
