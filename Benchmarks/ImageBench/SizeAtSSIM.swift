@@ -5,9 +5,9 @@ import ReceptionCore
 /// `ImageBench --size-at-ssim`: issue 21's size goal, our bytes against `cjpeg -optimize`'s at equal luma SSIM.
 ///
 /// For each photo, mode and quality q (4:2:0), our file's luma SSIM against the source is computed; `cjpeg -optimize`
-/// encodes the same source at every quality q−10…q+10, each with its SSIM, and the bytes cjpeg needs for our SSIM
-/// are interpolated linearly in SSIM between the two cjpeg files around it (`bytes(atSSIM:around:in:)`). The ratio
-/// is ours / that.
+/// encodes the same source at every quality q−20…q+20 (`window`), each with its SSIM, and the bytes cjpeg needs for
+/// our SSIM are interpolated linearly in SSIM between the two cjpeg files around it (`bytes(atSSIM:around:in:)`).
+/// The ratio is ours / that.
 ///
 /// SSIM is the mean SSIM index of Wang, Bovik, Sheikh and Simoncelli (IEEE TIP 2004) with their published
 /// parameters: an 11×11 circular-symmetric Gaussian window with σ = 1.5 (normalised), K1 = 0.01, K2 = 0.03, L = 255,
@@ -18,7 +18,11 @@ import ReceptionCore
 /// Speed: on the 2048×2048 tiled photo only, each mode's best in-process encode time against libjpeg-turbo's
 /// baseline encode (Pillow, standard tables), alternating over `rounds`.
 ///
-///   ImageBench --size-at-ssim [--quick] [--lambda X] [--masking E] [--no-speed] [--tiled-only] [--qualities 60,70,…]
+/// Photos: the tiled photo and `trainingPhotos` (what scripts/tune-quant-tables fitted the tuned tables on), then
+/// `heldOutPhotos` (never used for tuning); the worst ratio is printed per set.
+///
+///   ImageBench --size-at-ssim [--quick] [--lambda X] [--masking E] [--no-speed] [--tiled-only | --held-out-only]
+///                             [--qualities 60,70,…] [--modes baseline+trellis,progressive/tuned,…]
 struct SizeAtSSIM {
     let seconds: Double
     let rounds: Int
@@ -29,14 +33,27 @@ struct SizeAtSSIM {
         let name: String
         let progressive: Bool
         let trellis: Bool
+        /// `nil`: the mode's own tables (tuned with trellis, Annex K without).
+        var tables: JPEGEncoder.QuantizationTables? = nil
     }
 
-    static let modes = [
+    /// Every mode the bench knows; `--modes a,b` picks some by name (default: the first four).
+    static let allModes = [
         Mode(name: "baseline", progressive: false, trellis: false),
         Mode(name: "baseline+trellis", progressive: false, trellis: true),
         Mode(name: "progressive", progressive: true, trellis: false),
         Mode(name: "progressive+trellis", progressive: true, trellis: true),
+        Mode(name: "baseline+trellis/annexK", progressive: false, trellis: true, tables: .annexK),
+        Mode(name: "progressive+trellis/annexK", progressive: true, trellis: true, tables: .annexK),
+        Mode(name: "baseline/tuned", progressive: false, trellis: false, tables: .ssimTuned),
+        Mode(name: "progressive/tuned", progressive: true, trellis: false, tables: .ssimTuned),
     ]
+
+    /// The photos the tuned tables were fitted on (scripts/tune-quant-tables) and the ones held out from it.
+    static let trainingPhotos = ["astronaut", "chelsea", "coffee", "ihc", "gravel", "moon"]
+    static let heldOutPhotos = ["rocket", "motorcycle_left", "camera", "brick", "hubble_deep_field"]
+
+    var modes: [Mode] = Array(Self.allModes.prefix(4))
 
     /// Mean SSIM of each JPEG against the source, and cjpeg -optimize's bytes and SSIM over a range of qualities.
     /// `ssim SRC LOW HIGH OUTDIR JPEG…` prints `cjpeg Q BYTES SSIM` per quality, then `ours PATH SSIM` per file.
@@ -84,27 +101,40 @@ struct SizeAtSSIM {
             ?? [60, 65, 70, 75, 80, 85, 90]
         let lambda = value(after: "--lambda").flatMap(Float.init)
         masking = value(after: "--masking").flatMap(Float.init)
-        var photos: [(name: String, image: PixelBuffer, path: String)] = []
+        if let names = value(after: "--modes")?.split(separator: ",").map(String.init) {
+            modes = Self.allModes.filter { names.contains($0.name) }
+        }
+        var photos: [(name: String, image: PixelBuffer, path: String, set: String)] = []
         let tiled = try bench.tiledImage(from: directory, width: 2048, height: 2048)
         let tiledPath = directory + "/bench-2048.ppm"
         try Data(PortablePixmap.encode(tiled)).write(to: URL(fileURLWithPath: tiledPath))
-        photos.append(("tiled 2048×2048", tiled, tiledPath))
+        photos.append(("tiled 2048×2048", tiled, tiledPath, "training"))
         if !arguments.contains("--tiled-only") {
-            for name in ["astronaut", "coffee", "chelsea", "rocket"] {
-                let path = "\(directory)/\(name).ppm"
-                guard let data = FileManager.default.contents(atPath: path) else { continue }
-                photos.append((name, try PortablePixmap.decode([UInt8](data)), path))
+            let sets = arguments.contains("--held-out-only") ? [("held out", Self.heldOutPhotos)]
+                : [("training", Self.trainingPhotos), ("held out", Self.heldOutPhotos)]
+            if arguments.contains("--held-out-only") { photos.removeAll() }
+            for (set, names) in sets {
+                for name in names {
+                    let path = "\(directory)/\(name).ppm"
+                    guard let data = FileManager.default.contents(atPath: path) else { continue }
+                    photos.append((name, try PortablePixmap.decode([UInt8](data)), path, set))
+                }
             }
         }
         print("size at equal luma SSIM (Wang et al. 2004, Gaussian 11×11 σ 1.5, valid), 4:2:0, against cjpeg -optimize"
               + (lambda.map { ", λ \($0)" } ?? "") + (masking.map { ", masking \($0)" } ?? ""))
-        var worst: [String: Double] = [:]
+        var worst: [String: [String: Double]] = [:]
         for photo in photos {
-            try measure(photo.name, photo.image, source: photo.path, qualities: qualities, lambda: lambda, into: &worst)
+            try measure(
+                photo.name, photo.image, source: photo.path, qualities: qualities, lambda: lambda,
+                into: &worst[photo.set, default: [:]])
         }
-        for mode in Self.modes {
-            print("\(mode.name): worst size ×\(fmt(worst[mode.name] ?? .nan, 4)) of cjpeg -optimize at equal SSIM"
-                  + " over q\(qualities.first ?? 0)–\(qualities.last ?? 0) (goal ≤ ×0.97)")
+        for set in ["training", "held out"] {
+            guard let figures = worst[set] else { continue }
+            for mode in modes {
+                print("\(set): \(mode.name): worst size ×\(fmt(figures[mode.name] ?? .nan, 4)) of cjpeg -optimize at"
+                      + " equal SSIM over q\(qualities.first ?? 0)–\(qualities.last ?? 0) (goal ≤ ×0.97)")
+            }
         }
         if !arguments.contains("--no-speed") {
             try speed(tiled, source: tiledPath, qualities: [60, 70, 80, 90], lambda: lambda)
@@ -114,6 +144,7 @@ struct SizeAtSSIM {
     private func options(_ mode: Mode, quality: Int, lambda: Float?) -> JPEGEncoder.Options {
         var options = JPEGEncoder.Options(
             quality: quality, chroma: .halved, progressive: mode.progressive, trellis: mode.trellis)
+        options.tables = mode.tables
         options.trellisLambda = lambda
         options.trellisMasking = masking
         return options
@@ -127,17 +158,17 @@ struct SizeAtSSIM {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         var files: [(mode: Mode, quality: Int, path: String, bytes: Int, clean: Bool)] = []
-        for mode in Self.modes {
+        for mode in modes {
             for quality in qualities {
                 let bytes = try JPEGEncoder(options: options(mode, quality: quality, lambda: lambda))
                     .encodeJPEG(image, quality: quality)
-                let path = "\(work)/\(mode.name)-q\(quality).jpg"
+                let path = "\(work)/\(mode.name.replacingOccurrences(of: "/", with: "-"))-q\(quality).jpg"
                 try Data(bytes).write(to: URL(fileURLWithPath: path))
                 files.append((mode, quality, path, bytes.count, try Reference.decodesCleanly(path)))
             }
         }
-        let low = max(1, (qualities.min() ?? 60) - 10)
-        let high = min(100, (qualities.max() ?? 90) + 10)
+        let low = max(1, (qualities.min() ?? 60) - Self.window.below)
+        let high = min(100, (qualities.max() ?? 90) + Self.window.above)
         let lines = try Reference.run(
             "python3", ["-c", Self.ssimHelper, source, "\(low)", "\(high)", work] + files.map(\.path))
             .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
@@ -162,14 +193,18 @@ struct SizeAtSSIM {
                 line += ", ours ×\(fmt(ratio, 4))"
                 worst[file.mode.name] = max(worst[file.mode.name] ?? 0, ratio)
             } else {
-                line += " | SSIM outside cjpeg's q\(file.quality - 10)–\(file.quality + 10)"
+                let range = "q\(file.quality - Self.window.below)–\(file.quality + Self.window.above)"
+                line += " | SSIM outside cjpeg's \(range)"
                 worst[file.mode.name] = .infinity
             }
             print(line)
         }
     }
 
-    /// cjpeg's bytes at `ssim`: over its qualities q−10…q+10, the files no smaller file beats in SSIM (libjpeg's
+    /// The cjpeg qualities around our quality q that the reference is drawn from: q−20…q+20.
+    static let window = (below: 20, above: 20)
+
+    /// cjpeg's bytes at `ssim`: over its qualities q−20…q+20, the files no smaller file beats in SSIM (libjpeg's
     /// quality scaling makes SSIM dip at some steps, e.g. q61 below q60 on the tiled photo, so quality order is not
     /// SSIM order), interpolated linearly in SSIM between the two such files that bracket `ssim`; also the
     /// matching fractional quality.
@@ -177,7 +212,8 @@ struct SizeAtSSIM {
         -> (bytes: Double, quality: Double)?
     {
         var frontier: [(quality: Int, bytes: Double, ssim: Double)] = []
-        let range = points.filter { abs($0.key - quality) <= 10 }.sorted { $0.value.bytes < $1.value.bytes }
+        let range = points.filter { (quality - window.below...quality + window.above).contains($0.key) }
+            .sorted { $0.value.bytes < $1.value.bytes }
         for (q, point) in range where point.ssim > (frontier.last?.ssim ?? -1) {
             frontier.append((q, point.bytes, point.ssim))
         }
@@ -193,10 +229,10 @@ struct SizeAtSSIM {
         let megapixels = Double(image.width * image.height) / 1e6
         var worst: [String: Double] = [:]
         for quality in qualities {
-            var ourTimes = [Double](repeating: .infinity, count: Self.modes.count)
+            var ourTimes = [Double](repeating: .infinity, count: modes.count)
             var theirs = 0.0
             for _ in 0..<rounds {
-                for (index, mode) in Self.modes.enumerated() {
+                for (index, mode) in modes.enumerated() {
                     let encoder = JPEGEncoder(options: options(mode, quality: quality, lambda: lambda))
                     ourTimes[index] = min(ourTimes[index], try bestTime(encoder, image))
                 }
@@ -206,7 +242,7 @@ struct SizeAtSSIM {
                 theirs = max(theirs, measured.megapixelsPerSecond)
             }
             var line = "q\(quality) 420 speed: libjpeg-turbo baseline \(fmt(theirs)) MP/s"
-            for (index, mode) in Self.modes.enumerated() {
+            for (index, mode) in modes.enumerated() {
                 let ours = megapixels / ourTimes[index]
                 line += " | \(mode.name) \(fmt(ours)) MP/s ×\(fmt(ours / theirs, 3))"
                 worst[mode.name] = min(worst[mode.name] ?? .infinity, ours / theirs)
@@ -214,7 +250,7 @@ struct SizeAtSSIM {
             print(line)
         }
         print("worst speed against libjpeg-turbo baseline (goal ≥ ×0.5 for the mode that meets the size goal): "
-              + Self.modes.map { "\($0.name) ×\(fmt(worst[$0.name] ?? .nan, 3))" }.joined(separator: ", "))
+              + modes.map { "\($0.name) ×\(fmt(worst[$0.name] ?? .nan, 3))" }.joined(separator: ", "))
     }
 
     /// Best in-process encode time, timed as the encoder rows time theirs.

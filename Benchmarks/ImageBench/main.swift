@@ -3,7 +3,8 @@
 //   swift run -c release ImageBench [--quick] [--decode-only | --encode-only]
 //   swift run -c release ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]   (one decode, for /usr/bin/time -v)
 //   swift run -c release ImageBench --decode-time FILE EIGHTHS RUNS        (best of RUNS decodes)
-//   swift run -c release ImageBench --size-at-ssim [--quick] [--lambda X] [--no-speed] [--tiled-only]
+//   swift run -c release ImageBench --size-at-ssim [--quick] [--lambda X] [--no-speed] [--tiled-only |
+//                                   --held-out-only] [--qualities Q,…] [--modes NAME,…]
 //                                   (bytes against cjpeg -optimize at equal luma SSIM, and trellis speed)
 //   swift run -c release ImageBench --prepare-48mp [RUNS]   (48 MP preparation against Pillow's, time and peak RSS)
 //   swift run -c release ImageBench --encode-time FILE.ppm RUNS [Q] [420|444] [MODE] [OUT]

@@ -12,7 +12,9 @@ struct EncodingPlan {
         self.image = image
         self.options = options
         layout = FrameLayout(width: image.width, height: image.height, sampling: Self.sampling(image.format, options))
-        let luma = QuantizationTable(base: QuantizationTable.annexKLuminance, quality: options.quality)
+        let tuned = (options.tables ?? (options.trellis ? .ssimTuned : .annexK)) == .ssimTuned
+        let luma = tuned ? TunedQuantization.luminance(quality: options.quality, trellis: options.trellis)
+            : QuantizationTable(base: QuantizationTable.annexKLuminance, quality: options.quality)
         let chroma = QuantizationTable(base: QuantizationTable.annexKChrominance, quality: options.quality)
         quantization = layout.components.count == 1 ? [luma] : [luma, chroma]
     }

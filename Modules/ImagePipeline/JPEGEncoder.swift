@@ -14,6 +14,17 @@ public struct JPEGEncoder: ImageEncoding {
         case full
     }
 
+    /// Which quantisation tables an encoding writes.
+    public enum QuantizationTables: Sendable, Hashable {
+        /// The ITU T.81 Annex K example tables scaled by quality as libjpeg scales them: the same tables (and, at
+        /// a quality, the same picture) as libjpeg-based tools.
+        case annexK
+        /// Our own luma table, tuned for the fewest bytes at equal luma SSIM with its quality scale calibrated to
+        /// libjpeg's (at quality q a photo's SSIM is about what cjpeg gives at q), with Annex K chroma; see
+        /// Docs/ImagePipeline.md, "Tuned quantisation tables".
+        case ssimTuned
+    }
+
     /// Everything that changes the output bytes.
     public struct Options: Sendable, Hashable {
         /// 1...100 on libjpeg's scale.
@@ -31,10 +42,14 @@ public struct JPEGEncoder: ImageEncoding {
         /// width only; the later scans' bytes wait in memory until the earlier scans are written.
         public var progressive: Bool
         /// Whether to choose each block's quantised AC values by rate–distortion optimisation (trellis
-        /// quantisation) instead of rounding: smaller files at the same quality setting, for a slightly lower PSNR
-        /// (see Docs/ImagePipeline.md for sizes at equal SSIM). Works with baseline and progressive output; with
+        /// quantisation) instead of rounding: the smaller-files mode. Smaller files at the same quality setting,
+        /// for a slightly lower PSNR (see Docs/ImagePipeline.md for sizes at equal SSIM); unless `tables` says
+        /// otherwise it writes the `.ssimTuned` tables. Works with baseline and progressive output; with
         /// optimised tables it adds a counting pass.
         public var trellis: Bool
+        /// The quantisation tables; `nil` (the default) for the mode's own: `.ssimTuned` with `trellis`,
+        /// `.annexK` otherwise.
+        public var tables: QuantizationTables?
         /// λ of the trellis (squared quantiser steps of error one bit is worth); `nil` for the tuned default. A
         /// knob for benchmarks and tests.
         package var trellisLambda: Float?
@@ -45,7 +60,8 @@ public struct JPEGEncoder: ImageEncoding {
         /// Options; the defaults match what photo preparation uses.
         public init(
             quality: Int = 85, chroma: ChromaSubsampling = .halved, optimizeHuffman: Bool = true,
-            restartInterval: Int = 0, progressive: Bool = false, trellis: Bool = false
+            restartInterval: Int = 0, progressive: Bool = false, trellis: Bool = false,
+            tables: QuantizationTables? = nil
         ) {
             self.quality = quality
             self.chroma = chroma
@@ -53,6 +69,7 @@ public struct JPEGEncoder: ImageEncoding {
             self.restartInterval = restartInterval
             self.progressive = progressive
             self.trellis = trellis
+            self.tables = tables
             trellisLambda = nil
             trellisMasking = nil
         }

@@ -39,6 +39,98 @@ struct QuantizationTable: Equatable {
         let percent = Self.scalePercent(quality: quality)
         steps = base.map { step in UInt16(clamping: min(255, max(1, (Int(step) * percent + 50) / 100))) }
     }
+
+    /// `steps` (natural order, each 1...255) as they are.
+    init(steps: [UInt16]) {
+        self.steps = steps
+    }
+
+    /// `scaled` (natural order) rounded to nearest and clamped to 1...255.
+    init(rounding scaled: [Double]) {
+        steps = scaled.map { value in UInt16(clamping: min(255, max(1, Int((value + 0.5).rounded(.down))))) }
+    }
+}
+
+/// The smaller-files mode's luma table (issue 21, `JPEGEncoder.QuantizationTables.ssimTuned`): ours, fitted by
+/// `scripts/tune-quant-tables` for the fewest bytes at equal luma SSIM on a training set of photos (see
+/// Docs/ImagePipeline.md, "Tuned quantisation tables"). Chroma keeps the Annex K table at the same quality.
+///
+/// The table is a smooth function of the frequency (u horizontal, v vertical, 0...7) with five parameters,
+///
+///     log step(u, v) = a·r + b·r² + c·u·v/49 + e·(v − u)/7,   r = √(u² + v²)/7,   log step(0, 0) = d,
+///
+/// normalised to a geometric mean of 1, times a multiplier m(quality) calibrated so that the training photos' SSIM
+/// at quality q is cjpeg's (its dip-free frontier) at q, then rounded and clamped to 1...255; the DC step is then
+/// moved to the nearest flat-safe one (`flatSafeDC`). The training photos' median holds the calibration; a very
+/// smooth photo lands lower (scikit-image's moon at q60 has cjpeg's SSIM at q≈40).
+enum TunedQuantization {
+    /// (a, b, c, d, e) of the family above, as fitted.
+    static let parameters = (a: -0.3750, b: 0.6202, c: 0.7682, d: -0.0284, e: 0.0179)
+
+    /// m(q) at q = 50, 55, ..., 95, as calibrated by the script (the table with rounding); between knots it is
+    /// linear, below 50 it grows as libjpeg's scale does (50/q times m(50)) and above 95 it falls linearly to 0 at
+    /// q100 (every step 1).
+    static let knots: [Double] = [31.29, 28.89, 27.13, 24.48, 22.10, 19.54, 16.54, 13.20, 9.438, 5.238]
+    /// The same for trellis quantisation, which lowers SSIM at a given table: `knots` read at the quality whose
+    /// SSIM the trellis files reached (`ImageBench --size-at-ssim`, the training photos' median "q≈": 6.2
+    /// qualities below at q60, 0.5 at q90, extrapolated linearly to q50 and to 0 at q95).
+    static let trellisKnots: [Double] = [27.86, 26.08, 23.91, 22.05, 20.05, 17.68, 15.20, 12.22, 9.018, 5.238]
+
+    /// The family's 64 values in natural order, geometric mean 1.
+    static let shape: [Double] = {
+        var logs = [Double](repeating: 0, count: 64)
+        for v in 0..<8 {
+            for u in 0..<8 {
+                let r = (Double(u * u + v * v)).squareRoot() / 7
+                logs[v * 8 + u] = u == 0 && v == 0 ? parameters.d
+                    : parameters.a * r + parameters.b * r * r + parameters.c * Double(u * v) / 49
+                        + parameters.e * Double(v - u) / 7
+            }
+        }
+        let mean = logs.reduce(0, +) / 64
+        return logs.map { exponential($0 - mean) }
+    }()
+
+    /// m(quality) for quality 1...100.
+    static func multiplier(quality: Int, trellis: Bool) -> Double {
+        let knots = trellis ? trellisKnots : knots
+        let first = 50
+        let spacing = 5
+        let last = first + spacing * (knots.count - 1)
+        if quality <= first { return knots[0] * Double(first) / Double(max(1, quality)) }
+        if quality >= last { return (knots[knots.count - 1] * Double(100 - quality) / Double(100 - last)) }
+        let index = (quality - first) / spacing
+        let t = Double(quality - first - index * spacing) / Double(spacing)
+        return knots[index] + t * (knots[index + 1] - knots[index])
+    }
+
+    /// The luma table for `quality` (1...100), for an encoding with or without trellis quantisation.
+    static func luminance(quality: Int, trellis: Bool) -> QuantizationTable {
+        let m = multiplier(quality: quality, trellis: trellis)
+        var steps = QuantizationTable(rounding: shape.map { $0 * m }).steps
+        steps[0] = flatSafeDC(near: steps[0])
+        return QuantizationTable(steps: steps)
+    }
+
+    /// The DC step nearest `nominal` (the smaller on a tie) with which a flat black block (level −128: DC −1024 in
+    /// T.81's scaling) decodes as 0 and a flat white one (DC 1016) as 255 again. With a step of 15, say, black
+    /// comes back as level 1: where a photo is clipped to black, SSIM's mean term (its constant C1 is 6.5 squared
+    /// levels) loses more for that one level than a whole quality step gains; libjpeg's SSIM dips at q52–54,
+    /// q61–64 and q68–70 are its DC steps 15, 12 and 10. Steps 1...8 always qualify.
+    static func flatSafeDC(near nominal: UInt16) -> UInt16 {
+        func safe(_ step: Int) -> Bool {
+            let black = (1024 + step / 2) / step * step  // round(1024 / step) · step
+            let white = (1016 + step / 2) / step * step
+            return black > 1020 && white >= 1012
+        }
+        let nominal = Int(nominal)
+        for distance in 0..<256 {
+            for step in [nominal - distance, nominal + distance] where (1...255).contains(step) && safe(step) {
+                return UInt16(step)
+            }
+        }
+        return 1
+    }
 }
 
 /// The zig-zag scan: `naturalIndex[k]` is the natural (row-major) position of the k-th coefficient in scan order.
@@ -76,6 +168,22 @@ struct QuantizationMultipliers {
         }
         self.values = values
     }
+}
+
+/// e^x without Foundation: x = k·ln 2 + r with |r| ≤ ln 2 / 2, a Taylor series for e^r, times 2^k; only used to
+/// build tables.
+func exponential(_ x: Double) -> Double {
+    let ln2 = 0.693_147_180_559_945_3
+    let k = (x / ln2).rounded()
+    let r = x - k * ln2
+    var term = 1.0
+    var sum = 1.0
+    for n in 1...24 {
+        term *= r / Double(n)
+        sum += term
+    }
+    let power = Int(max(-1000, min(1000, k)))
+    return sum * Double(sign: .plus, exponent: power, significand: 1)
 }
 
 /// cos(x) without Foundation: a Taylor series after reducing x to [-π, π]; only used to build tables.

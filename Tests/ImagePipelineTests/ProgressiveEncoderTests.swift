@@ -107,6 +107,32 @@ import Testing
         #expect(try Reference.djpeg(progressive).bytes == (try Reference.djpeg(baseline)).bytes)
     }
 
+    /// Faint noise on flat grey: at high quality most AC coefficients are 0 or ±1, so the last refinement scans
+    /// have long zero runs before newly non-zero coefficients (ZRL inside a refinement block, with the corrections
+    /// before it) next to blocks whose corrections all follow one symbol: both paths of the refinement coder.
+    @Test("refinement scans with long zero runs carry the baseline coefficients", arguments: [false, true], [90, 100])
+    func sparseRefinement(grey: Bool, quality: Int) throws {
+        let (width, height) = (96, 80)
+        let channels = grey ? 1 : 3
+        var bytes = [UInt8](repeating: 0, count: width * height * channels)
+        var state: UInt32 = 12_345
+        for index in bytes.indices {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            // Mostly 128, sometimes ±1…±3: sparse small coefficients, a few larger ones.
+            let r = Int(state >> 24)
+            bytes[index] = UInt8(128 + (r < 200 ? 0 : r % 7 - 3))
+        }
+        let image = PixelBuffer(width: width, height: height, format: grey ? .gray8 : .rgb8, bytes: bytes)
+        var options = JPEGEncoder.Options(quality: quality, chroma: .halved)
+        let baseline = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
+        options.progressive = true
+        let progressive = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
+        let theirs = try Reference.djpeg(progressive, grey: grey)
+        #expect(theirs.bytes == (try Reference.djpeg(baseline, grey: grey)).bytes)
+        let ours = try JPEGDecoder.decode(progressive, eighths: 8)
+        #expect(ours.pixels.bytes == (try JPEGDecoder.decode(baseline, eighths: 8)).pixels.bytes)
+    }
+
     @Test("progressive working memory depends on the width only, like baseline")
     func workingMemory() {
         let encoder = JPEGEncoder(options: .init(progressive: true))

@@ -28,8 +28,11 @@ import Testing
             var options = JPEGEncoder.Options(
                 quality: quality, chroma: variant.chroma, optimizeHuffman: mode.optimize,
                 restartInterval: variant.restart, progressive: mode.progressive)
-            let plain = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
+            // Rounding on the tables the trellis mode writes: the trellis at λ = 0 (byte-identical to rounding).
             options.trellis = true
+            options.trellisLambda = 0
+            let plain = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
+            options.trellisLambda = nil
             let jpeg = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
             #expect(Reference.segment(mode.progressive ? 0xC2 : 0xC0, in: jpeg) != nil, "\(mode)")
             let theirs = try Reference.djpeg(jpeg, grey: variant.grey)
@@ -52,6 +55,7 @@ import Testing
             var options = JPEGEncoder.Options(quality: quality, optimizeHuffman: false, progressive: progressive)
             let plain = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
             options.trellis = true
+            options.tables = .annexK
             options.trellisLambda = 0
             let trellis = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
             let identical = trellis == plain
@@ -94,6 +98,8 @@ import Testing
             var options = JPEGEncoder.Options(quality: quality, progressive: progressive)
             let plain = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
             options.trellis = true
+            // The trellis alone, on the same tables (TunedTablesTests judges the mode with its own tables).
+            options.tables = .annexK
             let trellis = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
             let plainPSNR = Reference.lumaPSNR(image, try Reference.djpeg(plain))
             let trellisPSNR = Reference.lumaPSNR(image, try Reference.djpeg(trellis))

@@ -1,5 +1,5 @@
 /// The inverse DCT of T.81 A.3.3: at full size the fixed-point LLM transform (`InverseDCT+Integer.swift`), and its
-/// reduced forms for decoding at 1/2, 1/4 and 1/8 scale, computed as two passes of a float matrix product: an
+/// reduced forms for decoding at 1/2, 3/8, 1/4 and 1/8 scale, computed as two passes of a float matrix product: an
 /// N-point inverse DCT of the top-left N×N coefficients gives the block's picture at N/8 of its size (a low-pass
 /// reconstruction, so fine patterns cannot alias).
 ///
@@ -7,9 +7,13 @@
 /// non-zero ones so that the common sparse blocks cost a fraction of a full transform. Output: level-shifted,
 /// clamped samples.
 enum InverseDCT {
+    /// The block sizes there is a transform for: N/8 scales 1, 2, 3, 4 and 8, and 6 for a chroma component
+    /// sampled 2× coarser at 3/8.
+    static let sizes: Set<Int> = [1, 2, 3, 4, 6, 8]
+
     /// `basis[N][i * N + u]` = C(u)·cos((2i + 1)uπ / 2N) / 2, with C(0) = 1/√2: the same normalisation for every N,
     /// so a DC-only block gives DC/8 at any scale.
-    static let basis: [[Float]] = [1, 2, 4, 8].reduce(into: [[Float]](repeating: [], count: 9)) { table, n in
+    static let basis: [[Float]] = sizes.reduce(into: [[Float]](repeating: [], count: 9)) { table, n in
         var values = [Float](repeating: 0, count: n * n)
         for i in 0..<n {
             for u in 0..<n {
@@ -35,7 +39,7 @@ enum InverseDCT {
         return sum
     }
 
-    /// Writes the `n`×`n` picture of one block (n = 8, 4, 2 or 1) to `out`, rows `stride` bytes apart.
+    /// Writes the `n`×`n` picture of one block (n = 8, 6, 4, 3, 2 or 1) to `out`, rows `stride` bytes apart.
     @inline(__always)
     static func transform(
         _ block: UnsafeMutablePointer<Int32>, size n: Int, rows: Int, columns: Int,
@@ -49,7 +53,9 @@ enum InverseDCT {
         }
         switch n {
         case 8: transform8Integer(block, rows: rows, into: out, stride: stride)
+        case 6: transform6(block, rows: min(rows, 6), into: out, stride: stride)
         case 4: transform4(block, rows: min(rows, 4), columns: min(columns, 4), into: out, stride: stride)
+        case 3: transform3(block, rows: min(rows, 3), into: out, stride: stride)
         case 2, 1: transformSmall(block, size: n, into: out, stride: stride)
         default: return  // no such IDCT size; JPEGFrame never asks for one (a bad size must not index `basis`)
         }
@@ -126,5 +132,100 @@ enum InverseDCT {
                 out[y * stride + x] = UInt8(clamping: Int(sum.rounded(.down)))
             }
         }
+    }
+
+    /// The 3-point inverse DCT of `basis[3]` on four lanes (the fourth stays zero): with C(0)/2 = 1/(2√2),
+    /// cos(π/6)/2 = √3/4 and cos(π/3)/2 = 1/4, out₀,₂ = a + b ± c and out₁ = a − 2b, where a = x₀/(2√2),
+    /// b = x₂/4, c = x₁·√3/4.
+    @inline(__always)
+    private static func transform1D3(_ x0: SIMD4<Float>, _ x1: SIMD4<Float>, _ x2: SIMD4<Float>)
+        -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    {
+        let half: Float = 0.353_553_39, root3: Float = 0.433_012_70
+        let a = x0 * half, b = x2 * 0.25, c = x1 * root3
+        return (a + b + c, a - (b + b), a + b - c)
+    }
+
+    /// The 3×3 picture of a block (3/8 scale) from its top-left 3×3 coefficients, columns first as `transform4`.
+    private static func transform3(
+        _ block: UnsafeMutablePointer<Int32>, rows: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
+    ) {
+        @inline(__always) func row(_ v: Int) -> SIMD4<Float> {
+            // Lane 3 (column 3, possibly left over from another block size) only reaches lanes and vectors that
+            // are never stored: the column pass keeps lanes apart and the row pass reads t.0…t.2.
+            guard v < rows else { return SIMD4() }
+            return SIMD4<Float>(UnsafeRawPointer(block + v * 8).loadUnaligned(as: SIMD4<Int32>.self))
+        }
+        let columnPass = transform1D3(row(0), row(1), row(2))
+        let t = transposed4((columnPass.0, columnPass.1, columnPass.2, SIMD4()))
+        let rowPass = transform1D3(t.0, t.1, t.2)
+        let samples = transposed4((rowPass.0, rowPass.1, rowPass.2, SIMD4()))
+        let centre = SIMD4<Float>(repeating: 128 + magic)
+        @inline(__always) func store(_ vector: SIMD4<Float>, _ y: Int) {
+            let bits = unsafeBitCast(vector + centre, to: SIMD4<Int32>.self) &- 0x4B40_0000
+            let clamped = bits.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+            let line = out + y * stride
+            line[0] = UInt8(truncatingIfNeeded: clamped[0])
+            line[1] = UInt8(truncatingIfNeeded: clamped[1])
+            line[2] = UInt8(truncatingIfNeeded: clamped[2])
+        }
+        store(samples.0, 0)
+        store(samples.1, 1)
+        store(samples.2, 2)
+    }
+
+    /// The 6-point inverse DCT of `basis[6]` on eight lanes, split into even and odd halves
+    /// (out_i = e_i + o_i, out_{5−i} = e_i − o_i): the even half is the 3-point transform of x₀, x₂, x₄, the odd
+    /// half uses cos(π/12)/2, cos(π/4)/2 and cos(5π/12)/2 (T.81 A.3.3's basis sampled at six points).
+    @inline(__always)
+    private static func transform1D6(
+        _ x0: SIMD8<Float>, _ x1: SIMD8<Float>, _ x2: SIMD8<Float>, _ x3: SIMD8<Float>, _ x4: SIMD8<Float>,
+        _ x5: SIMD8<Float>
+    ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let half: Float = 0.353_553_39, root3: Float = 0.433_012_70
+        let c1: Float = 0.482_962_91, c3: Float = 0.353_553_39, c5: Float = 0.129_409_52
+        let a = x0 * half, b = x4 * 0.25, c = x2 * root3
+        let e0 = a + b + c, e1 = a - (b + b), e2 = a + b - c
+        let o0 = x1 * c1 + x3 * c3 + x5 * c5
+        let o1 = (x1 - x3 - x5) * c3
+        let o2 = x1 * c5 - x3 * c3 + x5 * c1
+        return (e0 + o0, e1 + o1, e2 + o2, e2 - o2, e1 - o1, e0 - o0)
+    }
+
+    @inline(__always)
+    private static func transposed6(
+        _ m: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+    ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        @inline(__always) func lane(_ i: Int) -> SIMD8<Float> {
+            SIMD8(m.0[i], m.1[i], m.2[i], m.3[i], m.4[i], m.5[i], 0, 0)
+        }
+        return (lane(0), lane(1), lane(2), lane(3), lane(4), lane(5))
+    }
+
+    /// The 6×6 picture of a block (chroma sampled 2× coarser at 3/8 scale) from its top-left 6×6 coefficients.
+    private static func transform6(
+        _ block: UnsafeMutablePointer<Int32>, rows: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
+    ) {
+        @inline(__always) func row(_ v: Int) -> SIMD8<Float> {
+            guard v < rows else { return SIMD8() }
+            return SIMD8<Float>(UnsafeRawPointer(block + v * 8).loadUnaligned(as: SIMD8<Int32>.self))
+        }
+        let columnPass = transform1D6(row(0), row(1), row(2), row(3), row(4), row(5))
+        let t = transposed6(columnPass)
+        let samples = transposed6(transform1D6(t.0, t.1, t.2, t.3, t.4, t.5))
+        let centre = SIMD8<Float>(repeating: 128 + magic)
+        @inline(__always) func store(_ vector: SIMD8<Float>, _ y: Int) {
+            let bits = unsafeBitCast(vector + centre, to: SIMD8<Int32>.self) &- 0x4B40_0000
+            let clamped = bits.clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 255))
+            let bytes = SIMD8<UInt8>(truncatingIfNeeded: clamped)
+            let line = out + y * stride
+            for x in 0..<6 { line[x] = bytes[x] }
+        }
+        store(samples.0, 0)
+        store(samples.1, 1)
+        store(samples.2, 2)
+        store(samples.3, 3)
+        store(samples.4, 4)
+        store(samples.5, 5)
     }
 }

@@ -4,7 +4,7 @@ import ReceptionCore
 /// samples, restart intervals, any integer chroma subsampling (4:4:4, 4:2:2, 4:2:0, 4:4:0, 4:1:1, 4:1:0…),
 /// grayscale, Adobe RGB, CMYK and YCCK, and the EXIF orientation.
 ///
-/// It can decode at 1/2, 1/4 or 1/8 scale in the DCT domain (a reduced inverse DCT per block), which is how
+/// It can decode at 1/2, 3/8, 1/4 or 1/8 scale in the DCT domain (a reduced inverse DCT per block), which is how
 /// photo preparation avoids reconstructing every pixel of a 12–48 MP camera photo it is about to shrink.
 /// Output is `gray8` or `rgb8`. Anything it cannot decode — arithmetic coding, 12-bit or lossless frames, a missing
 /// frame, corrupt Huffman data, a file that ends inside a scan — throws `invalid_image`.
@@ -14,7 +14,10 @@ package enum JPEGDecoder {
         bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF
     }
 
-    /// Decodes at the smallest of 1/8, 1/4, 1/2 and 1/1 scale whose longer edge is still at least
+    /// The output scales in eighths, smallest first: 1/8, 1/4, 3/8, 1/2 and full size.
+    package static let scales = [1, 2, 3, 4, 8]
+
+    /// Decodes at the smallest of 1/8, 1/4, 3/8, 1/2 and 1/1 scale whose longer edge is still at least
     /// `minimumLongestEdge` (full size when nil).
     package static func decode(_ bytes: [UInt8], minimumLongestEdge: Int? = nil) throws(ReceptionError)
         -> DecodedImage
@@ -24,10 +27,10 @@ package enum JPEGDecoder {
         }
     }
 
-    /// Decodes at a fixed scale of `eighths`/8 (1, 2, 4 or 8).
+    /// Decodes at a fixed scale of `eighths`/8 (1, 2, 3, 4 or 8).
     package static func decode(_ bytes: [UInt8], eighths: Int) throws(ReceptionError) -> DecodedImage {
         try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
-            guard [1, 2, 4, 8].contains(eighths), let base = file.baseAddress else { throw .invalidImage }
+            guard JPEGDecoder.scales.contains(eighths), let base = file.baseAddress else { throw .invalidImage }
             var decoding = JPEGDecoding(base, count: file.count) { _ in eighths }
             return try decoding.run()
         }
@@ -40,7 +43,7 @@ package enum JPEGDecoder {
         -> (image: DecodedImage, peakBufferBytes: Int)
     {
         try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
-            guard [1, 2, 4, 8].contains(eighths), matches(file), let base = file.baseAddress else {
+            guard JPEGDecoder.scales.contains(eighths), matches(file), let base = file.baseAddress else {
                 throw .invalidImage
             }
             var decoding = JPEGDecoding(base, count: file.count) { _ in eighths }
@@ -56,7 +59,7 @@ package enum JPEGDecoder {
         guard matches(file), let base = file.baseAddress else { throw .invalidImage }
         var decoding = JPEGDecoding(base, count: file.count) { longest in
             guard let target = minimumLongestEdge else { return 8 }
-            return [1, 2, 4].first { (longest * $0 + 7) / 8 >= target } ?? 8
+            return JPEGDecoder.scales.first { (longest * $0 + 7) / 8 >= target } ?? 8
         }
         return try decoding.run()
     }

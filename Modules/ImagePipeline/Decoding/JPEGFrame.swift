@@ -50,11 +50,11 @@ struct JPEGFrame {
             component.blocksX = n == 1 ? component.scanBlocksX : mcusX * component.h
             component.blocksY = n == 1 ? component.scanBlocksY : mcusY * component.v
             // A component sampled k times coarser in both directions is reconstructed k times larger by its
-            // reduced IDCT when that is a block size the IDCT has (1, 2, 4, 8), so it needs no upsampling at
-            // all. Other products (k = 3 at 1/8 gives 3) are upsampled instead (found by the fuzzer: a 3×3
-            // component beside 1×1 ones asked for a 3-point IDCT that does not exist).
+            // reduced IDCT when that is a block size the IDCT has (1, 2, 3, 4, 6, 8), so it needs no upsampling
+            // at all. Other products (k = 3 at 3/8 gives 9, k = 4 gives 12) are upsampled instead (found by the
+            // fuzzer: a 3×3 component beside 1×1 ones asked for an IDCT size that did not exist).
             let kx = hMax / component.h, ky = vMax / component.v
-            if kx == ky && [1, 2, 4, 8].contains(scale * kx) {
+            if kx == ky && InverseDCT.sizes.contains(scale * kx) {
                 component.blockSize = scale * kx
             } else {
                 component.blockSize = scale

@@ -175,60 +175,107 @@ struct ProgressiveScanCoder: ~Copyable {
     /// coefficient already non-zero sends bit Al as a correction bit after the next symbol (or after the end-of-band
     /// run the block joins). `nonZero` marks |coefficient| ≥ 2^Al, `earlier` |coefficient| ≥ 2^(Al+1) (already
     /// non-zero in the previous scan of the band).
+    ///
+    /// The walk visits only the newly non-zero coefficients. The correction bits of the block are gathered first,
+    /// in one word (first bit highest), so the bits that follow a symbol are a slice of it; the zero run before a
+    /// symbol is its distance from the previous one less the corrections between them. Only a segment whose run
+    /// needs ZRL symbols (more than 15 zeros, rare) is walked coefficient by coefficient.
     @inline(__always)
     private mutating func codeACRefinement<Consumer: SymbolConsumer & ~Copyable>(
         _ block: UnsafePointer<Int32>, nonZero: UInt64, earlier: UInt64, into consumer: inout Consumer
     ) {
-        var remaining = nonZero & band
-        let newlyNonZero = remaining & ~earlier
-        // The last coefficient that becomes non-zero in this plane: zero runs after it need no ZRL.
-        let lastNew = newlyNonZero == 0 ? 0 : 63 - newlyNonZero.leadingZeroBitCount
-        // Zero-history coefficients since the last symbol (corrections do not count and do not end a run).
-        var run = 0
+        let inBand = nonZero & band
+        let old = inBand & earlier
+        // Every correction bit of the block in zig-zag order, the first one highest.
+        var all: UInt64 = 0
+        var walk = old
+        while walk != 0 {
+            let k = walk.trailingZeroBitCount
+            walk &= walk &- 1
+            all = all &<< 1 | correctionBit(block[k &* 8])
+        }
+        // Corrections not yet sent.
+        var left = old.nonzeroBitCount
+        var remaining = inBand & ~earlier
+        // The position of the last symbol (start − 1 before the first).
         var previous = scan.start &- 1
-        // This block's correction bits since its last symbol, first bit highest.
-        var blockBits: UInt64 = 0
-        var blockCount = 0
         while remaining != 0 {
             let k = remaining.trailingZeroBitCount
             remaining &= remaining &- 1
-            run &+= k &- previous &- 1
-            previous = k
-            while run > 15 && k <= lastNew {
+            // Corrections strictly between the previous symbol and k (previous ≤ 62 here, so the shift is < 64).
+            let between = old & ((1 &<< UInt64(k)) &- 1) & ~((2 &<< UInt64(previous)) &- 1)
+            let count = between.nonzeroBitCount
+            let run = k &- previous &- 1 &- count
+            if run > 15 {
+                codeRefinementSegment(block, between: between, symbol: k, previous: previous, into: &consumer)
+            } else {
                 flushEndOfBandRun(into: &consumer)
-                consumer.ac(0xF0, extra: 0, extraLength: 0, table: 0)
-                run &-= 16
-                emitCorrections(blockBits, count: blockCount, into: &consumer)
-                blockBits = 0
-                blockCount = 0
+                consumer.ac(run &<< 4 | 1, extra: block[k &* 8] < 0 ? 0 : 1, extraLength: 1, table: 0)
+                emitCorrections(slice(all, from: left, count: count), count: count, into: &consumer)
             }
-            let value = block[k &* 8]
-            if earlier & (1 &<< UInt64(k)) != 0 {
-                let sign = value &>> 31
-                let shifted = ((value ^ sign) &- sign) &>> low
-                blockBits = blockBits &<< 1 | UInt64(truncatingIfNeeded: shifted & 1)
-                blockCount &+= 1
-                continue
-            }
-            flushEndOfBandRun(into: &consumer)
-            consumer.ac(run &<< 4 | 1, extra: value < 0 ? 0 : 1, extraLength: 1, table: 0)
-            emitCorrections(blockBits, count: blockCount, into: &consumer)
-            blockBits = 0
-            blockCount = 0
-            run = 0
+            left &-= count
+            previous = k
         }
-        run &+= scan.end &- previous
-        if run > 0 || blockCount > 0 {
+        // Zeros or corrections after the last symbol: the block joins the end-of-band run with those corrections.
+        if previous < scan.end {
             endOfBandRun &+= 1
-            if blockCount > 0 {
-                corrections[pendingBlocks] = (blockBits, blockCount)
+            if left > 0 {
+                corrections[pendingBlocks] = (slice(all, from: left, count: left), left)
                 pendingBlocks &+= 1
-                pendingCorrections &+= blockCount
+                pendingCorrections &+= left
             }
             if endOfBandRun == 0x7FFF || pendingCorrections > Self.correctionCapacity - 64 + 1 {
                 flushEndOfBandRun(into: &consumer)
             }
         }
+    }
+
+    /// Bit Al of |value|: a correction bit.
+    @inline(__always)
+    private func correctionBit(_ value: Int32) -> UInt64 {
+        let sign = value &>> 31
+        return UInt64(truncatingIfNeeded: (((value ^ sign) &- sign) &>> low) & 1)
+    }
+
+    /// The `count` bits of `all` that follow the first `total − left` ones of its `total` (as a word whose low
+    /// `left` bits are those still to send).
+    @inline(__always)
+    private func slice(_ all: UInt64, from left: Int, count: Int) -> UInt64 {
+        (all &>> UInt64(left &- count)) & ((1 &<< UInt64(count)) &- 1)
+    }
+
+    /// One segment of a refinement block, coefficient by coefficient as G.1.2.3 words it: the corrections
+    /// `between` the previous symbol (at `previous`) and the newly non-zero coefficient `symbol`, with a ZRL each
+    /// time 16 zeros have passed at a coefficient that is not zero, each ZRL followed by the corrections before it.
+    private mutating func codeRefinementSegment<Consumer: SymbolConsumer & ~Copyable>(
+        _ block: UnsafePointer<Int32>, between: UInt64, symbol: Int, previous: Int, into consumer: inout Consumer
+    ) {
+        var run = 0
+        var position = previous
+        var bits: UInt64 = 0
+        var count = 0
+        var walk = between | 1 &<< UInt64(symbol)
+        while walk != 0 {
+            let k = walk.trailingZeroBitCount
+            walk &= walk &- 1
+            run &+= k &- position &- 1
+            position = k
+            while run > 15 {
+                flushEndOfBandRun(into: &consumer)
+                consumer.ac(0xF0, extra: 0, extraLength: 0, table: 0)
+                run &-= 16
+                emitCorrections(bits, count: count, into: &consumer)
+                bits = 0
+                count = 0
+            }
+            if k != symbol {
+                bits = bits &<< 1 | correctionBit(block[k &* 8])
+                count &+= 1
+            }
+        }
+        flushEndOfBandRun(into: &consumer)
+        consumer.ac(run &<< 4 | 1, extra: block[symbol &* 8] < 0 ? 0 : 1, extraLength: 1, table: 0)
+        emitCorrections(bits, count: count, into: &consumer)
     }
 
     /// Codes the pending end-of-band run (symbol 16·⌊log₂ run⌋ and the run's low bits) and the correction bits
