@@ -61,15 +61,6 @@ enum InverseDCT {
         }
     }
 
-    /// 1.5 × 2²³: adding it to a float below 2²² leaves the value rounded to an integer in the low mantissa bits.
-    /// Swift's generic SIMD float-to-integer conversion is a per-lane library call, ten times slower than this.
-    static let magic: Float = 12_582_912
-
-    @inline(__always) private static func store(_ pixels: SIMD8<Float>, to out: UnsafeMutablePointer<UInt8>) {
-        let bits = unsafeBitCast(pixels + SIMD8(repeating: magic), to: SIMD8<Int32>.self)
-        for lane in 0..<8 { out[lane] = UInt8(clamping: bits[lane] &- 0x4B40_0000) }
-    }
-
     /// The 4-point inverse DCT of `basis[4]` on four lanes at once, factored into even and odd halves
     /// (out₀,₃ = e₀ ± o₀, out₁,₂ = e₁ ± o₁) with its constants written out, so no table is read per block.
     @inline(__always)
@@ -106,12 +97,9 @@ enum InverseDCT {
         let columnPass = transform1D4(row(0), row(1), row(2), row(3))
         let t = transposed4(columnPass)
         let samples = transposed4(transform1D4(t.0, t.1, t.2, t.3))
-        let centre = SIMD4<Float>(repeating: 128 + magic)
         @inline(__always) func store(_ vector: SIMD4<Float>, _ y: Int) {
-            let bits = unsafeBitCast(vector + centre, to: SIMD4<Int32>.self) &- 0x4B40_0000
-            let clamped = bits.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
             UnsafeMutableRawPointer(out + y * stride).storeBytes(
-                of: SIMD4<UInt8>(truncatingIfNeeded: clamped), as: SIMD4<UInt8>.self)
+                of: SampleRounding.bytes(vector, offset: 128), as: SIMD4<UInt8>.self)
         }
         store(samples.0, 0)
         store(samples.1, 1)
@@ -160,14 +148,12 @@ enum InverseDCT {
         let t = transposed4((columnPass.0, columnPass.1, columnPass.2, SIMD4()))
         let rowPass = transform1D3(t.0, t.1, t.2)
         let samples = transposed4((rowPass.0, rowPass.1, rowPass.2, SIMD4()))
-        let centre = SIMD4<Float>(repeating: 128 + magic)
         @inline(__always) func store(_ vector: SIMD4<Float>, _ y: Int) {
-            let bits = unsafeBitCast(vector + centre, to: SIMD4<Int32>.self) &- 0x4B40_0000
-            let clamped = bits.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+            let bytes = SampleRounding.bytes(vector, offset: 128)
             let line = out + y * stride
-            line[0] = UInt8(truncatingIfNeeded: clamped[0])
-            line[1] = UInt8(truncatingIfNeeded: clamped[1])
-            line[2] = UInt8(truncatingIfNeeded: clamped[2])
+            line[0] = bytes[0]
+            line[1] = bytes[1]
+            line[2] = bytes[2]
         }
         store(samples.0, 0)
         store(samples.1, 1)
@@ -213,11 +199,8 @@ enum InverseDCT {
         let columnPass = transform1D6(row(0), row(1), row(2), row(3), row(4), row(5))
         let t = transposed6(columnPass)
         let samples = transposed6(transform1D6(t.0, t.1, t.2, t.3, t.4, t.5))
-        let centre = SIMD8<Float>(repeating: 128 + magic)
         @inline(__always) func store(_ vector: SIMD8<Float>, _ y: Int) {
-            let bits = unsafeBitCast(vector + centre, to: SIMD8<Int32>.self) &- 0x4B40_0000
-            let clamped = bits.clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 255))
-            let bytes = SIMD8<UInt8>(truncatingIfNeeded: clamped)
+            let bytes = SampleRounding.bytes(vector, offset: 128)
             let line = out + y * stride
             for x in 0..<6 { line[x] = bytes[x] }
         }

@@ -91,8 +91,8 @@ enum AreaResampler {
     }
 
     /// One RGB output pixel: the weighted sum of `taps` pixels of the vertically reduced row, the three channels
-    /// (and a fourth lane that is ignored) as one vector, rounded to nearest by adding 1.5 × 2²³ (the sums lie in
-    /// 0…255, far below 2²²) instead of a checked float-to-integer conversion per channel. It differs from
+    /// (and a fourth lane that is ignored) as one vector, rounded by `SampleRounding` (the sums lie in 0…255, far
+    /// below 2²²) instead of a checked float-to-integer conversion per channel. It differs from
     /// `floor(sum + 0.5)` only on exact ties, where it rounds to even.
     @inline(__always)
     private static func pixel3(
@@ -103,11 +103,9 @@ enum AreaResampler {
         for t in 0..<taps {
             sum += weights[t] * UnsafeRawPointer(source + t * 3).loadUnaligned(as: SIMD4<Float>.self)
         }
-        let magic: Float = 12_582_912
-        let bits = unsafeBitCast(sum + SIMD4(repeating: magic), to: SIMD4<Int32>.self) &- 0x4B40_0000
-        let clamped = bits.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
-        out[0] = UInt8(truncatingIfNeeded: clamped[0])
-        out[1] = UInt8(truncatingIfNeeded: clamped[1])
-        out[2] = UInt8(truncatingIfNeeded: clamped[2])
+        let bytes = SampleRounding.bytes(sum)
+        out[0] = bytes[0]
+        out[1] = bytes[1]
+        out[2] = bytes[2]
     }
 }
