@@ -21,6 +21,15 @@ struct TeamResetTests {
         let notifications = RecordingNotificationStore()
     }
 
+    /// The team's action from the dashboard: `"reset"` (a support reset) or `"delete"` (the device deleted).
+    func teamActs(_ action: String, on device: String, _ service: Service) async throws {
+        if action == "reset" {
+            try await service.admin("POST", "devices/\(device)/reset")
+        } else {
+            try await service.admin("DELETE", "devices/\(device)")
+        }
+    }
+
     /// A used chat that shows its sent message and holds a draft, with one agent reply (the chat is closed, so it is
     /// unread) that the count and a delivered support notification already show. Returns the device ID.
     func usedChatWithAnUnreadReply(_ service: Service) async throws -> (Install, String) {
@@ -128,11 +137,7 @@ extension TeamResetTests {
         let device = try #require(try await service.devices().first?["id"] as? String)
         app.reception.openChat()
         #expect(await until { (try? await service.devices().first?["inChat"] as? Bool) == true }, "the chat is not live")
-        if action == "reset" {
-            try await service.admin("POST", "devices/\(device)/reset")
-        } else {
-            try await service.admin("DELETE", "devices/\(device)")
-        }
+        try await teamActs(action, on: device, service)
         #expect(await until { await shownTexts(app).isEmpty }, "the open chat still shows \(app.texts)")
         #expect(app.reception.isChatOpen, "the chat UI stays on screen")
         try await app.send("after the team acted")
@@ -179,11 +184,7 @@ extension TeamResetTests {
         let device = try #require(try await service.devices().first?["id"] as? String)
         // The first process goes quiet (no checks, no stream) before the team acts: only the relaunch can learn it.
         first.reception.appDidEnterBackground()
-        if action == "reset" {
-            try await service.admin("POST", "devices/\(device)/reset")
-        } else {
-            try await service.admin("DELETE", "devices/\(device)")
-        }
+        try await teamActs(action, on: device, service)
         let second = App(service, directory: first.directory)
         second.launch()
         #expect(await until { second.transport.log.contains { $0.status == 409 || $0.status == 401 } },
