@@ -40,8 +40,22 @@ extension JPEGDecoding {
         let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
         defer { scratch.deallocate() }
         scratch.initialize(to: 0)
-        try component.keptSlot.withUnsafeBufferPointer { (slots) throws(ReceptionError) in
-            guard slots.count == 64, let slots = slots.baseAddress else { throw .invalidImage }
+        // Dropped positions' stores point at the DC entry, which the kept mask leaves unchanged.
+        let stores = UnsafeMutablePointer<Int>.allocate(capacity: 64)
+        defer { stores.deallocate() }
+        var kept: UInt64 = 0
+        for k in 0..<64 {
+            let slot = k < component.keptSlot.count ? component.keptSlot[k] : -1
+            stores[k] = max(slot, 0)
+            if slot >= 0 { kept |= 1 << UInt64(k) }
+        }
+        let lookups = (JPEGBitReader.selectTable, component.keptSlot, JPEGBitReader.windowTable)
+        try lookups.0.withUnsafeBufferPointer { (select) throws(ReceptionError) in
+            try lookups.1.withUnsafeBufferPointer { (slots) throws(ReceptionError) in
+            try lookups.2.withUnsafeBufferPointer { (window) throws(ReceptionError) in
+            guard slots.count == 64, select.count == 256 * 8, window.count == 256 * 16, let slots = slots.baseAddress,
+                let select = select.baseAddress, let window = window.baseAddress
+            else { throw .invalidImage }
             // A one-component scan visits the component's own block grid, one block per "MCU" (T.81 A.2.2).
             var endOfBandRun = 0
             var untilRestart = interval
@@ -59,13 +73,16 @@ extension JPEGDecoding {
                     let index = by * blocksX + bx
                     let block = JPEGBitReader.ProgressiveBlock(
                         values: values + index * n * n, history: histories + index, slots: slots, keptTop: keptTop,
-                        scratch: scratch)
+                        scratch: scratch, lastKept: lastKept, stores: stores, kept: kept, select: select,
+                        window: window)
                     let decoded =
                         refining
                         ? reader.refineAC(table, block, start: start, end: end, bit: bit, endOfBandRun: &endOfBandRun)
                         : reader.firstAC(table, block, start: start, end: end, low: low, endOfBandRun: &endOfBandRun)
                     guard decoded else { throw .invalidImage }
                 }
+            }
+            }
             }
         }
     }
