@@ -22,6 +22,9 @@ extension JPEGBitReader {
         /// `stores[k]`: `slots[k]`, or 0 (the DC's entry) for a dropped position; `kept`: bit k set when zig-zag
         /// coefficient k is stored.
         let stores: UnsafePointer<Int>, kept: UInt64
+        /// `keeps[k]`: all ones when zig-zag coefficient k is stored, else 0 (a load the compiler cannot turn into
+        /// a branch).
+        let keeps: UnsafePointer<Int16>
         /// `selectTable` and `windowTable`, read once per scan.
         let select: UnsafePointer<UInt8>, window: UnsafePointer<UInt8>
     }
@@ -31,6 +34,13 @@ extension JPEGBitReader {
     static func band(_ from: Int, _ through: Int) -> UInt64 {
         let upper = through >= 63 ? UInt64.max : (1 &<< UInt64(through &+ 1)) &- 1
         return from > 63 ? 0 : upper & (UInt64.max &<< UInt64(from))
+    }
+
+    /// Bits `from…through` as a mask without a branch, for 1 ≤ from ≤ 64 and 0 ≤ through ≤ 63 (empty when
+    /// `from > through`): an AC band never starts at 0.
+    @inline(__always)
+    static func span(_ from: Int, _ through: Int) -> UInt64 {
+        ((UInt64.max &<< 1) &<< UInt64(from &- 1)) & (UInt64.max &>> UInt64(63 &- through))
     }
 
     /// Tops up the local register copy (`decodeBlock`'s `fill`).
@@ -89,8 +99,10 @@ extension JPEGBitReader {
             k &+= run
             guard k <= 63 else { return false }
             let coefficient = Int16(truncatingIfNeeded: value &<< low)
-            let slot = block.slots[k]
-            if slot >= 0 { block.values[slot] = coefficient }
+            // Branch-free: a dropped position's entry is the DC's, rewritten with its own value.
+            let keep = block.keeps[k]
+            let entry = block.values + block.stores[k]
+            entry.pointee = entry.pointee & ~keep | coefficient & keep
             if coefficient != 0 { history |= 1 &<< UInt64(k) }
             k &+= 1
         }
@@ -165,7 +177,7 @@ extension JPEGBitReader {
 
         /// The (run + 1)-th zero-history position from k on, or 64 when the band has fewer.
         @inline(__always) func target(_ k: Int, _ run: Int) -> Int {
-            let zeros = ~history & Self.band(k, last)
+            let zeros = ~history & Self.span(k, last)
             let near = Int(block.window[Int(truncatingIfNeeded: (zeros &>> UInt64(k)) & 0xFF) &<< 4 | run])
             return near < 8 ? k &+ near : Self.selectBit(zeros, run, block.select)
         }
@@ -195,16 +207,15 @@ extension JPEGBitReader {
             let run = next.run, value = next.value
             let at = target(k, run)
             if at <= last {
-                gather(history & Self.band(k, at &- 1), at &- k &- run)
+                gather(history & Self.span(k, at &- 1), at &- k &- run)
                 // A zero-history stored position holds 0 and a dropped one's entry is the block's DC, which the
                 // kept mask leaves as it is; ZRL's value is 0.
-                let keep = Int16(truncatingIfNeeded: Int64(bitPattern: kept &<< UInt64(63 &- at)) &>> 63)
-                values[stores[at]] |= Int16(truncatingIfNeeded: value) &* bit & keep
+                values[stores[at]] |= Int16(truncatingIfNeeded: value) &* bit & block.keeps[at]
                 history |= UInt64(truncatingIfNeeded: value & 1) &<< UInt64(at)
                 k = at &+ 1
             } else {
                 // Fewer zero-history positions left than the run: the band ends here.
-                let mask = history & Self.band(k, last)
+                let mask = history & Self.span(k, last)
                 gather(mask, mask.nonzeroBitCount)
                 k = last &+ 1
             }
@@ -223,12 +234,12 @@ extension JPEGBitReader {
                 history |= UInt64(truncatingIfNeeded: value & 1) &<< UInt64(at)
                 k = at &+ 1
             } else {
-                _ = take((history & Self.band(k, last)).nonzeroBitCount)
+                _ = take((history & Self.span(k, last)).nonzeroBitCount)
                 k = last &+ 1
             }
         }
         if endOfBandRun > 0 {
-            let mask = history & Self.band(k, last)
+            let mask = history & Self.span(k, last)
             if k <= lastLow { gather(mask, mask.nonzeroBitCount) } else { _ = take(mask.nonzeroBitCount) }
             endOfBandRun -= 1
         }

@@ -91,6 +91,9 @@ struct JPEGFrame {
             else { continue }
             // Stored blocks hold exactly the top-left n×n coefficients the IDCT reads (row-major, n per row).
             let n = component.blockSize
+            let stepPointer = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+            defer { stepPointer.deallocate() }
+            stepPointer.initialize(from: steps, count: 64)
             for by in 0..<component.blocksY {
                 for bx in 0..<component.blocksX {
                     let source = coefficients + (by * component.blocksX + bx) * n * n
@@ -98,14 +101,20 @@ struct JPEGFrame {
                         Self.dequantize8(source, steps: stepRows, into: block, plane: plane, bx, by, component.stride)
                         continue
                     }
-                    var rows = 0, columns = 0
+                    // Which rows and columns hold a non-zero value, as bit sets (no branch per coefficient).
+                    var rowBits = 0, columnBits = 0
                     for v in 0..<n {
+                        var any: Int16 = 0
                         for u in 0..<n {
-                            let value = source[v * n + u]
-                            block[v * 8 + u] = Int32(value) &* steps[v * 8 + u]
-                            if value != 0 { (rows, columns) = (v + 1, max(columns, u + 1)) }
+                            let value = source[v &* n &+ u]
+                            block[v &* 8 &+ u] = Int32(value) &* stepPointer[v &* 8 &+ u]
+                            any |= value
+                            columnBits |= (value != 0 ? 1 : 0) &<< u
                         }
+                        rowBits |= (any != 0 ? 1 : 0) &<< v
                     }
+                    let rows = Int.bitWidth &- rowBits.leadingZeroBitCount
+                    let columns = Int.bitWidth &- columnBits.leadingZeroBitCount
                     InverseDCT.transform(
                         block, size: n, rows: rows, columns: columns,
                         into: plane + by * n * component.stride + bx * n, stride: component.stride)

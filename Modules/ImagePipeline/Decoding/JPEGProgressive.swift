@@ -43,10 +43,13 @@ extension JPEGDecoding {
         // Dropped positions' stores point at the DC entry, which the kept mask leaves unchanged.
         let stores = UnsafeMutablePointer<Int>.allocate(capacity: 64)
         defer { stores.deallocate() }
+        let keeps = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+        defer { keeps.deallocate() }
         var kept: UInt64 = 0
         for k in 0..<64 {
             let slot = k < component.keptSlot.count ? component.keptSlot[k] : -1
             stores[k] = max(slot, 0)
+            keeps[k] = slot >= 0 ? -1 : 0
             if slot >= 0 { kept |= 1 << UInt64(k) }
         }
         let lookups = (JPEGBitReader.selectTable, component.keptSlot, JPEGBitReader.windowTable)
@@ -73,7 +76,7 @@ extension JPEGDecoding {
                     let index = by * blocksX + bx
                     let block = JPEGBitReader.ProgressiveBlock(
                         values: values + index * n * n, history: histories + index, slots: slots, keptTop: keptTop,
-                        scratch: scratch, lastKept: lastKept, stores: stores, kept: kept, select: select,
+                        scratch: scratch, lastKept: lastKept, stores: stores, kept: kept, keeps: keeps, select: select,
                         window: window)
                     let decoded =
                         refining
