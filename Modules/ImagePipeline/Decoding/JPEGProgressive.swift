@@ -141,7 +141,8 @@ extension JPEGDecoding {
                                 let dc = target.pointee.values + (by * target.pointee.blocksX + bx)
                                     * target.pointee.blockStride
                                 if refining {
-                                    if reader.bit() != 0 { dc.pointee |= bit }
+                                    // Branch-free: the bits are close to random.
+                                    dc.pointee |= bit & Int16(truncatingIfNeeded: 0 &- reader.bit())
                                     continue
                                 }
                                 guard let table = target.pointee.table, let difference = reader.dcDifference(table)
