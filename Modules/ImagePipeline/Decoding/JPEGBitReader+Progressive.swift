@@ -11,20 +11,14 @@ extension JPEGBitReader {
     struct ProgressiveBlock {
         let values: UnsafeMutablePointer<Int16>
         let history: UnsafeMutablePointer<UInt64>
-        /// `slots[k]`: where zig-zag coefficient k lives in `values`, or -1 (64 entries).
-        let slots: UnsafePointer<Int>
         /// The bits above the last stored position (0 when every coefficient is stored).
         let keptTop: UInt64
-        /// Where corrections of dropped positions go (never read).
-        let scratch: UnsafeMutablePointer<Int16>
         /// The last stored zig-zag position (63 when every coefficient is stored).
         let lastKept: Int
-        /// `stores[k]`: `slots[k]`, or 0 (the DC's entry) for a dropped position; `kept`: bit k set when zig-zag
-        /// coefficient k is stored.
-        let stores: UnsafePointer<Int>, kept: UInt64
-        /// `keeps[k]`: all ones when zig-zag coefficient k is stored, else 0 (a load the compiler cannot turn into
-        /// a branch).
-        let keeps: UnsafePointer<Int16>
+        /// `stores[k]`: where zig-zag coefficient k lives in `values`, or 0 (the DC's entry) for a dropped
+        /// position; `kept`: bit k set when coefficient k is stored; `keeps[k]`: the same as an all-ones or zero
+        /// mask (a load the compiler cannot turn into a branch). 64 entries each.
+        let stores: UnsafePointer<Int>, kept: UInt64, keeps: UnsafePointer<Int16>
         /// `selectTable` and `windowTable`, read once per scan.
         let select: UnsafePointer<UInt8>, window: UnsafePointer<UInt8>
     }
@@ -156,12 +150,14 @@ extension JPEGBitReader {
             return value
         }
 
-        /// The next symbol: its run, whether it ends the band (EOB/EOBRUN, with `endOfBandRun` set) and its value
-        /// (±1, or 0 for ZRL); nil for corrupt data.
-        @inline(__always) func symbol() -> (run: Int, ends: Bool, value: Int)? {
+        /// The next symbol from position k: where its coefficient goes (`at`; last + 1 when the band has fewer
+        /// zero-history positions left than the run), how many non-zero positions it passes (`n`, each with a
+        /// correction bit) and its value (±1, or 0 for ZRL). `at` is -1 for corrupt data and -2 at the end of
+        /// the band (EOB/EOBRUN, with `endOfBandRun` set).
+        @inline(__always) func next(_ k: Int) -> (at: Int, n: Int, value: Int) {
             if count < 32 { fill(&buffer, &count, &position) }
             let (symbol, value) = Self.codeWithValue(table, &buffer, &count)
-            guard symbol >= 0 else { return nil }
+            guard symbol >= 0 else { return (-1, 0, 0) }
             let run = symbol &>> 4
             let size = symbol & 15
             if size == 0 && run != 15 {
@@ -169,17 +165,16 @@ extension JPEGBitReader {
                 buffer <<= UInt64(run)
                 count &-= run
                 endOfBandRun = (1 &<< run) &+ extra
-                return (run, true, 0)
+                return (-2, 0, 0)
             }
-            guard size <= 1 else { return nil }
-            return (run, false, value)
-        }
-
-        /// The (run + 1)-th zero-history position from k on, or 64 when the band has fewer.
-        @inline(__always) func target(_ k: Int, _ run: Int) -> Int {
+            guard size <= 1 else { return (-1, 0, 0) }
+            // The (run + 1)-th zero-history position from k on (ZRL: the sixteenth, with no coefficient), mostly
+            // within the next eight positions: one load from `windowTable`.
             let zeros = ~history & Self.span(k, last)
             let near = Int(block.window[Int(truncatingIfNeeded: (zeros &>> UInt64(k)) & 0xFF) &<< 4 | run])
-            return near < 8 ? k &+ near : Self.selectBit(zeros, run, block.select)
+            let at = near < 8 ? k &+ near : Self.selectBit(zeros, run, block.select)
+            if at <= last { return (at, at &- k &- run, value) }
+            return (last &+ 1, (history & Self.span(k, last)).nonzeroBitCount, 0)
         }
 
         // Positions up to the last stored one passed so far in this block, and their correction bits in order,
@@ -199,44 +194,32 @@ extension JPEGBitReader {
         var k = start
         var ended = endOfBandRun > 0
         while !ended && k <= lastLow {
-            guard let next = symbol() else { return false }
-            if next.ends {
+            let (at, n, value) = next(k)
+            if at < 0 {
+                guard at == -2 else { return false }
                 ended = true
                 break
             }
-            let run = next.run, value = next.value
-            let at = target(k, run)
+            gather(history & Self.span(k, at &- 1), n)
             if at <= last {
-                gather(history & Self.span(k, at &- 1), at &- k &- run)
                 // A zero-history stored position holds 0 and a dropped one's entry is the block's DC, which the
-                // kept mask leaves as it is; ZRL's value is 0.
+                // keep mask leaves as it is; ZRL's value is 0.
                 values[stores[at]] |= Int16(truncatingIfNeeded: value) &* bit & block.keeps[at]
                 history |= UInt64(truncatingIfNeeded: value & 1) &<< UInt64(at)
-                k = at &+ 1
-            } else {
-                // Fewer zero-history positions left than the run: the band ends here.
-                let mask = history & Self.span(k, last)
-                gather(mask, mask.nonzeroBitCount)
-                k = last &+ 1
             }
+            k = at &+ 1
         }
         // Past the last stored position: parse and step over.
         while !ended && k <= last {
-            guard let next = symbol() else { return false }
-            if next.ends {
+            let (at, n, value) = next(k)
+            if at < 0 {
+                guard at == -2 else { return false }
                 ended = true
                 break
             }
-            let run = next.run, value = next.value
-            let at = target(k, run)
-            if at <= last {
-                _ = take(at &- k &- run)
-                history |= UInt64(truncatingIfNeeded: value & 1) &<< UInt64(at)
-                k = at &+ 1
-            } else {
-                _ = take((history & Self.span(k, last)).nonzeroBitCount)
-                k = last &+ 1
-            }
+            _ = take(n)
+            if at <= last { history |= UInt64(truncatingIfNeeded: value & 1) &<< UInt64(at) }
+            k = at &+ 1
         }
         if endOfBandRun > 0 {
             let mask = history & Self.span(k, last)
@@ -296,24 +279,17 @@ extension JPEGBitReader {
     }
 
     /// `selectTable[b * 8 + j]`: the position of the (j + 1)-th set bit of byte b (0 where b has fewer).
-    /// `windowTable[b * 16 + r]`: the position of the (r + 1)-th set bit of byte b, or 8 where b has fewer.
-    static let windowTable: [UInt8] = (0..<256 * 16).map { entry in
-        let byte = entry >> 4, rank = entry & 15
-        var found = 0
-        for position in 0..<8 where byte & (1 << position) != 0 {
-            if found == rank { return UInt8(position) }
-            found += 1
-        }
-        return 8
-    }
+    static let selectTable: [UInt8] = (0..<256 * 8).map { nthSetBit(of: $0 >> 3, rank: $0 & 7, else: 0) }
 
-    static let selectTable: [UInt8] = (0..<256 * 8).map { entry in
-        let byte = entry >> 3, rank = entry & 7
+    /// `windowTable[b * 16 + r]`: the position of the (r + 1)-th set bit of byte b, or 8 where b has fewer.
+    static let windowTable: [UInt8] = (0..<256 * 16).map { nthSetBit(of: $0 >> 4, rank: $0 & 15, else: 8) }
+
+    private static func nthSetBit(of byte: Int, rank: Int, else none: UInt8) -> UInt8 {
         var found = 0
         for position in 0..<8 where byte & (1 << position) != 0 {
             if found == rank { return UInt8(position) }
             found += 1
         }
-        return 0
+        return none
     }
 }

@@ -37,9 +37,6 @@ extension JPEGDecoding {
         let lastKept = (0..<64).last { component.keptSlot[$0] >= 0 } ?? 0
         let keptTop = JPEGBitReader.band(lastKept + 1, 63)
         let interval = restartInterval
-        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
-        defer { scratch.deallocate() }
-        scratch.initialize(to: 0)
         // Dropped positions' stores point at the DC entry, which the kept mask leaves unchanged.
         let stores = UnsafeMutablePointer<Int>.allocate(capacity: 64)
         defer { stores.deallocate() }
@@ -52,40 +49,37 @@ extension JPEGDecoding {
             keeps[k] = slot >= 0 ? -1 : 0
             if slot >= 0 { kept |= 1 << UInt64(k) }
         }
-        let lookups = (JPEGBitReader.selectTable, component.keptSlot, JPEGBitReader.windowTable)
+        let lookups = (JPEGBitReader.selectTable, JPEGBitReader.windowTable)
         try lookups.0.withUnsafeBufferPointer { (select) throws(ReceptionError) in
-            try lookups.1.withUnsafeBufferPointer { (slots) throws(ReceptionError) in
-            try lookups.2.withUnsafeBufferPointer { (window) throws(ReceptionError) in
-            guard slots.count == 64, select.count == 256 * 8, window.count == 256 * 16, let slots = slots.baseAddress,
-                let select = select.baseAddress, let window = window.baseAddress
-            else { throw .invalidImage }
-            // A one-component scan visits the component's own block grid, one block per "MCU" (T.81 A.2.2).
-            var endOfBandRun = 0
-            var untilRestart = interval
-            for by in 0..<component.scanBlocksY {
-                for bx in 0..<component.scanBlocksX {
-                    if interval > 0 {
-                        if untilRestart == 0 {
-                            reader.restart()
-                            endOfBandRun = 0
-                            untilRestart = interval
+            try lookups.1.withUnsafeBufferPointer { (window) throws(ReceptionError) in
+                guard select.count == 256 * 8, window.count == 256 * 16, let select = select.baseAddress,
+                    let window = window.baseAddress
+                else { throw .invalidImage }
+                // A one-component scan visits the component's own block grid, one block per "MCU" (T.81 A.2.2).
+                var endOfBandRun = 0
+                var untilRestart = interval
+                for by in 0..<component.scanBlocksY {
+                    for bx in 0..<component.scanBlocksX {
+                        if interval > 0 {
+                            if untilRestart == 0 {
+                                reader.restart()
+                                endOfBandRun = 0
+                                untilRestart = interval
+                            }
+                            untilRestart -= 1
                         }
-                        untilRestart -= 1
+                        guard bx < blocksX, by < blocksY else { continue }
+                        let index = by * blocksX + bx
+                        let block = JPEGBitReader.ProgressiveBlock(
+                            values: values + index * n * n, history: histories + index, keptTop: keptTop,
+                            lastKept: lastKept, stores: stores, kept: kept, keeps: keeps, select: select, window: window)
+                        let decoded =
+                            refining
+                            ? reader.refineAC(table, block, start: start, end: end, bit: bit, endOfBandRun: &endOfBandRun)
+                            : reader.firstAC(table, block, start: start, end: end, low: low, endOfBandRun: &endOfBandRun)
+                        guard decoded else { throw .invalidImage }
                     }
-                    guard bx < blocksX, by < blocksY else { continue }
-                    let index = by * blocksX + bx
-                    let block = JPEGBitReader.ProgressiveBlock(
-                        values: values + index * n * n, history: histories + index, slots: slots, keptTop: keptTop,
-                        scratch: scratch, lastKept: lastKept, stores: stores, kept: kept, keeps: keeps, select: select,
-                        window: window)
-                    let decoded =
-                        refining
-                        ? reader.refineAC(table, block, start: start, end: end, bit: bit, endOfBandRun: &endOfBandRun)
-                        : reader.firstAC(table, block, start: start, end: end, low: low, endOfBandRun: &endOfBandRun)
-                    guard decoded else { throw .invalidImage }
                 }
-            }
-            }
             }
         }
     }
