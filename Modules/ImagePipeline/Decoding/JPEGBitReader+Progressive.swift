@@ -7,10 +7,9 @@
 /// arithmetic instead of a test per position, and correction bits for coefficients the scale's IDCT never reads
 /// (above the last stored position) are stepped over in one shift per register load.
 extension JPEGBitReader {
-    /// Where a block's coefficients and history live, and which zig-zag positions are stored.
-    struct ProgressiveBlock {
-        let values: UnsafeMutablePointer<Int16>
-        let history: UnsafeMutablePointer<UInt64>
+    /// What every block of an AC scan shares: which zig-zag positions are stored and where, and the bit tables.
+    /// Built once per scan; the block loop passes only a block's coefficients and history word.
+    struct ProgressiveScan {
         /// The bits above the last stored position (0 when every coefficient is stored).
         let keptTop: UInt64
         /// The last stored zig-zag position (63 when every coefficient is stored).
@@ -61,7 +60,8 @@ extension JPEGBitReader {
     /// `endOfBandRun`. False for corrupt data.
     @inline(__always)
     mutating func firstAC(
-        _ table: HuffmanLookup, _ block: ProgressiveBlock, start: Int, end last: Int, low: Int,
+        _ table: HuffmanLookup, _ scan: ProgressiveScan, _ blockValues: UnsafeMutablePointer<Int16>,
+        _ blockHistory: UnsafeMutablePointer<UInt64>, start: Int, end last: Int, low: Int,
         endOfBandRun: inout Int
     ) -> Bool {
         if endOfBandRun > 0 {
@@ -70,8 +70,8 @@ extension JPEGBitReader {
         }
         var buffer = self.buffer, count = self.count, position = self.position
         defer { (self.buffer, self.count, self.position) = (buffer, count, position) }
-        var history = block.history.pointee
-        defer { block.history.pointee = history }
+        var history = blockHistory.pointee
+        defer { blockHistory.pointee = history }
         var k = start
         while k <= last {
             if count < 32 { fill(&buffer, &count, &position) }
@@ -94,8 +94,8 @@ extension JPEGBitReader {
             guard k <= 63 else { return false }
             let coefficient = Int16(truncatingIfNeeded: value &<< low)
             // Branch-free: a dropped position's entry is the DC's, rewritten with its own value.
-            let keep = block.keeps[k]
-            let entry = block.values + block.stores[k]
+            let keep = scan.keeps[k]
+            let entry = blockValues + scan.stores[k]
             entry.pointee = entry.pointee & ~keep | coefficient & keep
             if coefficient != 0 { history |= 1 &<< UInt64(k) }
             k &+= 1
@@ -117,15 +117,16 @@ extension JPEGBitReader {
     /// at full size) the symbols are only parsed and the bits stepped over.
     @inline(__always)
     mutating func refineAC(
-        _ table: HuffmanLookup, _ block: ProgressiveBlock, start: Int, end last: Int, bit: Int16,
+        _ table: HuffmanLookup, _ scan: ProgressiveScan, _ blockValues: UnsafeMutablePointer<Int16>,
+        _ blockHistory: UnsafeMutablePointer<UInt64>, start: Int, end last: Int, bit: Int16,
         endOfBandRun: inout Int
     ) -> Bool {
         var buffer = self.buffer, count = self.count, position = self.position
         defer { (self.buffer, self.count, self.position) = (buffer, count, position) }
-        var history = block.history.pointee
-        defer { block.history.pointee = history }
-        let values = block.values, stores = block.stores, kept = block.kept, keptTop = block.keptTop
-        let lastLow = min(last, block.lastKept)
+        var history = blockHistory.pointee
+        defer { blockHistory.pointee = history }
+        let values = blockValues, stores = scan.stores, kept = scan.kept, keptTop = scan.keptTop
+        let lastLow = min(last, scan.lastKept)
 
         /// The next `n` bits (0…63), right-aligned (0 for n = 0).
         @inline(__always) func take(_ n: Int) -> UInt64 {
@@ -171,8 +172,8 @@ extension JPEGBitReader {
             // The (run + 1)-th zero-history position from k on (ZRL: the sixteenth, with no coefficient), mostly
             // within the next eight positions: one load from `windowTable`.
             let zeros = ~history & Self.span(k, last)
-            let near = Int(block.window[Int(truncatingIfNeeded: (zeros &>> UInt64(k)) & 0xFF) &<< 4 | run])
-            let at = near < 8 ? k &+ near : Self.selectBit(zeros, run, block.select)
+            let near = Int(scan.window[Int(truncatingIfNeeded: (zeros &>> UInt64(k)) & 0xFF) &<< 4 | run])
+            let at = near < 8 ? k &+ near : Self.selectBit(zeros, run, scan.select)
             if at <= last { return (at, at &- k &- run, value) }
             return (last &+ 1, (history & Self.span(k, last)).nonzeroBitCount, 0)
         }
@@ -204,7 +205,7 @@ extension JPEGBitReader {
             if at <= last {
                 // A zero-history stored position holds 0 and a dropped one's entry is the block's DC, which the
                 // keep mask leaves as it is; ZRL's value is 0.
-                values[stores[at]] |= Int16(truncatingIfNeeded: value) &* bit & block.keeps[at]
+                values[stores[at]] |= Int16(truncatingIfNeeded: value) &* bit & scan.keeps[at]
                 history |= UInt64(truncatingIfNeeded: value & 1) &<< UInt64(at)
             }
             k = at &+ 1

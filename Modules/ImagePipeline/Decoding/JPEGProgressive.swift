@@ -55,6 +55,9 @@ extension JPEGDecoding {
                 guard select.count == 256 * 8, window.count == 256 * 16, let select = select.baseAddress,
                     let window = window.baseAddress
                 else { throw .invalidImage }
+                let scan = JPEGBitReader.ProgressiveScan(
+                    keptTop: keptTop, lastKept: lastKept, stores: stores, kept: kept, keeps: keeps, select: select,
+                    window: window)
                 // A one-component scan visits the component's own block grid, one block per "MCU" (T.81 A.2.2).
                 var endOfBandRun = 0
                 var untilRestart = interval
@@ -70,13 +73,15 @@ extension JPEGDecoding {
                         }
                         guard bx < blocksX, by < blocksY else { continue }
                         let index = by * blocksX + bx
-                        let block = JPEGBitReader.ProgressiveBlock(
-                            values: values + index * n * n, history: histories + index, keptTop: keptTop,
-                            lastKept: lastKept, stores: stores, kept: kept, keeps: keeps, select: select, window: window)
+                        let blockValues = values + index * n * n, blockHistory = histories + index
                         let decoded =
                             refining
-                            ? reader.refineAC(table, block, start: start, end: end, bit: bit, endOfBandRun: &endOfBandRun)
-                            : reader.firstAC(table, block, start: start, end: end, low: low, endOfBandRun: &endOfBandRun)
+                            ? reader.refineAC(
+                                table, scan, blockValues, blockHistory, start: start, end: end, bit: bit,
+                                endOfBandRun: &endOfBandRun)
+                            : reader.firstAC(
+                                table, scan, blockValues, blockHistory, start: start, end: end, low: low,
+                                endOfBandRun: &endOfBandRun)
                         guard decoded else { throw .invalidImage }
                     }
                 }
