@@ -210,22 +210,12 @@ extension JPEGBitReader {
             }
             k = at &+ 1
         }
-        // Past the last stored position: parse and step over.
-        while !ended && k <= last {
-            let (at, n, value) = next(k)
-            if at < 0 {
-                guard at == -2 else { return false }
-                ended = true
-                break
-            }
-            _ = take(n)
-            if at <= last { history |= UInt64(truncatingIfNeeded: value & 1) &<< UInt64(at) }
-            k = at &+ 1
-        }
-        if endOfBandRun > 0 {
+        if ended || endOfBandRun > 0 {
+            // The rest of the band is in the end-of-band run: its non-zero positions still take correction bits.
             let mask = history & Self.span(k, last)
             if k <= lastLow { gather(mask, mask.nonzeroBitCount) } else { _ = take(mask.nonzeroBitCount) }
             endOfBandRun -= 1
+            ended = true
         }
         // The gathered correction bits, first one highest, applied branch-free: the bits are close to random, so a
         // branch on them would mispredict half the time. A dropped position's entry is the DC, left as it is.
@@ -241,22 +231,27 @@ extension JPEGBitReader {
                 let value = target.pointee
                 let sign = value &>> 15
                 let step = (bit ^ sign) &- sign
-                // Only where `bit` is still clear (always, in a well-formed file): (0 - 1) >> 15 is all ones, (bit - 1) >> 15 zero.
+                // Only where `bit` is still clear (always, in a well-formed file): (0 - 1) >> 15 is all ones,
+                // (bit - 1) >> 15 zero.
                 let clear = ((value & bit) &- 1) &>> 15
                 target.pointee = value &+ (step & (0 &- set) & clear)
             } while positions != 0
         }
+        // Past the last stored position (the corrections above are applied first, so this loop keeps fewer values
+        // live): parse and step over.
+        while !ended && k <= last {
+            let (at, n, value) = next(k)
+            if at < 0 {
+                guard at == -2 else { return false }
+                _ = take((history & Self.span(k, last)).nonzeroBitCount)
+                endOfBandRun -= 1
+                break
+            }
+            _ = take(n)
+            if at <= last { history |= UInt64(truncatingIfNeeded: value & 1) &<< UInt64(at) }
+            k = at &+ 1
+        }
         return true
-    }
-
-    /// `values + slot`, or `scratch` for a dropped position (slot -1), without a branch.
-    @inline(__always)
-    static func slot(_ slot: Int, _ values: UnsafeMutablePointer<Int16>, _ scratch: UnsafeMutablePointer<Int16>)
-        -> UnsafeMutablePointer<Int16>
-    {
-        let dropped = slot &>> 63
-        let kept = Int(bitPattern: values + slot) & ~dropped, other = Int(bitPattern: scratch) & dropped
-        return UnsafeMutablePointer(bitPattern: kept | other) ?? scratch
     }
 
     /// The position of the (`rank` + 1)-th set bit of `x` (rank 0…63), or 64 when `x` has fewer: per-byte counts
