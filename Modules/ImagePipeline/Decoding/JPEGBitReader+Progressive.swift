@@ -3,9 +3,10 @@
 /// comes with its magnitude (or, in a refinement scan, its sign) from one lookahead load.
 ///
 /// A block's non-zero history (bit k set when zig-zag coefficient k is non-zero so far) drives the AC refinement:
-/// the zero positions a run skips and the non-zero positions that take a correction bit are found with mask
-/// arithmetic instead of a test per position, and correction bits for coefficients the scale's IDCT never reads
-/// (above the last stored position) are stepped over in one shift per register load.
+/// a symbol's target (the (run + 1)-th zero-history position) comes from one table load, the count of non-zero
+/// positions it passes from the distance, and their correction bits from one shift; the bits of stored positions
+/// are applied once per block, those of positions the scale's IDCT never reads (above the last stored one) only
+/// stepped over (`refineAC`).
 extension JPEGBitReader {
     /// What every block of an AC scan shares: which zig-zag positions are stored and where, and the bit tables.
     /// Built once per scan; the block loop passes only a block's coefficients and history word.
