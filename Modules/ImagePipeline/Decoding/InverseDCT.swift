@@ -48,7 +48,7 @@ enum InverseDCT {
         if rows <= 1 && columns <= 1 {
             // floor(DC / 8 + 0.5) + 128, in 64 bits so a corrupt DC cannot overflow.
             let value = UInt8(clamping: (Int(block[0]) + 4) >> 3 + 128)
-            for y in 0..<n { (out + y * stride).update(repeating: value, count: n) }
+            fill(out, stride: stride, size: n, with: value)
             return
         }
         switch n {
@@ -58,6 +58,28 @@ enum InverseDCT {
         case 3: transform3(block, rows: min(rows, 3), into: out, stride: stride)
         case 2, 1: transformSmall(block, size: n, into: out, stride: stride)
         default: return  // no such IDCT size; JPEGFrame never asks for one (a bad size must not index `basis`)
+        }
+    }
+
+    /// An n×n square of `value` (a DC-only block) by word stores: a `memset` call per row of three or six bytes
+    /// cost more than the fill (issue 21).
+    @inline(__always)
+    private static func fill(_ out: UnsafeMutablePointer<UInt8>, stride: Int, size n: Int, with value: UInt8) {
+        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        for y in 0..<n {
+            let row = UnsafeMutableRawPointer(out + y * stride)
+            switch n {
+            case 8: row.storeBytes(of: pattern, as: UInt64.self)
+            case 6:
+                row.storeBytes(of: UInt32(truncatingIfNeeded: pattern), as: UInt32.self)
+                row.storeBytes(of: UInt16(truncatingIfNeeded: pattern), toByteOffset: 4, as: UInt16.self)
+            case 4: row.storeBytes(of: UInt32(truncatingIfNeeded: pattern), as: UInt32.self)
+            case 3:
+                row.storeBytes(of: UInt16(truncatingIfNeeded: pattern), as: UInt16.self)
+                row.storeBytes(of: value, toByteOffset: 2, as: UInt8.self)
+            case 2: row.storeBytes(of: UInt16(truncatingIfNeeded: pattern), as: UInt16.self)
+            default: (out + y * stride).update(repeating: value, count: n)
+            }
         }
     }
 

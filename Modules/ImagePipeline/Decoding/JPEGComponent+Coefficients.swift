@@ -6,8 +6,8 @@
 /// word per block remembers which are non-zero. At 1/8 a block of `blockSize` 1 keeps only its DC and needs no
 /// history at all: its AC scans are skipped whole (`decodeProgressive`).
 ///
-/// Full-size blocks keep the word too (issue 21): an AC refinement scan then visits only the non-zero positions of a
-/// band with a trailing-zero count instead of testing every stored value, for 1/16 more memory.
+/// Full-size blocks keep the word too (issue 21): an AC refinement scan then finds its run targets and the non-zero
+/// positions that take correction bits from it instead of testing every stored value, for 1/16 more memory.
 ///
 /// Bytes per block: 136 at full size, 40 at `blockSize` 4, 16 at 2, 2 at 1.
 extension JPEGComponent {

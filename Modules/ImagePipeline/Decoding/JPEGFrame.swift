@@ -91,6 +91,9 @@ struct JPEGFrame {
             else { continue }
             // Stored blocks hold exactly the top-left n×n coefficients the IDCT reads (row-major, n per row).
             let n = component.blockSize
+            let stepPointer = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+            defer { stepPointer.deallocate() }
+            stepPointer.initialize(from: steps, count: 64)
             for by in 0..<component.blocksY {
                 for bx in 0..<component.blocksX {
                     let source = coefficients + (by * component.blocksX + bx) * n * n
@@ -98,14 +101,13 @@ struct JPEGFrame {
                         Self.dequantize8(source, steps: stepRows, into: block, plane: plane, bx, by, component.stride)
                         continue
                     }
-                    var rows = 0, columns = 0
-                    for v in 0..<n {
-                        for u in 0..<n {
-                            let value = source[v * n + u]
-                            block[v * 8 + u] = Int32(value) &* steps[v * 8 + u]
-                            if value != 0 { (rows, columns) = (v + 1, max(columns, u + 1)) }
-                        }
-                    }
+                    // The common reduced sizes with n as a constant, so the loops unroll.
+                    let (rows, columns) =
+                        n == 3
+                        ? Self.dequantize(source, size: 3, steps: stepPointer, into: block)
+                        : n == 6
+                            ? Self.dequantize(source, size: 6, steps: stepPointer, into: block)
+                            : Self.dequantize(source, size: n, steps: stepPointer, into: block)
                     InverseDCT.transform(
                         block, size: n, rows: rows, columns: columns,
                         into: plane + by * n * component.stride + bx * n, stride: component.stride)
@@ -113,6 +115,27 @@ struct JPEGFrame {
             }
             component.releaseCoefficients()
         }
+    }
+
+    /// One reduced stored block (n×n, row-major) dequantized into `block` (8 per row); returns how many rows and
+    /// columns hold a non-zero value, found as bit sets (no branch per coefficient).
+    @inline(__always)
+    private static func dequantize(
+        _ source: UnsafeMutablePointer<Int16>, size n: Int, steps: UnsafeMutablePointer<Int32>,
+        into block: UnsafeMutablePointer<Int32>
+    ) -> (rows: Int, columns: Int) {
+        var rowBits = 0, columnBits = 0
+        for v in 0..<n {
+            var any: Int16 = 0
+            for u in 0..<n {
+                let value = source[v &* n &+ u]
+                block[v &* 8 &+ u] = Int32(value) &* steps[v &* 8 &+ u]
+                any |= value
+                columnBits |= (value != 0 ? 1 : 0) &<< u
+            }
+            rowBits |= (any != 0 ? 1 : 0) &<< v
+        }
+        return (Int.bitWidth &- rowBits.leadingZeroBitCount, Int.bitWidth &- columnBits.leadingZeroBitCount)
     }
 
     /// One full-size stored block: dequantized eight coefficients at a time into `block` (rows of zeros skipped and

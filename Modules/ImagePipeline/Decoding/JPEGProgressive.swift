@@ -37,34 +37,53 @@ extension JPEGDecoding {
         let lastKept = (0..<64).last { component.keptSlot[$0] >= 0 } ?? 0
         let keptTop = JPEGBitReader.band(lastKept + 1, 63)
         let interval = restartInterval
-        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
-        defer { scratch.deallocate() }
-        scratch.initialize(to: 0)
-        try component.keptSlot.withUnsafeBufferPointer { (slots) throws(ReceptionError) in
-            guard slots.count == 64, let slots = slots.baseAddress else { throw .invalidImage }
-            // A one-component scan visits the component's own block grid, one block per "MCU" (T.81 A.2.2).
-            var endOfBandRun = 0
-            var untilRestart = interval
-            for by in 0..<component.scanBlocksY {
-                for bx in 0..<component.scanBlocksX {
-                    if interval > 0 {
-                        if untilRestart == 0 {
-                            reader.restart()
-                            endOfBandRun = 0
-                            untilRestart = interval
+        // Dropped positions' stores point at the DC entry, which the kept mask leaves unchanged.
+        let stores = UnsafeMutablePointer<Int>.allocate(capacity: 64)
+        defer { stores.deallocate() }
+        let keeps = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+        defer { keeps.deallocate() }
+        var kept: UInt64 = 0
+        for k in 0..<64 {
+            let slot = k < component.keptSlot.count ? component.keptSlot[k] : -1
+            stores[k] = max(slot, 0)
+            keeps[k] = slot >= 0 ? -1 : 0
+            if slot >= 0 { kept |= 1 << UInt64(k) }
+        }
+        let lookups = (JPEGBitReader.selectTable, JPEGBitReader.windowTable)
+        try lookups.0.withUnsafeBufferPointer { (select) throws(ReceptionError) in
+            try lookups.1.withUnsafeBufferPointer { (window) throws(ReceptionError) in
+                guard select.count == 256 * 8, window.count == 256 * 16, let select = select.baseAddress,
+                    let window = window.baseAddress
+                else { throw .invalidImage }
+                let scan = JPEGBitReader.ProgressiveScan(
+                    keptTop: keptTop, lastKept: lastKept, stores: stores, kept: kept, keeps: keeps, select: select,
+                    window: window)
+                // A one-component scan visits the component's own block grid, one block per "MCU" (T.81 A.2.2).
+                var endOfBandRun = 0
+                var untilRestart = interval
+                for by in 0..<component.scanBlocksY {
+                    for bx in 0..<component.scanBlocksX {
+                        if interval > 0 {
+                            if untilRestart == 0 {
+                                reader.restart()
+                                endOfBandRun = 0
+                                untilRestart = interval
+                            }
+                            untilRestart -= 1
                         }
-                        untilRestart -= 1
+                        guard bx < blocksX, by < blocksY else { continue }
+                        let index = by * blocksX + bx
+                        let blockValues = values + index * n * n, blockHistory = histories + index
+                        let decoded =
+                            refining
+                            ? reader.refineAC(
+                                table, scan, blockValues, blockHistory, start: start, end: end, bit: bit,
+                                endOfBandRun: &endOfBandRun)
+                            : reader.firstAC(
+                                table, scan, blockValues, blockHistory, start: start, end: end, low: low,
+                                endOfBandRun: &endOfBandRun)
+                        guard decoded else { throw .invalidImage }
                     }
-                    guard bx < blocksX, by < blocksY else { continue }
-                    let index = by * blocksX + bx
-                    let block = JPEGBitReader.ProgressiveBlock(
-                        values: values + index * n * n, history: histories + index, slots: slots, keptTop: keptTop,
-                        scratch: scratch)
-                    let decoded =
-                        refining
-                        ? reader.refineAC(table, block, start: start, end: end, bit: bit, endOfBandRun: &endOfBandRun)
-                        : reader.firstAC(table, block, start: start, end: end, low: low, endOfBandRun: &endOfBandRun)
-                    guard decoded else { throw .invalidImage }
                 }
             }
         }
@@ -121,7 +140,8 @@ extension JPEGDecoding {
                                 let dc = target.pointee.values + (by * target.pointee.blocksX + bx)
                                     * target.pointee.blockStride
                                 if refining {
-                                    if reader.bit() != 0 { dc.pointee |= bit }
+                                    // Branch-free: the bits are close to random.
+                                    dc.pointee |= bit & Int16(truncatingIfNeeded: 0 &- reader.bit())
                                     continue
                                 }
                                 guard let table = target.pointee.table, let difference = reader.dcDifference(table)
