@@ -22,16 +22,21 @@ struct BitWriter: ~Copyable {
     /// Makes room for `extra` more bytes; called once per MCU with a bound on what it can produce.
     @inline(__always)
     mutating func reserve(_ extra: Int) {
-        if count &+ extra > capacity { grow(to: count + extra) }
+        if count &+ extra > capacity {
+            (storage, capacity) = Self.grow(storage, count: count, capacity: capacity, needed: count + extra)
+        }
     }
 
-    private mutating func grow(to needed: Int) {
+    /// A bigger buffer holding the `count` bytes of `storage` (which it frees). Static, so that the writer's address
+    /// is never taken on the coding path and its register can live in a CPU register.
+    private static func grow(
+        _ storage: UnsafeMutablePointer<UInt8>, count: Int, capacity: Int, needed: Int
+    ) -> (UnsafeMutablePointer<UInt8>, Int) {
         let newCapacity = max(needed, capacity * 2)
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         bigger.update(from: storage, count: count)
         storage.deallocate()
-        storage = bigger
-        capacity = newCapacity
+        return (bigger, newCapacity)
     }
 
     /// Appends the low `length` bits of `bits` (length 1...32, higher bits zero), most significant first.

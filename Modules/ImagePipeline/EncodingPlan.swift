@@ -175,14 +175,19 @@ struct EncodingPlan {
         let bases = planes.coefficients.map { UnsafeRawPointer($0).assumingMemoryBound(to: Int32.self) }
         let interval = options.restartInterval
         let blocksPerMCU = layout.blocksPerMCU
+        // The consumer moves into a local for the strip: its state (the bit register) can then stay in registers
+        // instead of going through memory at every symbol. It moves back before anything that takes its address.
+        var local = consume consumer
         // DC predictions restart at each strip only through restart markers; keep them across strips.
         for mcuX in 0..<layout.mcusPerRow {
             let mcuIndex = strip * layout.mcusPerRow + mcuX
             if interval > 0 && mcuIndex > 0 && mcuIndex % interval == 0 {
+                consumer = local
                 consumer.restart(mcuIndex / interval - 1)
+                local = consume consumer
                 predictions.update(repeating: 0, count: 4)
             }
-            consumer.beginMCU(blocks: blocksPerMCU)
+            local.beginMCU(blocks: blocksPerMCU)
             for (index, component) in components.enumerated() {
                 for v in 0..<component.vertical {
                     for h in 0..<component.horizontal {
@@ -191,10 +196,11 @@ struct EncodingPlan {
                         let offset = group * ForwardDCT.coefficientVectorsPerGroup * 8 + (blockX & 7)
                         codeBlock(
                             bases[index] + offset, previousDC: &predictions[index], dcTable: component.table,
-                            acTable: component.table, into: &consumer)
+                            acTable: component.table, into: &local)
                     }
                 }
             }
         }
+        consumer = local
     }
 }

@@ -147,10 +147,11 @@ struct ProgressiveScanCoder: ~Copyable {
     ) {
         var remaining = mask & band
         var last = scan.start - 1
+        // The run ends before the block's first symbol; after that it stays empty for the rest of the block.
+        if remaining != 0 { flushEndOfBandRun(into: &consumer) }
         while remaining != 0 {
             let k = remaining.trailingZeroBitCount
             remaining &= remaining &- 1
-            flushEndOfBandRun(into: &consumer)
             var run = k &- last &- 1
             while run > 15 {
                 consumer.ac(0xF0, extra: 0, extraLength: 0, table: 0)
@@ -176,53 +177,47 @@ struct ProgressiveScanCoder: ~Copyable {
     /// run the block joins). `nonZero` marks |coefficient| ≥ 2^Al, `earlier` |coefficient| ≥ 2^(Al+1) (already
     /// non-zero in the previous scan of the band).
     ///
-    /// The walk visits only the newly non-zero coefficients. The correction bits of the block are gathered first,
-    /// in one word (first bit highest), so the bits that follow a symbol are a slice of it; the zero run before a
-    /// symbol is its distance from the previous one less the corrections between them. Only a segment whose run
-    /// needs ZRL symbols (more than 15 zeros, rare) is walked coefficient by coefficient.
+    /// The walk visits only the newly non-zero coefficients; the corrections before each of them (and those after
+    /// the last, which go with the end-of-band run) are gathered from the set bits of `earlier` on the way, so each
+    /// coefficient is read once and the zero run before a symbol is its distance from the previous one less the
+    /// corrections between them. Only a segment whose run needs ZRL symbols (more than 15 zeros, rare) is walked
+    /// coefficient by coefficient.
     @inline(__always)
     private mutating func codeACRefinement<Consumer: SymbolConsumer & ~Copyable>(
         _ block: UnsafePointer<Int32>, nonZero: UInt64, earlier: UInt64, into consumer: inout Consumer
     ) {
         let inBand = nonZero & band
-        let old = inBand & earlier
-        // Every correction bit of the block in zig-zag order, the first one highest.
-        var all: UInt64 = 0
-        var walk = old
-        while walk != 0 {
-            let k = walk.trailingZeroBitCount
-            walk &= walk &- 1
-            all = all &<< 1 | correctionBit(block[k &* 8])
-        }
-        // Corrections not yet sent.
-        var left = old.nonzeroBitCount
+        // Corrections not yet sent, and the newly non-zero coefficients.
+        var old = inBand & earlier
         var remaining = inBand & ~earlier
         // The position of the last symbol (start − 1 before the first).
         var previous = scan.start &- 1
+        // The run ends before the block's first symbol; after that it stays empty for the rest of the block.
+        if remaining != 0 { flushEndOfBandRun(into: &consumer) }
         while remaining != 0 {
             let k = remaining.trailingZeroBitCount
             remaining &= remaining &- 1
-            // Corrections strictly between the previous symbol and k (previous ≤ 62 here, so the shift is < 64).
-            let between = old & ((1 &<< UInt64(k)) &- 1) & ~((2 &<< UInt64(previous)) &- 1)
-            let count = between.nonzeroBitCount
+            // Corrections strictly between the previous symbol and k (k ≤ 63, so the shift is < 64).
+            let between = old & ((1 &<< UInt64(k)) &- 1)
+            old &= ~between
+            let (bits, count) = gatherCorrections(block, between)
             let run = k &- previous &- 1 &- count
             if run > 15 {
                 codeRefinementSegment(block, between: between, symbol: k, previous: previous, into: &consumer)
             } else {
-                flushEndOfBandRun(into: &consumer)
                 consumer.ac(run &<< 4 | 1, extra: block[k &* 8] < 0 ? 0 : 1, extraLength: 1, table: 0)
-                emitCorrections(slice(all, from: left, count: count), count: count, into: &consumer)
+                emitCorrections(bits, count: count, into: &consumer)
             }
-            left &-= count
             previous = k
         }
         // Zeros or corrections after the last symbol: the block joins the end-of-band run with those corrections.
         if previous < scan.end {
             endOfBandRun &+= 1
-            if left > 0 {
-                corrections[pendingBlocks] = (slice(all, from: left, count: left), left)
+            if old != 0 {
+                let (bits, count) = gatherCorrections(block, old)
+                corrections[pendingBlocks] = (bits, count)
                 pendingBlocks &+= 1
-                pendingCorrections &+= left
+                pendingCorrections &+= count
             }
             if endOfBandRun == 0x7FFF || pendingCorrections > Self.correctionCapacity - 64 + 1 {
                 flushEndOfBandRun(into: &consumer)
@@ -230,18 +225,27 @@ struct ProgressiveScanCoder: ~Copyable {
         }
     }
 
+    /// The correction bits of the coefficients `positions` marks, in zig-zag order (the first one highest), and
+    /// how many there are.
+    @inline(__always)
+    private func gatherCorrections(_ block: UnsafePointer<Int32>, _ positions: UInt64) -> (UInt64, Int) {
+        var bits: UInt64 = 0
+        var count = 0
+        var walk = positions
+        while walk != 0 {
+            let k = walk.trailingZeroBitCount
+            walk &= walk &- 1
+            bits = bits &<< 1 | correctionBit(block[k &* 8])
+            count &+= 1
+        }
+        return (bits, count)
+    }
+
     /// Bit Al of |value|: a correction bit.
     @inline(__always)
     private func correctionBit(_ value: Int32) -> UInt64 {
         let sign = value &>> 31
         return UInt64(truncatingIfNeeded: (((value ^ sign) &- sign) &>> low) & 1)
-    }
-
-    /// The `count` bits of `all` that follow the first `total − left` ones of its `total` (as a word whose low
-    /// `left` bits are those still to send).
-    @inline(__always)
-    private func slice(_ all: UInt64, from left: Int, count: Int) -> UInt64 {
-        (all &>> UInt64(left &- count)) & ((1 &<< UInt64(count)) &- 1)
     }
 
     /// One segment of a refinement block, coefficient by coefficient as G.1.2.3 words it: the corrections
