@@ -46,11 +46,6 @@ final class TrellisQuantizer {
     /// the most the next symbol's cost can change with its run (dearest − cheapest); infinite when some symbol of
     /// sizes 1...10 has no code (then no coefficient is settled in advance). See `refine`.
     private let settledBounds: (Float, Float)
-    /// Per table and size category s, the most bits lowering a magnitude of 2^(s − 1) (the one value of size s
-    /// whose lower neighbour has size s − 1) can save at any run: max over runs of rate(s) − rate(s − 1);
-    /// `-forbidden` for s ≤ 1, where lowering would reach zero. A candidate of that magnitude whose lowering
-    /// adds at least this much error (`gainB − gainA`) never lowers, so it is priced with one rate row.
-    private let lowerWorths: UnsafeMutablePointer<Float>
 
     /// How many candidates before a candidate the programme considers as its predecessor.
     static let window = 4
@@ -104,24 +99,6 @@ final class TrellisQuantizer {
             let dearest = coded.max() ?? Self.forbidden
             bounds[table] = dearest < Self.forbidden ? 2 * dearest - (coded.min() ?? 0) : .infinity
         }
-        lowerWorths = .allocate(capacity: 2 * Self.sizes)
-        for table in 0..<2 {
-            let base = runCosts + table * Self.costsPerTable
-            for size in 0..<Self.sizes {
-                var worth = -Self.forbidden
-                if size >= 2 {
-                    for run in 0..<Self.runsPerSize {
-                        let upper = base[size * Self.runsPerSize + run]
-                        let lower = base[(size - 1) * Self.runsPerSize + run]
-                        // A lower value without a code saves nothing; an upper one without a code makes lowering
-                        // always worth pricing.
-                        guard lower < Self.forbidden else { continue }
-                        worth = max(worth, upper < Self.forbidden ? upper - lower : Self.forbidden)
-                    }
-                }
-                lowerWorths[table * Self.sizes + size] = worth
-            }
-        }
         endOfBlockCosts = (endOfBlock[0], endOfBlock[1])
         settledBounds = (bounds[0], bounds[1])
         let nodes = Self.window + 65
@@ -142,7 +119,6 @@ final class TrellisQuantizer {
 
     deinit {
         runCosts.deallocate()
-        lowerWorths.deallocate()
         steps.deallocate()
         scratch.deallocate()
     }
@@ -161,7 +137,6 @@ final class TrellisQuantizer {
         let endOfBlock = table == 0 ? endOfBlockCosts.0 : endOfBlockCosts.1
         let settledBound = table == 0 ? settledBounds.0 : settledBounds.1
         let steps = UnsafePointer(self.steps + (table == 0 ? 0 : 64))
-        let worths = UnsafePointer(lowerWorths + (table == 0 ? 0 : Self.sizes))
         let positions = self.positions
         let best = self.best
         let gainsA = self.gainsA
@@ -234,25 +209,13 @@ final class TrellisQuantizer {
                 gainsA[i] = gainA
                 gainsB[i] = gainB
                 magnitudes[i] = a
-                let size = Self.sizeRow(a)
-                let rowA = costs + size &* stride
-                let cost: Float
-                if Self.twoValued(a, gainA, gainB, worths[size]) {
-                    let rowB = costs + Self.sizeRow(a &- 1) &* stride
-                    let c1 = Self.step(rowA, rowB, run: position &- p1 &- 1, gainA, gainB)
-                    let c2 = Self.step(rowA, rowB, run: position &- p2 &- 1, gainA, gainB)
-                    let c3 = Self.step(rowA, rowB, run: position &- p3 &- 1, gainA, gainB)
-                    let c4 = Self.step(rowA, rowB, run: position &- p4 &- 1, gainA, gainB)
-                    cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), b1 + c1)
-                } else {
-                    // One value: one rate load per predecessor (the gain is added off the chain of best costs).
-                    let gain = Self.singleGain(a, gainA, gainB)
-                    let c1 = rowA[Int(position &- p1 &- 1)] + gain
-                    let c2 = rowA[Int(position &- p2 &- 1)] + gain
-                    let c3 = rowA[Int(position &- p3 &- 1)] + gain
-                    let c4 = rowA[Int(position &- p4 &- 1)] + gain
-                    cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), b1 + c1)
-                }
+                let rowA = costs + Self.sizeRow(a) &* stride
+                let rowB = costs + Self.sizeRow(a &- 1) &* stride
+                let c1 = Self.step(rowA, rowB, run: position &- p1 &- 1, gainA, gainB)
+                let c2 = Self.step(rowA, rowB, run: position &- p2 &- 1, gainA, gainB)
+                let c3 = Self.step(rowA, rowB, run: position &- p3 &- 1, gainA, gainB)
+                let c4 = Self.step(rowA, rowB, run: position &- p4 &- 1, gainA, gainB)
+                let cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), b1 + c1)
                 best[i] = cost
                 (b4, b3, b2, b1) = (b3, b2, b1, cost)
                 (p4, p3, p2, p1) = (p3, p2, p1, position)
@@ -271,29 +234,18 @@ final class TrellisQuantizer {
                 let gainA = gainsA[node]
                 let gainB = gainsB[node]
                 let a = magnitudes[node]
-                let size = Self.sizeRow(a)
-                let rowA = costs + size &* stride
+                let rowA = costs + Self.sizeRow(a) &* stride
                 let rowB = costs + Self.sizeRow(a &- 1) &* stride
                 let target = best[node]
                 var from = node &- 1
-                let magnitude: Int32
-                if Self.twoValued(a, gainA, gainB, worths[size]) {
-                    while from > node &- Self.window {
-                        let run = position &- positions[from] &- 1
-                        if best[from] + Self.step(rowA, rowB, run: run, gainA, gainB) == target { break }
-                        from &-= 1
-                    }
-                    let run = Int(position &- positions[from] &- 1)
-                    // The same comparison as `step`: the lower value only when strictly cheaper.
-                    magnitude = rowB[run] + gainB < rowA[run] + gainA ? a &- 1 : a
-                } else {
-                    let gain = Self.singleGain(a, gainA, gainB)
-                    while from > node &- Self.window {
-                        if best[from] + (rowA[Int(position &- positions[from] &- 1)] + gain) == target { break }
-                        from &-= 1
-                    }
-                    magnitude = a & (a &- 1) == 0 || gainA <= gainB ? a : a &- 1
+                while from > node &- Self.window {
+                    let run = position &- positions[from] &- 1
+                    if best[from] + Self.step(rowA, rowB, run: run, gainA, gainB) == target { break }
+                    from &-= 1
                 }
+                let run = Int(position &- positions[from] &- 1)
+                // The same comparison as `step`: the lower value only when strictly cheaper.
+                let magnitude = rowB[run] + gainB < rowA[run] + gainA ? a &- 1 : a
                 let k = Int(position)
                 kept |= 1 &<< UInt64(k)
                 let value = block[k &* 8]
@@ -319,22 +271,6 @@ final class TrellisQuantizer {
         let fa = Float(a)
         let gainA = weight * (fa * (fa - 2 * x))
         return (gainA, gainA + weight * (1 - 2 * (fa - x)))
-    }
-
-    /// Whether both values of a candidate of magnitude `a` need pricing: only a power of two of size s ≥ 2 can
-    /// save bits by lowering (its lower neighbour has the smaller size), and only when the error that adds,
-    /// `gainB − gainA`, is below the most bits that can save (`worth`). Otherwise the value is fixed per
-    /// candidate, whatever the run (see `singleGain`).
-    @inline(__always)
-    private static func twoValued(_ a: Int32, _ gainA: Float, _ gainB: Float, _ worth: Float) -> Bool {
-        (a & (a &- 1) == 0) && gainB - gainA < worth
-    }
-
-    /// The gain of a candidate priced with one value: its rounded magnitude for a power of two (lowering it
-    /// never pays, see `twoValued`), else the better of the two, which have the same size and so the same bits.
-    @inline(__always)
-    private static func singleGain(_ a: Int32, _ gainA: Float, _ gainB: Float) -> Float {
-        a & (a &- 1) == 0 ? gainA : min(gainA, gainB)
     }
 
     /// The rate row of a magnitude: its size category (0 for 0, whose row is `forbidden` throughout).
