@@ -23,15 +23,8 @@ extension JPEGBitReader {
         let select: UnsafePointer<UInt8>, window: UnsafePointer<UInt8>
     }
 
-    /// Bits `from…through` (0 ≤ from, through ≤ 63) as a mask; empty when `from > through`.
-    @inline(__always)
-    static func band(_ from: Int, _ through: Int) -> UInt64 {
-        let upper = through >= 63 ? UInt64.max : (1 &<< UInt64(through &+ 1)) &- 1
-        return from > 63 ? 0 : upper & (UInt64.max &<< UInt64(from))
-    }
-
     /// Bits `from…through` as a mask without a branch, for 1 ≤ from ≤ 64 and 0 ≤ through ≤ 63 (empty when
-    /// `from > through`): an AC band never starts at 0.
+    /// `from > through`): an AC band never starts at 0, and the bits above the last stored position start at 1…64.
     @inline(__always)
     static func span(_ from: Int, _ through: Int) -> UInt64 {
         ((UInt64.max &<< 1) &<< UInt64(from &- 1)) & (UInt64.max &>> UInt64(63 &- through))

@@ -35,7 +35,7 @@ extension JPEGDecoding {
         let bit = Int16(truncatingIfNeeded: 1 << low)
         let n = component.blockSize, blocksX = component.blocksX, blocksY = component.blocksY
         let lastKept = (0..<64).last { component.keptSlot[$0] >= 0 } ?? 0
-        let keptTop = JPEGBitReader.band(lastKept + 1, 63)
+        let keptTop = JPEGBitReader.span(lastKept + 1, 63)
         let interval = restartInterval
         // Dropped positions' stores point at the DC entry, which the kept mask leaves unchanged.
         let stores = UnsafeMutablePointer<Int>.allocate(capacity: 64)
