@@ -171,11 +171,11 @@ let package = Package(
             name: "ReceptionTestingTests", dependencies: ["ReceptionTesting", "ReceptionCore"],
             path: "Tests/ReceptionTestingTests"),
         .testTarget(
-            name: "ReceptionEmulatorTests", dependencies: ["ReceptionEmulator", "Digest"],
+            name: "ReceptionEmulatorTests", dependencies: ["ReceptionEmulator", "Digest", "ReceptionTesting"],
             path: "Tests/ReceptionEmulatorTests"),
         // Drives the built reception-chat binary through a pseudo-terminal against the in-process emulator.
         .testTarget(
-            name: "ReceptionChatTests", dependencies: ["ReceptionEmulator"], path: "Tests/ReceptionChatTests"),
+            name: "ReceptionChatTests", dependencies: ["ReceptionEmulator", "ReceptionTesting"], path: "Tests/ReceptionChatTests"),
 
         // MARK: Benchmarks (each prints our figure beside a baseline from the same run; `make bench`)
         // Append, window load and outbox round trip beside raw SQLite and a rewrite-one-JSON-file baseline.

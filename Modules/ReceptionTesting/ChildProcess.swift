@@ -1,6 +1,6 @@
 import Foundation
 
-// `Foundation.Process` exists on macOS, Linux and Windows only: on iOS, tvOS, watchOS and visionOS this file
+// Processes exist on macOS and Linux only (see `Subprocess`): on iOS, tvOS, watchOS and visionOS this file
 // compiles to nothing, so a host's iOS test target can link ReceptionTesting (Docs/Apple.md).
 #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
 
@@ -27,6 +27,7 @@ package enum ChildProcess {
 
     /// Runs `arguments[0]` (looked up on the PATH) with the rest as its arguments, feeding it `input`.
     package static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
+        guard let executable = arguments.first else { throw Subprocess.StartFailure(description: "no program named") }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -36,21 +37,16 @@ package enum ChildProcess {
         try input.write(to: inputURL)
         try Data().write(to: outputURL)
         try Data().write(to: errorURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
         let handles = try [
             FileHandle(forReadingFrom: inputURL), FileHandle(forWritingTo: outputURL), FileHandle(forWritingTo: errorURL),
         ]
         defer { for handle in handles { try? handle.close() } }
-        process.standardInput = handles[0]
-        process.standardOutput = handles[1]
-        process.standardError = handles[2]
-        try process.run()
-        process.waitUntilExit()
+        let child = try Subprocess(
+            executable, Array(arguments.dropFirst()), standardInput: .descriptor(handles[0].fileDescriptor),
+            standardOutput: .descriptor(handles[1].fileDescriptor), standardError: .descriptor(handles[2].fileDescriptor))
+        let status = child.waitUntilExit()
         return Result(
-            status: process.terminationStatus, output: try Data(contentsOf: outputURL),
-            errorOutput: try Data(contentsOf: errorURL))
+            status: status, output: try Data(contentsOf: outputURL), errorOutput: try Data(contentsOf: errorURL))
     }
 
     /// Runs a Python 3 script with `arguments` and returns its trimmed standard output.

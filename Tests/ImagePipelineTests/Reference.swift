@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import ReceptionTesting
 import ReceptionCore
 import Testing
 
@@ -32,28 +33,13 @@ enum Reference {
         let stderr: String
     }
 
-    /// Runs a tool found on PATH and collects its output. Output goes through files rather than pipes, so a
-    /// chatty tool can never block on a full pipe.
+    /// Runs a tool found on PATH and collects its output (through files, so a chatty tool never blocks on a
+    /// full pipe).
     static func run(_ tool: String, _ arguments: [String]) throws -> Output {
-        let stdoutPath = temporaryPath(UUID().uuidString + ".out")
-        let stderrPath = temporaryPath(UUID().uuidString + ".err")
-        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: stdoutPath)
-            try? FileManager.default.removeItem(atPath: stderrPath)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        try process.run()
-        process.waitUntilExit()
-        let stdout = FileManager.default.contents(atPath: stdoutPath) ?? Data()
-        let stderr = FileManager.default.contents(atPath: stderrPath) ?? Data()
+        let result = try ChildProcess.run([tool] + arguments)
         return Output(
-            status: process.terminationStatus, stdout: [UInt8](stdout), stderr: String(decoding: stderr, as: UTF8.self))
+            status: result.status, stdout: [UInt8](result.output),
+            stderr: String(decoding: result.errorOutput, as: UTF8.self))
     }
 
     /// A scratch file path unique to this process.

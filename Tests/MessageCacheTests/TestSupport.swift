@@ -45,22 +45,21 @@ func childExecutable() -> URL {
 
 /// A running `message-cache-child` and the lines it has printed so far.
 final class ChildProcess {
-    let process = Process()
+    let process: Subprocess
     private let output = Pipe()
     private var pending = Data()
     private(set) var ended = false
 
     init(_ arguments: [String]) throws {
-        process.executableURL = childExecutable()
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
         // The pipe's ends close on exec: a child another test starts meanwhile must not inherit the write end and
         // hold back the end of this child's output.
         for handle in [output.fileHandleForReading, output.fileHandleForWriting] {
             _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
         }
-        try process.run()
+        process = try Subprocess(
+            childExecutable().path, arguments, standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor))
+        // Only the child holds the write end now, so reading ends when it exits.
+        try? output.fileHandleForWriting.close()
     }
 
     /// The next complete line, blocking until it arrives; `nil` once the child has closed its output.
@@ -79,7 +78,7 @@ final class ChildProcess {
 
     /// SIGKILL: no cleanup, no flush, as when the system ends a suspended app.
     func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.terminate(SIGKILL)
         process.waitUntilExit()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReceptionEmulator
+import ReceptionTesting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +15,7 @@ final class PseudoTerminal: Sendable {
     }
 
     private let master: Int32
-    private let process: Process
+    private let process: Subprocess
     private let output = EmulatorLock("")
 
     init(executable: URL, arguments: [String]) throws {
@@ -24,15 +25,10 @@ final class PseudoTerminal: Sendable {
             throw Failure(description: "no pseudo-terminal available")
         }
         self.master = master
-        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
         do {
-            try process.run()
+            process = try Subprocess(
+                executable.path, arguments, standardInput: .descriptor(slave), standardOutput: .descriptor(slave),
+                standardError: .descriptor(slave))
         } catch {
             close(slave)
             close(master)
@@ -67,7 +63,7 @@ final class PseudoTerminal: Sendable {
 
     /// For failure messages: whether the program runs and how much it wrote.
     var diagnosis: String {
-        "running: \(process.isRunning), status: \(process.isRunning ? 0 : process.terminationStatus), "
+        "running: \(process.isRunning), status: \(process.terminationStatus.map(String.init) ?? "none"), "
             + "output: \(rawOutput.debugDescription)"
     }
 
@@ -95,15 +91,13 @@ final class PseudoTerminal: Sendable {
     func waitForExit(seconds: Double = 10) async -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-        return process.isRunning ? nil : process.terminationStatus
+        return process.terminationStatus
     }
 
     /// Ends the program if it still runs and releases the terminal.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.terminate()
+        process.waitUntilExit()
         close(master)
     }
 }

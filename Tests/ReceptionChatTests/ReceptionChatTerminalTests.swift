@@ -1,4 +1,5 @@
 import Foundation
+import ReceptionTesting
 import ReceptionEmulator
 import Testing
 
@@ -82,9 +83,7 @@ struct ReceptionChatTerminalTests {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
         let (directory, emulator, service) = try Self.startEmulator()
         defer { Self.stop(emulator, directory) }
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = [
+        let arguments = [
             "--service", service, "--app-id", emulator.credentials.appId,
             "--data", directory.appendingPathComponent("app").path,
         ]
@@ -99,9 +98,9 @@ struct ReceptionChatTerminalTests {
         try Data().write(to: outputURL)
         let output = try FileHandle(forWritingTo: outputURL)
         defer { try? output.close() }
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let process = try Subprocess(
+            Self.executable.path, arguments, standardInput: .descriptor(input.fileHandleForReading.fileDescriptor),
+            standardOutput: .descriptor(output.fileDescriptor))
         input.fileHandleForWriting.write(Data("plain hello\n".utf8))
         // The end of input quits the app: it comes once the service holds the message and the app printed it Sent.
         // (A generous bound, left as soon as both hold: on two cores the suite's debug-build image tests can hold
@@ -120,9 +119,9 @@ struct ReceptionChatTerminalTests {
         let quitBy = Date().addingTimeInterval(30)
         while process.isRunning, Date() < quitBy { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        let status = process.waitUntilExit()
         let text = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
-        #expect(process.terminationStatus == 0)
+        #expect(status == 0)
         #expect(text.contains(printedSent), "output:\n\(text)")
         #expect(!text.contains("\u{1B}"), "no escape sequences in plain mode")
     }

@@ -1,5 +1,6 @@
 import Digest
 import Foundation
+import ReceptionTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -159,13 +160,14 @@ struct SnapshotTests {
         try Data().write(to: output)
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--port", "0", "--data", folder.appendingPathComponent("data").path, "--export-on-exit", snapshotFile.path]
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try Subprocess(
+            executable.path,
+            ["--port", "0", "--data", folder.appendingPathComponent("data").path, "--export-on-exit", snapshotFile.path],
+            standardOutput: .descriptor(handle.fileDescriptor), standardError: .descriptor(handle.fileDescriptor))
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         // Wait for the banner (its port and App ID), for at most 20 s.
         var banner = ""
         for _ in 0..<200 where !banner.contains("Admin token") {
@@ -181,7 +183,7 @@ struct SnapshotTests {
         request.httpBody = try JSONSerialization.data(withJSONObject: EmulatorHarness.payload())
         let (body, _) = try await URLSession(configuration: .ephemeral).data(for: request)
         let token = try #require((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["token"] as? String)
-        kill(process.processIdentifier, SIGTERM)
+        process.terminate()
         for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!process.isRunning)
         #expect(process.terminationStatus == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import ReceptionCore
+import ReceptionTesting
 import Testing
 import Transport
 
@@ -175,28 +176,29 @@ final class Fractions: @unchecked Sendable {
 /// The Python server, started once per test process.
 final class LoopbackServer: Sendable {
     private let port: Int?
-    private let process: Process?
+    private let process: Subprocess?
+    /// Held open while this server lives: its end is the server's signal to exit.
+    private let input: Pipe
 
     init() {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/loopback_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
         let pipe = Pipe()
-        process.standardOutput = pipe
-        // The server exits when this pipe closes, that is when the test process ends; it must not hold the test
-        // runner's output open either.
+        // The server exits when its standard input closes, that is when the test process ends; it must not hold
+        // the test runner's output open either.
         let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardError = FileHandle.nullDevice
-        // Every end closes on exec, so children that other tests start do not inherit them (see ChildProcess).
+        // Every end closes on exec, so children that other tests start do not inherit them.
         for handle in [pipe.fileHandleForReading, pipe.fileHandleForWriting, stdin.fileHandleForReading,
                        stdin.fileHandleForWriting] {
             _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
         }
         var port: Int?
-        if (try? process.run()) != nil {
+        let process = try? Subprocess(
+            "python3", [script.path], standardInput: .descriptor(stdin.fileHandleForReading.fileDescriptor),
+            standardOutput: .descriptor(pipe.fileHandleForWriting.fileDescriptor), standardError: .null)
+        if process != nil {
+            // Only the child writes its port now, so the read below ends if it dies before printing.
+            try? pipe.fileHandleForWriting.close()
             var line = Data()
             while let byte = try? pipe.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
                 line.append(first)
@@ -205,6 +207,7 @@ final class LoopbackServer: Sendable {
         }
         self.port = port
         self.process = process
+        input = stdin
     }
 
     deinit { process?.terminate() }

@@ -1,4 +1,5 @@
 import Foundation
+import ReceptionTesting
 import Testing
 
 /// Identity tokens made by PyJWT (an implementation independent of the emulator), run as `python3 -c` during
@@ -25,22 +26,9 @@ enum IdentityTokenMinter {
 
     /// A token for `claims` made with `mode`: `HS256`, `HS384`, `none` or `RS256-header`.
     static func mint(_ claims: [String: Any], secret: String, mode: String = "HS256") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let claimsText = String(decoding: try JSONSerialization.data(withJSONObject: claims), as: UTF8.self)
-        process.arguments = ["python3", "-c", script, mode, secret, claimsText]
-        // A file, not a pipe: a child another test starts meanwhile would inherit a pipe's write end and hold back
-        // its end for ever.
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("mint-\(UUID().uuidString)")
-        try Data().write(to: outputURL)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        let output = try FileHandle(forWritingTo: outputURL)
-        defer { try? output.close() }
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 with PyJWT is needed (make install)")
-        return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try ChildProcess.run(["python3", "-c", script, mode, secret, claimsText])
+        try #require(result.status == 0, "python3 with PyJWT is needed (make install): \(result.errorOutput)")
+        return result.text
     }
 }
