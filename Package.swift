@@ -184,7 +184,7 @@ let package = Package(
             path: "Benchmarks/CacheBench"),
         // Codec speed and size against libjpeg-turbo (through Pillow) on the same images in the same run.
         .executableTarget(
-            name: "ImageBench", dependencies: ["ImagePipeline", "ReceptionCore"], path: "Benchmarks/ImageBench"),
+            name: "ImageBench", dependencies: ["ImagePipeline", "ReceptionCore", "ReceptionTesting"], path: "Benchmarks/ImageBench"),
         // Sequential authenticated requests through our client beside bare URLSession, same emulator, same run.
         .executableTarget(
             name: "TransportBench",

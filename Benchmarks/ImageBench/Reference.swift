@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import ReceptionCore
+import ReceptionTesting
 
 /// libjpeg-turbo, measured in the same run: Pillow (which links libjpeg-turbo) timing its own in-process encode loop,
 /// `cjpeg -optimize` for the size target, and `djpeg` to decode any JPEG for the luma PSNR.
@@ -34,16 +35,11 @@ enum Reference {
 
     /// Runs `executable` and returns its standard output bytes; throws on a non-zero exit.
     static func output(_ executable: String, _ arguments: [String]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchFailure("\(executable) \(arguments) failed") }
-        return [UInt8](data)
+        // ReceptionTesting's posix_spawn child, not Foundation.Process (whose waitUntilExit can wait for ever on
+        // Linux; Docs/ReceptionTesting.md).
+        let result = try ChildProcess.run([executable] + arguments)
+        guard result.status == 0 else { throw BenchFailure("\(executable) \(arguments) failed") }
+        return [UInt8](result.output)
     }
 
     static func python(_ arguments: [String]) throws -> [Double] {
