@@ -96,7 +96,7 @@ final class PseudoTerminal: Sendable {
 
     /// Ends the program if it still runs and releases the terminal.
     func stop() {
-        process.terminate()
+        process.terminate(SIGKILL)
         process.waitUntilExit()
         close(master)
     }

@@ -118,7 +118,7 @@ struct ReceptionChatTerminalTests {
         try input.fileHandleForWriting.close()
         let quitBy = Date().addingTimeInterval(30)
         while process.isRunning, Date() < quitBy { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
+        if process.isRunning { process.terminate(SIGKILL) }
         let status = process.waitUntilExit()
         let text = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
         #expect(status == 0)

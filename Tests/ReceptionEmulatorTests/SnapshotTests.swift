@@ -165,7 +165,7 @@ struct SnapshotTests {
             ["--port", "0", "--data", folder.appendingPathComponent("data").path, "--export-on-exit", snapshotFile.path],
             standardOutput: .descriptor(handle.fileDescriptor), standardError: .descriptor(handle.fileDescriptor))
         defer {
-            process.terminate()
+            process.terminate(SIGKILL)
             process.waitUntilExit()
         }
         // Wait for the banner (its port and App ID), for at most 20 s.
