@@ -57,16 +57,14 @@ final class TrellisQuantizer {
     private static let sizes = 16
     private static let costsPerTable = sizes * runsPerSize
 
-    /// Per block scratch, one node per candidate after the start node 0 (the DC position), and `window` sentinel
-    /// nodes before it so the predecessor search never leaves the arrays: zig-zag position, best cost of a prefix
-    /// ending with this candidate non-zero, the candidate's two gains and its rounded magnitude (what the walk back
-    /// needs to find the step the forward pass took).
+    /// Per block scratch, one node per candidate after the start node 0, and `window` sentinel nodes before it so
+    /// the predecessor search never leaves the arrays: zig-zag position and best cost of a prefix ending with this
+    /// candidate non-zero (what the walk back needs to find the step the forward pass took).
     private let scratch: UnsafeMutableRawPointer
     private let positions: UnsafeMutablePointer<Int32>
     private let best: UnsafeMutablePointer<Float>
-    private let gainsA: UnsafeMutablePointer<Float>
-    private let gainsB: UnsafeMutablePointer<Float>
-    private let magnitudes: UnsafeMutablePointer<Int32>
+    /// Per magnitude 0...1023, the offset of its size category's rate row in `runCosts`.
+    private let rowOffsets: UnsafeMutablePointer<Int32>
 
     /// A quantizer for the quantisation tables `quantization` (index 0 luma, 1 chroma) whose rates are the code
     /// lengths of `ac` (a missing chroma table reuses the luma one).
@@ -102,18 +100,16 @@ final class TrellisQuantizer {
         endOfBlockCosts = (endOfBlock[0], endOfBlock[1])
         settledBounds = (bounds[0], bounds[1])
         let nodes = Self.window + 65
-        scratch = .allocate(byteCount: nodes * 4 * 5, alignment: 16)
+        scratch = .allocate(byteCount: nodes * 4 * 2, alignment: 16)
         positions = scratch.bindMemory(to: Int32.self, capacity: nodes) + Self.window
         best = (scratch + nodes * 4).bindMemory(to: Float.self, capacity: nodes) + Self.window
-        gainsA = (scratch + nodes * 8).bindMemory(to: Float.self, capacity: nodes) + Self.window
-        gainsB = (scratch + nodes * 12).bindMemory(to: Float.self, capacity: nodes) + Self.window
-        magnitudes = (scratch + nodes * 16).bindMemory(to: Int32.self, capacity: nodes) + Self.window
         for node in -Self.window...0 {
             positions[node] = 0
             best[node] = node == 0 ? 0 : Self.unreachable
-            gainsA[node] = 0
-            gainsB[node] = 0
-            magnitudes[node] = 1
+        }
+        rowOffsets = .allocate(capacity: 1024)
+        for magnitude in 0..<1024 {
+            rowOffsets[magnitude] = Int32((Int.bitWidth - magnitude.leadingZeroBitCount) * Self.runsPerSize)
         }
     }
 
@@ -121,6 +117,7 @@ final class TrellisQuantizer {
         runCosts.deallocate()
         steps.deallocate()
         scratch.deallocate()
+        rowOffsets.deallocate()
     }
 
     /// Re-decides the AC coefficients of the first `lanes` blocks of one group of eight, after
@@ -139,10 +136,7 @@ final class TrellisQuantizer {
         let steps = UnsafePointer(self.steps + (table == 0 ? 0 : 64))
         let positions = self.positions
         let best = self.best
-        let gainsA = self.gainsA
-        let gainsB = self.gainsB
-        let magnitudes = self.magnitudes
-        let stride = Self.runsPerSize
+        let rowOffsets = UnsafePointer(self.rowOffsets)
         let unreachable = Self.unreachable
         // Squared steps of error per bit → weight of distortion against bits. λ = 0 means rounding: a weight so
         // large that no rate matters, yet small enough that a symbol without a code (`forbidden`) never wins.
@@ -188,68 +182,89 @@ final class TrellisQuantizer {
             // Forward pass: extract candidate i, price it against its `window` predecessors and close the block
             // after it (end of block unless it is the 63rd coefficient). The best costs and positions of the
             // last four nodes stay in registers, so the only chain from one candidate to the next is one add and
-            // one min per predecessor (everything else depends on the candidate alone); which predecessor and
-            // which value won is found again by the walk back, for the kept candidates only.
+            // one min per predecessor (everything else depends on the candidate alone). Two bits per candidate
+            // record what the walk back needs most often: whether its best cost is reached from the candidate
+            // just before it, and whether that step lowers its value.
             var (b1, b2, b3, b4): (Float, Float, Float, Float) = (0, unreachable, unreachable, unreachable)
-            var (p1, p2, p3, p4): (Int32, Int32, Int32, Int32) = (Int32(truncatingIfNeeded: start), 0, 0, 0)
+            var (p1, p2, p3, p4) = (start, 0, 0, 0)
             var last = 0
             var total = endOfBlock
             var i = 0
+            var fromPrevious: UInt64 = 0
+            var lowered: UInt64 = 0
             while candidates != 0 {
                 let k = candidates.trailingZeroBitCount
                 candidates &= candidates &- 1
                 i &+= 1
-                let position = Int32(truncatingIfNeeded: k)
                 let signed = samples[Int(scanOrder[k]) &* 8 &+ lane] * multipliers[k]
                 let x = signed < 0 ? -signed : signed
                 let rounded = block[k &* 8]
                 let a = min(1023, rounded < 0 ? 0 &- rounded : rounded)
                 let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
-                positions[i] = position
-                gainsA[i] = gainA
-                gainsB[i] = gainB
-                magnitudes[i] = a
-                let rowA = costs + Self.sizeRow(a) &* stride
-                let rowB = costs + Self.sizeRow(a &- 1) &* stride
-                let c1 = Self.step(rowA, rowB, run: position &- p1 &- 1, gainA, gainB)
-                let c2 = Self.step(rowA, rowB, run: position &- p2 &- 1, gainA, gainB)
-                let c3 = Self.step(rowA, rowB, run: position &- p3 &- 1, gainA, gainB)
-                let c4 = Self.step(rowA, rowB, run: position &- p4 &- 1, gainA, gainB)
-                let cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), b1 + c1)
+                positions[i] = Int32(truncatingIfNeeded: k)
+                let rowA = costs + Int(rowOffsets[Int(a)])
+                let rowB = costs + Int(rowOffsets[Int(a &- 1)])
+                let run1 = k &- p1 &- 1
+                let keep1 = rowA[run1] + gainA
+                let lower1 = rowB[run1] + gainB
+                let c1 = min(keep1, lower1)
+                let c2 = Self.step(rowA, rowB, run: k &- p2 &- 1, gainA, gainB)
+                let c3 = Self.step(rowA, rowB, run: k &- p3 &- 1, gainA, gainB)
+                let c4 = Self.step(rowA, rowB, run: k &- p4 &- 1, gainA, gainB)
+                let via1 = b1 + c1
+                let cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), via1)
                 best[i] = cost
+                fromPrevious |= UInt64(via1 == cost ? 1 : 0) &<< UInt64(i)
+                lowered |= UInt64(lower1 < keep1 ? 1 : 0) &<< UInt64(i)
                 (b4, b3, b2, b1) = (b3, b2, b1, cost)
-                (p4, p3, p2, p1) = (p3, p2, p1, position)
+                (p4, p3, p2, p1) = (p3, p2, p1, k)
                 // Ties close later, so λ = 0 keeps every rounded value.
                 let closing = cost + (k == 63 ? 0 : endOfBlock)
                 let closes = closing <= total
                 total = closes ? closing : total
                 last = closes ? i : last
             }
-            // Walk back from the last kept candidate: its predecessor is the latest whose path reproduces its best
-            // cost exactly (the same float operations as the forward pass), its value the one that step chose.
+            // Walk back from the last kept candidate, a run of candidates at a time: the nodes j + 1...node each
+            // came from the node before (their `fromPrevious` bits), so the run j...node is kept, and its lowered
+            // values are those bits of `lowered`. Node j's predecessor is the latest of the others whose path
+            // reproduces its best cost exactly (the same float operations as the forward pass), its value the
+            // one that step chose. Node 0, the start, ends the walk.
             var kept: UInt64 = mask & (UInt64(2) &<< UInt64(start) &- 1)
             var node = last
             while node > 0 {
-                let position = positions[node]
-                let gainA = gainsA[node]
-                let gainB = gainsB[node]
-                let a = magnitudes[node]
-                let rowA = costs + Self.sizeRow(a) &* stride
-                let rowB = costs + Self.sizeRow(a &- 1) &* stride
-                let target = best[node]
-                var from = node &- 1
-                while from > node &- Self.window {
+                let through = UInt64(2) &<< UInt64(node) &- 1
+                let j = 63 &- (~fromPrevious & through).leadingZeroBitCount
+                let high = UInt64(positions[node])
+                let low = UInt64(positions[j])
+                kept |= mask & (UInt64(2) &<< high &- 1) & ~(UInt64(1) &<< low &- 1)
+                var lower = lowered & through & ~(UInt64(2) &<< UInt64(j) &- 1)
+                while lower != 0 {
+                    let k = Int(positions[lower.trailingZeroBitCount])
+                    lower &= lower &- 1
+                    let value = block[k &* 8]
+                    block[k &* 8] = value < 0 ? value &+ 1 : value &- 1
+                }
+                guard j > 0 else { break }
+                let position = positions[j]
+                let k = Int(position)
+                let signed = samples[Int(scanOrder[k]) &* 8 &+ lane] * multipliers[k]
+                let x = signed < 0 ? -signed : signed
+                let value = block[k &* 8]
+                let a = min(1023, value < 0 ? 0 &- value : value)
+                let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
+                let rowA = costs + Int(rowOffsets[Int(a)])
+                let rowB = costs + Int(rowOffsets[Int(a &- 1)])
+                let target = best[j]
+                // The node just before failed (j's bit is clear); the last of the window is the default.
+                var from = j &- 2
+                while from > j &- Self.window {
                     let run = position &- positions[from] &- 1
-                    if best[from] + Self.step(rowA, rowB, run: run, gainA, gainB) == target { break }
+                    if best[from] + Self.step(rowA, rowB, run: Int(run), gainA, gainB) == target { break }
                     from &-= 1
                 }
                 let run = Int(position &- positions[from] &- 1)
                 // The same comparison as `step`: the lower value only when strictly cheaper.
-                let magnitude = rowB[run] + gainB < rowA[run] + gainA ? a &- 1 : a
-                let k = Int(position)
-                kept |= 1 &<< UInt64(k)
-                let value = block[k &* 8]
-                block[k &* 8] = value < 0 ? 0 &- magnitude : magnitude
+                if rowB[run] + gainB < rowA[run] + gainA { block[k &* 8] = value < 0 ? value &+ 1 : value &- 1 }
                 node = from
             }
             guard kept != mask else { continue }
@@ -273,19 +288,12 @@ final class TrellisQuantizer {
         return (gainA, gainA + weight * (1 - 2 * (fa - x)))
     }
 
-    /// The rate row of a magnitude: its size category (0 for 0, whose row is `forbidden` throughout).
-    @inline(__always)
-    private static func sizeRow(_ magnitude: Int32) -> Int {
-        Int(32 &- magnitude.leadingZeroBitCount)
-    }
-
     /// The cost of one step of a path: a zero run of `run` and then the candidate's better value (the lower one
     /// only when strictly cheaper).
     @inline(__always)
     private static func step(
-        _ rowA: UnsafePointer<Float>, _ rowB: UnsafePointer<Float>, run: Int32, _ gainA: Float, _ gainB: Float
+        _ rowA: UnsafePointer<Float>, _ rowB: UnsafePointer<Float>, run: Int, _ gainA: Float, _ gainB: Float
     ) -> Float {
-        let index = Int(run)
-        return min(rowA[index] + gainA, rowB[index] + gainB)
+        min(rowA[run] + gainA, rowB[run] + gainB)
     }
 }
