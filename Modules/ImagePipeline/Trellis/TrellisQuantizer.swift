@@ -182,11 +182,13 @@ final class TrellisQuantizer {
             // Forward pass: extract candidate i, price it against its `window` predecessors and close the block
             // after it (end of block unless it is the 63rd coefficient). The best costs and positions of the
             // last four nodes stay in registers, so the only chain from one candidate to the next is one add and
-            // one min per predecessor (everything else depends on the candidate alone). Two bits per candidate
-            // record what the walk back needs most often: whether its best cost is reached from the candidate
-            // just before it, and whether that step lowers its value.
+            // one min per predecessor (everything else depends on the candidate alone). The positions are kept
+            // negated and the rate rows offset by k − 1, so a predecessor's rate is one load at `row[−p]`. Two
+            // bits per candidate, shifted in (candidate m ends at bit n − m of n), record what the walk back needs
+            // most often: whether its best cost is reached from the candidate just before it, and whether that
+            // step lowers its value.
             var (b1, b2, b3, b4): (Float, Float, Float, Float) = (0, unreachable, unreachable, unreachable)
-            var (p1, p2, p3, p4) = (start, 0, 0, 0)
+            var (p1, p2, p3, p4) = (0 &- start, 0, 0, 0)
             var last = 0
             var total = endOfBlock
             var i = 0
@@ -202,22 +204,21 @@ final class TrellisQuantizer {
                 let a = min(1023, rounded < 0 ? 0 &- rounded : rounded)
                 let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
                 positions[i] = Int32(truncatingIfNeeded: k)
-                let rowA = costs + Int(rowOffsets[Int(a)])
-                let rowB = costs + Int(rowOffsets[Int(a &- 1)])
-                let run1 = k &- p1 &- 1
-                let keep1 = rowA[run1] + gainA
-                let lower1 = rowB[run1] + gainB
+                let rowA = costs + (Int(rowOffsets[Int(a)]) &+ k &- 1)
+                let rowB = costs + (Int(rowOffsets[Int(a &- 1)]) &+ k &- 1)
+                let keep1 = rowA[p1] + gainA
+                let lower1 = rowB[p1] + gainB
                 let c1 = min(keep1, lower1)
-                let c2 = Self.step(rowA, rowB, run: k &- p2 &- 1, gainA, gainB)
-                let c3 = Self.step(rowA, rowB, run: k &- p3 &- 1, gainA, gainB)
-                let c4 = Self.step(rowA, rowB, run: k &- p4 &- 1, gainA, gainB)
+                let c2 = min(rowA[p2] + gainA, rowB[p2] + gainB)
+                let c3 = min(rowA[p3] + gainA, rowB[p3] + gainB)
+                let c4 = min(rowA[p4] + gainA, rowB[p4] + gainB)
                 let via1 = b1 + c1
                 let cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), via1)
                 best[i] = cost
-                fromPrevious |= UInt64(via1 == cost ? 1 : 0) &<< UInt64(i)
-                lowered |= UInt64(lower1 < keep1 ? 1 : 0) &<< UInt64(i)
+                fromPrevious = fromPrevious &<< 1 | (via1 == cost ? 1 : 0)
+                lowered = lowered &<< 1 | (lower1 < keep1 ? 1 : 0)
                 (b4, b3, b2, b1) = (b3, b2, b1, cost)
-                (p4, p3, p2, p1) = (p3, p2, p1, k)
+                (p4, p3, p2, p1) = (p3, p2, p1, 0 &- k)
                 // Ties close later, so λ = 0 keeps every rounded value.
                 let closing = cost + (k == 63 ? 0 : endOfBlock)
                 let closes = closing <= total
@@ -228,18 +229,19 @@ final class TrellisQuantizer {
             // came from the node before (their `fromPrevious` bits), so the run j...node is kept, and its lowered
             // values are those bits of `lowered`. Node j's predecessor is the latest of the others whose path
             // reproduces its best cost exactly (the same float operations as the forward pass), its value the
-            // one that step chose. Node 0, the start, ends the walk.
-            var kept: UInt64 = mask & (UInt64(2) &<< UInt64(start) &- 1)
+            // one that step chose. Node 0, the start, ends the walk (its bit, n, is clear).
+            var kept: UInt64 = mask & (UInt64(2) &<< UInt64(truncatingIfNeeded: start) &- 1)
             var node = last
             while node > 0 {
-                let through = UInt64(2) &<< UInt64(node) &- 1
-                let j = 63 &- (~fromPrevious & through).leadingZeroBitCount
-                let high = UInt64(positions[node])
-                let low = UInt64(positions[j])
+                let shift = UInt64(truncatingIfNeeded: i &- node)
+                let run = (~fromPrevious &>> shift).trailingZeroBitCount
+                let j = node &- run
+                let high = UInt64(truncatingIfNeeded: positions[node])
+                let low = UInt64(truncatingIfNeeded: positions[j])
                 kept |= mask & (UInt64(2) &<< high &- 1) & ~(UInt64(1) &<< low &- 1)
-                var lower = lowered & through & ~(UInt64(2) &<< UInt64(j) &- 1)
+                var lower = (lowered &>> shift) & (UInt64(1) &<< UInt64(truncatingIfNeeded: run) &- 1)
                 while lower != 0 {
-                    let k = Int(positions[lower.trailingZeroBitCount])
+                    let k = Int(positions[node &- lower.trailingZeroBitCount])
                     lower &= lower &- 1
                     let value = block[k &* 8]
                     block[k &* 8] = value < 0 ? value &+ 1 : value &- 1
@@ -258,13 +260,13 @@ final class TrellisQuantizer {
                 // The node just before failed (j's bit is clear); the last of the window is the default.
                 var from = j &- 2
                 while from > j &- Self.window {
-                    let run = position &- positions[from] &- 1
-                    if best[from] + Self.step(rowA, rowB, run: Int(run), gainA, gainB) == target { break }
+                    let gap = Int(position &- positions[from] &- 1)
+                    if best[from] + Self.step(rowA, rowB, run: gap, gainA, gainB) == target { break }
                     from &-= 1
                 }
-                let run = Int(position &- positions[from] &- 1)
+                let gap = Int(position &- positions[from] &- 1)
                 // The same comparison as `step`: the lower value only when strictly cheaper.
-                if rowB[run] + gainB < rowA[run] + gainA { block[k &* 8] = value < 0 ? value &+ 1 : value &- 1 }
+                if rowB[gap] + gainB < rowA[gap] + gainA { block[k &* 8] = value < 0 ? value &+ 1 : value &- 1 }
                 node = from
             }
             guard kept != mask else { continue }
