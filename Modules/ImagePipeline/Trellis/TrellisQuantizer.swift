@@ -35,11 +35,14 @@ final class TrellisQuantizer {
     /// The quantiser steps in zig-zag order, luma then chroma: they turn a coefficient in steps back into its
     /// value for the block's energy.
     private let steps: UnsafeMutablePointer<Float>
-    /// Per AC table (0 luma, 1 chroma), per size category s (0...15) and zero run r (0...63), the bits of
-    /// the symbols that code run r followed by a value of size s: r / 16 ZRL codes, the (r % 16, s) code and s
-    /// extra bits. Stored size-major so one row serves a candidate's every predecessor. A symbol the table cannot
-    /// code, and size 0 (a value lowered to zero, which is not an option), cost `forbidden`.
-    private let runCosts: UnsafeMutablePointer<Float>
+    /// Per AC table (0 luma, 1 chroma), `tableBytes` apart, what pricing a candidate reads, so one base register
+    /// serves it all: the rate rows (per size category s, 0...15, and zero run r, 0...63, the bits of the symbols
+    /// that code run r followed by a value of size s: r / 16 ZRL codes, the (r % 16, s) code and s extra bits;
+    /// size-major so one row serves a candidate's every predecessor; a symbol the table cannot code, and size 0,
+    /// a value lowered to zero, which is not an option, cost `forbidden`), then per magnitude 0...1023 the byte
+    /// offset of its row less one entry (`Int32`, at `rowOffsetsAt`), then per zig-zag position the bits of
+    /// closing the block after it (end of block, none after 63, at `closingsAt`).
+    private let tables: UnsafeMutableRawPointer
     /// The bits of end of block, per table.
     private let endOfBlockCosts: (Float, Float)
     /// Per table, a bound on the bits that zeroing one coefficient can save on any path: the dearest symbol, plus
@@ -56,15 +59,17 @@ final class TrellisQuantizer {
     private static let runsPerSize = 64
     private static let sizes = 16
     private static let costsPerTable = sizes * runsPerSize
+    private static let rowOffsetsAt = costsPerTable * 4
+    private static let closingsAt = rowOffsetsAt + 1024 * 4
+    private static let tableBytes = closingsAt + 64 * 4
 
     /// Per block scratch, one node per candidate after the start node 0, and `window` sentinel nodes before it so
-    /// the predecessor search never leaves the arrays: zig-zag position and best cost of a prefix ending with this
-    /// candidate non-zero (what the walk back needs to find the step the forward pass took).
+    /// the predecessor search never leaves the arrays: the zig-zag position (`Int32`, 4 bytes per node from node
+    /// 0) and, `bestAt` bytes further, the best cost of a prefix ending with this candidate non-zero (what the
+    /// walk back needs to find the step the forward pass took).
     private let scratch: UnsafeMutableRawPointer
-    private let positions: UnsafeMutablePointer<Int32>
-    private let best: UnsafeMutablePointer<Float>
-    /// Per magnitude 0...1023, the offset of its size category's rate row in `runCosts`.
-    private let rowOffsets: UnsafeMutablePointer<Int32>
+    private let nodes: UnsafeMutableRawPointer
+    private static let bestAt = (window + 65) * 4
 
     /// A quantizer for the quantisation tables `quantization` (index 0 luma, 1 chroma) whose rates are the code
     /// lengths of `ac` (a missing chroma table reuses the luma one).
@@ -76,7 +81,7 @@ final class TrellisQuantizer {
             let spec = table < quantization.count ? quantization[table] : quantization.first
             for k in 0..<64 { steps[table * 64 + k] = Float(spec?.steps[ZigZag.naturalIndex[k]] ?? 1) }
         }
-        runCosts = .allocate(capacity: 2 * Self.costsPerTable)
+        tables = .allocate(byteCount: 2 * Self.tableBytes, alignment: 64)
         var endOfBlock: [Float] = [0, 0]
         var bounds: [Float] = [0, 0]
         for table in 0..<2 {
@@ -84,7 +89,8 @@ final class TrellisQuantizer {
             let lengths = HuffmanEncodingTable(spec).packed.map { Int($0 & 0xFF) }
             let zeroRun = lengths[0xF0]
             endOfBlock[table] = lengths[0x00] > 0 ? Float(lengths[0x00]) : Self.forbidden
-            let base = runCosts + table * Self.costsPerTable
+            let region = tables + table * Self.tableBytes
+            let base = region.bindMemory(to: Float.self, capacity: Self.costsPerTable)
             for size in 0..<Self.sizes {
                 for run in 0..<Self.runsPerSize {
                     let symbol = (run & 15) << 4 | size
@@ -96,28 +102,28 @@ final class TrellisQuantizer {
             let coded = UnsafeBufferPointer(start: base + Self.runsPerSize, count: 10 * Self.runsPerSize)
             let dearest = coded.max() ?? Self.forbidden
             bounds[table] = dearest < Self.forbidden ? 2 * dearest - (coded.min() ?? 0) : .infinity
+            let rowOffsets = (region + Self.rowOffsetsAt).bindMemory(to: Int32.self, capacity: 1024)
+            for magnitude in 0..<1024 {
+                let size = Int.bitWidth - magnitude.leadingZeroBitCount
+                rowOffsets[magnitude] = Int32((size * Self.runsPerSize - 1) * 4)
+            }
+            let closings = (region + Self.closingsAt).bindMemory(to: Float.self, capacity: 64)
+            for k in 0..<64 { closings[k] = k == 63 ? 0 : endOfBlock[table] }
         }
         endOfBlockCosts = (endOfBlock[0], endOfBlock[1])
         settledBounds = (bounds[0], bounds[1])
-        let nodes = Self.window + 65
-        scratch = .allocate(byteCount: nodes * 4 * 2, alignment: 16)
-        positions = scratch.bindMemory(to: Int32.self, capacity: nodes) + Self.window
-        best = (scratch + nodes * 4).bindMemory(to: Float.self, capacity: nodes) + Self.window
+        scratch = .allocate(byteCount: Self.bestAt * 2, alignment: 16)
+        nodes = scratch + Self.window * 4
         for node in -Self.window...0 {
-            positions[node] = 0
-            best[node] = node == 0 ? 0 : Self.unreachable
-        }
-        rowOffsets = .allocate(capacity: 1024)
-        for magnitude in 0..<1024 {
-            rowOffsets[magnitude] = Int32((Int.bitWidth - magnitude.leadingZeroBitCount) * Self.runsPerSize)
+            nodes.storeBytes(of: 0, toByteOffset: node * 4, as: Int32.self)
+            nodes.storeBytes(of: node == 0 ? 0 : Self.unreachable, toByteOffset: node * 4 + Self.bestAt, as: Float.self)
         }
     }
 
     deinit {
-        runCosts.deallocate()
+        tables.deallocate()
         steps.deallocate()
         scratch.deallocate()
-        rowOffsets.deallocate()
     }
 
     /// Re-decides the AC coefficients of the first `lanes` blocks of one group of eight, after
@@ -130,13 +136,12 @@ final class TrellisQuantizer {
     ) {
         let samples = UnsafeRawPointer(transformed).assumingMemoryBound(to: Float.self)
         let quantized = UnsafeMutableRawPointer(coefficients).assumingMemoryBound(to: Int32.self)
-        let costs = UnsafePointer(runCosts + (table == 0 ? 0 : Self.costsPerTable))
+        let prices = UnsafeRawPointer(tables + (table == 0 ? 0 : Self.tableBytes))
         let endOfBlock = table == 0 ? endOfBlockCosts.0 : endOfBlockCosts.1
         let settledBound = table == 0 ? settledBounds.0 : settledBounds.1
         let steps = UnsafePointer(self.steps + (table == 0 ? 0 : 64))
-        let positions = self.positions
-        let best = self.best
-        let rowOffsets = UnsafePointer(self.rowOffsets)
+        let nodes = self.nodes
+        let bestAt = Self.bestAt
         let unreachable = Self.unreachable
         // Squared steps of error per bit → weight of distortion against bits. λ = 0 means rounding: a weight so
         // large that no rate matters, yet small enough that a symbol without a code (`forbidden`) never wins.
@@ -178,7 +183,7 @@ final class TrellisQuantizer {
                 candidates &= candidates &- 1
             }
             guard candidates != 0 else { continue }
-            positions[0] = Int32(truncatingIfNeeded: start)
+            nodes.storeBytes(of: Int32(truncatingIfNeeded: start), as: Int32.self)
             // Forward pass: extract candidate i, price it against its `window` predecessors and close the block
             // after it (end of block unless it is the 63rd coefficient). The best costs and positions of the
             // last four nodes stay in registers, so the only chain from one candidate to the next is one add and
@@ -203,9 +208,9 @@ final class TrellisQuantizer {
                 let rounded = block[k &* 8]
                 let a = min(1023, rounded < 0 ? 0 &- rounded : rounded)
                 let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
-                positions[i] = Int32(truncatingIfNeeded: k)
-                let rowA = costs + (Int(rowOffsets[Int(a)]) &+ k &- 1)
-                let rowB = costs + (Int(rowOffsets[Int(a &- 1)]) &+ k &- 1)
+                nodes.storeBytes(of: Int32(truncatingIfNeeded: k), toByteOffset: i &* 4, as: Int32.self)
+                let rowA = Self.row(prices, magnitude: a, at: k)
+                let rowB = Self.row(prices, magnitude: a &- 1, at: k)
                 let keep1 = rowA[p1] + gainA
                 let lower1 = rowB[p1] + gainB
                 let c1 = min(keep1, lower1)
@@ -214,16 +219,15 @@ final class TrellisQuantizer {
                 let c4 = min(rowA[p4] + gainA, rowB[p4] + gainB)
                 let via1 = b1 + c1
                 let cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), via1)
-                best[i] = cost
+                nodes.storeBytes(of: cost, toByteOffset: i &* 4 &+ bestAt, as: Float.self)
                 fromPrevious = fromPrevious &<< 1 | (via1 == cost ? 1 : 0)
                 lowered = lowered &<< 1 | (lower1 < keep1 ? 1 : 0)
                 (b4, b3, b2, b1) = (b3, b2, b1, cost)
                 (p4, p3, p2, p1) = (p3, p2, p1, 0 &- k)
                 // Ties close later, so λ = 0 keeps every rounded value.
-                let closing = cost + (k == 63 ? 0 : endOfBlock)
-                let closes = closing <= total
-                total = closes ? closing : total
-                last = closes ? i : last
+                let closing = cost + prices.load(fromByteOffset: Self.closingsAt &+ k &* 4, as: Float.self)
+                last = closing <= total ? i : last
+                total = min(total, closing)
             }
             // Walk back from the last kept candidate, a run of candidates at a time: the nodes j + 1...node each
             // came from the node before (their `fromPrevious` bits), so the run j...node is kept, and its lowered
@@ -236,37 +240,37 @@ final class TrellisQuantizer {
                 let shift = UInt64(truncatingIfNeeded: i &- node)
                 let run = (~fromPrevious &>> shift).trailingZeroBitCount
                 let j = node &- run
-                let high = UInt64(truncatingIfNeeded: positions[node])
-                let low = UInt64(truncatingIfNeeded: positions[j])
+                let high = UInt64(truncatingIfNeeded: nodes.load(fromByteOffset: node &* 4, as: Int32.self))
+                let low = UInt64(truncatingIfNeeded: nodes.load(fromByteOffset: j &* 4, as: Int32.self))
                 kept |= mask & (UInt64(2) &<< high &- 1) & ~(UInt64(1) &<< low &- 1)
                 var lower = (lowered &>> shift) & (UInt64(1) &<< UInt64(truncatingIfNeeded: run) &- 1)
                 while lower != 0 {
-                    let k = Int(positions[node &- lower.trailingZeroBitCount])
+                    let k = Int(nodes.load(fromByteOffset: (node &- lower.trailingZeroBitCount) &* 4, as: Int32.self))
                     lower &= lower &- 1
                     let value = block[k &* 8]
                     block[k &* 8] = value < 0 ? value &+ 1 : value &- 1
                 }
                 guard j > 0 else { break }
-                let position = positions[j]
-                let k = Int(position)
+                let k = Int(nodes.load(fromByteOffset: j &* 4, as: Int32.self))
                 let signed = samples[Int(scanOrder[k]) &* 8 &+ lane] * multipliers[k]
                 let x = signed < 0 ? -signed : signed
                 let value = block[k &* 8]
                 let a = min(1023, value < 0 ? 0 &- value : value)
                 let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
-                let rowA = costs + Int(rowOffsets[Int(a)])
-                let rowB = costs + Int(rowOffsets[Int(a &- 1)])
-                let target = best[j]
+                let rowA = Self.row(prices, magnitude: a, at: k)
+                let rowB = Self.row(prices, magnitude: a &- 1, at: k)
+                let target = nodes.load(fromByteOffset: j &* 4 &+ bestAt, as: Float.self)
                 // The node just before failed (j's bit is clear); the last of the window is the default.
                 var from = j &- 2
                 while from > j &- Self.window {
-                    let gap = Int(position &- positions[from] &- 1)
-                    if best[from] + Self.step(rowA, rowB, run: gap, gainA, gainB) == target { break }
+                    let p = 0 &- Int(nodes.load(fromByteOffset: from &* 4, as: Int32.self))
+                    let previous = nodes.load(fromByteOffset: from &* 4 &+ bestAt, as: Float.self)
+                    if previous + min(rowA[p] + gainA, rowB[p] + gainB) == target { break }
                     from &-= 1
                 }
-                let gap = Int(position &- positions[from] &- 1)
-                // The same comparison as `step`: the lower value only when strictly cheaper.
-                if rowB[gap] + gainB < rowA[gap] + gainA { block[k &* 8] = value < 0 ? value &+ 1 : value &- 1 }
+                let p = 0 &- Int(nodes.load(fromByteOffset: from &* 4, as: Int32.self))
+                // The same comparison as the step's `min`: the lower value only when strictly cheaper.
+                if rowB[p] + gainB < rowA[p] + gainA { block[k &* 8] = value < 0 ? value &+ 1 : value &- 1 }
                 node = from
             }
             guard kept != mask else { continue }
@@ -290,12 +294,11 @@ final class TrellisQuantizer {
         return (gainA, gainA + weight * (1 - 2 * (fa - x)))
     }
 
-    /// The cost of one step of a path: a zero run of `run` and then the candidate's better value (the lower one
-    /// only when strictly cheaper).
+    /// The rate row of magnitude `a` (its size category's; size 0, for 0, is `forbidden` throughout) for a
+    /// candidate at zig-zag position k, offset by k − 1: the rate after the node at position p is `row[−p]`.
     @inline(__always)
-    private static func step(
-        _ rowA: UnsafePointer<Float>, _ rowB: UnsafePointer<Float>, run: Int, _ gainA: Float, _ gainB: Float
-    ) -> Float {
-        min(rowA[run] + gainA, rowB[run] + gainB)
+    private static func row(_ prices: UnsafeRawPointer, magnitude a: Int32, at k: Int) -> UnsafePointer<Float> {
+        let offset = Int(prices.load(fromByteOffset: rowOffsetsAt &+ Int(a) &* 4, as: Int32.self))
+        return (prices + (offset &+ k &* 4)).assumingMemoryBound(to: Float.self)
     }
 }
