@@ -158,7 +158,7 @@ struct EncodingPlan {
                             samples + index * 64, multipliers: table, scanOrder: scanOrder, clampAC: clampAC,
                             into: coefficients + index * ForwardDCT.coefficientVectorsPerGroup)
                         trellis?.refine(
-                            samples + index * 64, multipliers: table, scanOrder: scanOrder,
+                            samples + index * 64,
                             coefficients: coefficients + index * ForwardDCT.coefficientVectorsPerGroup,
                             lanes: component.blocksWide - group * 8, table: component.table)
                     }

@@ -40,8 +40,11 @@ final class TrellisQuantizer {
     /// that code run r followed by a value of size s: r / 16 ZRL codes, the (r % 16, s) code and s extra bits;
     /// size-major so one row serves a candidate's every predecessor; a symbol the table cannot code, and size 0,
     /// a value lowered to zero, which is not an option, cost `forbidden`), then per magnitude 0...1023 the byte
-    /// offset of its row less one entry (`Int32`, at `rowOffsetsAt`), then per zig-zag position the bits of
-    /// closing the block after it (end of block, none after 63, at `closingsAt`).
+    /// offset of its row less one entry (`Int32`, at `rowOffsetsAt`), then per zig-zag position k the bits of
+    /// closing the block after it (end of block, none after 63, at `closingsAt`), the byte offset of its
+    /// coefficient in a group's transform output (`Int32`, natural index · 8 lanes · 4, at `sourcesAt`) and the
+    /// multiplier that turns that coefficient into quantiser steps (the one `ForwardDCT.quantize` used, from
+    /// `QuantizationMultipliers`, at `multipliersAt`).
     private let tables: UnsafeMutableRawPointer
     /// The bits of end of block, per table.
     private let endOfBlockCosts: (Float, Float)
@@ -61,7 +64,9 @@ final class TrellisQuantizer {
     private static let costsPerTable = sizes * runsPerSize
     private static let rowOffsetsAt = costsPerTable * 4
     private static let closingsAt = rowOffsetsAt + 1024 * 4
-    private static let tableBytes = closingsAt + 64 * 4
+    private static let sourcesAt = closingsAt + 64 * 4
+    private static let multipliersAt = sourcesAt + 64 * 4
+    private static let tableBytes = multipliersAt + 64 * 4
 
     /// Per block scratch, one node per candidate after the start node 0, and `window` sentinel nodes before it so
     /// the predecessor search never leaves the arrays: the zig-zag position (`Int32`, 4 bytes per node from node
@@ -108,7 +113,15 @@ final class TrellisQuantizer {
                 rowOffsets[magnitude] = Int32((size * Self.runsPerSize - 1) * 4)
             }
             let closings = (region + Self.closingsAt).bindMemory(to: Float.self, capacity: 64)
-            for k in 0..<64 { closings[k] = k == 63 ? 0 : endOfBlock[table] }
+            let sources = (region + Self.sourcesAt).bindMemory(to: Int32.self, capacity: 64)
+            let multipliers = (region + Self.multipliersAt).bindMemory(to: Float.self, capacity: 64)
+            let natural = quantization.isEmpty ? nil
+                : QuantizationMultipliers(table: table < quantization.count ? quantization[table] : quantization[0])
+            for k in 0..<64 {
+                closings[k] = k == 63 ? 0 : endOfBlock[table]
+                sources[k] = Int32(ZigZag.naturalIndex[k] * 8 * 4)
+                multipliers[k] = natural?.values[ZigZag.naturalIndex[k]] ?? 1
+            }
         }
         endOfBlockCosts = (endOfBlock[0], endOfBlock[1])
         settledBounds = (bounds[0], bounds[1])
@@ -127,14 +140,13 @@ final class TrellisQuantizer {
     }
 
     /// Re-decides the AC coefficients of the first `lanes` blocks of one group of eight, after
-    /// `ForwardDCT.quantize` has rounded them: `transformed` is the group's AAN output (natural order, still in
-    /// place), `multipliers` and `scanOrder` are those quantisation used (zig-zag order), and `coefficients` the
-    /// group's quantised output, whose values and non-zero masks are rewritten.
+    /// `ForwardDCT.quantize` has rounded them with the multipliers of quantisation table `table`: `transformed` is
+    /// the group's AAN output (natural order, still in place) and `coefficients` the group's quantised output
+    /// (zig-zag order), whose values and non-zero masks are rewritten.
     func refine(
-        _ transformed: UnsafePointer<SIMD8<Float>>, multipliers: UnsafePointer<Float>,
-        scanOrder: UnsafePointer<Int32>, coefficients: UnsafeMutablePointer<SIMD8<Int32>>, lanes: Int, table: Int
+        _ transformed: UnsafePointer<SIMD8<Float>>, coefficients: UnsafeMutablePointer<SIMD8<Int32>>, lanes: Int,
+        table: Int
     ) {
-        let samples = UnsafeRawPointer(transformed).assumingMemoryBound(to: Float.self)
         let quantized = UnsafeMutableRawPointer(coefficients).assumingMemoryBound(to: Int32.self)
         let prices = UnsafeRawPointer(tables + (table == 0 ? 0 : Self.tableBytes))
         let endOfBlock = table == 0 ? endOfBlockCosts.0 : endOfBlockCosts.1
@@ -149,6 +161,7 @@ final class TrellisQuantizer {
         let energyScale = masking > 0 ? 1 / (63 * masking) : 0
         for lane in 0..<min(lanes, 8) {
             let block = quantized + lane
+            let samples = UnsafeRawPointer(transformed) + lane &* 4
             let low = UInt64(UInt32(bitPattern: block[64 &* 8]))
             let high = UInt64(UInt32(bitPattern: block[65 &* 8]))
             let mask = high &<< 32 | low
@@ -162,7 +175,7 @@ final class TrellisQuantizer {
                 while rest != 0 {
                     let k = rest.trailingZeroBitCount
                     rest &= rest &- 1
-                    let coefficient = samples[Int(scanOrder[k]) &* 8 &+ lane] * multipliers[k] * steps[k]
+                    let coefficient = Self.steps(samples, k, prices) * steps[k]
                     energy += coefficient * coefficient
                 }
                 weight = smoothWeight / (1 + energy * energyScale)
@@ -183,32 +196,35 @@ final class TrellisQuantizer {
                 candidates &= candidates &- 1
             }
             guard candidates != 0 else { continue }
-            nodes.storeBytes(of: Int32(truncatingIfNeeded: start), as: Int32.self)
             // Forward pass: extract candidate i, price it against its `window` predecessors and close the block
-            // after it (end of block unless it is the 63rd coefficient). The best costs and positions of the
-            // last four nodes stay in registers, so the only chain from one candidate to the next is one add and
-            // one min per predecessor (everything else depends on the candidate alone). The positions are kept
-            // negated and the rate rows offset by k − 1, so a predecessor's rate is one load at `row[−p]`. Two
-            // bits per candidate, shifted in (candidate m ends at bit n − m of n), record what the walk back needs
-            // most often: whether its best cost is reached from the candidate just before it, and whether that
-            // step lowers its value.
+            // after it (end of block unless it is the 63rd coefficient). The best costs of the last four nodes
+            // stay in registers, so the only chain from one candidate to the next is one add and one min per
+            // predecessor (everything else depends on the candidate alone). Each node stores its position
+            // negated, and the rate rows are offset by k − 1, so a predecessor's rate is one load at `row[−p]`.
+            // Two bits per candidate, shifted in (candidate m ends at bit n − m of n), record what the walk back
+            // needs most often: whether its best cost is reached from the candidate just before it, and whether
+            // that step lowers its value.
+            nodes.storeBytes(of: Int32(truncatingIfNeeded: 0 &- start), as: Int32.self)
             var (b1, b2, b3, b4): (Float, Float, Float, Float) = (0, unreachable, unreachable, unreachable)
-            var (p1, p2, p3, p4) = (0 &- start, 0, 0, 0)
-            var last = 0
+            var p1 = 0 &- start
+            var slot = nodes
+            var last = nodes
             var total = endOfBlock
-            var i = 0
             var fromPrevious: UInt64 = 0
             var lowered: UInt64 = 0
             while candidates != 0 {
                 let k = candidates.trailingZeroBitCount
                 candidates &= candidates &- 1
-                i &+= 1
-                let signed = samples[Int(scanOrder[k]) &* 8 &+ lane] * multipliers[k]
+                slot += 4
+                let signed = Self.steps(samples, k, prices)
                 let x = signed < 0 ? -signed : signed
                 let rounded = block[k &* 8]
                 let a = min(1023, rounded < 0 ? 0 &- rounded : rounded)
                 let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
-                nodes.storeBytes(of: Int32(truncatingIfNeeded: k), toByteOffset: i &* 4, as: Int32.self)
+                slot.storeBytes(of: Int32(truncatingIfNeeded: 0 &- k), as: Int32.self)
+                let p2 = Int(slot.load(fromByteOffset: -8, as: Int32.self))
+                let p3 = Int(slot.load(fromByteOffset: -12, as: Int32.self))
+                let p4 = Int(slot.load(fromByteOffset: -16, as: Int32.self))
                 let rowA = Self.row(prices, magnitude: a, at: k)
                 let rowB = Self.row(prices, magnitude: a &- 1, at: k)
                 let keep1 = rowA[p1] + gainA
@@ -219,14 +235,14 @@ final class TrellisQuantizer {
                 let c4 = min(rowA[p4] + gainA, rowB[p4] + gainB)
                 let via1 = b1 + c1
                 let cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), via1)
-                nodes.storeBytes(of: cost, toByteOffset: i &* 4 &+ bestAt, as: Float.self)
+                slot.storeBytes(of: cost, toByteOffset: bestAt, as: Float.self)
                 fromPrevious = fromPrevious &<< 1 | (via1 == cost ? 1 : 0)
                 lowered = lowered &<< 1 | (lower1 < keep1 ? 1 : 0)
                 (b4, b3, b2, b1) = (b3, b2, b1, cost)
-                (p4, p3, p2, p1) = (p3, p2, p1, 0 &- k)
+                p1 = 0 &- k
                 // Ties close later, so λ = 0 keeps every rounded value.
                 let closing = cost + prices.load(fromByteOffset: Self.closingsAt &+ k &* 4, as: Float.self)
-                last = closing <= total ? i : last
+                last = closing <= total ? slot : last
                 total = min(total, closing)
             }
             // Walk back from the last kept candidate, a run of candidates at a time: the nodes j + 1...node each
@@ -234,25 +250,27 @@ final class TrellisQuantizer {
             // values are those bits of `lowered`. Node j's predecessor is the latest of the others whose path
             // reproduces its best cost exactly (the same float operations as the forward pass), its value the
             // one that step chose. Node 0, the start, ends the walk (its bit, n, is clear).
+            let count = (slot - nodes) >> 2
             var kept: UInt64 = mask & (UInt64(2) &<< UInt64(truncatingIfNeeded: start) &- 1)
-            var node = last
+            var node = (last - nodes) >> 2
             while node > 0 {
-                let shift = UInt64(truncatingIfNeeded: i &- node)
+                let shift = UInt64(truncatingIfNeeded: count &- node)
                 let run = (~fromPrevious &>> shift).trailingZeroBitCount
                 let j = node &- run
-                let high = UInt64(truncatingIfNeeded: nodes.load(fromByteOffset: node &* 4, as: Int32.self))
-                let low = UInt64(truncatingIfNeeded: nodes.load(fromByteOffset: j &* 4, as: Int32.self))
+                let high = UInt64(truncatingIfNeeded: 0 &- nodes.load(fromByteOffset: node &* 4, as: Int32.self))
+                let low = UInt64(truncatingIfNeeded: 0 &- nodes.load(fromByteOffset: j &* 4, as: Int32.self))
                 kept |= mask & (UInt64(2) &<< high &- 1) & ~(UInt64(1) &<< low &- 1)
                 var lower = (lowered &>> shift) & (UInt64(1) &<< UInt64(truncatingIfNeeded: run) &- 1)
                 while lower != 0 {
-                    let k = Int(nodes.load(fromByteOffset: (node &- lower.trailingZeroBitCount) &* 4, as: Int32.self))
+                    let at = (node &- lower.trailingZeroBitCount) &* 4
                     lower &= lower &- 1
+                    let k = Int(0 &- nodes.load(fromByteOffset: at, as: Int32.self))
                     let value = block[k &* 8]
                     block[k &* 8] = value < 0 ? value &+ 1 : value &- 1
                 }
                 guard j > 0 else { break }
-                let k = Int(nodes.load(fromByteOffset: j &* 4, as: Int32.self))
-                let signed = samples[Int(scanOrder[k]) &* 8 &+ lane] * multipliers[k]
+                let k = Int(0 &- nodes.load(fromByteOffset: j &* 4, as: Int32.self))
+                let signed = Self.steps(samples, k, prices)
                 let x = signed < 0 ? -signed : signed
                 let value = block[k &* 8]
                 let a = min(1023, value < 0 ? 0 &- value : value)
@@ -263,12 +281,12 @@ final class TrellisQuantizer {
                 // The node just before failed (j's bit is clear); the last of the window is the default.
                 var from = j &- 2
                 while from > j &- Self.window {
-                    let p = 0 &- Int(nodes.load(fromByteOffset: from &* 4, as: Int32.self))
+                    let p = Int(nodes.load(fromByteOffset: from &* 4, as: Int32.self))
                     let previous = nodes.load(fromByteOffset: from &* 4 &+ bestAt, as: Float.self)
                     if previous + min(rowA[p] + gainA, rowB[p] + gainB) == target { break }
                     from &-= 1
                 }
-                let p = 0 &- Int(nodes.load(fromByteOffset: from &* 4, as: Int32.self))
+                let p = Int(nodes.load(fromByteOffset: from &* 4, as: Int32.self))
                 // The same comparison as the step's `min`: the lower value only when strictly cheaper.
                 if rowB[p] + gainB < rowA[p] + gainA { block[k &* 8] = value < 0 ? value &+ 1 : value &- 1 }
                 node = from
@@ -282,6 +300,15 @@ final class TrellisQuantizer {
             block[64 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept))
             block[65 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept >> 32))
         }
+    }
+
+    /// Coefficient k (zig-zag) of one lane of a group's transform output, in quantiser steps: what
+    /// `ForwardDCT.quantize` rounded.
+    @inline(__always)
+    private static func steps(_ samples: UnsafeRawPointer, _ k: Int, _ prices: UnsafeRawPointer) -> Float {
+        let source = Int(prices.load(fromByteOffset: sourcesAt &+ k &* 4, as: Int32.self))
+        return samples.load(fromByteOffset: source, as: Float.self)
+            * prices.load(fromByteOffset: multipliersAt &+ k &* 4, as: Float.self)
     }
 
     /// The distortion of keeping magnitude `a` and of lowering it to `a − 1`, relative to zeroing a coefficient of
