@@ -54,7 +54,7 @@ final class TrellisQuantizer {
     private let settledBounds: (Float, Float)
 
     /// How many candidates before a candidate the programme considers as its predecessor.
-    static let window = 4
+    static let window = 3
     /// Costs at or above this mark a path that cannot be coded with the tables.
     private static let forbidden: Float = 1e20
     /// The cost of the sentinel nodes before the start node (never chosen, but always safe to add to).
@@ -196,16 +196,17 @@ final class TrellisQuantizer {
                 candidates &= candidates &- 1
             }
             guard candidates != 0 else { continue }
-            // Forward pass: extract candidate i, price it against its `window` predecessors and close the block
-            // after it (end of block unless it is the 63rd coefficient). The best costs of the last four nodes
-            // stay in registers, so the only chain from one candidate to the next is one add and one min per
-            // predecessor (everything else depends on the candidate alone). Each node stores its position
-            // negated, and the rate rows are offset by k − 1, so a predecessor's rate is one load at `row[−p]`.
-            // Two bits per candidate, shifted in (candidate m ends at bit n − m of n), record what the walk back
-            // needs most often: whether its best cost is reached from the candidate just before it, and whether
-            // that step lowers its value.
+            // Forward pass: extract candidate i, price it against its `window` (3) predecessors and close the
+            // block after it (end of block unless it is the 63rd coefficient). Only the step from the candidate
+            // just before may lower its value (the others, which zero one or two candidates in between, price
+            // the rounded value only: lowering after a zeroed neighbour almost never pays, and it halves their
+            // loads). The best costs of the last three nodes stay in registers, so the only chain from one
+            // candidate to the next is an add and a min. Each node stores its position negated, and the rate
+            // rows are offset by k − 1, so a predecessor's rate is one load at `row[−p]`. Two bits per
+            // candidate, shifted in (candidate m ends at bit n − m of n), record what the walk back needs: whether
+            // its best cost is reached from the candidate just before it, and whether that step lowers its value.
             nodes.storeBytes(of: Int32(truncatingIfNeeded: 0 &- start), as: Int32.self)
-            var (b1, b2, b3, b4): (Float, Float, Float, Float) = (0, unreachable, unreachable, unreachable)
+            var (b1, b2, b3): (Float, Float, Float) = (0, unreachable, unreachable)
             var p1 = 0 &- start
             var slot = nodes
             var last = nodes
@@ -224,21 +225,16 @@ final class TrellisQuantizer {
                 slot.storeBytes(of: Int32(truncatingIfNeeded: 0 &- k), as: Int32.self)
                 let p2 = Int(slot.load(fromByteOffset: -8, as: Int32.self))
                 let p3 = Int(slot.load(fromByteOffset: -12, as: Int32.self))
-                let p4 = Int(slot.load(fromByteOffset: -16, as: Int32.self))
                 let rowA = Self.row(prices, magnitude: a, at: k)
                 let rowB = Self.row(prices, magnitude: a &- 1, at: k)
                 let keep1 = rowA[p1] + gainA
                 let lower1 = rowB[p1] + gainB
-                let c1 = min(keep1, lower1)
-                let c2 = min(rowA[p2] + gainA, rowB[p2] + gainB)
-                let c3 = min(rowA[p3] + gainA, rowB[p3] + gainB)
-                let c4 = min(rowA[p4] + gainA, rowB[p4] + gainB)
-                let via1 = b1 + c1
-                let cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), via1)
+                let via1 = b1 + min(keep1, lower1)
+                let cost = min(min(b3 + rowA[p3], b2 + rowA[p2]) + gainA, via1)
                 slot.storeBytes(of: cost, toByteOffset: bestAt, as: Float.self)
                 fromPrevious = fromPrevious &<< 1 | (via1 == cost ? 1 : 0)
                 lowered = lowered &<< 1 | (lower1 < keep1 ? 1 : 0)
-                (b4, b3, b2, b1) = (b3, b2, b1, cost)
+                (b3, b2, b1) = (b2, b1, cost)
                 p1 = 0 &- k
                 // Ties close later, so λ = 0 keeps every rounded value.
                 let closing = cost + prices.load(fromByteOffset: Self.closingsAt &+ k &* 4, as: Float.self)
@@ -247,9 +243,9 @@ final class TrellisQuantizer {
             }
             // Walk back from the last kept candidate, a run of candidates at a time: the nodes j + 1...node each
             // came from the node before (their `fromPrevious` bits), so the run j...node is kept, and its lowered
-            // values are those bits of `lowered`. Node j's predecessor is the latest of the others whose path
-            // reproduces its best cost exactly (the same float operations as the forward pass), its value the
-            // one that step chose. Node 0, the start, ends the walk (its bit, n, is clear).
+            // values are those bits of `lowered`. Node j came from two or three nodes back, keeping its value:
+            // two if that path reproduces its best cost exactly (the same float operations as the forward pass).
+            // Node 0, the start, ends the walk (its bit, n, is clear).
             let count = (slot - nodes) >> 2
             var kept: UInt64 = mask & (UInt64(2) &<< UInt64(truncatingIfNeeded: start) &- 1)
             var node = (last - nodes) >> 2
@@ -274,22 +270,14 @@ final class TrellisQuantizer {
                 let x = signed < 0 ? -signed : signed
                 let value = block[k &* 8]
                 let a = min(1023, value < 0 ? 0 &- value : value)
-                let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
+                let gainA = Self.gains(magnitude: a, of: x, weight: weight).0
                 let rowA = Self.row(prices, magnitude: a, at: k)
-                let rowB = Self.row(prices, magnitude: a &- 1, at: k)
                 let target = nodes.load(fromByteOffset: j &* 4 &+ bestAt, as: Float.self)
-                // The node just before failed (j's bit is clear); the last of the window is the default.
-                var from = j &- 2
-                while from > j &- Self.window {
-                    let p = Int(nodes.load(fromByteOffset: from &* 4, as: Int32.self))
-                    let previous = nodes.load(fromByteOffset: from &* 4 &+ bestAt, as: Float.self)
-                    if previous + min(rowA[p] + gainA, rowB[p] + gainB) == target { break }
-                    from &-= 1
-                }
-                let p = Int(nodes.load(fromByteOffset: from &* 4, as: Int32.self))
-                // The same comparison as the step's `min`: the lower value only when strictly cheaper.
-                if rowB[p] + gainB < rowA[p] + gainA { block[k &* 8] = value < 0 ? value &+ 1 : value &- 1 }
-                node = from
+                // The node just before failed (j's bit is clear), so j keeps its value; its predecessor is the
+                // one before that if that reproduces its cost, else the last of the window.
+                let p = Int(nodes.load(fromByteOffset: (j &- 2) &* 4, as: Int32.self))
+                let previous = nodes.load(fromByteOffset: (j &- 2) &* 4 &+ bestAt, as: Float.self)
+                node = previous + rowA[p] + gainA == target ? j &- 2 : j &- 3
             }
             guard kept != mask else { continue }
             var dropped = mask & ~kept
