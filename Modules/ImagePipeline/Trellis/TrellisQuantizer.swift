@@ -203,8 +203,9 @@ final class TrellisQuantizer {
             // loads). The best costs of the last three nodes stay in registers, so the only chain from one
             // candidate to the next is an add and a min. Each node stores its position negated, and the rate
             // rows are offset by k − 1, so a predecessor's rate is one load at `row[−p]`. Two bits per
-            // candidate, shifted in (candidate m ends at bit n − m of n), record what the walk back needs: whether
-            // its best cost is reached from the candidate just before it, and whether that step lowers its value.
+            // candidate record what the walk back needs: whether its best cost is reached from the candidate just
+            // before it (shifted in: candidate m ends at bit n − m of n), and whether that step lowers its value
+            // (at bit k, the candidate's position: a kept candidate is lowered exactly when that bit is set).
             nodes.storeBytes(of: Int32(truncatingIfNeeded: 0 &- start), as: Int32.self)
             var (b1, b2, b3): (Float, Float, Float) = (0, unreachable, unreachable)
             var p1 = 0 &- start
@@ -212,7 +213,7 @@ final class TrellisQuantizer {
             var last = nodes
             var total = endOfBlock
             var fromPrevious: UInt64 = 0
-            var lowered: UInt64 = 0
+            var loweredAt: UInt64 = 0
             while candidates != 0 {
                 let k = candidates.trailingZeroBitCount
                 candidates &= candidates &- 1
@@ -232,8 +233,9 @@ final class TrellisQuantizer {
                 let via1 = b1 + min(keep1, lower1)
                 let cost = min(min(b3 + rowA[p3], b2 + rowA[p2]) + gainA, via1)
                 slot.storeBytes(of: cost, toByteOffset: bestAt, as: Float.self)
-                fromPrevious = fromPrevious &<< 1 | (via1 == cost ? 1 : 0)
-                lowered = lowered &<< 1 | (lower1 < keep1 ? 1 : 0)
+                let chained: UInt64 = via1 == cost ? 1 : 0
+                fromPrevious = fromPrevious &<< 1 | chained
+                loweredAt |= (chained & (lower1 < keep1 ? 1 : 0)) &<< UInt64(truncatingIfNeeded: k)
                 (b3, b2, b1) = (b2, b1, cost)
                 p1 = 0 &- k
                 // Ties close later, so λ = 0 keeps every rounded value.
@@ -242,10 +244,9 @@ final class TrellisQuantizer {
                 total = min(total, closing)
             }
             // Walk back from the last kept candidate, a run of candidates at a time: the nodes j + 1...node each
-            // came from the node before (their `fromPrevious` bits), so the run j...node is kept, and its lowered
-            // values are those bits of `lowered`. Node j came from two or three nodes back, keeping its value:
-            // two if that path reproduces its best cost exactly (the same float operations as the forward pass).
-            // Node 0, the start, ends the walk (its bit, n, is clear).
+            // came from the node before (their `fromPrevious` bits), so the run j...node is kept. Node j came from
+            // two or three nodes back, keeping its value: two if that path reproduces its best cost exactly (the
+            // same float operations as the forward pass). Node 0, the start, ends the walk (its bit, n, is clear).
             let count = (slot - nodes) >> 2
             var kept: UInt64 = mask & (UInt64(2) &<< UInt64(truncatingIfNeeded: start) &- 1)
             var node = (last - nodes) >> 2
@@ -256,14 +257,6 @@ final class TrellisQuantizer {
                 let high = UInt64(truncatingIfNeeded: 0 &- nodes.load(fromByteOffset: node &* 4, as: Int32.self))
                 let low = UInt64(truncatingIfNeeded: 0 &- nodes.load(fromByteOffset: j &* 4, as: Int32.self))
                 kept |= mask & (UInt64(2) &<< high &- 1) & ~(UInt64(1) &<< low &- 1)
-                var lower = (lowered &>> shift) & (UInt64(1) &<< UInt64(truncatingIfNeeded: run) &- 1)
-                while lower != 0 {
-                    let at = (node &- lower.trailingZeroBitCount) &* 4
-                    lower &= lower &- 1
-                    let k = Int(0 &- nodes.load(fromByteOffset: at, as: Int32.self))
-                    let value = block[k &* 8]
-                    block[k &* 8] = value < 0 ? value &+ 1 : value &- 1
-                }
                 guard j > 0 else { break }
                 let k = Int(0 &- nodes.load(fromByteOffset: j &* 4, as: Int32.self))
                 let signed = Self.steps(samples, k, prices)
@@ -279,11 +272,16 @@ final class TrellisQuantizer {
                 let previous = nodes.load(fromByteOffset: (j &- 2) &* 4 &+ bestAt, as: Float.self)
                 node = previous + rowA[p] + gainA == target ? j &- 2 : j &- 3
             }
-            guard kept != mask else { continue }
-            var dropped = mask & ~kept
-            while dropped != 0 {
-                block[dropped.trailingZeroBitCount &* 8] = 0
-                dropped &= dropped &- 1
+            // One pass over the changed coefficients: the dropped become zero, the lowered move one step toward it.
+            let dropped = mask & ~kept
+            var changed = dropped | loweredAt & kept
+            guard changed != 0 else { continue }
+            while changed != 0 {
+                let k = changed.trailingZeroBitCount
+                changed &= changed &- 1
+                let value = block[k &* 8]
+                let lowered = value < 0 ? value &+ 1 : value &- 1
+                block[k &* 8] = dropped &>> UInt64(truncatingIfNeeded: k) & 1 != 0 ? 0 : lowered
             }
             block[64 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept))
             block[65 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept >> 32))
