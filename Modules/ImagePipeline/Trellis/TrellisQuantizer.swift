@@ -39,8 +39,8 @@ final class TrellisQuantizer {
     /// serves it all: the rate rows (per size category s, 0...15, and zero run r, 0...63, the bits of the symbols
     /// that code run r followed by a value of size s: r / 16 ZRL codes, the (r % 16, s) code and s extra bits;
     /// size-major so one row serves a candidate's every predecessor; a symbol the table cannot code, and size 0,
-    /// a value lowered to zero, which is not an option, cost `forbidden`), then per magnitude 0...1023 the byte
-    /// offset of its row less one entry (`Int32`, at `rowOffsetsAt`), then per zig-zag position k the bits of
+    /// a value lowered to zero, which is not an option, cost `forbidden`), then per magnitude a, 0...1023, the byte
+    /// offsets of the rows of a and a − 1 less one entry (two `Int32`, at `rowOffsetsAt`), then per zig-zag position k the bits of
     /// closing the block after it (end of block, none after 63, at `closingsAt`), the byte offset of its
     /// coefficient in a group's transform output (`Int32`, natural index · 8 lanes · 4, at `sourcesAt`) and the
     /// multiplier that turns that coefficient into quantiser steps (the one `ForwardDCT.quantize` used, from
@@ -63,7 +63,7 @@ final class TrellisQuantizer {
     private static let sizes = 16
     private static let costsPerTable = sizes * runsPerSize
     private static let rowOffsetsAt = costsPerTable * 4
-    private static let closingsAt = rowOffsetsAt + 1024 * 4
+    private static let closingsAt = rowOffsetsAt + 1024 * 8
     private static let sourcesAt = closingsAt + 64 * 4
     private static let multipliersAt = sourcesAt + 64 * 4
     private static let tableBytes = multipliersAt + 64 * 4
@@ -107,10 +107,12 @@ final class TrellisQuantizer {
             let coded = UnsafeBufferPointer(start: base + Self.runsPerSize, count: 10 * Self.runsPerSize)
             let dearest = coded.max() ?? Self.forbidden
             bounds[table] = dearest < Self.forbidden ? 2 * dearest - (coded.min() ?? 0) : .infinity
-            let rowOffsets = (region + Self.rowOffsetsAt).bindMemory(to: Int32.self, capacity: 1024)
+            let rowOffsets = (region + Self.rowOffsetsAt).bindMemory(to: Int32.self, capacity: 2048)
             for magnitude in 0..<1024 {
-                let size = Int.bitWidth - magnitude.leadingZeroBitCount
-                rowOffsets[magnitude] = Int32((size * Self.runsPerSize - 1) * 4)
+                for (slot, value) in [magnitude, max(magnitude - 1, 0)].enumerated() {
+                    let size = Int.bitWidth - value.leadingZeroBitCount
+                    rowOffsets[magnitude * 2 + slot] = Int32((size * Self.runsPerSize - 1) * 4)
+                }
             }
             let closings = (region + Self.closingsAt).bindMemory(to: Float.self, capacity: 64)
             let sources = (region + Self.sourcesAt).bindMemory(to: Int32.self, capacity: 64)
@@ -226,14 +228,16 @@ final class TrellisQuantizer {
                 slot.storeBytes(of: Int32(truncatingIfNeeded: 0 &- k), as: Int32.self)
                 let p2 = Int(slot.load(fromByteOffset: -8, as: Int32.self))
                 let p3 = Int(slot.load(fromByteOffset: -12, as: Int32.self))
-                let rowA = Self.row(prices, magnitude: a, at: k)
-                let rowB = Self.row(prices, magnitude: a &- 1, at: k)
+                let (rowA, rowB) = Self.rows(prices, magnitude: a, at: k)
                 let keep1 = rowA[p1] + gainA
                 let lower1 = rowB[p1] + gainB
                 let via1 = b1 + min(keep1, lower1)
-                let cost = min(min(b3 + rowA[p3], b2 + rowA[p2]) + gainA, via1)
+                let other = min(b3 + rowA[p3], b2 + rowA[p2]) + gainA
+                let cost = min(other, via1)
                 slot.storeBytes(of: cost, toByteOffset: bestAt, as: Float.self)
-                let chained: UInt64 = via1 == cost ? 1 : 0
+                // `min` takes via1 unless the other is strictly lower: then, and only then, the best cost is
+                // reached from the candidate before.
+                let chained: UInt64 = via1 <= other ? 1 : 0
                 fromPrevious = fromPrevious &<< 1 | chained
                 loweredAt |= (chained & (lower1 < keep1 ? 1 : 0)) &<< UInt64(truncatingIfNeeded: k)
                 (b3, b2, b1) = (b2, b1, cost)
@@ -264,7 +268,7 @@ final class TrellisQuantizer {
                 let value = block[k &* 8]
                 let a = min(1023, value < 0 ? 0 &- value : value)
                 let gainA = Self.gains(magnitude: a, of: x, weight: weight).0
-                let rowA = Self.row(prices, magnitude: a, at: k)
+                let rowA = Self.rows(prices, magnitude: a, at: k).0
                 let target = nodes.load(fromByteOffset: j &* 4 &+ bestAt, as: Float.self)
                 // The node just before failed (j's bit is clear), so j keeps its value; its predecessor is the
                 // one before that if that reproduces its cost, else the last of the window.
@@ -307,11 +311,17 @@ final class TrellisQuantizer {
         return (gainA, gainA + weight * (1 - 2 * (fa - x)))
     }
 
-    /// The rate row of magnitude `a` (its size category's; size 0, for 0, is `forbidden` throughout) for a
-    /// candidate at zig-zag position k, offset by k − 1: the rate after the node at position p is `row[−p]`.
+    /// The rate rows of magnitudes `a` and `a − 1` (their size categories'; size 0, for 0, is `forbidden`
+    /// throughout) for a candidate at zig-zag position k, offset by k − 1: the rate after the node at position p
+    /// is `row[−p]`.
     @inline(__always)
-    private static func row(_ prices: UnsafeRawPointer, magnitude a: Int32, at k: Int) -> UnsafePointer<Float> {
-        let offset = Int(prices.load(fromByteOffset: rowOffsetsAt &+ Int(a) &* 4, as: Int32.self))
-        return (prices + (offset &+ k &* 4)).assumingMemoryBound(to: Float.self)
+    private static func rows(
+        _ prices: UnsafeRawPointer, magnitude a: Int32, at k: Int
+    ) -> (UnsafePointer<Float>, UnsafePointer<Float>) {
+        let at = rowOffsetsAt &+ Int(a) &* 8
+        let base = prices + k &* 4
+        let kept = Int(prices.load(fromByteOffset: at, as: Int32.self))
+        let lowered = Int(prices.load(fromByteOffset: at &+ 4, as: Int32.self))
+        return ((base + kept).assumingMemoryBound(to: Float.self), (base + lowered).assumingMemoryBound(to: Float.self))
     }
 }
