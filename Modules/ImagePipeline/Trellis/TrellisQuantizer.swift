@@ -15,14 +15,16 @@
 /// The programme is built for speed (it runs on every block of the written pass): a block's leading candidates
 /// that every path keeps as rounded ("settled", see `refine`) are skipped; then one pass over the rest extracts
 /// each candidate, prices it and closes the block after it, with no branch but the loop's: a candidate's
-/// predecessor is searched among the `window` candidates before it only, whose best costs and positions stay in
-/// registers, so zeroing is limited to runs of `window − 1` consecutive candidates *between* kept ones, while a
-/// tail of any length can still be dropped by ending the block early (the end-of-block choice considers every
-/// candidate). Zeroing more than three non-zero coefficients and then keeping a later one practically never
-/// pays: an unbounded search over every predecessor wrote within 0.03% of the same bytes at the same PSNR on the
-/// benchmark photo (see Docs/ImagePipeline.md). The walk back finds each kept candidate's step again from the
-/// stored costs. Blocks whose AC rounds to zero cost one mask test; the write-back touches only the candidates
-/// kept (and those dropped).
+/// predecessor is searched among the `window` (3) candidates before it only, whose best costs stay in registers,
+/// so zeroing is limited to runs of `window − 1` consecutive candidates *between* kept ones, while a tail of any
+/// length can still be dropped by ending the block early (the end-of-block choice considers every candidate).
+/// Only the step from the candidate just before may lower a value. Both limits cost little: an unbounded search
+/// over every predecessor wrote within 0.03% of the bytes of a window of 4 at the same PSNR on the benchmark photo,
+/// and the window of 3 with lowering after the previous candidate only 0.07–0.2% more than that (see
+/// Docs/ImagePipeline.md). The forward pass records per candidate whether its best cost comes from the candidate
+/// before and whether that step lowers it, so the walk back keeps whole runs of candidates at once and searches
+/// only where a run starts. Blocks whose AC rounds to zero cost one mask test; the write-back touches only the
+/// candidates dropped or lowered.
 ///
 /// λ can be adapted per block the way perceptual trellis encoders do (`masking`, off by default): a busy block hides
 /// error, so its λ grows with the block's AC energy, `λ_block = λ · (1 + E / masking)`, E the mean square of its AC
@@ -39,12 +41,12 @@ final class TrellisQuantizer {
     /// serves it all: the rate rows (per size category s, 0...15, and zero run r, 0...63, the bits of the symbols
     /// that code run r followed by a value of size s: r / 16 ZRL codes, the (r % 16, s) code and s extra bits;
     /// size-major so one row serves a candidate's every predecessor; a symbol the table cannot code, and size 0,
-    /// a value lowered to zero, which is not an option, cost `forbidden`), then per magnitude a, 0...1023, the byte
-    /// offsets of the rows of a and a − 1 less one entry (two `Int32`, at `rowOffsetsAt`), then per zig-zag position k the bits of
-    /// closing the block after it (end of block, none after 63, at `closingsAt`), the byte offset of its
-    /// coefficient in a group's transform output (`Int32`, natural index · 8 lanes · 4, at `sourcesAt`) and the
-    /// multiplier that turns that coefficient into quantiser steps (the one `ForwardDCT.quantize` used, from
-    /// `QuantizationMultipliers`, at `multipliersAt`).
+    /// a value lowered to zero, which is not an option, cost `forbidden`); per magnitude a, 0...1023, the byte
+    /// offsets of the rows of a and a − 1 less one entry (two `Int32`, at `rowOffsetsAt`); then per zig-zag
+    /// position k the bits of closing the block after it (end of block, none after 63, at `closingsAt`), the byte
+    /// offset of its coefficient in a group's transform output (`Int32`, natural index · 8 lanes · 4, at
+    /// `sourcesAt`) and the multiplier that turns that coefficient into quantiser steps (the one
+    /// `ForwardDCT.quantize` used, from `QuantizationMultipliers`, at `multipliersAt`).
     private let tables: UnsafeMutableRawPointer
     /// The bits of end of block, per table.
     private let endOfBlockCosts: (Float, Float)
