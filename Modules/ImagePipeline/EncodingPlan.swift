@@ -54,7 +54,9 @@ struct EncodingPlan {
         }
         // Trellis quantisation (Trellis/): its rate model, and for baseline the tables to write with.
         let trellisPlan = options.trellis
-            ? planTrellis(planes: planes, predictions: predictions, prepare: prepareWith) : nil
+            ? planTrellis(
+                planes: planes, predictions: predictions, prepare: prepareWith,
+                refine: { trellis in self.refine(planes: planes, with: trellis) }) : nil
         let prepare = { (strip: Int) in prepareWith(strip, trellisPlan?.quantizer) }
 
         if options.progressive {
@@ -158,10 +160,28 @@ struct EncodingPlan {
                             samples + index * 64, multipliers: table, scanOrder: scanOrder, clampAC: clampAC,
                             into: coefficients + index * ForwardDCT.coefficientVectorsPerGroup)
                         trellis?.refine(
-                            samples + index * 64, multipliers: table, scanOrder: scanOrder,
+                            samples + index * 64,
                             coefficients: coefficients + index * ForwardDCT.coefficientVectorsPerGroup,
                             lanes: component.blocksWide - group * 8, table: component.table)
                     }
+                }
+            }
+        }
+    }
+
+    /// Runs `trellis` over the quantised groups of the strip in `planes`, whose transform output is still in place
+    /// (what `transform` does after quantising, for a strip prepared without it).
+    private func refine(planes: StripPlanes, with trellis: TrellisQuantizer) {
+        for (index, component) in layout.components.enumerated() {
+            let samples = planes.samples[index]
+            let coefficients = planes.coefficients[index]
+            for blockRow in 0..<component.vertical {
+                for group in 0..<(component.blocksWide + 7) / 8 {
+                    let index = blockRow * component.groups + group
+                    trellis.refine(
+                        samples + index * 64,
+                        coefficients: coefficients + index * ForwardDCT.coefficientVectorsPerGroup,
+                        lanes: component.blocksWide - group * 8, table: component.table)
                 }
             }
         }

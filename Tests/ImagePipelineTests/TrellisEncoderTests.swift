@@ -133,8 +133,10 @@ import Testing
             multipliers.deallocate()
             scanOrder.deallocate()
         }
+        // The multipliers quantisation uses for `table`, which the quantizer holds too (zig-zag order).
+        let stepMultipliers = QuantizationMultipliers(table: table).values
         for k in 0..<64 {
-            multipliers[k] = 1
+            multipliers[k] = stepMultipliers[ZigZag.naturalIndex[k]]
             scanOrder[k] = Int32(ZigZag.naturalIndex[k])
         }
         // A fixed xorshift sequence, so a failure repeats.
@@ -146,21 +148,19 @@ import Testing
             return Float(state >> 40) / Float(1 << 23) - 1
         }
         for round in 0..<200 {
-            // Magnitudes falling with frequency, as in photos; some blocks large enough to settle.
+            // Magnitudes (in steps) falling with frequency, as in photos; some blocks large enough to settle.
             let scale = Float(1 + round % 40)
             for natural in 0..<64 {
                 var lanes = SIMD8<Float>()
                 for lane in 0..<8 {
-                    lanes[lane] = next() * scale / Float(1 + natural / 4)
+                    lanes[lane] = next() * scale / Float(1 + natural / 4) / stepMultipliers[natural]
                 }
                 transformed[natural] = lanes
             }
             ForwardDCT.quantize(
                 transformed, multipliers: multipliers, scanOrder: scanOrder, clampAC: false, into: coefficients)
             let rounded = (0..<64).map { coefficients[$0] }
-            quantizer.refine(
-                transformed, multipliers: multipliers, scanOrder: scanOrder, coefficients: coefficients, lanes: 8,
-                table: 0)
+            quantizer.refine(transformed, coefficients: coefficients, lanes: 8, table: 0)
             for lane in 0..<8 {
                 var mask: UInt64 = 0
                 for k in 0..<64 {

@@ -15,14 +15,16 @@
 /// The programme is built for speed (it runs on every block of the written pass): a block's leading candidates
 /// that every path keeps as rounded ("settled", see `refine`) are skipped; then one pass over the rest extracts
 /// each candidate, prices it and closes the block after it, with no branch but the loop's: a candidate's
-/// predecessor is searched among the `window` candidates before it only, whose best costs and positions stay in
-/// registers, so zeroing is limited to runs of `window − 1` consecutive candidates *between* kept ones, while a
-/// tail of any length can still be dropped by ending the block early (the end-of-block choice considers every
-/// candidate). Zeroing more than three non-zero coefficients and then keeping a later one practically never
-/// pays: an unbounded search over every predecessor wrote within 0.03% of the same bytes at the same PSNR on the
-/// benchmark photo (see Docs/ImagePipeline.md). The walk back finds each kept candidate's step again from the
-/// stored costs. Blocks whose AC rounds to zero cost one mask test; the write-back touches only the candidates
-/// kept (and those dropped).
+/// predecessor is searched among the `window` (3) candidates before it only, whose best costs stay in registers,
+/// so zeroing is limited to runs of `window − 1` consecutive candidates *between* kept ones, while a tail of any
+/// length can still be dropped by ending the block early (the end-of-block choice considers every candidate).
+/// Only the step from the candidate just before may lower a value. Both limits cost little: an unbounded search
+/// over every predecessor wrote within 0.03% of the bytes of a window of 4 at the same PSNR on the benchmark photo,
+/// and the window of 3 with lowering after the previous candidate only 0.07–0.2% more than that (see
+/// Docs/ImagePipeline.md). The forward pass records per candidate whether its best cost comes from the candidate
+/// before and whether that step lowers it, so the walk back keeps whole runs of candidates at once and searches
+/// only where a run starts. Blocks whose AC rounds to zero cost one mask test; the write-back touches only the
+/// candidates dropped or lowered.
 ///
 /// λ can be adapted per block the way perceptual trellis encoders do (`masking`, off by default): a busy block hides
 /// error, so its λ grows with the block's AC energy, `λ_block = λ · (1 + E / masking)`, E the mean square of its AC
@@ -35,11 +37,17 @@ final class TrellisQuantizer {
     /// The quantiser steps in zig-zag order, luma then chroma: they turn a coefficient in steps back into its
     /// value for the block's energy.
     private let steps: UnsafeMutablePointer<Float>
-    /// Per AC table (0 luma, 1 chroma), per size category s (0...15) and zero run r (0...63), the bits of
-    /// the symbols that code run r followed by a value of size s: r / 16 ZRL codes, the (r % 16, s) code and s
-    /// extra bits. Stored size-major so one row serves a candidate's every predecessor. A symbol the table cannot
-    /// code, and size 0 (a value lowered to zero, which is not an option), cost `forbidden`.
-    private let runCosts: UnsafeMutablePointer<Float>
+    /// Per AC table (0 luma, 1 chroma), `tableBytes` apart, what pricing a candidate reads, so one base register
+    /// serves it all: the rate rows (per size category s, 0...15, and zero run r, 0...63, the bits of the symbols
+    /// that code run r followed by a value of size s: r / 16 ZRL codes, the (r % 16, s) code and s extra bits;
+    /// size-major so one row serves a candidate's every predecessor; a symbol the table cannot code, and size 0,
+    /// a value lowered to zero, which is not an option, cost `forbidden`); per magnitude a, 0...1023, the byte
+    /// offsets of the rows of a and a − 1 less one entry (two `Int32`, at `rowOffsetsAt`); then per zig-zag
+    /// position k the bits of closing the block after it (end of block, none after 63, at `closingsAt`), the byte
+    /// offset of its coefficient in a group's transform output (`Int32`, natural index · 8 lanes · 4, at
+    /// `sourcesAt`) and the multiplier that turns that coefficient into quantiser steps (the one
+    /// `ForwardDCT.quantize` used, from `QuantizationMultipliers`, at `multipliersAt`).
+    private let tables: UnsafeMutableRawPointer
     /// The bits of end of block, per table.
     private let endOfBlockCosts: (Float, Float)
     /// Per table, a bound on the bits that zeroing one coefficient can save on any path: the dearest symbol, plus
@@ -48,7 +56,7 @@ final class TrellisQuantizer {
     private let settledBounds: (Float, Float)
 
     /// How many candidates before a candidate the programme considers as its predecessor.
-    static let window = 4
+    static let window = 3
     /// Costs at or above this mark a path that cannot be coded with the tables.
     private static let forbidden: Float = 1e20
     /// The cost of the sentinel nodes before the start node (never chosen, but always safe to add to).
@@ -56,17 +64,19 @@ final class TrellisQuantizer {
     private static let runsPerSize = 64
     private static let sizes = 16
     private static let costsPerTable = sizes * runsPerSize
+    private static let rowOffsetsAt = costsPerTable * 4
+    private static let closingsAt = rowOffsetsAt + 1024 * 8
+    private static let sourcesAt = closingsAt + 64 * 4
+    private static let multipliersAt = sourcesAt + 64 * 4
+    private static let tableBytes = multipliersAt + 64 * 4
 
-    /// Per block scratch, one node per candidate after the start node 0 (the DC position), and `window` sentinel
-    /// nodes before it so the predecessor search never leaves the arrays: zig-zag position, best cost of a prefix
-    /// ending with this candidate non-zero, the candidate's two gains and its rounded magnitude (what the walk back
-    /// needs to find the step the forward pass took).
+    /// Per block scratch, one node per candidate after the start node 0, and `window` sentinel nodes before it so
+    /// the predecessor search never leaves the arrays: the zig-zag position (`Int32`, 4 bytes per node from node
+    /// 0) and, `bestAt` bytes further, the best cost of a prefix ending with this candidate non-zero (what the
+    /// walk back needs to find the step the forward pass took).
     private let scratch: UnsafeMutableRawPointer
-    private let positions: UnsafeMutablePointer<Int32>
-    private let best: UnsafeMutablePointer<Float>
-    private let gainsA: UnsafeMutablePointer<Float>
-    private let gainsB: UnsafeMutablePointer<Float>
-    private let magnitudes: UnsafeMutablePointer<Int32>
+    private let nodes: UnsafeMutableRawPointer
+    private static let bestAt = (window + 65) * 4
 
     /// A quantizer for the quantisation tables `quantization` (index 0 luma, 1 chroma) whose rates are the code
     /// lengths of `ac` (a missing chroma table reuses the luma one).
@@ -78,7 +88,7 @@ final class TrellisQuantizer {
             let spec = table < quantization.count ? quantization[table] : quantization.first
             for k in 0..<64 { steps[table * 64 + k] = Float(spec?.steps[ZigZag.naturalIndex[k]] ?? 1) }
         }
-        runCosts = .allocate(capacity: 2 * Self.costsPerTable)
+        tables = .allocate(byteCount: 2 * Self.tableBytes, alignment: 64)
         var endOfBlock: [Float] = [0, 0]
         var bounds: [Float] = [0, 0]
         for table in 0..<2 {
@@ -86,7 +96,8 @@ final class TrellisQuantizer {
             let lengths = HuffmanEncodingTable(spec).packed.map { Int($0 & 0xFF) }
             let zeroRun = lengths[0xF0]
             endOfBlock[table] = lengths[0x00] > 0 ? Float(lengths[0x00]) : Self.forbidden
-            let base = runCosts + table * Self.costsPerTable
+            let region = tables + table * Self.tableBytes
+            let base = region.bindMemory(to: Float.self, capacity: Self.costsPerTable)
             for size in 0..<Self.sizes {
                 for run in 0..<Self.runsPerSize {
                     let symbol = (run & 15) << 4 | size
@@ -98,51 +109,55 @@ final class TrellisQuantizer {
             let coded = UnsafeBufferPointer(start: base + Self.runsPerSize, count: 10 * Self.runsPerSize)
             let dearest = coded.max() ?? Self.forbidden
             bounds[table] = dearest < Self.forbidden ? 2 * dearest - (coded.min() ?? 0) : .infinity
+            let rowOffsets = (region + Self.rowOffsetsAt).bindMemory(to: Int32.self, capacity: 2048)
+            for magnitude in 0..<1024 {
+                for (slot, value) in [magnitude, max(magnitude - 1, 0)].enumerated() {
+                    let size = Int.bitWidth - value.leadingZeroBitCount
+                    rowOffsets[magnitude * 2 + slot] = Int32((size * Self.runsPerSize - 1) * 4)
+                }
+            }
+            let closings = (region + Self.closingsAt).bindMemory(to: Float.self, capacity: 64)
+            let sources = (region + Self.sourcesAt).bindMemory(to: Int32.self, capacity: 64)
+            let multipliers = (region + Self.multipliersAt).bindMemory(to: Float.self, capacity: 64)
+            let natural = quantization.isEmpty ? nil
+                : QuantizationMultipliers(table: table < quantization.count ? quantization[table] : quantization[0])
+            for k in 0..<64 {
+                closings[k] = k == 63 ? 0 : endOfBlock[table]
+                sources[k] = Int32(ZigZag.naturalIndex[k] * 8 * 4)
+                multipliers[k] = natural?.values[ZigZag.naturalIndex[k]] ?? 1
+            }
         }
         endOfBlockCosts = (endOfBlock[0], endOfBlock[1])
         settledBounds = (bounds[0], bounds[1])
-        let nodes = Self.window + 65
-        scratch = .allocate(byteCount: nodes * 4 * 5, alignment: 16)
-        positions = scratch.bindMemory(to: Int32.self, capacity: nodes) + Self.window
-        best = (scratch + nodes * 4).bindMemory(to: Float.self, capacity: nodes) + Self.window
-        gainsA = (scratch + nodes * 8).bindMemory(to: Float.self, capacity: nodes) + Self.window
-        gainsB = (scratch + nodes * 12).bindMemory(to: Float.self, capacity: nodes) + Self.window
-        magnitudes = (scratch + nodes * 16).bindMemory(to: Int32.self, capacity: nodes) + Self.window
+        scratch = .allocate(byteCount: Self.bestAt * 2, alignment: 16)
+        nodes = scratch + Self.window * 4
         for node in -Self.window...0 {
-            positions[node] = 0
-            best[node] = node == 0 ? 0 : Self.unreachable
-            gainsA[node] = 0
-            gainsB[node] = 0
-            magnitudes[node] = 1
+            nodes.storeBytes(of: 0, toByteOffset: node * 4, as: Int32.self)
+            nodes.storeBytes(of: node == 0 ? 0 : Self.unreachable, toByteOffset: node * 4 + Self.bestAt, as: Float.self)
         }
     }
 
     deinit {
-        runCosts.deallocate()
+        tables.deallocate()
         steps.deallocate()
         scratch.deallocate()
     }
 
     /// Re-decides the AC coefficients of the first `lanes` blocks of one group of eight, after
-    /// `ForwardDCT.quantize` has rounded them: `transformed` is the group's AAN output (natural order, still in
-    /// place), `multipliers` and `scanOrder` are those quantisation used (zig-zag order), and `coefficients` the
-    /// group's quantised output, whose values and non-zero masks are rewritten.
+    /// `ForwardDCT.quantize` has rounded them with the multipliers of quantisation table `table`: `transformed` is
+    /// the group's AAN output (natural order, still in place) and `coefficients` the group's quantised output
+    /// (zig-zag order), whose values and non-zero masks are rewritten.
     func refine(
-        _ transformed: UnsafePointer<SIMD8<Float>>, multipliers: UnsafePointer<Float>,
-        scanOrder: UnsafePointer<Int32>, coefficients: UnsafeMutablePointer<SIMD8<Int32>>, lanes: Int, table: Int
+        _ transformed: UnsafePointer<SIMD8<Float>>, coefficients: UnsafeMutablePointer<SIMD8<Int32>>, lanes: Int,
+        table: Int
     ) {
-        let samples = UnsafeRawPointer(transformed).assumingMemoryBound(to: Float.self)
         let quantized = UnsafeMutableRawPointer(coefficients).assumingMemoryBound(to: Int32.self)
-        let costs = UnsafePointer(runCosts + (table == 0 ? 0 : Self.costsPerTable))
+        let prices = UnsafeRawPointer(tables + (table == 0 ? 0 : Self.tableBytes))
         let endOfBlock = table == 0 ? endOfBlockCosts.0 : endOfBlockCosts.1
         let settledBound = table == 0 ? settledBounds.0 : settledBounds.1
         let steps = UnsafePointer(self.steps + (table == 0 ? 0 : 64))
-        let positions = self.positions
-        let best = self.best
-        let gainsA = self.gainsA
-        let gainsB = self.gainsB
-        let magnitudes = self.magnitudes
-        let stride = Self.runsPerSize
+        let nodes = self.nodes
+        let bestAt = Self.bestAt
         let unreachable = Self.unreachable
         // Squared steps of error per bit → weight of distortion against bits. λ = 0 means rounding: a weight so
         // large that no rate matters, yet small enough that a symbol without a code (`forbidden`) never wins.
@@ -150,6 +165,7 @@ final class TrellisQuantizer {
         let energyScale = masking > 0 ? 1 / (63 * masking) : 0
         for lane in 0..<min(lanes, 8) {
             let block = quantized + lane
+            let samples = UnsafeRawPointer(transformed) + lane &* 4
             let low = UInt64(UInt32(bitPattern: block[64 &* 8]))
             let high = UInt64(UInt32(bitPattern: block[65 &* 8]))
             let mask = high &<< 32 | low
@@ -163,7 +179,7 @@ final class TrellisQuantizer {
                 while rest != 0 {
                     let k = rest.trailingZeroBitCount
                     rest &= rest &- 1
-                    let coefficient = samples[Int(scanOrder[k]) &* 8 &+ lane] * multipliers[k] * steps[k]
+                    let coefficient = Self.steps(samples, k, prices) * steps[k]
                     energy += coefficient * coefficient
                 }
                 weight = smoothWeight / (1 + energy * energyScale)
@@ -184,83 +200,107 @@ final class TrellisQuantizer {
                 candidates &= candidates &- 1
             }
             guard candidates != 0 else { continue }
-            positions[0] = Int32(truncatingIfNeeded: start)
-            // Forward pass: extract candidate i, price it against its `window` predecessors and close the block
-            // after it (end of block unless it is the 63rd coefficient). The best costs and positions of the
-            // last four nodes stay in registers, so the only chain from one candidate to the next is one add and
-            // one min per predecessor (everything else depends on the candidate alone); which predecessor and
-            // which value won is found again by the walk back, for the kept candidates only.
-            var (b1, b2, b3, b4): (Float, Float, Float, Float) = (0, unreachable, unreachable, unreachable)
-            var (p1, p2, p3, p4): (Int32, Int32, Int32, Int32) = (Int32(truncatingIfNeeded: start), 0, 0, 0)
-            var last = 0
+            // Forward pass: extract candidate i, price it against its `window` (3) predecessors and close the
+            // block after it (end of block unless it is the 63rd coefficient). Only the step from the candidate
+            // just before may lower its value (the others, which zero one or two candidates in between, price
+            // the rounded value only: lowering after a zeroed neighbour almost never pays, and it halves their
+            // loads). The best costs of the last three nodes stay in registers, so the only chain from one
+            // candidate to the next is an add and a min. Each node stores its position negated, and the rate
+            // rows are offset by k − 1, so a predecessor's rate is one load at `row[−p]`. Two bits per
+            // candidate record what the walk back needs: whether its best cost is reached from the candidate just
+            // before it (shifted in: candidate m ends at bit n − m of n), and whether that step lowers its value
+            // (at bit k, the candidate's position: a kept candidate is lowered exactly when that bit is set).
+            nodes.storeBytes(of: Int32(truncatingIfNeeded: 0 &- start), as: Int32.self)
+            var (b1, b2, b3): (Float, Float, Float) = (0, unreachable, unreachable)
+            var p1 = 0 &- start
+            var slot = nodes
+            var last = nodes
             var total = endOfBlock
-            var i = 0
+            var fromPrevious: UInt64 = 0
+            var loweredAt: UInt64 = 0
             while candidates != 0 {
                 let k = candidates.trailingZeroBitCount
                 candidates &= candidates &- 1
-                i &+= 1
-                let position = Int32(truncatingIfNeeded: k)
-                let signed = samples[Int(scanOrder[k]) &* 8 &+ lane] * multipliers[k]
+                slot += 4
+                let signed = Self.steps(samples, k, prices)
                 let x = signed < 0 ? -signed : signed
                 let rounded = block[k &* 8]
                 let a = min(1023, rounded < 0 ? 0 &- rounded : rounded)
                 let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
-                positions[i] = position
-                gainsA[i] = gainA
-                gainsB[i] = gainB
-                magnitudes[i] = a
-                let rowA = costs + Self.sizeRow(a) &* stride
-                let rowB = costs + Self.sizeRow(a &- 1) &* stride
-                let c1 = Self.step(rowA, rowB, run: position &- p1 &- 1, gainA, gainB)
-                let c2 = Self.step(rowA, rowB, run: position &- p2 &- 1, gainA, gainB)
-                let c3 = Self.step(rowA, rowB, run: position &- p3 &- 1, gainA, gainB)
-                let c4 = Self.step(rowA, rowB, run: position &- p4 &- 1, gainA, gainB)
-                let cost = min(min(min(b4 + c4, b3 + c3), b2 + c2), b1 + c1)
-                best[i] = cost
-                (b4, b3, b2, b1) = (b3, b2, b1, cost)
-                (p4, p3, p2, p1) = (p3, p2, p1, position)
+                slot.storeBytes(of: Int32(truncatingIfNeeded: 0 &- k), as: Int32.self)
+                let p2 = Int(slot.load(fromByteOffset: -8, as: Int32.self))
+                let p3 = Int(slot.load(fromByteOffset: -12, as: Int32.self))
+                let (rowA, rowB) = Self.rows(prices, magnitude: a, at: k)
+                let keep1 = rowA[p1] + gainA
+                let lower1 = rowB[p1] + gainB
+                let via1 = b1 + min(keep1, lower1)
+                let other = min(b3 + rowA[p3], b2 + rowA[p2]) + gainA
+                let cost = min(other, via1)
+                slot.storeBytes(of: cost, toByteOffset: bestAt, as: Float.self)
+                // `min` takes via1 unless the other is strictly lower: then, and only then, the best cost is
+                // reached from the candidate before.
+                let chained: UInt64 = via1 <= other ? 1 : 0
+                fromPrevious = fromPrevious &<< 1 | chained
+                loweredAt |= (chained & (lower1 < keep1 ? 1 : 0)) &<< UInt64(truncatingIfNeeded: k)
+                (b3, b2, b1) = (b2, b1, cost)
+                p1 = 0 &- k
                 // Ties close later, so λ = 0 keeps every rounded value.
-                let closing = cost + (k == 63 ? 0 : endOfBlock)
-                let closes = closing <= total
-                total = closes ? closing : total
-                last = closes ? i : last
+                let closing = cost + prices.load(fromByteOffset: Self.closingsAt &+ k &* 4, as: Float.self)
+                last = closing <= total ? slot : last
+                total = min(total, closing)
             }
-            // Walk back from the last kept candidate: its predecessor is the latest whose path reproduces its best
-            // cost exactly (the same float operations as the forward pass), its value the one that step chose.
-            var kept: UInt64 = mask & (UInt64(2) &<< UInt64(start) &- 1)
-            var node = last
+            // Walk back from the last kept candidate, a run of candidates at a time: the nodes j + 1...node each
+            // came from the node before (their `fromPrevious` bits), so the run j...node is kept. Node j came from
+            // two or three nodes back, keeping its value: two if that path reproduces its best cost exactly (the
+            // same float operations as the forward pass). Node 0, the start, ends the walk (its bit, n, is clear).
+            let count = (slot - nodes) >> 2
+            var kept: UInt64 = mask & (UInt64(2) &<< UInt64(truncatingIfNeeded: start) &- 1)
+            var node = (last - nodes) >> 2
             while node > 0 {
-                let position = positions[node]
-                let gainA = gainsA[node]
-                let gainB = gainsB[node]
-                let a = magnitudes[node]
-                let rowA = costs + Self.sizeRow(a) &* stride
-                let rowB = costs + Self.sizeRow(a &- 1) &* stride
-                let target = best[node]
-                var from = node &- 1
-                while from > node &- Self.window {
-                    let run = position &- positions[from] &- 1
-                    if best[from] + Self.step(rowA, rowB, run: run, gainA, gainB) == target { break }
-                    from &-= 1
-                }
-                let run = Int(position &- positions[from] &- 1)
-                // The same comparison as `step`: the lower value only when strictly cheaper.
-                let magnitude = rowB[run] + gainB < rowA[run] + gainA ? a &- 1 : a
-                let k = Int(position)
-                kept |= 1 &<< UInt64(k)
+                let shift = UInt64(truncatingIfNeeded: count &- node)
+                let run = (~fromPrevious &>> shift).trailingZeroBitCount
+                let j = node &- run
+                let high = UInt64(truncatingIfNeeded: 0 &- nodes.load(fromByteOffset: node &* 4, as: Int32.self))
+                let low = UInt64(truncatingIfNeeded: 0 &- nodes.load(fromByteOffset: j &* 4, as: Int32.self))
+                kept |= mask & (UInt64(2) &<< high &- 1) & ~(UInt64(1) &<< low &- 1)
+                guard j > 0 else { break }
+                let k = Int(0 &- nodes.load(fromByteOffset: j &* 4, as: Int32.self))
+                let signed = Self.steps(samples, k, prices)
+                let x = signed < 0 ? -signed : signed
                 let value = block[k &* 8]
-                block[k &* 8] = value < 0 ? 0 &- magnitude : magnitude
-                node = from
+                let a = min(1023, value < 0 ? 0 &- value : value)
+                let gainA = Self.gains(magnitude: a, of: x, weight: weight).0
+                let rowA = Self.rows(prices, magnitude: a, at: k).0
+                let target = nodes.load(fromByteOffset: j &* 4 &+ bestAt, as: Float.self)
+                // The node just before failed (j's bit is clear), so j keeps its value; its predecessor is the
+                // one before that if that reproduces its cost, else the last of the window.
+                let p = Int(nodes.load(fromByteOffset: (j &- 2) &* 4, as: Int32.self))
+                let previous = nodes.load(fromByteOffset: (j &- 2) &* 4 &+ bestAt, as: Float.self)
+                node = previous + rowA[p] + gainA == target ? j &- 2 : j &- 3
             }
-            guard kept != mask else { continue }
-            var dropped = mask & ~kept
-            while dropped != 0 {
-                block[dropped.trailingZeroBitCount &* 8] = 0
-                dropped &= dropped &- 1
+            // One pass over the changed coefficients: the dropped become zero, the lowered move one step toward it.
+            let dropped = mask & ~kept
+            var changed = dropped | loweredAt & kept
+            guard changed != 0 else { continue }
+            while changed != 0 {
+                let k = changed.trailingZeroBitCount
+                changed &= changed &- 1
+                let value = block[k &* 8]
+                let lowered = value < 0 ? value &+ 1 : value &- 1
+                block[k &* 8] = dropped &>> UInt64(truncatingIfNeeded: k) & 1 != 0 ? 0 : lowered
             }
             block[64 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept))
             block[65 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept >> 32))
         }
+    }
+
+    /// Coefficient k (zig-zag) of one lane of a group's transform output, in quantiser steps: what
+    /// `ForwardDCT.quantize` rounded.
+    @inline(__always)
+    private static func steps(_ samples: UnsafeRawPointer, _ k: Int, _ prices: UnsafeRawPointer) -> Float {
+        let source = Int(prices.load(fromByteOffset: sourcesAt &+ k &* 4, as: Int32.self))
+        return samples.load(fromByteOffset: source, as: Float.self)
+            * prices.load(fromByteOffset: multipliersAt &+ k &* 4, as: Float.self)
     }
 
     /// The distortion of keeping magnitude `a` and of lowering it to `a − 1`, relative to zeroing a coefficient of
@@ -273,19 +313,17 @@ final class TrellisQuantizer {
         return (gainA, gainA + weight * (1 - 2 * (fa - x)))
     }
 
-    /// The rate row of a magnitude: its size category (0 for 0, whose row is `forbidden` throughout).
+    /// The rate rows of magnitudes `a` and `a − 1` (their size categories'; size 0, for 0, is `forbidden`
+    /// throughout) for a candidate at zig-zag position k, offset by k − 1: the rate after the node at position p
+    /// is `row[−p]`.
     @inline(__always)
-    private static func sizeRow(_ magnitude: Int32) -> Int {
-        Int(32 &- magnitude.leadingZeroBitCount)
-    }
-
-    /// The cost of one step of a path: a zero run of `run` and then the candidate's better value (the lower one
-    /// only when strictly cheaper).
-    @inline(__always)
-    private static func step(
-        _ rowA: UnsafePointer<Float>, _ rowB: UnsafePointer<Float>, run: Int32, _ gainA: Float, _ gainB: Float
-    ) -> Float {
-        let index = Int(run)
-        return min(rowA[index] + gainA, rowB[index] + gainB)
+    private static func rows(
+        _ prices: UnsafeRawPointer, magnitude a: Int32, at k: Int
+    ) -> (UnsafePointer<Float>, UnsafePointer<Float>) {
+        let at = rowOffsetsAt &+ Int(a) &* 8
+        let base = prices + k &* 4
+        let kept = Int(prices.load(fromByteOffset: at, as: Int32.self))
+        let lowered = Int(prices.load(fromByteOffset: at &+ 4, as: Int32.self))
+        return ((base + kept).assumingMemoryBound(to: Float.self), (base + lowered).assumingMemoryBound(to: Float.self))
     }
 }
