@@ -157,22 +157,26 @@ struct JPEGBitReader {
             last = k
             k &+= 1
         }
-        // Past the last kept position (reduced scales) the codes are only parsed: no magnitude is extended.
+        // Past the last kept position (reduced scales) the codes are only stepped over: one `skips` load gives the
+        // bits of a code and its magnitude and how far it moves k (an end of block moves it past 79).
+        var step = HuffmanDecodingTable.skipZeroRun  // no coefficient read here yet
         while !ended && k < 64 {
             if count < 32 { fill() }
-            let symbol = Self.skipCode(ac, &buffer, &count)
-            guard symbol >= 0 else { return -1 }
-            let run = symbol &>> 4
-            if symbol & 15 == 0 {
-                if run == 15 {
-                    k &+= 16
-                    continue
-                }
-                break
+            step = Int(ac.skips[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+            if step == 0 {
+                let symbol = Self.slowSymbol(ac, &buffer, &count)
+                guard symbol >= 0 else { return -1 }
+                step = HuffmanDecodingTable.skipEntry(symbol: symbol, codeLength: 0)
             }
-            k &+= run
-            guard k < 64 else { return -1 }
-            k &+= 1
+            let length = step & 31
+            buffer &<<= UInt64(length)
+            count &-= length
+            k &+= step &>> 8
+        }
+        // A coefficient past zig-zag 63 is corrupt (k = its index + 1); a ZRL that runs past the end is not, as
+        // in the kept loop above.
+        if k > 64 && k < HuffmanDecodingTable.skipEndOfBlock && step & HuffmanDecodingTable.skipZeroRun == 0 {
+            return -1
         }
         (self.buffer, self.count, self.position) = (buffer, count, position)
         return last
@@ -206,27 +210,6 @@ struct JPEGBitReader {
         return (symbol, raw < 1 &<< (size - 1) ? raw &- (1 &<< size) &+ 1 : raw)
     }
 
-    /// Like `codeWithValue`, but only steps over the magnitude bits; returns the symbol or -1.
-    @inline(__always)
-    private static func skipCode(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int) -> Int {
-        let entry = Int(table.lookahead[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
-        var symbol: Int
-        if entry != 0 {
-            let length = entry & 31
-            buffer &<<= UInt64(length)
-            count &-= length
-            symbol = (entry &>> 8) & 0xFF
-            if entry &>> 16 != 0 || symbol & 15 == 0 { return symbol }
-        } else {
-            symbol = slowSymbol(table, &buffer, &count)
-            guard symbol >= 0 else { return -1 }
-        }
-        let size = symbol & 15
-        buffer &<<= UInt64(size)
-        count &-= size
-        return symbol
-    }
-
     /// A code longer than the lookahead (Annex F.2.2.3's MAXCODE/VALPTR search), with the bits already buffered.
     private static func slowSymbol(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int) -> Int {
         for length in 1...16 {
@@ -256,7 +239,7 @@ struct JPEGBitReader {
 
 /// The buffers of a `HuffmanDecodingTable` as plain pointers, for the sequential block loop (no reference counting).
 struct HuffmanLookup {
-    let lookahead: UnsafeMutablePointer<Int32>
+    let lookahead: UnsafeMutablePointer<Int32>, skips: UnsafeMutablePointer<UInt16>
     let maximumCode: UnsafeMutablePointer<Int>, valueOffset: UnsafeMutablePointer<Int>
     let values: UnsafeMutablePointer<UInt8>, valueCount: Int
 }
@@ -278,13 +261,18 @@ final class HuffmanDecodingTable {
     /// follow: sequential scans (T.81 F.1.2), progressive DC and AC first scans, and AC refinement scans, whose
     /// size-1 symbols are followed by one sign bit (EXTEND gives ±1; G.1.2.3).
     let lookahead: UnsafeMutablePointer<Int32>
+    /// For the AC codes of sequential scans past the last kept position: for every `lookaheadBits`-bit prefix that
+    /// starts with a code, `skipEntry` of its symbol (the bits of the code and its magnitude, and how far the
+    /// symbol moves the zig-zag index), whether or not the magnitude fits the prefix; 0 when the prefix starts
+    /// with a longer code.
+    let skips: UnsafeMutablePointer<UInt16>
     /// `values` again, at a stable address.
     let symbols: UnsafeMutablePointer<UInt8>
 
     /// The table's buffers; valid while the table lives.
     var lookup: HuffmanLookup {
         HuffmanLookup(
-            lookahead: lookahead, maximumCode: maximumCode, valueOffset: valueOffset, values: symbols,
+            lookahead: lookahead, skips: skips, maximumCode: maximumCode, valueOffset: valueOffset, values: symbols,
             valueCount: values.count)
     }
 
@@ -327,6 +315,8 @@ final class HuffmanDecodingTable {
         let bits = Self.lookaheadBits
         lookahead = .allocate(capacity: 1 << bits)
         lookahead.initialize(repeating: 0, count: 1 << bits)
+        skips = .allocate(capacity: 1 << bits)
+        skips.initialize(repeating: 0, count: 1 << bits)
         code = 0
         index = 0
         for length in 1...16 {
@@ -335,6 +325,8 @@ final class HuffmanDecodingTable {
                 guard length <= bits else { continue }
                 let symbol = Int(values[index]), size = symbol & 15
                 let first = code << (bits - length)
+                (skips + first).update(
+                    repeating: UInt16(Self.skipEntry(symbol: symbol, codeLength: length)), count: 1 << (bits - length))
                 for prefix in first..<(first + (1 << (bits - length))) {
                     var entry = symbol << 8 | length
                     if size > 0 && length + size <= bits {
@@ -350,11 +342,25 @@ final class HuffmanDecodingTable {
         }
     }
 
+    /// `skips`' entry bits: an end of block moves the zig-zag index by this (so it ends at 80 or more, past any
+    /// index a run reaches), and a ZRL is flagged, as it may run past 63 where a coefficient may not.
+    static let skipEndOfBlock = 80, skipZeroRun = 32
+
+    /// The `skips` entry of an AC `symbol` whose code is `codeLength` bits: code plus magnitude bits (bits 0–4,
+    /// at most 31), the ZRL flag (bit 5) and the move of the zig-zag index (bits 8–15): run + 1 for a coefficient,
+    /// 16 for ZRL, `skipEndOfBlock` for any other symbol of size 0 (EOB, as T.81 F.2.2.2 reads it).
+    static func skipEntry(symbol: Int, codeLength: Int) -> Int {
+        let run = symbol >> 4, size = symbol & 15
+        if size != 0 { return (run + 1) << 8 | (codeLength + size) }
+        return run == 15 ? 16 << 8 | skipZeroRun | codeLength : skipEndOfBlock << 8 | codeLength
+    }
+
     deinit {
         fast.deallocate()
         maximumCode.deallocate()
         valueOffset.deallocate()
         lookahead.deallocate()
+        skips.deallocate()
         symbols.deallocate()
     }
 }
