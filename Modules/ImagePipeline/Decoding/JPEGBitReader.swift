@@ -158,20 +158,26 @@ struct JPEGBitReader {
             k &+= 1
         }
         // Past the last kept position (reduced scales) the codes are only stepped over: one `skips` load gives the
-        // bits of a code and its magnitude and how far it moves k (an end of block moves it past 79).
+        // bits of a code and its magnitude and how far it moves k (an end of block moves it past 79); below
+        // `pairLimit` one `pairs` load does that for two symbols when they fit.
         var step = HuffmanDecodingTable.skipZeroRun  // no coefficient read here yet
-        while !ended && k < 64 {
+        @inline(__always) func skip(_ table: UnsafeMutablePointer<UInt16>) -> Bool {
             if count < 32 { fill() }
-            step = Int(ac.skips[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+            step = Int(table[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
             if step == 0 {
                 let symbol = Self.slowSymbol(ac, &buffer, &count)
-                guard symbol >= 0 else { return -1 }
+                guard symbol >= 0 else { return false }
                 step = HuffmanDecodingTable.skipEntry(symbol: symbol, codeLength: 0)
             }
             let length = step & 31
             buffer &<<= UInt64(length)
             count &-= length
             k &+= step &>> 8
+            return true
+        }
+        if !ended {
+            while k < HuffmanDecodingTable.pairLimit { guard skip(ac.pairs) else { return -1 } }
+            while k < 64 { guard skip(ac.skips) else { return -1 } }
         }
         // A coefficient past zig-zag 63 is corrupt (k = its index + 1); a ZRL that runs past the end is not, as
         // in the kept loop above.
@@ -239,7 +245,7 @@ struct JPEGBitReader {
 
 /// The buffers of a `HuffmanDecodingTable` as plain pointers, for the sequential block loop (no reference counting).
 struct HuffmanLookup {
-    let lookahead: UnsafeMutablePointer<Int32>, skips: UnsafeMutablePointer<UInt16>
+    let lookahead: UnsafeMutablePointer<Int32>, skips: UnsafeMutablePointer<UInt16>, pairs: UnsafeMutablePointer<UInt16>
     let maximumCode: UnsafeMutablePointer<Int>, valueOffset: UnsafeMutablePointer<Int>
     let values: UnsafeMutablePointer<UInt8>, valueCount: Int
 }
@@ -266,13 +272,19 @@ final class HuffmanDecodingTable {
     /// symbol moves the zig-zag index), whether or not the magnitude fits the prefix; 0 when the prefix starts
     /// with a longer code.
     let skips: UnsafeMutablePointer<UInt16>
+    /// `skips` with two symbols in one entry where both fit the prefix (lengths and moves added, the second's ZRL
+    /// flag), for zig-zag positions where a first symbol cannot end the block (below `pairLimit`).
+    let pairs: UnsafeMutablePointer<UInt16>
+    /// Below this zig-zag index a first symbol leaves the index at 63 or less (its move is at most 16), so a second
+    /// code in the same prefix still belongs to the block.
+    static let pairLimit = 48
     /// `values` again, at a stable address.
     let symbols: UnsafeMutablePointer<UInt8>
 
     /// The table's buffers; valid while the table lives.
     var lookup: HuffmanLookup {
         HuffmanLookup(
-            lookahead: lookahead, skips: skips, maximumCode: maximumCode, valueOffset: valueOffset, values: symbols,
+            lookahead: lookahead, skips: skips, pairs: pairs, maximumCode: maximumCode, valueOffset: valueOffset, values: symbols,
             valueCount: values.count)
     }
 
@@ -340,6 +352,21 @@ final class HuffmanDecodingTable {
             }
             code <<= 1
         }
+        // A second symbol joins the first when both codes and magnitudes fit the prefix and the first is not an
+        // end of block. Prefix-free codes make the second lookup exact: its code lies inside the prefix's own bits.
+        pairs = .allocate(capacity: 1 << bits)
+        for prefix in 0..<(1 << bits) {
+            let first = Int(skips[prefix]), firstLength = first & 31
+            var entry = first
+            if first != 0 && firstLength < bits && first >> 8 != Self.skipEndOfBlock {
+                let second = Int(skips[(prefix << firstLength) & ((1 << bits) - 1)]), secondLength = second & 31
+                if second != 0 && firstLength + secondLength <= bits {
+                    let move = (first >> 8) + (second >> 8)
+                    entry = move << 8 | (second & Self.skipZeroRun) | (firstLength + secondLength)
+                }
+            }
+            pairs[prefix] = UInt16(entry)
+        }
     }
 
     /// `skips`' entry bits: an end of block moves the zig-zag index by this (so it ends at 80 or more, past any
@@ -361,6 +388,7 @@ final class HuffmanDecodingTable {
         valueOffset.deallocate()
         lookahead.deallocate()
         skips.deallocate()
+        pairs.deallocate()
         symbols.deallocate()
     }
 }
