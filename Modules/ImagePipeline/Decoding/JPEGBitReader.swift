@@ -139,24 +139,42 @@ struct JPEGBitReader {
         var ended = false
         while k <= keptLimit {
             if count < 32 { fill() }
-            let (symbol, value) = Self.codeWithValue(ac, &buffer, &count)
-            guard symbol >= 0 else { return -1 }
-            let run = symbol &>> 4
-            if symbol & 15 == 0 {
-                if run == 15 {  // ZRL: sixteen zeros
-                    k &+= 16
-                    continue
+            // One `coefficients` load: the bits of the code and its magnitude, the run and the extended value.
+            let entry = Int(ac.coefficients[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+            let length = entry & 31
+            buffer &<<= UInt64(length)
+            count &-= length
+            var run = (entry &>> 8) & 0xFF, value = entry &>> 16
+            if value == 0 {
+                // An end of block, a ZRL, a magnitude past the prefix (bits 8–15 hold the symbol) or a longer code.
+                var symbol = run
+                if entry == 0 {
+                    symbol = Self.slowSymbol(ac, &buffer, &count)
+                    guard symbol >= 0 else { return -1 }
                 }
-                ended = true  // EOB
-                break
+                let size = symbol & 15
+                run = symbol &>> 4
+                if size == 0 {
+                    if run == 15 {  // ZRL: sixteen zeros
+                        k &+= 16
+                        continue
+                    }
+                    ended = true  // EOB
+                    break
+                }
+                let raw = Int(buffer &>> UInt64(64 - size))
+                buffer &<<= UInt64(size)
+                count &-= size
+                value = raw < 1 &<< (size - 1) ? raw &- (1 &<< size) &+ 1 : raw
             }
             k &+= run
-            guard k < 64 else { return -1 }
-            // A dropped position's slot is 64, a scratch entry past the block, so there is no branch to mispredict.
+            // A dropped position's slot is 64, a scratch entry past the block, so there is no branch to mispredict;
+            // so is every index past 63 a corrupt run reaches (the tables have 80), which the end checks.
             block[Int(slots[k])] = Int32(truncatingIfNeeded: value) &* steps[k]
             last = k
             k &+= 1
         }
+        guard last < 64 else { return -1 }  // a coefficient past zig-zag 63
         // Past the last kept position (reduced scales) the codes are only stepped over: one `skips` load gives the
         // bits of a code and its magnitude and how far it moves k (an end of block moves it past 79); below
         // `pairLimit` one `pairs` load does that for two symbols when they fit.
@@ -245,7 +263,8 @@ struct JPEGBitReader {
 
 /// The buffers of a `HuffmanDecodingTable` as plain pointers, for the sequential block loop (no reference counting).
 struct HuffmanLookup {
-    let lookahead: UnsafeMutablePointer<Int32>, skips: UnsafeMutablePointer<UInt16>, pairs: UnsafeMutablePointer<UInt16>
+    let lookahead: UnsafeMutablePointer<Int32>, coefficients: UnsafeMutablePointer<Int32>
+    let skips: UnsafeMutablePointer<UInt16>, pairs: UnsafeMutablePointer<UInt16>
     let maximumCode: UnsafeMutablePointer<Int>, valueOffset: UnsafeMutablePointer<Int>
     let values: UnsafeMutablePointer<UInt8>, valueCount: Int
 }
@@ -267,6 +286,12 @@ final class HuffmanDecodingTable {
     /// follow: sequential scans (T.81 F.1.2), progressive DC and AC first scans, and AC refinement scans, whose
     /// size-1 symbols are followed by one sign bit (EXTEND gives ±1; G.1.2.3).
     let lookahead: UnsafeMutablePointer<Int32>
+    /// For the AC codes of sequential scans up to the last kept position (T.81 F.2.2.2): for every
+    /// `lookaheadBits`-bit prefix that starts with a code whose magnitude bits also fit, the bits of both (bits
+    /// 0–4), the run of zeros before the coefficient (bits 8–15) and the extended magnitude (bits 16–31, never 0);
+    /// for any other code within the prefix (end of block, ZRL, a longer magnitude) the code's length and the
+    /// symbol in bits 8–15, so a zero magnitude is the one test the common coefficient needs; 0 for a longer code.
+    let coefficients: UnsafeMutablePointer<Int32>
     /// For the AC codes of sequential scans past the last kept position: for every `lookaheadBits`-bit prefix that
     /// starts with a code, `skipEntry` of its symbol (the bits of the code and its magnitude, and how far the
     /// symbol moves the zig-zag index), whether or not the magnitude fits the prefix; 0 when the prefix starts
@@ -284,7 +309,7 @@ final class HuffmanDecodingTable {
     /// The table's buffers; valid while the table lives.
     var lookup: HuffmanLookup {
         HuffmanLookup(
-            lookahead: lookahead, skips: skips, pairs: pairs, maximumCode: maximumCode, valueOffset: valueOffset, values: symbols,
+            lookahead: lookahead, coefficients: coefficients, skips: skips, pairs: pairs, maximumCode: maximumCode, valueOffset: valueOffset, values: symbols,
             valueCount: values.count)
     }
 
@@ -327,6 +352,8 @@ final class HuffmanDecodingTable {
         let bits = Self.lookaheadBits
         lookahead = .allocate(capacity: 1 << bits)
         lookahead.initialize(repeating: 0, count: 1 << bits)
+        coefficients = .allocate(capacity: 1 << bits)
+        coefficients.initialize(repeating: 0, count: 1 << bits)
         skips = .allocate(capacity: 1 << bits)
         skips.initialize(repeating: 0, count: 1 << bits)
         code = 0
@@ -340,14 +367,16 @@ final class HuffmanDecodingTable {
                 (skips + first).update(
                     repeating: UInt16(Self.skipEntry(symbol: symbol, codeLength: length)), count: 1 << (bits - length))
                 for prefix in first..<(first + (1 << (bits - length))) {
-                    var entry = symbol << 8 | length
+                    var entry = symbol << 8 | length, coefficient = entry
                     if size > 0 && length + size <= bits {
                         // The magnitude bits follow the code inside the prefix (RECEIVE and EXTEND, F.2.2.1).
                         let raw = (prefix >> (bits - length - size)) & ((1 << size) - 1)
                         let value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw
                         entry = value << 16 | symbol << 8 | (length + size)
+                        coefficient = value << 16 | (symbol >> 4) << 8 | (length + size)
                     }
                     lookahead[prefix] = Int32(truncatingIfNeeded: entry)
+                    coefficients[prefix] = Int32(truncatingIfNeeded: coefficient)
                 }
             }
             code <<= 1
@@ -387,6 +416,7 @@ final class HuffmanDecodingTable {
         maximumCode.deallocate()
         valueOffset.deallocate()
         lookahead.deallocate()
+        coefficients.deallocate()
         skips.deallocate()
         pairs.deallocate()
         symbols.deallocate()
