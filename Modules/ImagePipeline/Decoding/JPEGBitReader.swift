@@ -113,11 +113,13 @@ struct JPEGBitReader {
     /// The register and its count are locals for the whole block so they stay in machine registers; at least 32
     /// bits are buffered before each code, which covers the longest code (16) with the largest magnitude (15), so
     /// the code and its magnitude need no further checks.
+    ///
+    /// The component's tables are read through `target` where they are used, not copied per block.
     @inline(__always)
-    mutating func decodeBlock(
-        dc: HuffmanLookup, ac: HuffmanLookup, predictor: inout Int, steps: UnsafePointer<Int32>,
-        slots: UnsafePointer<Int32>, keptLimit: Int, into block: UnsafeMutablePointer<Int32>
-    ) -> Int {
+    mutating func decodeBlock(_ target: UnsafeMutablePointer<SequentialTarget>, into block: UnsafeMutablePointer<Int32>)
+        -> Int
+    {
+        let steps = target.pointee.steps, slots = target.pointee.slots
         var buffer = self.buffer, count = self.count, position = self.position
         let data = self.data, end = self.end
         @inline(__always) func fill() {
@@ -127,20 +129,22 @@ struct JPEGBitReader {
             (buffer, count, position) = (self.buffer, self.count, self.position)
         }
         if count < 32 { fill() }
-        let (size, difference) = Self.codeWithValue(dc, &buffer, &count)
+        let (size, difference) = Self.codeWithValue(target.pointee.dc, &buffer, &count)
         guard size >= 0 && size <= 11 else {
             (self.buffer, self.count, self.position) = (buffer, count, position)
             return -1
         }
-        predictor &+= difference
+        let predictor = target.pointee.predictor &+ difference
+        target.pointee.predictor = predictor
         block[0] = Int32(truncatingIfNeeded: predictor) &* steps[0]
         var last = 0
         var k = 1
         var ended = false
-        while k <= keptLimit {
+        while k <= target.pointee.keptLimit {
             if count < 32 { fill() }
             // One `coefficients` load: the bits of the code and its magnitude, the run and the extended value.
-            let entry = Int(ac.coefficients[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+            let prefix = Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))
+            let entry = Int(target.pointee.ac.coefficients[prefix])
             let length = entry & 31
             buffer &<<= UInt64(length)
             count &-= length
@@ -149,7 +153,7 @@ struct JPEGBitReader {
                 // An end of block, a ZRL, a magnitude past the prefix (bits 8–15 hold the symbol) or a longer code.
                 var symbol = run
                 if entry == 0 {
-                    symbol = Self.slowSymbol(ac, &buffer, &count)
+                    symbol = Self.slowSymbol(target.pointee.ac, &buffer, &count)
                     guard symbol >= 0 else { return -1 }
                 }
                 let size = symbol & 15
@@ -183,7 +187,7 @@ struct JPEGBitReader {
             if count < 32 { fill() }
             step = Int(table[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
             if step == 0 {
-                let symbol = Self.slowSymbol(ac, &buffer, &count)
+                let symbol = Self.slowSymbol(target.pointee.ac, &buffer, &count)
                 guard symbol >= 0 else { return false }
                 step = HuffmanDecodingTable.skipEntry(symbol: symbol, codeLength: 0)
             }
@@ -194,8 +198,8 @@ struct JPEGBitReader {
             return true
         }
         if !ended {
-            while k < HuffmanDecodingTable.pairLimit { guard skip(ac.pairs) else { return -1 } }
-            while k < 64 { guard skip(ac.skips) else { return -1 } }
+            while k < HuffmanDecodingTable.pairLimit { guard skip(target.pointee.ac.pairs) else { return -1 } }
+            while k < 64 { guard skip(target.pointee.ac.skips) else { return -1 } }
         }
         // A coefficient past zig-zag 63 is corrupt (k = its index + 1); a ZRL that runs past the end is not, as
         // in the kept loop above.

@@ -142,19 +142,16 @@ extension JPEGDecoding {
         _ target: UnsafeMutablePointer<SequentialTarget>, _ bx: Int, _ by: Int, _ block: UnsafeMutablePointer<Int32>,
         _ reader: inout JPEGBitReader
     ) throws(ReceptionError) {
-        let last = reader.decodeBlock(
-            dc: target.pointee.dc, ac: target.pointee.ac, predictor: &target.pointee.predictor,
-            steps: target.pointee.steps, slots: target.pointee.slots, keptLimit: target.pointee.keptLimit,
-            into: block)
+        let last = reader.decodeBlock(target, into: block)
         guard last >= 0 else { throw .invalidImage }
         let bounds = Int(target.pointee.bounds[last])
         let rows = last == 0 ? 1 : bounds >> 8, columns = last == 0 ? 1 : bounds & 0xFF
-        let t = target.pointee
-        if bx < t.blocksX, by < t.blocksY {
-            let n = t.blockSize
+        // Fields one by one: a copy of the whole target per block cost more than the reads.
+        if bx < target.pointee.blocksX, by < target.pointee.blocksY {
+            let n = target.pointee.blockSize, stride = target.pointee.stride
             InverseDCT.transform(
-                block, size: n, rows: rows, columns: columns, into: t.plane + by * n * t.stride + bx * n,
-                stride: t.stride)
+                block, size: n, rows: rows, columns: columns, into: target.pointee.plane + by * n * stride + bx * n,
+                stride: stride)
         }
         // Whole rows as one vector store each (the columns past `columns` are zero already): a `memset` call per
         // row of three cost more than the stores.
