@@ -183,23 +183,24 @@ struct JPEGBitReader {
         // bits of a code and its magnitude and how far it moves k (an end of block moves it past 79); below
         // `pairLimit` one `pairs` load does that for two symbols when they fit.
         var step = HuffmanDecodingTable.skipZeroRun  // no coefficient read here yet
-        @inline(__always) func skip(_ table: UnsafeMutablePointer<UInt16>) -> Bool {
-            if count < 32 { fill() }
-            step = Int(table[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
-            if step == 0 {
-                let symbol = Self.slowSymbol(target.pointee.ac, &buffer, &count)
-                guard symbol >= 0 else { return false }
-                step = HuffmanDecodingTable.skipEntry(symbol: symbol, codeLength: 0)
+        // One loop body for both tables (a nested function for it kept the register in memory).
+        var table = target.pointee.ac.pairs, limit = HuffmanDecodingTable.pairLimit
+        while !ended {
+            while k < limit {
+                if count < 32 { fill() }
+                step = Int(table[Int(buffer &>> UInt64(64 - HuffmanDecodingTable.lookaheadBits))])
+                if step == 0 {
+                    let symbol = Self.slowSymbol(target.pointee.ac, &buffer, &count)
+                    guard symbol >= 0 else { return -1 }
+                    step = HuffmanDecodingTable.skipEntry(symbol: symbol, codeLength: 0)
+                }
+                let length = step & 31
+                buffer &<<= UInt64(length)
+                count &-= length
+                k &+= step &>> 8
             }
-            let length = step & 31
-            buffer &<<= UInt64(length)
-            count &-= length
-            k &+= step &>> 8
-            return true
-        }
-        if !ended {
-            while k < HuffmanDecodingTable.pairLimit { guard skip(target.pointee.ac.pairs) else { return -1 } }
-            while k < 64 { guard skip(target.pointee.ac.skips) else { return -1 } }
+            if limit == 64 { break }
+            (table, limit) = (target.pointee.ac.skips, 64)
         }
         // A coefficient past zig-zag 63 is corrupt (k = its index + 1); a ZRL that runs past the end is not, as
         // in the kept loop above.
@@ -238,18 +239,28 @@ struct JPEGBitReader {
         return (symbol, raw < 1 &<< (size - 1) ? raw &- (1 &<< size) &+ 1 : raw)
     }
 
-    /// A code longer than the lookahead (Annex F.2.2.3's MAXCODE/VALPTR search), with the bits already buffered.
+    /// A code longer than the lookahead (Annex F.2.2.3's MAXCODE/VALPTR search), with the bits already buffered:
+    /// the symbol, its code stepped over, or -1 for a code the table does not contain.
+    @inline(__always)
     private static func slowSymbol(_ table: HuffmanLookup, _ buffer: inout UInt64, _ count: inout Int) -> Int {
+        // The search takes the register by value: an inout argument of a call that is not inlined keeps the
+        // caller's register in memory for the whole block loop.
+        guard let (symbol, length) = longCode(table, buffer) else { return -1 }
+        buffer &<<= UInt64(length)
+        count &-= length
+        return symbol
+    }
+
+    /// The search itself: the symbol and its code's length, or nil.
+    private static func longCode(_ table: HuffmanLookup, _ buffer: UInt64) -> (symbol: Int, length: Int)? {
         for length in 1...16 {
             let code = Int(buffer >> UInt64(64 - length))
             if code <= table.maximumCode[length] {
-                buffer <<= UInt64(length)
-                count -= length
                 let index = code + table.valueOffset[length]
-                return index >= 0 && index < table.valueCount ? Int(table.values[index]) : -1
+                return index >= 0 && index < table.valueCount ? (Int(table.values[index]), length) : nil
             }
         }
-        return -1
+        return nil
     }
 
     /// At a restart interval boundary: drop the partial byte and step over the RSTm marker (T.81 F.2.2.5).
