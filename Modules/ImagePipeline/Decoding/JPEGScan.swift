@@ -48,12 +48,20 @@ extension JPEGDecoding {
     /// The first marker after `start` that is not a stuffed zero or a restart marker.
     private func entropyEnd(from start: Int) -> Int {
         var at = start
+        @inline(__always) func hasFF(_ word: UInt64) -> UInt64 {
+            (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080
+        }
         while at + 1 < count {
-            // Eight bytes at a time while none is 0xFF (the has-zero-byte test on the complement).
+            // Thirty-two bytes at a time while none is 0xFF (one branch for four words), then eight (the
+            // has-zero-byte test on the complement).
+            while at + 32 <= count {
+                let words = UnsafeRawPointer(data + at)
+                @inline(__always) func word(_ i: Int) -> UInt64 { words.loadUnaligned(fromByteOffset: i, as: UInt64.self) }
+                if hasFF(word(0)) | hasFF(word(8)) | hasFF(word(16)) | hasFF(word(24)) != 0 { break }
+                at += 32
+            }
             while at + 8 <= count {
-                let word = UnsafeRawPointer(data + at).loadUnaligned(as: UInt64.self)
-                let inverted = ~word
-                if (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 != 0 { break }
+                if hasFF(UnsafeRawPointer(data + at).loadUnaligned(as: UInt64.self)) != 0 { break }
                 at += 8
             }
             guard at + 1 < count else { break }
