@@ -65,9 +65,14 @@ enum AreaResampler {
                                 image, vertical, row: oy, source: src, into: acc, count: rowCount)
                             let outLine = dst + oy * width * channels
                             if channels == 3 && taps == 3 {
-                                for ox in 0..<width {
-                                    Self.pixel3Taps3(acc + firsts[ox] &* 3, weights + ox &* 3, outLine + ox &* 3)
+                                // Every pixel but the row's last is stored as four bytes, the fourth overwritten by
+                                // the next pixel: a three-byte store made the compiler compute the lanes one by one.
+                                for ox in 0..<(width - 1) {
+                                    Self.pixel3Taps3(
+                                        acc + firsts[ox] &* 3, weights + ox &* 3, outLine + ox &* 3, wide: true)
                                 }
+                                let ox = width - 1
+                                Self.pixel3Taps3(acc + firsts[ox] &* 3, weights + ox &* 3, outLine + ox &* 3, wide: false)
                                 continue
                             }
                             if channels == 3 {
@@ -126,16 +131,22 @@ enum AreaResampler {
         }
     }
 
-    /// `pixel3` for three taps, unrolled: the same products added in the same order.
+    /// `pixel3` for three taps, unrolled: the same products added in the same order. `wide` stores the fourth
+    /// lane too (a byte of the next pixel, which must be written after this one).
     @inline(__always)
     private static func pixel3Taps3(
-        _ source: UnsafeMutablePointer<Float>, _ weights: UnsafePointer<Float>, _ out: UnsafeMutablePointer<UInt8>
+        _ source: UnsafeMutablePointer<Float>, _ weights: UnsafePointer<Float>, _ out: UnsafeMutablePointer<UInt8>,
+        wide: Bool
     ) {
         @inline(__always) func pixel(_ t: Int) -> SIMD4<Float> {
             UnsafeRawPointer(source + t &* 3).loadUnaligned(as: SIMD4<Float>.self)
         }
         let sum = weights[0] * pixel(0) + weights[1] * pixel(1) + weights[2] * pixel(2)
         let bytes = SampleRounding.bytes(sum)
+        if wide {
+            UnsafeMutableRawPointer(out).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
+            return
+        }
         out[0] = bytes[0]
         out[1] = bytes[1]
         out[2] = bytes[2]
