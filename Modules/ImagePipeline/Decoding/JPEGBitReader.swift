@@ -303,8 +303,8 @@ final class HuffmanDecodingTable {
     let lookahead: UnsafeMutablePointer<Int32>
     /// For the AC codes of sequential scans up to the last kept position (T.81 F.2.2.2): for every
     /// `lookaheadBits`-bit prefix that starts with a code whose magnitude bits also fit, the bits of both (bits
-    /// 0–4), the run of zeros before the coefficient (bits 8–15) and the extended magnitude (bits 16–31, never 0);
-    /// for any other code within the prefix (end of block, ZRL, a longer magnitude) the code's length and the
+    /// 0–4), the run of zeros before the coefficient (bits 8–15) and the extended magnitude (bits 16–31, never
+    /// 0); for any other code within the prefix (end of block, ZRL, a longer magnitude) the code's length and the
     /// symbol in bits 8–15, so a zero magnitude is the one test the common coefficient needs; 0 for a longer code.
     let coefficients: UnsafeMutablePointer<Int32>
     /// For the AC codes of sequential scans past the last kept position: for every `lookaheadBits`-bit prefix that
@@ -324,8 +324,8 @@ final class HuffmanDecodingTable {
     /// The table's buffers; valid while the table lives.
     var lookup: HuffmanLookup {
         HuffmanLookup(
-            lookahead: lookahead, coefficients: coefficients, skips: skips, pairs: pairs, maximumCode: maximumCode, valueOffset: valueOffset, values: symbols,
-            valueCount: values.count)
+            lookahead: lookahead, coefficients: coefficients, skips: skips, pairs: pairs, maximumCode: maximumCode,
+            valueOffset: valueOffset, values: symbols, valueCount: values.count)
     }
 
     /// Builds the table from the 16 code-length counts and the symbols (T.81 C.2, F.2.2.3); nil if the counts

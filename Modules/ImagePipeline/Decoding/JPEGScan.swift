@@ -56,7 +56,9 @@ extension JPEGDecoding {
             // has-zero-byte test on the complement).
             while at + 32 <= count {
                 let words = UnsafeRawPointer(data + at)
-                @inline(__always) func word(_ i: Int) -> UInt64 { words.loadUnaligned(fromByteOffset: i, as: UInt64.self) }
+                @inline(__always) func word(_ i: Int) -> UInt64 {
+                    words.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                }
                 if hasFF(word(0)) | hasFF(word(8)) | hasFF(word(16)) | hasFF(word(24)) != 0 { break }
                 at += 32
             }
@@ -163,7 +165,9 @@ extension JPEGDecoding {
         }
         // Whole rows as one vector store each (the columns past `columns` are zero already): a `memset` call per
         // row of three cost more than the stores.
-        for v in 0..<rows { UnsafeMutableRawPointer(block + v * 8).storeBytes(of: SIMD8<Int32>(), as: SIMD8<Int32>.self) }
+        for v in 0..<rows {
+            UnsafeMutableRawPointer(block + v * 8).storeBytes(of: SIMD8<Int32>(), as: SIMD8<Int32>.self)
+        }
     }
 }
 

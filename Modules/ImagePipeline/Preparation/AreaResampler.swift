@@ -55,47 +55,54 @@ enum AreaResampler {
             out.withUnsafeMutableBufferPointer { target in
                 column.withUnsafeMutableBufferPointer { row in
                     horizontal.weights.withUnsafeBufferPointer { horizontalWeights in
-                      horizontal.first.withUnsafeBufferPointer { horizontalFirst in
-                        guard let src = source.baseAddress, let dst = target.baseAddress, let acc = row.baseAddress,
-                            let weights = horizontalWeights.baseAddress, let firsts = horizontalFirst.baseAddress
-                        else { return }
-                        let rowCount = image.width * channels, taps = horizontal.taps
-                        for oy in 0..<height {
-                            Self.verticalPass(
-                                image, vertical, row: oy, source: src, into: acc, count: rowCount)
-                            let outLine = dst + oy * width * channels
-                            if channels == 3 && taps == 3 {
-                                // Every pixel but the row's last is stored as four bytes, the fourth overwritten by
-                                // the next pixel: a three-byte store made the compiler compute the lanes one by one.
-                                for ox in 0..<(width - 1) {
-                                    Self.pixel3Taps3(
-                                        acc + firsts[ox] &* 3, weights + ox &* 3, outLine + ox &* 3, wide: true)
-                                }
-                                let ox = width - 1
-                                Self.pixel3Taps3(acc + firsts[ox] &* 3, weights + ox &* 3, outLine + ox &* 3, wide: false)
-                                continue
-                            }
-                            if channels == 3 {
-                                for ox in 0..<width {
-                                    Self.pixel3(acc + firsts[ox] * 3, weights + ox * taps, taps, outLine + ox * 3)
-                                }
-                                continue
-                            }
-                            for ox in 0..<width {
-                                let start = acc + horizontal.first[ox] * channels, w = weights + ox * taps
-                                for c in 0..<channels {
-                                    var sum: Float = 0.5
-                                    for t in 0..<taps { sum += w[t] * start[t * channels + c] }
-                                    outLine[ox * channels + c] = UInt8(clamping: Int(sum))
-                                }
+                        horizontal.first.withUnsafeBufferPointer { horizontalFirst in
+                            guard let src = source.baseAddress, let dst = target.baseAddress, let acc = row.baseAddress,
+                                let weights = horizontalWeights.baseAddress, let firsts = horizontalFirst.baseAddress
+                            else { return }
+                            let rowCount = image.width * channels
+                            for oy in 0..<height {
+                                Self.verticalPass(image, vertical, row: oy, source: src, into: acc, count: rowCount)
+                                Self.horizontalPass(
+                                    acc, firsts: firsts, weights: weights, taps: horizontal.taps, channels: channels,
+                                    width: width, into: dst + oy * width * channels)
                             }
                         }
-                      }
                     }
                 }
             }
         }
         return PixelBuffer(width: width, height: height, format: image.format, bytes: out)
+    }
+
+    /// One output row from the vertically reduced row `acc`: each pixel the weighted sum of `taps` pixels from
+    /// `firsts[ox]`.
+    @inline(__always)
+    private static func horizontalPass(
+        _ acc: UnsafeMutablePointer<Float>, firsts: UnsafePointer<Int>, weights: UnsafePointer<Float>, taps: Int,
+        channels: Int, width: Int, into outLine: UnsafeMutablePointer<UInt8>
+    ) {
+        if channels == 3 && taps == 3 {
+            // Every pixel but the row's last is stored as four bytes, the fourth overwritten by the next pixel: a
+            // three-byte store made the compiler compute the lanes one by one.
+            for ox in 0..<(width - 1) {
+                pixel3Taps3(acc + firsts[ox] &* 3, weights + ox &* 3, outLine + ox &* 3, wide: true)
+            }
+            let ox = width - 1
+            pixel3Taps3(acc + firsts[ox] &* 3, weights + ox &* 3, outLine + ox &* 3, wide: false)
+            return
+        }
+        if channels == 3 {
+            for ox in 0..<width { pixel3(acc + firsts[ox] * 3, weights + ox * taps, taps, outLine + ox * 3) }
+            return
+        }
+        for ox in 0..<width {
+            let start = acc + firsts[ox] * channels, w = weights + ox * taps
+            for c in 0..<channels {
+                var sum: Float = 0.5
+                for t in 0..<taps { sum += w[t] * start[t * channels + c] }
+                outLine[ox * channels + c] = UInt8(clamping: Int(sum))
+            }
+        }
     }
 
     /// Row `oy` of the vertical pass: the weighted sum of its source rows, in tap order. The first three taps
