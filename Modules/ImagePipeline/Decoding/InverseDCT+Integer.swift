@@ -83,13 +83,12 @@ extension InverseDCT {
         let columns = transform1D(input, shift: constantBits - passBits)
         // After the row pass, lane y of vector x is the sample at (x, y): transpose back to store rows.
         let samples = transposed(transform1D(transposed(columns), shift: constantBits + passBits + 3))
-        let centre = Lanes(repeating: 128), low = Lanes(repeating: 0), high = Lanes(repeating: 255)
+        let centre = Lanes(repeating: 128)
         withUnsafeBytes(of: samples) { vectors in
             for y in 0..<8 {
-                let row = (vectors.load(fromByteOffset: y * 32, as: Lanes.self) &+ centre)
-                    .clamped(lowerBound: low, upperBound: high)
+                let row = SampleRounding.clampedToByte(vectors.load(fromByteOffset: y * 32, as: Lanes.self) &+ centre)
                 UnsafeMutableRawPointer(out + y * stride).storeBytes(
-                    of: SIMD8<UInt8>(truncatingIfNeeded: row), as: SIMD8<UInt8>.self)
+                    of: SampleRounding.narrowed(row), as: SIMD8<UInt8>.self)
             }
         }
     }

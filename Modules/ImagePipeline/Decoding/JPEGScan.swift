@@ -48,12 +48,22 @@ extension JPEGDecoding {
     /// The first marker after `start` that is not a stuffed zero or a restart marker.
     private func entropyEnd(from start: Int) -> Int {
         var at = start
+        @inline(__always) func hasFF(_ word: UInt64) -> UInt64 {
+            (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080
+        }
         while at + 1 < count {
-            // Eight bytes at a time while none is 0xFF (the has-zero-byte test on the complement).
+            // Thirty-two bytes at a time while none is 0xFF (one branch for four words), then eight (the
+            // has-zero-byte test on the complement).
+            while at + 32 <= count {
+                let words = UnsafeRawPointer(data + at)
+                @inline(__always) func word(_ i: Int) -> UInt64 {
+                    words.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                }
+                if hasFF(word(0)) | hasFF(word(8)) | hasFF(word(16)) | hasFF(word(24)) != 0 { break }
+                at += 32
+            }
             while at + 8 <= count {
-                let word = UnsafeRawPointer(data + at).loadUnaligned(as: UInt64.self)
-                let inverted = ~word
-                if (inverted &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 != 0 { break }
+                if hasFF(UnsafeRawPointer(data + at).loadUnaligned(as: UInt64.self)) != 0 { break }
                 at += 8
             }
             guard at + 1 < count else { break }
@@ -142,21 +152,22 @@ extension JPEGDecoding {
         _ target: UnsafeMutablePointer<SequentialTarget>, _ bx: Int, _ by: Int, _ block: UnsafeMutablePointer<Int32>,
         _ reader: inout JPEGBitReader
     ) throws(ReceptionError) {
-        let last = reader.decodeBlock(
-            dc: target.pointee.dc, ac: target.pointee.ac, predictor: &target.pointee.predictor,
-            steps: target.pointee.steps, slots: target.pointee.slots, keptLimit: target.pointee.keptLimit,
-            into: block)
+        let last = reader.decodeBlock(target, into: block)
         guard last >= 0 else { throw .invalidImage }
         let bounds = Int(target.pointee.bounds[last])
         let rows = last == 0 ? 1 : bounds >> 8, columns = last == 0 ? 1 : bounds & 0xFF
-        let t = target.pointee
-        if bx < t.blocksX, by < t.blocksY {
-            let n = t.blockSize
+        // Fields one by one: a copy of the whole target per block cost more than the reads.
+        if bx < target.pointee.blocksX, by < target.pointee.blocksY {
+            let n = target.pointee.blockSize, stride = target.pointee.stride
             InverseDCT.transform(
-                block, size: n, rows: rows, columns: columns, into: t.plane + by * n * t.stride + bx * n,
-                stride: t.stride)
+                block, size: n, rows: rows, columns: columns, into: target.pointee.plane + by * n * stride + bx * n,
+                stride: stride)
         }
-        for v in 0..<rows { (block + v * 8).update(repeating: 0, count: columns) }
+        // Whole rows as one vector store each (the columns past `columns` are zero already): a `memset` call per
+        // row of three cost more than the stores.
+        for v in 0..<rows {
+            UnsafeMutableRawPointer(block + v * 8).storeBytes(of: SIMD8<Int32>(), as: SIMD8<Int32>.self)
+        }
     }
 }
 

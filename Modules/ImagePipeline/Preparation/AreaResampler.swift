@@ -55,32 +55,16 @@ enum AreaResampler {
             out.withUnsafeMutableBufferPointer { target in
                 column.withUnsafeMutableBufferPointer { row in
                     horizontal.weights.withUnsafeBufferPointer { horizontalWeights in
-                        guard let src = source.baseAddress, let dst = target.baseAddress, let acc = row.baseAddress,
-                            let weights = horizontalWeights.baseAddress
-                        else { return }
-                        let rowCount = image.width * channels, taps = horizontal.taps
-                        for oy in 0..<height {
-                            acc.update(repeating: 0, count: rowCount)
-                            for offset in 0..<vertical.taps {
-                                let weight = vertical.weights[oy * vertical.taps + offset]
-                                guard weight != 0 else { continue }
-                                let line = src + (vertical.first[oy] + offset) * image.bytesPerRow
-                                for i in 0..<rowCount { acc[i] += weight * Float(line[i]) }
-                            }
-                            let outLine = dst + oy * width * channels
-                            if channels == 3 {
-                                for ox in 0..<width {
-                                    Self.pixel3(acc + horizontal.first[ox] * 3, weights + ox * taps, taps, outLine + ox * 3)
-                                }
-                                continue
-                            }
-                            for ox in 0..<width {
-                                let start = acc + horizontal.first[ox] * channels, w = weights + ox * taps
-                                for c in 0..<channels {
-                                    var sum: Float = 0.5
-                                    for t in 0..<taps { sum += w[t] * start[t * channels + c] }
-                                    outLine[ox * channels + c] = UInt8(clamping: Int(sum))
-                                }
+                        horizontal.first.withUnsafeBufferPointer { horizontalFirst in
+                            guard let src = source.baseAddress, let dst = target.baseAddress, let acc = row.baseAddress,
+                                let weights = horizontalWeights.baseAddress, let firsts = horizontalFirst.baseAddress
+                            else { return }
+                            let rowCount = image.width * channels
+                            for oy in 0..<height {
+                                Self.verticalPass(image, vertical, row: oy, source: src, into: acc, count: rowCount)
+                                Self.horizontalPass(
+                                    acc, firsts: firsts, weights: weights, taps: horizontal.taps, channels: channels,
+                                    width: width, into: dst + oy * width * channels)
                             }
                         }
                     }
@@ -88,6 +72,91 @@ enum AreaResampler {
             }
         }
         return PixelBuffer(width: width, height: height, format: image.format, bytes: out)
+    }
+
+    /// One output row from the vertically reduced row `acc`: each pixel the weighted sum of `taps` pixels from
+    /// `firsts[ox]`.
+    @inline(__always)
+    private static func horizontalPass(
+        _ acc: UnsafeMutablePointer<Float>, firsts: UnsafePointer<Int>, weights: UnsafePointer<Float>, taps: Int,
+        channels: Int, width: Int, into outLine: UnsafeMutablePointer<UInt8>
+    ) {
+        if channels == 3 && taps == 3 {
+            // Every pixel but the row's last is stored as four bytes, the fourth overwritten by the next pixel: a
+            // three-byte store made the compiler compute the lanes one by one.
+            for ox in 0..<(width - 1) {
+                pixel3Taps3(acc + firsts[ox] &* 3, weights + ox &* 3, outLine + ox &* 3, wide: true)
+            }
+            let ox = width - 1
+            pixel3Taps3(acc + firsts[ox] &* 3, weights + ox &* 3, outLine + ox &* 3, wide: false)
+            return
+        }
+        if channels == 3 {
+            for ox in 0..<width { pixel3(acc + firsts[ox] * 3, weights + ox * taps, taps, outLine + ox * 3) }
+            return
+        }
+        for ox in 0..<width {
+            let start = acc + firsts[ox] * channels, w = weights + ox * taps
+            for c in 0..<channels {
+                var sum: Float = 0.5
+                for t in 0..<taps { sum += w[t] * start[t * channels + c] }
+                outLine[ox * channels + c] = UInt8(clamping: Int(sum))
+            }
+        }
+    }
+
+    /// Row `oy` of the vertical pass: the weighted sum of its source rows, in tap order. The first three taps
+    /// are added in one sweep (most downscales that preparation makes have three or fewer), the rest one sweep
+    /// each as before; a zero weight adds an exact zero to a sum that is never negative, so leaving it in or out
+    /// gives the same floats, and a sweep per tap cost a load and a store of the whole row each (issue 21).
+    @inline(__always)
+    private static func verticalPass(
+        _ image: PixelBuffer, _ vertical: Footprint, row oy: Int, source: UnsafePointer<UInt8>,
+        into acc: UnsafeMutablePointer<Float>, count: Int
+    ) {
+        let taps = vertical.taps, stride = image.bytesPerRow
+        let line = source + vertical.first[oy] * stride
+        vertical.weights.withUnsafeBufferPointer { all in
+            guard let w = all.baseAddress.map({ $0 + oy * taps }) else { return }
+            switch taps {
+            case 1:
+                let w0 = w[0]
+                for i in 0..<count { acc[i] = w0 * Float(line[i]) }
+            case 2:
+                let w0 = w[0], w1 = w[1], l1 = line + stride
+                for i in 0..<count { acc[i] = w0 * Float(line[i]) + w1 * Float(l1[i]) }
+            default:
+                let w0 = w[0], w1 = w[1], w2 = w[2], l1 = line + stride, l2 = l1 + stride
+                for i in 0..<count { acc[i] = w0 * Float(line[i]) + w1 * Float(l1[i]) + w2 * Float(l2[i]) }
+            }
+            for offset in min(taps, 3)..<taps {
+                let weight = w[offset]
+                guard weight != 0 else { continue }
+                let next = line + offset * stride
+                for i in 0..<count { acc[i] += weight * Float(next[i]) }
+            }
+        }
+    }
+
+    /// `pixel3` for three taps, unrolled: the same products added in the same order. `wide` stores the fourth
+    /// lane too (a byte of the next pixel, which must be written after this one).
+    @inline(__always)
+    private static func pixel3Taps3(
+        _ source: UnsafeMutablePointer<Float>, _ weights: UnsafePointer<Float>, _ out: UnsafeMutablePointer<UInt8>,
+        wide: Bool
+    ) {
+        @inline(__always) func pixel(_ t: Int) -> SIMD4<Float> {
+            UnsafeRawPointer(source + t &* 3).loadUnaligned(as: SIMD4<Float>.self)
+        }
+        let sum = weights[0] * pixel(0) + weights[1] * pixel(1) + weights[2] * pixel(2)
+        let bytes = SampleRounding.bytes(sum)
+        if wide {
+            UnsafeMutableRawPointer(out).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
+            return
+        }
+        out[0] = bytes[0]
+        out[1] = bytes[1]
+        out[2] = bytes[2]
     }
 
     /// One RGB output pixel: the weighted sum of `taps` pixels of the vertically reduced row, the three channels
