@@ -61,9 +61,11 @@ struct SubprocessTests {
 
     @Test func theChildInheritsNoDescriptorAboveTheStandardStreams() throws {
         // A descriptor without close-on-exec, as sockets and pipes that other tests open meanwhile are.
+        // F_DUPFD takes the lowest free descriptor from 200 up; dup2 onto a fixed number would close whatever a
+        // test running in parallel holds there (an emulator's listening socket, once).
         let pipe = Pipe()
-        let high: Int32 = 200
-        #expect(dup2(pipe.fileHandleForWriting.fileDescriptor, high) == high)
+        let high = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_DUPFD, Int32(200))
+        try #require(high >= 200)
         defer { close(high) }
         #expect(fcntl(high, F_GETFD) & FD_CLOEXEC == 0)
         let result = try ChildProcess.run(["sh", "-c", "if [ -e /proc/$$/fd/\(high) ]; then echo kept; else echo closed; fi; [ -e /proc/$$/fd/1 ] && echo out"])
