@@ -6,10 +6,10 @@ import Foundation
 
 /// Runs a helper program for a test (PyJWT, hashlib, a reference decoder) and returns what it printed.
 ///
-/// Input and output go through temporary files, not pipes. Tests run in parallel and start other children (test
-/// servers, the app under test); a child started while a pipe is open inherits its write end and holds it open, so
-/// the reader of a pipe could wait for its end forever. A file has no end to wait for: the run waits for the
-/// helper to exit, then reads what it wrote.
+/// Input and output go through temporary files, not pipes. A `Subprocess` child closes what it inherits on Linux,
+/// but on macOS it keeps every descriptor that is not close-on-exec, so a child started by another test while a
+/// pipe is open could hold its write end and the reader would wait for an end that never comes. A file has no end
+/// to wait for: the run waits for the helper to exit, then reads what it wrote.
 package enum ChildProcess {
     /// What a run produced.
     package struct Result: Sendable {
