@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "Conversation", targets: ["Conversation"]),
         .library(name: "Unread", targets: ["Unread"]),
         .library(name: "PushRouting", targets: ["PushRouting"]),
+        // The chat on iPhone (SwiftUI; empty where SwiftUI and UIKit are absent). The facade re-exports it.
+        .library(name: "ReceptionUI", targets: ["ReceptionUI"]),
         // Facade.
         .library(name: "ReceptionKit", targets: ["ReceptionKit"]),
         // Testing kit.
@@ -85,13 +87,19 @@ let package = Package(
         // Push token staging, APNs environment resolution and payload recognition (Docs/PushRouting.md).
         .target(name: "PushRouting", dependencies: ["ReceptionCore", "Digest"], path: "Modules/PushRouting"),
 
+        // MARK: The chat on iPhone
+        // ReceptionChatView and its screens (SwiftUI, UIKit, PhotosUI, ImageIO), laid out from Conversation's
+        // presentation types over ChatModel; compiled where SwiftUI and UIKit exist, empty elsewhere (Docs/ReceptionUI.md).
+        .target(name: "ReceptionUI", dependencies: ["Conversation", "ReceptionCore"], path: "Modules/ReceptionUI"),
+
         // MARK: Facade
-        // What a host imports: Reception.shared, configuration, the default composition, the account lifecycle.
+        // What a host imports: Reception.shared, configuration, the default composition, the account lifecycle, the
+        // SDK sheet; it re-exports ReceptionUI, so `import ReceptionKit` gives ReceptionChatView.
         .target(
             name: "ReceptionKit",
             dependencies: [
                 "ReceptionCore", "Digest", "SecureStore", "MessageCache", "ImagePipeline", "Transport", "Identity",
-                "Conversation", "Unread", "PushRouting",
+                "Conversation", "Unread", "PushRouting", "ReceptionUI",
             ],
             path: "Modules/ReceptionKit"),
 

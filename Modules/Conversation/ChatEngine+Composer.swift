@@ -15,10 +15,23 @@ extension ChatEngine {
     /// The person picked a photo: it is prepared for upload right away (loading disables sending meanwhile). An
     /// unreadable photo shows "Could not load this photo." and is skipped; more than 5 are refused.
     public func addPhoto(_ file: Data) async {
+        await addPhoto { file }
+    }
+
+    /// The person picked a photo whose bytes still have to be read (the system picker hands out items that load
+    /// later): the composer counts it as loading from now, so Send waits, and the picker's room shrinks at once.
+    /// `load` returning `nil` (an unreadable selection) shows "Could not load this photo."; more than 5 photos,
+    /// counting those loading, are refused without calling `load`.
+    public func addPhoto(loading load: @escaping @Sendable () async -> Data?) async {
         guard !isShutDown else { return }
         guard composer.hasRoomForPhoto else { return }
         composer.photoLoadStarted()
         publish()
+        guard let file = await load(), !isShutDown else {
+            composer.photoLoadFinished(nil)
+            publish()
+            return
+        }
         let images = deps.images
         // Preparation is CPU work; it runs off the engine so the chat stays responsive.
         let result = await Task.detached { () -> Result<PreparedPhoto, ReceptionError> in

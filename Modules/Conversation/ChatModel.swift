@@ -119,6 +119,12 @@ public final class ChatModel {
     /// Adds a picked photo.
     public func addPhoto(_ file: Data) async { await engine.addPhoto(file) }
 
+    /// Adds a picked photo whose bytes `load` reads (a `PhotosPickerItem`'s transferable data): it counts as
+    /// loading at once, so Send waits and the picker's room shrinks; `nil` shows "Could not load this photo."
+    public func addPhoto(loading load: @escaping @Sendable () async -> Data?) async {
+        await engine.addPhoto(loading: load)
+    }
+
     /// The bytes of a confirmed photo of `messages` (`ChatMessage.attachments`), for its bubble or the viewer. An
     /// expired link is resolved again first (`ChatEngine.photo(_:)`); a thrown error shows the photo as failed,
     /// and calling again is its Retry.

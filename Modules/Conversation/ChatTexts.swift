@@ -71,6 +71,36 @@ public enum ChatTextKey: String, Sendable, Hashable, CaseIterable {
     case welcomeTitle = "chat.welcomeTitle"
     /// The welcome screen's default text.
     case welcomeText = "chat.welcomeText"
+    /// Who wrote the person's own message, as VoiceOver reads it ("You").
+    case you = "a11y.you"
+    /// Who wrote a team reply whose teammate's name is not shown ("Support").
+    case team = "a11y.team"
+    /// Plural over the count: how many photos a message holds ("2 photos").
+    case photoCount = "photo.count"
+    /// A local photo preview the service has not confirmed ("Not sent yet").
+    case photoPending = "photo.pending"
+    /// A received photo that could not be downloaded; tapping loads it again.
+    case photoFailed = "photo.failed"
+    /// A confirmed photo; tapping opens the full-screen viewer ("View photo").
+    case viewPhoto = "photo.view"
+    /// Under an own message while its photos upload ("Uploading photos").
+    case uploading = "status.uploading"
+    /// `%@` a relative time: an automatic resend is counting down ("Sending again in 5 seconds").
+    case resendCountdown = "status.resendCountdown"
+    /// `%@` a relative time: Retry is disabled until then ("Retry in 30 seconds").
+    case retryAfter = "status.retryAfter"
+    /// The empty text field's placeholder ("Message").
+    case placeholder = "composer.placeholder"
+    /// The send arrow ("Send").
+    case send = "action.send"
+    /// The photo button ("Add photo").
+    case addPhoto = "action.addPhoto"
+    /// The remove control on a picked photo ("Remove photo").
+    case removePhoto = "action.removePhoto"
+    /// The close control of the chat sheet and of the photo viewer ("Close").
+    case close = "action.close"
+    /// While a teammate is typing ("Typing…").
+    case typing = "typing.indicator"
 }
 
 /// Every built-in text of the chat in one language, with its layout direction: what a chat screen shows for

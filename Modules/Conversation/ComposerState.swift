@@ -46,6 +46,8 @@ public struct ComposerState: Sendable, Hashable {
     public var photos: [PreparedPhoto]
     /// A picked photo is still loading; sending is disabled meanwhile.
     public var isLoadingPhotos: Bool
+    /// How many picked photos are still loading (read from the picker or being prepared).
+    public var loadingPhotoCount = 0
     /// Whether tapping Send would send.
     public var canSend: Bool
     /// Whether the photo button is enabled.

@@ -137,6 +137,14 @@ final class TextCatalog: Sendable {
         "card.seeDiscount": .plain("See your discount"), "chat.title": .plain("Support"),
         "chat.welcomeTitle": .plain("How can we help?"),
         "chat.welcomeText": .plain("Send us a message and we'll reply here."),
+        "a11y.you": .plain("You"), "a11y.team": .plain("Support"),
+        "photo.count": .plural(["one": "%lld photo", "other": "%lld photos"]),
+        "photo.pending": .plain("Not sent yet"), "photo.failed": .plain("Photo unavailable. Tap to try again."),
+        "photo.view": .plain("View photo"), "status.uploading": .plain("Uploading photos"),
+        "status.resendCountdown": .plain("Sending again %@"), "status.retryAfter": .plain("Retry %@"),
+        "composer.placeholder": .plain("Message"), "action.send": .plain("Send"),
+        "action.addPhoto": .plain("Add photo"), "action.removePhoto": .plain("Remove photo"),
+        "action.close": .plain("Close"), "typing.indicator": .plain("Typing…"),
     ]
 }
 

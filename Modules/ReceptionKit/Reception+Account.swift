@@ -111,7 +111,9 @@ extension Reception {
         presentationGeneration += 1
         session = nil
         if cause != .revoked {
-            isChatOpen = false
+            // Seed 000: the SDK sheet is dismissed; a chat the host embeds stays open on the new session.
+            dismissSheet()
+            isChatOpen = presence.isOpen
             pushRouter?.logout()
         }
         // The old session's secrets and chat go; the store rotation erases every older scope of this App ID.

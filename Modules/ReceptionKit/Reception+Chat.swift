@@ -3,17 +3,74 @@ import Foundation
 import ReceptionCore
 
 extension Reception {
-    /// Shows the chat: loads history, streams live updates, reports reads while the app is active (spec 7.2).
-    /// Emits `.chatOpened`.
+    /// Shows the chat: on iOS it presents the SDK sheet (a `ReceptionChatView` in a `UIHostingController`, with a
+    /// close control) over the top-most view controller of the foreground active scene, once a window can show it;
+    /// while it is open it loads history, streams live updates and reports reads while the app is active (spec
+    /// 7.2). Emits `.chatOpened`. A call while the chat shows (the sheet, or a `ReceptionChatView` the host embeds)
+    /// does nothing.
     public func openChat() {
-        guard let (session, _) = configured("openChat") else { return }
-        guard !isChatOpen else { return }
-        isChatOpen = true
+        guard configured("openChat") != nil else { return }
+        guard presence.openRequested(hasPresenter: sheetPresenter != nil) else {
+            chatPresenceChanged()
+            return
+        }
+        presentSheet()
+        chatPresenceChanged()
+    }
+
+    /// Hides the chat: dismisses the SDK sheet; the stream stops, typing is reported as stopped, held automatic
+    /// resends become manual, and the unread count is refreshed. A `ReceptionChatView` the host embeds stays the
+    /// host's to dismiss, and the chat stays open while it is on screen.
+    public func closeChat() {
+        guard configured("closeChat") != nil else { return }
+        dismissSheet()
+        chatPresenceChanged()
+    }
+
+    // MARK: The SDK sheet and embedded screens
+
+    /// Asks the presenter to show the sheet; without a window yet, presents when one becomes available.
+    func presentSheet() {
+        guard let presenter = sheetPresenter else { return }
+        let shown = presenter.presentChat { [weak self] in self?.sheetDismissedByPerson() }
+        presence.sheetPresented(shown)
+        guard !shown else { return }
+        presenter.waitForWindow { [weak self] in
+            guard let self, self.presence.windowAvailable() else { return }
+            self.presentSheet()
+        }
+    }
+
+    /// Ends an `openChat()`: the sheet goes if it shows (seed 000: closeChat, logout, deletion, a support reset).
+    func dismissSheet() {
+        if presence.closeRequested() { sheetPresenter?.dismissChat() }
+    }
+
+    /// The person swiped the sheet down: as `closeChat()`.
+    func sheetDismissedByPerson() {
+        presence.sheetDismissedByPerson()
+        chatPresenceChanged()
+    }
+
+    /// Acts on a change of whether the chat is on screen: opening starts the opening load and live updates,
+    /// closing pauses them and refreshes the count.
+    func chatPresenceChanged() {
+        let open = presence.isOpen
+        guard open != isChatOpen, let session else { return }
+        isChatOpen = open
+        let monitor = unreadMonitor
+        guard open else {
+            Task {
+                await session.engine.setVisible(false)
+                // Spec 7.11: closing the chat refreshes the count.
+                await monitor?.chatVisibilityChanged(visible: false)
+            }
+            return
+        }
         // Spec 7.20: a newly published appearance becomes visible at a chat opening.
         appearanceSlot.showNewest()
         resolveAppearance()
         onEvent?(.chatOpened)
-        let monitor = unreadMonitor
         let active = foreground.isActive
         Task {
             await monitor?.chatVisibilityChanged(visible: true)
@@ -22,19 +79,6 @@ extension Reception {
                 try? await session.client.updateDevice(probe: false, allowRegistration: false)
             }
             await session.engine.setVisible(true)
-        }
-    }
-
-    /// Hides the chat: the stream stops, typing is reported as stopped, held automatic resends become manual.
-    public func closeChat() {
-        guard let (session, _) = configured("closeChat") else { return }
-        guard isChatOpen else { return }
-        isChatOpen = false
-        let monitor = unreadMonitor
-        Task {
-            await session.engine.setVisible(false)
-            // Spec 7.11: closing the chat refreshes the count.
-            await monitor?.chatVisibilityChanged(visible: false)
         }
     }
 

@@ -122,6 +122,11 @@ public final class Reception {
     var appearanceSlot = AppearanceSlot()
     /// Whether the app is active, and the lifecycle monitor's observation (`Reception+Chat.swift`).
     var foreground = ForegroundState()
+    /// Who keeps the chat on screen: the SDK sheet and embedded chat screens (`Reception+Chat.swift`).
+    var presence = ChatPresence()
+    /// Presents the SDK sheet: UIKit on iOS, none elsewhere (`openChat()` then only opens the chat); tests set a
+    /// recording one.
+    @ObservationIgnored package var sheetPresenter: (any ChatSheetPresenting)?
     /// `runSetupCheck` runs at most once per `Reception` (spec 7.23).
     var setupCheckRan = false
     /// The count the host observes; the unread monitor writes it.
@@ -175,7 +180,9 @@ public final class Reception {
     }
 
     /// A standalone instance (tests, or a host that wants two); most hosts use `shared`.
-    public init() {}
+    public init() {
+        sheetPresenter = Self.platformSheetPresenter(host: self)
+    }
 
     // MARK: - Configure (spec 7.1)
 

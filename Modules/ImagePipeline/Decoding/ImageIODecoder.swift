@@ -5,13 +5,19 @@
     import ReceptionCore
 
     /// HEIC and HEIF photos on Apple platforms, through ImageIO (`CGImageSource`): the photo an iPhone takes, with
-    /// its orientation applied (`kCGImageSourceCreateThumbnailWithTransform` on a full-size image), drawn into an
-    /// 8-bit RGB context over white, so 10-bit colour is reduced and alpha flattened as the libheif path does.
+    /// its orientation applied (`kCGImageSourceCreateThumbnailWithTransform`), drawn into an 8-bit RGB context over
+    /// white, so 10-bit colour is reduced and alpha flattened as the libheif path does.
+    ///
+    /// ImageIO decodes at the size preparation needs: a long edge of `maximumLongestEdge` (2,048 px for the chat),
+    /// never the full 12 or 48 MP, so a photo costs one 4-byte-per-pixel buffer of at most 2,048 × 2,048 (16 MiB),
+    /// compacted to RGB in place, instead of a full-size RGBX drawing and its RGB copy (over 100 MB at 12 MP).
     /// Only reached for files `HEIFFile` recognised; a source of more than one image (a sequence) is refused.
     /// Compiled only where ImageIO exists, which the Linux machines this package is built on are not; the same
     /// files go through `HEIFDecoder` (libheif) there and are tested that way (Docs/Apple.md).
     enum ImageIODecoder {
-        static func decode(_ file: UnsafeBufferPointer<UInt8>) throws(ReceptionError) -> DecodedImage {
+        static func decode(_ file: UnsafeBufferPointer<UInt8>, maximumLongestEdge: Int? = nil) throws(ReceptionError)
+            -> DecodedImage
+        {
             let data = Data(buffer: file) as CFData
             guard let source = CGImageSourceCreateWithData(data, nil), CGImageSourceGetCount(source) == 1,
                   let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
@@ -19,10 +25,13 @@
                   let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
             else { throw .invalidImage }
             try DecodeLimits.check(width: storedWidth, height: storedHeight)
+            let storedEdge = max(storedWidth, storedHeight)
+            let edge = maximumLongestEdge.map { min(max($0, 1), storedEdge) } ?? storedEdge
             let options: [CFString: Any] = [
+                // Always from the full image (an embedded thumbnail is too small), scaled by the decoder itself.
                 kCGImageSourceCreateThumbnailFromImageAlways: true,
                 kCGImageSourceCreateThumbnailWithTransform: true,
-                kCGImageSourceThumbnailMaxPixelSize: max(storedWidth, storedHeight),
+                kCGImageSourceThumbnailMaxPixelSize: edge,
                 kCGImageSourceShouldCacheImmediately: true,
             ]
             guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
@@ -49,11 +58,17 @@
                 return true
             }
             guard drawn else { throw .invalidImage }
-            var rgb = [UInt8](repeating: 0, count: width * height * 3)
-            for pixel in 0..<(width * height) {
-                for c in 0..<3 { rgb[pixel * 3 + c] = rgbx[pixel * 4 + c] }
+            // RGBX to RGB in place: pixel i moves from 4i to 3i, never past a byte still to be read.
+            let count = width * height
+            rgbx.withUnsafeMutableBufferPointer { bytes in
+                for pixel in 0..<count {
+                    bytes[pixel * 3] = bytes[pixel * 4]
+                    bytes[pixel * 3 + 1] = bytes[pixel * 4 + 1]
+                    bytes[pixel * 3 + 2] = bytes[pixel * 4 + 2]
+                }
             }
-            return DecodedImage(pixels: PixelBuffer(width: width, height: height, format: .rgb8, bytes: rgb))
+            rgbx.removeSubrange((count * 3)...)
+            return DecodedImage(pixels: PixelBuffer(width: width, height: height, format: .rgb8, bytes: rgbx))
         }
     }
 #endif

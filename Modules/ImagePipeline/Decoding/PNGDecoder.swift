@@ -43,8 +43,7 @@ package enum PNGDecoder {
         let lines = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * lineCapacity)
         defer { lines.deallocate() }
         let outputRow = header.width * format.bytesPerPixel
-        let pixels = try [UInt8](unsafeUninitializedCapacity: header.height * outputRow) {
-            (out, initialized) throws(ReceptionError) in
+        func fill(_ out: UnsafeMutableBufferPointer<UInt8>) throws(ReceptionError) {
             guard let outBase = out.baseAddress else { throw .invalidImage }
             // Interlaced passes fill the image in pieces; start from zeros so no byte is ever uninitialised.
             if header.interlaced { outBase.initialize(repeating: 0, count: out.count) }
@@ -61,8 +60,21 @@ package enum PNGDecoder {
                     swap(&line, &above)
                 }
             }
-            initialized = out.count
         }
+        // The closure does not throw: the Swift 6.1 standard library (Xcode 16's SDKs, which the package supports)
+        // takes only an untyped-throwing closure here, so a failure is kept and thrown after it returns.
+        var failure: ReceptionError?
+        let pixels = [UInt8](unsafeUninitializedCapacity: header.height * outputRow) { out, initialized in
+            do throws(ReceptionError) {
+                try fill(out)
+                initialized = out.count
+            } catch {
+                // UInt8 is trivial: the bytes already written need no deinitialisation.
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
         return DecodedImage(
             pixels: PixelBuffer(width: header.width, height: header.height, format: format, bytes: pixels),
             orientation: chunks.orientation)

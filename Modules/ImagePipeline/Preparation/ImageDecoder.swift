@@ -11,15 +11,18 @@ package enum ImageDecoder {
         try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
             if PNGDecoder.matches(file) { return try PNGDecoder.decode(file) }
             if JPEGDecoder.matches(file) { return try JPEGDecoder.decode(file, minimumLongestEdge: minimumLongestEdge) }
-            if HEIFFile.matches(file) { return try decodeHEIF(file) }
+            if HEIFFile.matches(file) { return try decodeHEIF(file, minimumLongestEdge: minimumLongestEdge) }
             throw .invalidImage
         }
     }
 
-    /// A HEIF still image through the platform's decoder; `invalid_image` where there is none.
-    private static func decodeHEIF(_ file: UnsafeBufferPointer<UInt8>) throws(ReceptionError) -> DecodedImage {
+    /// A HEIF still image through the platform's decoder; `invalid_image` where there is none. ImageIO scales
+    /// while decoding, to a long edge of `minimumLongestEdge`; libheif decodes at full size.
+    private static func decodeHEIF(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(ReceptionError)
+        -> DecodedImage
+    {
         #if canImport(ImageIO) && canImport(CoreGraphics)
-        return try ImageIODecoder.decode(file)
+        return try ImageIODecoder.decode(file, maximumLongestEdge: minimumLongestEdge)
         #elseif canImport(CHeif)
         return try HEIFDecoder.decode(file)
         #else

@@ -275,9 +275,9 @@ public struct ChatAppearance: Sendable, Hashable {
     /// Paywall (offer) cards.
     public var offerCard: Card
     /// Whether agent replies show the teammate's photo. Only the dashboard can turn it on (seed 001).
-    public internal(set) var showsTeamPhotos = false
+    public package(set) var showsTeamPhotos = false
     /// Whether agent replies show the teammate's first name. Only the dashboard can turn it on (seed 001).
-    public internal(set) var showsTeamNames = false
+    public package(set) var showsTeamNames = false
 
     /// An appearance; every argument has the built-in default.
     public init(

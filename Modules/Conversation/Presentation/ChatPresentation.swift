@@ -1,0 +1,240 @@
+import Foundation
+import ReceptionCore
+
+/// Everything a chat screen shows at one moment, in the chat language: the title, the transcript's rows, the empty
+/// state, the typing indicator, the connection banner and the composer (seed 001, spec 7.18, 7.24).
+///
+/// It is a pure function of the model's state, the texts and the appearance. The SwiftUI chat (`ReceptionUI`) lays
+/// it out and `reception-chat` prints it, so both show the same chat and every rule is tested on Linux.
+public struct ChatPresentation: Sendable, Hashable {
+    /// What an empty chat shows instead of the transcript.
+    public struct EmptyState: Sendable, Hashable {
+        /// The welcome title; `nil` when the appearance hides it.
+        public var title: String?
+        /// The welcome text; `nil` when hidden.
+        public var text: String?
+        /// Whether the welcome icon shows.
+        public var showsIcon: Bool
+    }
+
+    /// The connection banner above the composer (seed 001 "Connection status").
+    public struct Banner: Sendable, Hashable {
+        /// Which status.
+        public var kind: ConnectionBanner
+        /// Its text ("No connection", "Connecting", "Connected", "Live updates paused").
+        public var text: String
+    }
+
+    /// The navigation title; `nil` when the appearance hides it.
+    public var title: String?
+    /// The transcript, oldest first.
+    public var rows: [MessageRow]
+    /// Shown while the transcript is empty.
+    public var emptyState: EmptyState?
+    /// "Typing…" while a teammate is typing.
+    public var typingText: String?
+    /// The connection banner; `nil` while hidden (an unused chat keeps it hidden).
+    public var banner: Banner?
+    /// The composer, or the notice that replaces it.
+    public var composer: ComposerPresentation
+    /// Which way the chat reads.
+    public var layoutDirection: LayoutDirection
+    /// The row to keep in view: the newest one (opening scrolls to it, a new message keeps it in view).
+    public var newestRowID: String? { rows.last?.id }
+
+    /// Spec 7.24: a timestamp row appears before a group that starts more than 5 minutes after the message before.
+    public static let timestampGap: TimeInterval = 5 * 60
+
+    /// The screen for this state. `team` is the model's roster (`ChatModel.team`); names and photos show only when
+    /// `appearance` enables them.
+    public init(
+        messages: [ChatMessage], composer: ComposerState, banner: ConnectionBanner, agentTyping: Bool,
+        team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance
+    ) {
+        let profiles = Dictionary(team.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        rows = Self.rows(messages, profiles: profiles, texts: texts, appearance: appearance)
+        title = appearance.shows(.title) ? texts.title : nil
+        emptyState = messages.isEmpty
+            ? EmptyState(
+                title: appearance.shows(.welcomeTitle) ? texts.welcomeTitle : nil,
+                text: appearance.shows(.welcomeText) ? texts.welcomeText : nil,
+                showsIcon: appearance.shows(.welcomeIcon))
+            : nil
+        typingText = agentTyping ? texts.text(.typing) : nil
+        self.banner = texts.banner(banner).map { Banner(kind: banner, text: $0) }
+        self.composer = ComposerPresentation(composer, texts: texts)
+        layoutDirection = texts.layoutDirection
+    }
+
+    // MARK: Rows
+
+    private static func rows(
+        _ messages: [ChatMessage], profiles: [String: TeamProfile], texts: ChatTexts, appearance: ChatAppearance
+    ) -> [MessageRow] {
+        // Spec 7.24: only the last own message shows "Sent" or "Sending…"; failures show wherever they are.
+        let lastOwn = messages.lastIndex { !$0.sender.isIncoming }
+        // Spec 7.20: an own bubble lightens per newer text message; counted from the end.
+        var newerTextMessages = Array(repeating: 0, count: messages.count)
+        var count = 0
+        for index in messages.indices.reversed() {
+            newerTextMessages[index] = count
+            if messages[index].kind == .text, !messages[index].text.isEmpty { count += 1 }
+        }
+        return messages.indices.map { index in
+            let message = messages[index]
+            let previous = index > 0 ? messages[index - 1] : nil
+            let next = index + 1 < messages.count ? messages[index + 1] : nil
+            let startsGroup = previous.map { !Self.sameGroup($0, message) } ?? true
+            let endsGroup = next.map { !Self.sameGroup(message, $0) } ?? true
+            let gap = previous.map { message.createdAt.timeIntervalSince($0.createdAt) > timestampGap } ?? true
+            return row(
+                message, texts: texts, appearance: appearance,
+                profile: message.authorId.flatMap { profiles[$0] }, isLastOwn: index == lastOwn,
+                startsGroup: startsGroup, endsGroup: endsGroup,
+                timestamp: startsGroup && gap ? message.createdAt : nil,
+                fade: message.sender.isIncoming ? 0 : appearance.fade(newerTextMessages: newerTextMessages[index]))
+        }
+    }
+
+    /// Spec 7.24: messages group when sender, author and calendar minute match.
+    static func sameGroup(_ a: ChatMessage, _ b: ChatMessage) -> Bool {
+        a.sender.isIncoming == b.sender.isIncoming && a.authorId == b.authorId
+            && minute(a.createdAt) == minute(b.createdAt)
+    }
+
+    /// The minute a date falls in (minutes start on the same instants in every time zone with whole-minute offsets).
+    private static func minute(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return 0 }
+        return Int64((seconds / 60).rounded(.down))
+    }
+
+    private static func row(
+        _ message: ChatMessage, texts: ChatTexts, appearance: ChatAppearance, profile: TeamProfile?,
+        isLastOwn: Bool, startsGroup: Bool, endsGroup: Bool, timestamp: Date?, fade: Double
+    ) -> MessageRow {
+        let side: MessageRow.Side = message.sender.isIncoming ? .team : .own
+        let trimmed = message.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = trimmed.isEmpty ? nil : message.text
+        var author: MessageRow.Author?
+        if side == .team, let profile, appearance.showsTeamNames || appearance.showsTeamPhotos {
+            author = MessageRow.Author(
+                name: appearance.showsTeamNames && startsGroup ? profile.name : nil,
+                photo: appearance.showsTeamPhotos ? profile.photo : nil, initial: profile.initial,
+                showsAvatar: appearance.showsTeamPhotos && endsGroup)
+        }
+        let status = Self.status(of: message, isLastOwn: isLastOwn, texts: texts)
+        let photos = Self.photos(of: message, texts: texts)
+        let card = Self.card(of: message, texts: texts)
+        let sender = side == .own
+            ? texts.text(.you)
+            : (appearance.showsTeamNames ? profile?.name : nil) ?? texts.text(.team)
+        var spoken = text.map { "\(sender): \($0)" } ?? sender
+        if !photos.isEmpty { spoken += ". " + texts.text(.photoCount, count: photos.count) }
+        if let card { spoken += ". " + card.buttonTitle }
+        if let status { spoken += ". " + status.accessibilityLabel }
+        let progress = message.status == .sending ? message.uploadProgress.map { min(max($0, 0), 1) } : nil
+        return MessageRow(
+            id: message.id, side: side, text: text,
+            isTextSelectable: message.status == .sent || message.status == .received, timestamp: timestamp,
+            author: author, reservesAvatarColumn: side == .team && appearance.showsTeamPhotos, photos: photos,
+            uploadProgress: progress.flatMap { $0.isNaN ? nil : $0 }, card: card, status: status,
+            isPending: message.status == .sending && message.showsPendingIndicator,
+            tapRetries: message.status == .notDelivered && message.retry == .available, fade: fade,
+            accessibilityLabel: spoken)
+    }
+
+    /// Seed 001 "Sending status" with spec 7.24's grouping: a failure always shows, with Retry, a countdown with
+    /// Cancel, or a disabled Retry; "Sending…" (once the pending indicator shows) and "Sent" only under the last
+    /// own message; team replies have none.
+    static func status(of message: ChatMessage, isLastOwn: Bool, texts: ChatTexts) -> MessageRow.Status? {
+        guard !message.sender.isIncoming, let label = texts.status(message.status) else { return nil }
+        switch message.status {
+        case .notDelivered:
+            var status = MessageRow.Status(
+                text: label, detail: nil, action: nil, actionTitle: nil, isActionEnabled: false, isFailure: true,
+                accessibilityLabel: label)
+            switch message.retry {
+            case .available:
+                status.action = .retry
+                status.actionTitle = texts.retry
+                status.isActionEnabled = true
+            case .automaticResend(let seconds):
+                status.detail = texts.text(.resendCountdown, texts.relativeTime(seconds: Double(seconds)))
+                status.action = .cancelAutomaticResend
+                status.actionTitle = texts.cancel
+                status.isActionEnabled = true
+            case .disabledFor(let seconds):
+                status.action = .retry
+                status.actionTitle = texts.text(.retryAfter, texts.relativeTime(seconds: Double(seconds)))
+            case .notAllowed, .none:
+                break
+            }
+            status.accessibilityLabel = [status.text, status.detail, status.actionTitle].compactMap { $0 }
+                .joined(separator: ". ")
+            return status
+        case .sending:
+            guard isLastOwn, message.showsPendingIndicator else { return nil }
+            let detail = message.uploadProgress == nil ? nil : texts.text(.uploading)
+            return MessageRow.Status(
+                text: label, detail: detail, action: nil, actionTitle: nil, isActionEnabled: false, isFailure: false,
+                accessibilityLabel: [label, detail].compactMap { $0 }.joined(separator: ". "))
+        case .sent:
+            guard isLastOwn else { return nil }
+            return MessageRow.Status(
+                text: label, detail: nil, action: nil, actionTitle: nil, isActionEnabled: false, isFailure: false,
+                accessibilityLabel: label)
+        case .received:
+            return nil
+        }
+    }
+
+    /// Confirmed attachments, else the local previews (spec 7.24's aspect ratios).
+    static func photos(of message: ChatMessage, texts: ChatTexts) -> [MessageRow.Photo] {
+        if !message.attachments.isEmpty {
+            return message.attachments.map { attachment in
+                MessageRow.Photo(
+                    id: attachment.id, source: .confirmed(attachment),
+                    aspectRatio: aspectRatio(width: attachment.width, height: attachment.height),
+                    accessibilityLabel: texts.text(.viewPhoto))
+            }
+        }
+        return message.localPhotos.enumerated().map { index, jpeg in
+            let size = JPEGSize(jpeg)
+            return MessageRow.Photo(
+                id: "local-\(index)", source: .pending(jpeg),
+                aspectRatio: aspectRatio(width: size?.width, height: size?.height),
+                accessibilityLabel: texts.text(.photoPending))
+        }
+    }
+
+    /// Width over height, square when unknown, within 1/4…4.
+    static func aspectRatio(width: Int?, height: Int?) -> Double {
+        guard let width, let height, width > 0, height > 0 else { return 1 }
+        return min(max(Double(width) / Double(height), 0.25), 4)
+    }
+
+    /// Seed 001: a review card with a link and a paywall card get a button; a review without a link shows its text
+    /// alone.
+    static func card(of message: ChatMessage, texts: ChatTexts) -> MessageRow.Card? {
+        guard let title = texts.buttonTitle(for: message) else { return nil }
+        switch message.kind {
+        case .review:
+            return MessageRow.Card(buttonTitle: title, action: .review)
+        case .paywall:
+            guard let id = message.paywallId, !id.isEmpty else { return nil }
+            return MessageRow.Card(buttonTitle: title, action: .paywall(id: id))
+        default:
+            return nil
+        }
+    }
+}
+
+extension ChatModel {
+    /// The screen for the model's current state in its texts, with `appearance`'s names, photos and hidden parts.
+    public func presentation(appearance: ChatAppearance) -> ChatPresentation {
+        ChatPresentation(
+            messages: messages, composer: composer, banner: banner, agentTyping: agentTyping, team: team,
+            texts: texts, appearance: appearance)
+    }
+}

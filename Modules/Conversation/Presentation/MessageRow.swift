@@ -1,0 +1,126 @@
+import Foundation
+import ReceptionCore
+
+/// One row of the transcript as a chat screen shows it (seed 001, spec 7.24): which side, what text and photos, who
+/// wrote it, its card button, its status line and what VoiceOver reads. `ChatPresentation` decides every field, so
+/// the SwiftUI chat and the terminal app show the same chat, and the rules are tested on any platform.
+public struct MessageRow: Sendable, Hashable, Identifiable {
+    /// Which side of the transcript the bubble sits on (leading for the team, trailing for the person's own).
+    public enum Side: Sendable, Hashable {
+        /// The person's own message.
+        case own
+        /// A reply from the team.
+        case team
+    }
+
+    /// A photo in the bubble.
+    public struct Photo: Sendable, Hashable, Identifiable {
+        /// What the photo is.
+        public enum Source: Sendable, Hashable {
+            /// A confirmed attachment: load it with `ChatModel.photo(_:)`; tapping opens the full-screen viewer.
+            case confirmed(Attachment)
+            /// A local JPEG preview of a photo the service has not confirmed: marked pending, never opened in the
+            /// viewer; tapping it retries the message when Retry is available.
+            case pending(Data)
+        }
+
+        /// Stable within the row: the attachment ID, or `local-<index>` for a pending preview.
+        public var id: String
+        /// The photo.
+        public var source: Source
+        /// Width over height (spec 7.24: the attachment's ratio, else the local image's, else square), clamped to
+        /// 1/4…4 so a hostile size cannot make a bubble a hairline.
+        public var aspectRatio: Double
+        /// What VoiceOver reads for it ("View photo", or "Not sent yet").
+        public var accessibilityLabel: String
+
+        /// Whether it is a confirmed attachment (it opens the viewer).
+        public var isConfirmed: Bool {
+            if case .confirmed = source { return true }
+            return false
+        }
+    }
+
+    /// The teammate shown beside a team reply (seed 001 "Team photos and names", spec 7.24).
+    public struct Author: Sendable, Hashable {
+        /// The first name, shown above the first bubble of a group when the appearance shows team names.
+        public var name: String?
+        /// The photo's bytes when team photos are shown and it is downloaded.
+        public var photo: Data?
+        /// The placeholder avatar's letter (the name's first character).
+        public var initial: String
+        /// Whether this row draws the avatar (the last bubble of a group, team photos on, known author).
+        public var showsAvatar: Bool
+    }
+
+    /// A review or paywall card's button (seed 001 "Review cards", "Paywall cards").
+    public struct Card: Sendable, Hashable {
+        /// What tapping the button does.
+        public enum Action: Sendable, Hashable {
+            /// Opens the App Store review link through the system URL action and records the click.
+            case review
+            /// Calls the host's `onPaywall` with the paywall's ID and records the click.
+            case paywall(id: String)
+        }
+        /// The button's title: the agent's label, or the localized default.
+        public var buttonTitle: String
+        /// What the button does.
+        public var action: Action
+    }
+
+    /// The status line under an own message (seed 001 "Sending status", spec 7.24).
+    public struct Status: Sendable, Hashable {
+        /// What the status line's control does.
+        public enum Action: Sendable, Hashable {
+            /// "Retry" (enabled or not: see `isActionEnabled`).
+            case retry
+            /// "Cancel" of an automatic resend countdown.
+            case cancelAutomaticResend
+        }
+        /// "Sending…", "Sent" or "Not delivered".
+        public var text: String
+        /// A wait beside it: "Sending again in 5 seconds", or "Uploading photos" while photos upload.
+        public var detail: String?
+        /// The control shown beside it, if any.
+        public var action: Action?
+        /// The control's title: "Retry", "Retry in 30 seconds" (disabled) or "Cancel".
+        public var actionTitle: String?
+        /// Whether the control can be tapped (Retry is disabled while a wait holds the message).
+        public var isActionEnabled: Bool
+        /// The message was not delivered (drawn as a failure).
+        public var isFailure: Bool
+        /// What VoiceOver reads, e.g. "Not delivered. Retry".
+        public var accessibilityLabel: String
+    }
+
+    /// The message's local ID (stable across confirmation).
+    public var id: String
+    /// Own or team.
+    public var side: Side
+    /// The text; `nil` when the message has none (a photo-only message, a card without text).
+    public var text: String?
+    /// Seed 001: text can be selected once sent (not while sending or after a failure).
+    public var isTextSelectable: Bool
+    /// When more than 5 minutes passed since the previous message, the time shown above this row (spec 7.24).
+    public var timestamp: Date?
+    /// The teammate, for team replies whose author is known while the appearance shows names or photos.
+    public var author: Author?
+    /// Spec 7.24: team rows keep an avatar column when team photos are shown, drawn or not.
+    public var reservesAvatarColumn: Bool
+    /// The photos: confirmed attachments, else the local previews.
+    public var photos: [Photo]
+    /// Spec 7.9: the upload's progress, 0…1, while the photos of a sending message upload.
+    public var uploadProgress: Double?
+    /// The card's button, if the message is a card that has one.
+    public var card: Card?
+    /// The status line, shown only where the grouping rule puts it.
+    public var status: Status?
+    /// Spec 7.8.3: still sending after 400 ms: the bubble is dimmed (opacity 0.6).
+    public var isPending: Bool
+    /// Seed 001: tapping the failed bubble, its indicator or a failed photo retries the message.
+    public var tapRetries: Bool
+    /// Spec 7.20 `fadesOlderMessages`: how much the own bubble lightens (0…0.24).
+    public var fade: Double
+    /// What VoiceOver reads for the whole row, e.g. "You: Hello. Not delivered. Retry".
+    public var accessibilityLabel: String
+}

