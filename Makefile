@@ -6,7 +6,7 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT selenium pillow-heif
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only check-imports release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
+.PHONY: install test test-only check-imports ios-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. Does nothing when all
 # are present, so it is safe to run again.
@@ -27,11 +27,19 @@ check-imports:
 	@python3 scripts/check-imports --self-test
 	@python3 scripts/check-imports
 
+# Every library a host links, then each sample host app under Examples/ (Examples/SeedSamples: the documents' Swift
+# samples pasted into a SwiftUI app), compiled for iOS 17 arm64 (scripts/ios-check): on macOS `xcodebuild build` for a
+# generic iOS device; on Linux a type-check only, in dependency order, against an iPhoneOS SDK (IOS_SDK, or
+# ~/.cache/ios-sdk; about 1 min; Docs/Apple.md). Without an SDK it prints one `skipped:` line and succeeds.
+ios-check:
+	@python3 scripts/ios-check
+
 # Every target in release mode with warnings as errors.
 release-check: install
 	swift build -c release -Xswiftc -warnings-as-errors
 
-# Debug build of every target and test with warnings as errors, then every test (scripts/run-tests: past
+# After the import rule and the iOS check (check-imports, ios-check: above), a debug build of every target and test
+# with warnings as errors, then every test (scripts/run-tests: past
 # TEST_DEADLINE_SECONDS, 900 by default, it prints the unfinished tests and every thread's stack and fails), then every libFuzzer target for
 # FUZZ_TEST_SECONDS each (scripts/fuzz, below): a crash, trap, hang or leak fails `make test`, and the log carries
 # the reproducer's path and bytes. Before the fuzzers, scripts/dashboard-tests drives the dashboard in headless
@@ -44,7 +52,7 @@ FUZZ_TEST_SECONDS ?= 15
 # Where the browser tests put their page screenshots: outside the tree by default, so a test run never changes a
 # tracked file; `make test DASHBOARD_SCREENSHOTS=Docs/images` refreshes the ones Docs/Dashboard.md shows.
 DASHBOARD_SCREENSHOTS ?= .build/dashboard-screenshots
-test: install check-imports
+test: install check-imports ios-check
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	python3 scripts/run-tests -- $(SWIFT_TEST_FLAGS)
 	python3 scripts/probe "$$(swift build --show-bin-path)"

@@ -11,7 +11,10 @@ public final class ChatModel {
     /// The transcript in list order.
     public private(set) var messages: [ChatMessage] = []
     /// The composer.
-    public private(set) var composer = ComposerState(
+    public private(set) var composer = ChatModel.idleComposer
+
+    /// An empty composer that can do nothing yet (before the first snapshot, or without a session).
+    public nonisolated static let idleComposer = ComposerState(
         availability: .open, text: "", photos: [], isLoadingPhotos: false, canSend: false, canAddPhotos: true,
         notices: [])
     /// The connection banner.

@@ -111,7 +111,9 @@ extension Reception {
         presentationGeneration += 1
         session = nil
         if cause != .revoked {
-            // Seed 000: the SDK sheet is dismissed; a chat the host embeds stays open on the new session.
+            // Seed 000: logout, a completed deletion and the reset of a token for another user dismiss the SDK
+            // sheet; a chat the host embeds stays open on the new session. A revoked session (spec 7.5) and a
+            // support reset from the dashboard (spec 7.12) keep the chat on screen.
             dismissSheet()
             isChatOpen = presence.isOpen
             pushRouter?.logout()

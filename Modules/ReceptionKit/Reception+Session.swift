@@ -172,9 +172,6 @@ extension Reception {
 
     func chatWasReset(revision: Int, generation: Int) async {
         guard generation == presentationGeneration, let session else { return }
-        // Seed 000: a support reset dismisses the SDK sheet (an embedded chat stays the host's).
-        dismissSheet()
-        chatPresenceChanged()
         // The engine resets the store and its memory in one turn, so no late write can slip in between.
         await session.engine.chatReset(revision: revision)
         await unreadMonitor?.chatWasReset()

@@ -202,15 +202,18 @@ final class ChatApp {
         let chat = reception.chat
         let look = reception.chatAppearance
         let texts = reception.chatTexts
-        let welcome = [(ChatAppearance.Element.welcomeTitle, texts.welcomeTitle), (.welcomeText, texts.welcomeText)]
-            .compactMap { element, text in look.shows(element) ? text : nil }
+        let messages = chat?.messages ?? []
+        let presentation = ChatPresentation(
+            messages: messages, composer: chat?.composer ?? ChatModel.idleComposer, banner: chat?.banner ?? .hidden,
+            agentTyping: chat?.agentTyping ?? false, team: chat?.team ?? [], texts: texts, appearance: look)
         let screen = Screen(
-            title: look.shows(.title) ? texts.title : nil, welcome: welcome,
+            chat: presentation,
             authorNames: look.showsTeamNames
                 ? Dictionary((chat?.team ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { _, last in last }) : [:],
-            who: who, chatOpen: reception.isChatOpen, unreadCount: reception.unreadCount,
-            messages: chat?.messages ?? [], banner: chat?.banner ?? .hidden, agentTyping: chat?.agentTyping ?? false,
-            composer: chat?.composer, notes: notes, texts: texts,
+            authorIDs: Dictionary(messages.compactMap { message in message.authorId.map { (message.id, $0) } },
+                                  uniquingKeysWith: { _, last in last }),
+            who: who, chatOpen: reception.isChatOpen, unreadCount: reception.unreadCount, hasChat: chat != nil,
+            notes: notes, texts: texts,
             width: Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { $0 > 20 ? $0 : nil } ?? 80)
         terminal.show(screen.lines)
     }

@@ -1,21 +1,23 @@
 import Conversation
 import Foundation
 
-/// Everything the screen shows, copied from the SDK's observable state on the main actor. Rendering it is a pure
-/// function (`lines`), so the full-screen and the plain-line output show the same words.
+/// Everything the screen shows, copied from the SDK's observable state on the main actor. The chat part is the
+/// SDK's own `ChatPresentation` (the types the iPhone chat lays out), so the terminal and the phone show the same
+/// rows, statuses, cards, banner and notices; rendering it is a pure function (`lines`), so the full-screen and the
+/// plain-line output show the same words.
 struct Screen: Equatable, Sendable {
-    /// The chat's title and welcome lines from `Reception.chatAppearance` (the host's, or the dashboard's).
-    var title: String?
-    var welcome: [String] = []
-    /// Teammates' first names by author ID, when the appearance shows team names (seed 001).
+    /// What the chat shows: title, rows, empty state, typing, banner and composer, in the chat language.
+    var chat: ChatPresentation
+    /// Teammates' first names by author ID, when the appearance shows team names (seed 001): a terminal line stands
+    /// alone, so every team line names its author, not only the first of a group.
     var authorNames: [String: String] = [:]
+    /// The author ID of each row (the presentation names authors only where the phone draws them).
+    var authorIDs: [String: String] = [:]
     var who: String
     var chatOpen: Bool
     var unreadCount: Int
-    var messages: [ChatMessage]
-    var banner: ConnectionBanner
-    var agentTyping: Bool
-    var composer: ComposerState?
+    /// Whether a session exists (a composer to describe).
+    var hasChat: Bool
     /// The app's own recent notes (push received, logged out, errors), oldest first.
     var notes: [String]
     /// The chat's built-in texts and direction in the chat language (`Reception.chatTexts`).
@@ -29,23 +31,25 @@ struct Screen: Equatable, Sendable {
     var lines: [String] {
         let direction = texts.isRightToLeft ? " (right to left)" : ""
         var lines = [
-            "\(title ?? "ReceptionKit chat") · \(who) · chat \(chatOpen ? "open" : "closed") · unread \(unreadCount)"
+            "\(chat.title ?? "ReceptionKit chat") · \(who) · chat \(chatOpen ? "open" : "closed") · unread \(unreadCount)"
                 + " · \(texts.language)\(direction)"
         ]
         if chatOpen {
-            var chat: [String] = []
-            if let text = texts.banner(banner) { chat.append("[\(text)]") }
-            if messages.isEmpty { chat += welcome.map { "  \($0)" } }
-            for (index, message) in messages.enumerated() {
-                chat.append(Screen.line(for: message, number: index + 1, authorNames: authorNames, texts: texts))
+            var shown: [String] = []
+            if let banner = chat.banner { shown.append("[\(banner.text)]") }
+            if let empty = chat.emptyState { shown += [empty.title, empty.text].compactMap { $0 }.map { "  \($0)" } }
+            for (index, row) in chat.rows.enumerated() {
+                if let time = row.timestamp { shown.append("  · \(Screen.time(time, texts: texts)) ·") }
+                shown.append(Screen.line(
+                    for: row, number: index + 1, author: authorIDs[row.id].map { authorNames[$0] ?? "agent \($0)" }))
             }
-            if let composer {
-                if let replacement = texts.replacement(composer.availability) { chat.append("! \(replacement)") }
-                for notice in composer.notices { chat.append("! \(texts.notice(notice))") }
+            if hasChat {
+                if let replacement = chat.composer.replacement { shown.append("! \(replacement)") }
+                for notice in chat.composer.notices { shown.append("! \(notice)") }
             }
-            lines += texts.isRightToLeft ? chat.map { Screen.rightToLeft($0, width: width) } : chat
-            if messages.isEmpty { lines.append("  (no messages yet: type a line to send it)") }
-            if agentTyping { lines.append("  Agent is typing…") }
+            lines += texts.isRightToLeft ? shown.map { Screen.rightToLeft($0, width: width) } : shown
+            if chat.rows.isEmpty { lines.append("  (no messages yet: type a line to send it)") }
+            if let typing = chat.typingText { lines.append("  \(typing)") }
         } else {
             lines.append("Unread: \(unreadCount)   (/open shows the chat)")
         }
@@ -61,36 +65,38 @@ struct Screen: Equatable, Sendable {
         return String(repeating: " ", count: padding) + "\u{2067}" + line + "\u{2069}"
     }
 
-    /// One transcript line: number, sender, text, photos, upload progress and delivery status.
-    static func line(
-        for message: ChatMessage, number: Int, authorNames: [String: String] = [:], texts: ChatTexts = .english
-    ) -> String {
-        let sender = message.sender.isIncoming
-            ? (message.authorId.flatMap { authorNames[$0] } ?? message.authorId.map { "agent \($0)" } ?? "agent") : "you"
+    /// A timestamp row's time in the chat language (spec 7.24).
+    static func time(_ date: Date, texts: ChatTexts) -> String {
+        date.formatted(Date.FormatStyle(date: .omitted, time: .shortened).locale(Locale(identifier: texts.language)))
+    }
+
+    /// One transcript line: number, sender, photos, text, card button, upload progress and the status the row
+    /// shows (grouped as on the phone: "Sent" only under the last own message). `author` names a team line's
+    /// writer; `nil` gives "agent".
+    static func line(for row: MessageRow, number: Int, author: String? = nil) -> String {
+        let sender = row.side == .team ? (author ?? "agent") : "you"
         var parts = ["\(String(number).leftPadded(to: 3))  \(sender):"]
-        let photoCount = message.attachments.count + message.localPhotos.count
-        if photoCount > 0 { parts.append(photoCount == 1 ? "[photo]" : "[\(photoCount) photos]") }
-        if !message.text.isEmpty { parts.append(message.text.replacingOccurrences(of: "\n", with: " ")) }
-        if let button = texts.buttonTitle(for: message) { parts.append("[\(button)]") }
-        if let progress = message.uploadProgress, message.status == .sending {
-            parts.append("(uploading \(Int((min(max(progress, 0), 1) * 100).rounded()))%)")
-        }
-        if let status = status(of: message, number: number, texts: texts) { parts.append("— \(status)") }
+        if !row.photos.isEmpty { parts.append(row.photos.count == 1 ? "[photo]" : "[\(row.photos.count) photos]") }
+        if let text = row.text { parts.append(text.replacingOccurrences(of: "\n", with: " ")) }
+        if let card = row.card { parts.append("[\(card.buttonTitle)]") }
+        if let progress = row.uploadProgress { parts.append("(uploading \(Int((progress * 100).rounded()))%)") }
+        if let status = status(of: row, number: number) { parts.append("— \(status)") }
         return parts.joined(separator: " ")
     }
 
-    /// The status words of the seed's bubbles in the chat language: Sending, Sent, Not delivered with what Retry
-    /// offers (the commands stay as typed).
-    static func status(of message: ChatMessage, number: Int, texts: ChatTexts = .english) -> String? {
-        guard let status = texts.status(message.status) else { return nil }
-        guard message.status == .notDelivered else { return status }
-        switch message.retry {
-        case .available: return "\(status) · \(texts.retry): /retry \(number)"
-        case .automaticResend(let seconds):
-            return "\(status) · \(texts.relativeTime(seconds: Double(seconds))) · \(texts.cancel): /cancel \(number)"
-        case .disabledFor(let seconds): return "\(status) · \(texts.retry) \(texts.relativeTime(seconds: Double(seconds)))"
-        case .notAllowed, .none: return status
+    /// The row's status line with the command that does what its control does (the commands stay as typed).
+    static func status(of row: MessageRow, number: Int) -> String? {
+        guard let status = row.status else { return nil }
+        var words = [status.text]
+        if let detail = status.detail { words.append(detail) }
+        if let title = status.actionTitle {
+            switch status.action {
+            case .retry where status.isActionEnabled: words.append("\(title): /retry \(number)")
+            case .cancelAutomaticResend: words.append("\(title): /cancel \(number)")
+            default: words.append(title)
+            }
         }
+        return words.joined(separator: " · ")
     }
 }
 

@@ -1,0 +1,252 @@
+import Foundation
+import ReceptionCore
+import ReceptionKit
+import ReceptionTesting
+import Testing
+
+/// Stands in for UIKit's presentation: records what the facade asked for, and lets a test play the person (a
+/// swipe-down) and the system (a window becoming available after a cold start).
+@MainActor
+final class RecordingSheetPresenter: ChatSheetPresenting {
+    /// Whether a window can show the sheet now.
+    var windowAvailable = true
+    private(set) var presentations = 0
+    private(set) var dismissals = 0
+    private(set) var isShowing = false
+    private var dismissedByPerson: (@MainActor () -> Void)?
+    private var ready: (@MainActor () -> Void)?
+
+    func presentChat(dismissedByPerson: @escaping @MainActor () -> Void) -> Bool {
+        guard windowAvailable else { return false }
+        presentations += 1
+        isShowing = true
+        self.dismissedByPerson = dismissedByPerson
+        return true
+    }
+
+    func waitForWindow(_ ready: @escaping @MainActor () -> Void) { self.ready = ready }
+
+    func dismissChat() {
+        dismissals += 1
+        isShowing = false
+    }
+
+    /// The person swipes the sheet down.
+    func swipeDown() {
+        isShowing = false
+        dismissedByPerson?()
+    }
+
+    /// The first scene became active.
+    func sceneActivated() {
+        windowAvailable = true
+        let ready = self.ready
+        self.ready = nil
+        ready?()
+    }
+
+    var isWaitingForWindow: Bool { ready != nil }
+}
+
+/// `openChat()` presents the SDK sheet once, the dismissals of seed 000, and `ReceptionChatView`'s embedding
+/// (seed 004 "Dedicated Support tab"): who keeps the chat open, over the real emulator.
+@Suite("ChatSheetTests", .serialized)
+@MainActor
+struct ChatSheetTests {
+    func launch(_ service: Service, window: Bool = true) -> (App, RecordingSheetPresenter) {
+        let app = App(service)
+        app.launch()
+        let presenter = RecordingSheetPresenter()
+        presenter.windowAvailable = window
+        app.reception.sheetPresenter = presenter
+        return (app, presenter)
+    }
+
+    func unreadRequests(_ app: App) -> Int { app.transport.log.filter { $0.path.hasSuffix("conversation/unread") }.count }
+
+    @Test("openChat presents the sheet once; a second call while it shows does nothing")
+    func presentsOnce() throws {
+        let service = try Service()
+        let (app, presenter) = launch(service)
+        app.reception.openChat()
+        app.reception.openChat()
+        #expect(presenter.presentations == 1)
+        #expect(app.reception.isChatOpen)
+        #expect(app.events.filter { $0 == .chatOpened }.count == 1)
+    }
+
+    @Test("closeChat dismisses the sheet, the chat closes, and the count is refreshed")
+    func closeDismisses() async throws {
+        let service = try Service()
+        let (app, presenter) = launch(service)
+        try await app.send("hi")
+        app.reception.openChat()
+        let before = unreadRequests(app)
+        app.reception.closeChat()
+        #expect(presenter.dismissals == 1)
+        #expect(!app.reception.isChatOpen)
+        #expect(await until { unreadRequests(app) > before }, "closing refreshes the count")
+        app.reception.openChat()
+        #expect(presenter.presentations == 2, "a closed chat presents again")
+    }
+
+    @Test("a swipe-down leaves isChatOpen false and refreshes the count, as closeChat does")
+    func swipeDown() async throws {
+        let service = try Service()
+        let (app, presenter) = launch(service)
+        try await app.send("hi")
+        app.reception.openChat()
+        let before = unreadRequests(app)
+        presenter.swipeDown()
+        #expect(!app.reception.isChatOpen)
+        #expect(presenter.dismissals == 0, "the sheet is already gone")
+        #expect(await until { unreadRequests(app) > before }, "the swipe refreshes the count")
+        app.reception.openChat()
+        #expect(presenter.presentations == 2)
+    }
+
+    @Test("a notification tap after a cold start presents as soon as a window can show the sheet")
+    func coldStartPushTap() throws {
+        let service = try Service()
+        let (app, presenter) = launch(service, window: false)
+        #expect(app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]]))
+        #expect(presenter.presentations == 0)
+        #expect(presenter.isWaitingForWindow)
+        #expect(app.reception.isChatOpen)
+        app.reception.openChat()
+        #expect(presenter.presentations == 0, "no second request while one waits")
+        presenter.sceneActivated()
+        #expect(presenter.presentations == 1)
+    }
+
+    @Test("a chat closed before any window appeared is not presented later")
+    func closedWhileWaiting() throws {
+        let service = try Service()
+        let (app, presenter) = launch(service, window: false)
+        app.reception.openChat()
+        app.reception.closeChat()
+        presenter.sceneActivated()
+        #expect(presenter.presentations == 0)
+        #expect(!app.reception.isChatOpen)
+    }
+
+    @Test("seed 000: logout dismisses the SDK sheet")
+    func logoutDismisses() throws {
+        let service = try Service()
+        let (app, presenter) = launch(service)
+        app.reception.openChat()
+        app.reception.logout()
+        #expect(presenter.dismissals == 1)
+        #expect(!app.reception.isChatOpen)
+    }
+
+    @Test("seed 000: a completed deleteData dismisses the SDK sheet")
+    func deletionDismisses() async throws {
+        let service = try Service()
+        let (app, presenter) = launch(service)
+        try await app.send("hi")
+        app.reception.openChat()
+        try await app.reception.deleteData()
+        #expect(presenter.dismissals == 1)
+        #expect(!app.reception.isChatOpen)
+        #expect(app.events.contains(.dataDeleted))
+    }
+
+    @Test("seed 000: a token for another user resets the session as logout does, and dismisses the SDK sheet")
+    func userSwitchDismisses() async throws {
+        let service = try Service()
+        let (app, presenter) = launch(service)
+        app.reception.identify(token: try service.token(userId: "alice"))
+        try await app.send("alice here")
+        app.reception.openChat()
+        app.reception.identify(token: try service.token(userId: "bob"))
+        #expect(presenter.dismissals == 1)
+        #expect(!app.reception.isChatOpen)
+    }
+
+    @Test("spec 7.12: a support reset from the dashboard keeps the sheet on screen, emptied")
+    func supportResetKeepsTheSheet() async throws {
+        let service = try Service()
+        let (app, presenter) = launch(service)
+        try await app.send("hi")
+        app.reception.openChat()
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/reset")
+        let emptied = await until { await app.reception.chat?.refresh(); return app.texts.isEmpty }
+        #expect(emptied)
+        #expect(presenter.dismissals == 0)
+        #expect(presenter.isShowing)
+        #expect(app.reception.isChatOpen)
+    }
+
+    @Test("an embedded chat screen opens the chat while it shows: it loads and reads, without the sheet")
+    func embeddedScreenOpensTheChat() async throws {
+        let service = try Service()
+        let (app, presenter) = launch(service)
+        try await app.send("hi")
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/messages", ["text": "a reply"])
+        app.reception.chatScreenAppeared()
+        #expect(app.reception.isChatOpen)
+        #expect(app.events.contains(.chatOpened))
+        #expect(await until { (try? await service.devices().first?["readSeq"] as? Int) == 2 }, "the screen's chat read")
+        app.reception.openChat()
+        #expect(presenter.presentations == 0, "the chat already shows: openChat does nothing")
+        app.reception.chatScreenDisappeared()
+        #expect(!app.reception.isChatOpen, "leaving the screen closes the chat")
+    }
+
+    @Test("two embedded screens: the chat stays open until the last one leaves; closeChat leaves them to the host")
+    func twoEmbeddedScreens() throws {
+        let service = try Service()
+        let (app, presenter) = launch(service)
+        app.reception.chatScreenAppeared()
+        app.reception.chatScreenAppeared()
+        app.reception.closeChat()
+        #expect(app.reception.isChatOpen, "an embedded chat is the host's to dismiss")
+        #expect(presenter.dismissals == 0)
+        app.reception.chatScreenDisappeared()
+        #expect(app.reception.isChatOpen)
+        app.reception.chatScreenDisappeared()
+        #expect(!app.reception.isChatOpen)
+    }
+
+    @Test("after logout an embedded screen stays open on the new, empty session")
+    func embeddedSurvivesLogout() async throws {
+        let service = try Service()
+        let (app, _) = launch(service)
+        try await app.send("hi")
+        app.reception.chatScreenAppeared()
+        app.reception.logout()
+        #expect(app.reception.isChatOpen)
+        let fresh = await until { await app.reception.chat?.refresh(); return app.reception.chat?.messages.isEmpty == true }
+        #expect(fresh)
+    }
+
+    @Test("a card's button in the screen taps the card of the current transcript")
+    func cardTapByID() async throws {
+        let service = try Service()
+        let app = App(service)
+        var opened: [URL] = []
+        var configuration = app.configuration
+        configuration.openURL = { opened.append($0) }
+        app.reception.onEvent = { app.events.append($0) }
+        app.reception.configure(appId: service.appID, configuration: configuration)
+        try await app.send("hi")
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/messages",
+                                 ["kind": "REVIEW", "reviewUrl": "https://apps.apple.com/app/id1?action=write-review"])
+        app.reception.chatScreenAppeared()
+        let arrived = await until {
+            await app.reception.chat?.refresh()
+            return app.reception.chat?.messages.contains { $0.kind == .review } == true
+        }
+        try #require(arrived)
+        let card = try #require(app.reception.chat?.messages.first { $0.kind == .review })
+        app.reception.tapCard(messageID: "no-such-message")
+        #expect(opened.isEmpty)
+        app.reception.tapCard(messageID: card.id)
+        #expect(opened.map(\.host) == ["apps.apple.com"])
+        #expect(app.events.contains(.reviewOpened))
+    }
+}
