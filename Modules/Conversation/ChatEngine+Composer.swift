@@ -25,10 +25,10 @@ extension ChatEngine {
     public func addPhoto(loading load: @escaping @Sendable () async -> Data?) async {
         guard !isShutDown else { return }
         guard composer.hasRoomForPhoto else { return }
-        composer.photoLoadStarted()
+        let ticket = composer.photoLoadStarted()
         publish()
         guard let file = await load(), !isShutDown else {
-            composer.photoLoadFinished(nil)
+            composer.photoLoadFinished(ticket, nil)
             publish()
             return
         }
@@ -38,10 +38,10 @@ extension ChatEngine {
             do throws(ReceptionError) { return .success(try images.prepare(file)) } catch { return .failure(error) }
         }.value
         switch result {
-        case .success(let photo): composer.photoLoadFinished(photo)
+        case .success(let photo): composer.photoLoadFinished(ticket, photo)
         case .failure(let error):
             logger.info("photo could not be prepared (\(error.code))")
-            composer.photoLoadFinished(nil)
+            composer.photoLoadFinished(ticket, nil)
         }
         publish()
     }

@@ -20,8 +20,12 @@ struct Composer: Sendable, Hashable {
 
     /// The draft (restored across launches).
     private(set) var text = ""
-    /// Photos picked and prepared for the next message, in order.
+    /// Photos picked and prepared for the next message, in the order they were picked.
     private(set) var photos: [PreparedPhoto] = []
+    /// The pick order of each of `photos` (a photo that loads faster than one picked before it still goes after it).
+    private var photoTickets: [Int] = []
+    /// The next pick's place in the order.
+    private var nextTicket = 0
     /// Photos still being prepared.
     private(set) var photoLoads = 0
     /// The last picked photo could not be prepared.
@@ -35,22 +39,33 @@ struct Composer: Sendable, Hashable {
     /// The person edited the draft (or it was restored).
     mutating func setText(_ value: String) { text = value }
 
-    /// A picked photo starts loading; the previous failure notice clears.
-    mutating func photoLoadStarted() {
+    /// A picked photo starts loading; the previous failure notice clears. Returns its place in the pick order,
+    /// which `photoLoadFinished` takes back.
+    mutating func photoLoadStarted() -> Int {
         photoLoadFailed = false
         photoLoads += 1
+        defer { nextTicket += 1 }
+        return nextTicket
     }
 
-    /// A photo finished loading: prepared (`photo`) or not (`nil`: "Could not load this photo.").
-    mutating func photoLoadFinished(_ photo: PreparedPhoto?) {
+    /// The photo picked as `ticket` finished loading: prepared (`photo`, placed by its pick order) or not (`nil`:
+    /// "Could not load this photo.").
+    mutating func photoLoadFinished(_ ticket: Int, _ photo: PreparedPhoto?) {
         photoLoads -= 1
-        if let photo { photos.append(photo) } else { photoLoadFailed = true }
+        guard let photo else {
+            photoLoadFailed = true
+            return
+        }
+        let position = photoTickets.firstIndex { $0 > ticket } ?? photos.count
+        photos.insert(photo, at: position)
+        photoTickets.insert(ticket, at: position)
     }
 
     /// Removes a picked photo; returns whether `index` named one.
     mutating func removePhoto(at index: Int) -> Bool {
         guard photos.indices.contains(index) else { return false }
         photos.remove(at: index)
+        photoTickets.remove(at: index)
         return true
     }
 
@@ -59,6 +74,7 @@ struct Composer: Sendable, Hashable {
         let taken = (Limits.trimmedMessageText(text), photos)
         text = ""
         photos = []
+        photoTickets = []
         photoLoadFailed = false
         return taken
     }
@@ -67,7 +83,11 @@ struct Composer: Sendable, Hashable {
     /// photos in all).
     mutating func takeBack(text returned: String, photos returnedPhotos: [PreparedPhoto]) {
         if !returned.isEmpty { text = text.isEmpty ? returned : returned + "\n" + text }
+        // The returned photos come first: they were picked before anything picked since.
+        let first = (photoTickets.min() ?? nextTicket) - returnedPhotos.count
+        let tickets = Array(first..<(first + returnedPhotos.count)) + photoTickets
         photos = Array((returnedPhotos + photos).prefix(Limits.photosPerMessage))
+        photoTickets = Array(tickets.prefix(photos.count))
     }
 
     /// Spec 7.12: a chat reset clears the draft (picked photos stay).

@@ -35,7 +35,51 @@
         }
 
         public var body: some View {
-            Text(verbatim: "")
+            let appearance = host.chatAppearance
+            Group {
+                switch placement {
+                case .embedded:
+                    content(appearance)
+                        .onAppear { host.chatScreenAppeared() }
+                        .onDisappear { host.chatScreenDisappeared() }
+                case .sheet:
+                    NavigationStack {
+                        content(appearance)
+                            .toolbar {
+                                if appearance.showsCloseButton {
+                                    ToolbarItem(placement: .topBarTrailing) {
+                                        CloseButton(label: closeLabel) { host.closeChat() }
+                                    }
+                                }
+                            }
+                    }
+                }
+            }
+            .environment(\.chatAppearance, appearance)
+            .modifier(ChatColorScheme(scheme: appearance.colorScheme, placement: placement))
+        }
+
+        /// The chat, or before the SDK has one (not configured yet) its welcome icon.
+        @ViewBuilder
+        private func content(_ appearance: ChatAppearance) -> some View {
+            Group {
+                if let model = host.chat {
+                    // A new session's model (after logout or a reset) starts a fresh screen: no viewer, scroll
+                    // position or decoded photo carries over from the previous person's chat.
+                    ChatScreen(model: model, host: host, appearance: appearance)
+                        .id(ObjectIdentifier(model))
+                } else if let emptyState = ChatModel.unconfiguredPresentation(appearance: appearance).emptyState {
+                    WelcomeView(state: emptyState)
+                        .frame(maxWidth: .infinity, maxHeight: .infinity)
+                        .background { appearance.colors.backgroundColor.ignoresSafeArea() }
+                }
+            }
+            .font(appearance.font(.body))
+        }
+
+        /// "Close" in the chat language (English until the SDK has a chat).
+        private var closeLabel: String {
+            (host.chat?.texts ?? .english).text(.close)
         }
     }
 #endif

@@ -205,7 +205,8 @@ final class ChatApp {
         let messages = chat?.messages ?? []
         let presentation = ChatPresentation(
             messages: messages, composer: chat?.composer ?? ChatModel.idleComposer, banner: chat?.banner ?? .hidden,
-            agentTyping: chat?.agentTyping ?? false, team: chat?.team ?? [], texts: texts, appearance: look)
+            agentTyping: chat?.agentTyping ?? false, team: chat?.team ?? [], texts: texts, appearance: look,
+            now: Date())
         let screen = Screen(
             chat: presentation,
             authorNames: look.showsTeamNames

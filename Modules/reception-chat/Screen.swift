@@ -39,7 +39,7 @@ struct Screen: Equatable, Sendable {
             if let banner = chat.banner { shown.append("[\(banner.text)]") }
             if let empty = chat.emptyState { shown += [empty.title, empty.text].compactMap { $0 }.map { "  \($0)" } }
             for (index, row) in chat.rows.enumerated() {
-                if let time = row.timestamp { shown.append("  · \(Screen.time(time, texts: texts)) ·") }
+                if let time = row.timestampText { shown.append("  · \(time) ·") }
                 shown.append(Screen.line(
                     for: row, number: index + 1, author: authorIDs[row.id].map { authorNames[$0] ?? "agent \($0)" }))
             }
@@ -63,11 +63,6 @@ struct Screen: Equatable, Sendable {
     static func rightToLeft(_ line: String, width: Int) -> String {
         let padding = max(0, width - line.count)
         return String(repeating: " ", count: padding) + "\u{2067}" + line + "\u{2069}"
-    }
-
-    /// A timestamp row's time in the chat language (spec 7.24).
-    static func time(_ date: Date, texts: ChatTexts) -> String {
-        date.formatted(Date.FormatStyle(date: .omitted, time: .shortened).locale(Locale(identifier: texts.language)))
     }
 
     /// One transcript line: number, sender, photos, text, card button, upload progress and the status the row

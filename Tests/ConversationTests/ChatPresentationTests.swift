@@ -38,11 +38,11 @@ struct ChatPresentationTests {
     static func screen(
         _ messages: [ChatMessage], composer: ComposerState = composer(), banner: ConnectionBanner = .hidden,
         typing: Bool = false, team: [TeamProfile] = [], texts: ChatTexts = .english,
-        appearance: ChatAppearance = ChatAppearance()
+        appearance: ChatAppearance = ChatAppearance(), now: Date = start.addingTimeInterval(600)
     ) -> ChatPresentation {
         ChatPresentation(
             messages: messages, composer: composer, banner: banner, agentTyping: typing, team: team, texts: texts,
-            appearance: appearance)
+            appearance: appearance, now: now, timeZone: TimeZone(identifier: "UTC") ?? .current)
     }
 
     /// The start of a JPEG whose frame header says `width` × `height`.
@@ -256,6 +256,7 @@ struct ChatPresentationTests {
         #expect(rows[1].author?.name == nil)
         #expect(rows[1].author?.showsAvatar == true)
         #expect(rows[1].author?.photo == Data([1]))
+        #expect(rows[1].author?.photoKey == "mia", "the member's ID when the photo has no key of its own")
         // An unknown author gets no avatar, but the column stays.
         #expect(rows[2].author == nil)
         #expect(rows.map(\.reservesAvatarColumn) == [true, true, true])
@@ -275,10 +276,38 @@ struct ChatPresentationTests {
         ])
     }
 
+    @Test("spec 7.24: a timestamp reads the time alone today, with the day before, with the year in another year")
+    func timestampWording() {
+        // 1_800_000_000 is Friday 15 January 2027, 08:00 UTC. The exact punctuation is the platform's (ICU's).
+        let message = [Self.message("a", at: 0)]
+        let today = Self.screen(message, now: Self.start.addingTimeInterval(3600)).rows[0].timestampText ?? ""
+        #expect(today.contains("8:00") && today.contains("AM") && !today.contains("Jan"), "\(today)")
+        let tomorrow = Self.screen(message, now: Self.start.addingTimeInterval(86_400)).rows[0].timestampText ?? ""
+        #expect(["Fri", "Jan", "15", "8:00"].allSatisfy(tomorrow.contains) && !tomorrow.contains("2027"), "\(tomorrow)")
+        let nextYear = Self.screen(message, now: Self.start.addingTimeInterval(400 * 86_400)).rows[0].timestampText
+        #expect(nextYear?.contains("2027") == true)
+        let german = Self.screen(message, texts: ChatTexts(language: "de"), now: Self.start.addingTimeInterval(86_400))
+        let text = german.rows[0].timestampText ?? ""
+        #expect(text.contains("Fr") && text.contains("Jan") && !text.contains("AM"), "\(text)")
+    }
+
+    @Test("spec 7.24: rows say where their group starts and ends, for the spacing between groups")
+    func groupEdges() {
+        let rows = Self.screen([
+            Self.message("a", at: 0), Self.message("b", at: 1), Self.message("c", .agent, at: 2),
+        ]).rows
+        #expect(rows.map(\.startsGroup) == [true, false, true])
+        #expect(rows.map(\.endsGroup) == [false, true, true])
+    }
+
     @Test("seed 001: the typing indicator shows while a teammate types")
     func typing() {
         #expect(Self.screen([], typing: true).typingText == "Typing…")
         #expect(Self.screen([], typing: false).typingText == nil)
+        var look = ChatAppearance()
+        look.showsTeamPhotos = true
+        #expect(Self.screen([], typing: true, appearance: look).typingReservesAvatarColumn)
+        #expect(!Self.screen([], typing: true).typingReservesAvatarColumn)
     }
 
     @Test("the empty chat shows the welcome title and text, unless the appearance hides them")
@@ -291,6 +320,8 @@ struct ChatPresentationTests {
         #expect(hidden.emptyState == .init(title: "How can we help?", text: nil, showsIcon: false))
         #expect(hidden.title == nil)
         #expect(Self.screen([Self.message("a")]).emptyState == nil)
+        let unconfigured = ChatModel.unconfiguredPresentation(appearance: look)
+        #expect(unconfigured.emptyState == .init(title: "How can we help?", text: nil, showsIcon: false))
     }
 
     @Test("the title and welcome texts follow the appearance's texts (through the chat texts' overrides)")

@@ -34,15 +34,8 @@ struct CardTests {
         app.reception.configure(appId: service.appID, configuration: configuration)
         try await app.send("hi")
         let device = try #require(try await service.devices().first?["id"] as? String)
-        try await service.admin("POST", "devices/\(device)/messages",
-                                 ["kind": "REVIEW", "reviewUrl": "https://apps.apple.com/app/id1?action=write-review"])
         app.reception.openChat()
-        let arrived = await until {
-            await app.reception.chat?.refresh()
-            return app.reception.chat?.messages.contains { $0.kind == .review } == true
-        }
-        try #require(arrived)
-        let card = try #require(app.reception.chat?.messages.first { $0.kind == .review })
+        let card = try await app.receiveReviewCard()
         #expect(app.reception.tapCard(card))
         #expect(opened.map(\.host) == ["apps.apple.com"])
         #expect(app.events.contains(.reviewOpened))

@@ -233,16 +233,8 @@ struct ChatSheetTests {
         app.reception.onEvent = { app.events.append($0) }
         app.reception.configure(appId: service.appID, configuration: configuration)
         try await app.send("hi")
-        let device = try #require(try await service.devices().first?["id"] as? String)
-        try await service.admin("POST", "devices/\(device)/messages",
-                                 ["kind": "REVIEW", "reviewUrl": "https://apps.apple.com/app/id1?action=write-review"])
         app.reception.chatScreenAppeared()
-        let arrived = await until {
-            await app.reception.chat?.refresh()
-            return app.reception.chat?.messages.contains { $0.kind == .review } == true
-        }
-        try #require(arrived)
-        let card = try #require(app.reception.chat?.messages.first { $0.kind == .review })
+        let card = try await app.receiveReviewCard()
         app.reception.tapCard(messageID: "no-such-message")
         #expect(opened.isEmpty)
         app.reception.tapCard(messageID: card.id)

@@ -220,6 +220,20 @@ final class App {
 }
 
 extension App {
+    /// The team sends a review card to this install's device (after its first send); returns the card once the
+    /// chat shows it.
+    func receiveReviewCard() async throws -> ChatMessage {
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/messages",
+                                ["kind": "REVIEW", "reviewUrl": "https://apps.apple.com/app/id1?action=write-review"])
+        let arrived = await until {
+            await reception.chat?.refresh()
+            return reception.chat?.messages.contains { $0.kind == .review } == true
+        }
+        try #require(arrived)
+        return try #require(reception.chat?.messages.first { $0.kind == .review })
+    }
+
     /// Waits until the session of `engine` has ended and no request of this install is on the wire. From then on an
     /// ended session can change nothing: its client refuses new requests, its engine applies no late answer, and
     /// every request it had sent has returned. Tests assert that a late write "went nowhere" at this point.

@@ -33,6 +33,8 @@ public struct ChatPresentation: Sendable, Hashable {
     public var emptyState: EmptyState?
     /// "Typing…" while a teammate is typing.
     public var typingText: String?
+    /// The typing indicator lines up with team bubbles: it keeps the avatar column when team photos are shown.
+    public var typingReservesAvatarColumn: Bool
     /// The connection banner; `nil` while hidden (an unused chat keeps it hidden).
     public var banner: Banner?
     /// The composer, or the notice that replaces it.
@@ -46,13 +48,15 @@ public struct ChatPresentation: Sendable, Hashable {
     public static let timestampGap: TimeInterval = 5 * 60
 
     /// The screen for this state. `team` is the model's roster (`ChatModel.team`); names and photos show only when
-    /// `appearance` enables them.
+    /// `appearance` enables them. `now` and `timeZone` word the timestamps ("14:05" today, else with the day).
     public init(
         messages: [ChatMessage], composer: ComposerState, banner: ConnectionBanner, agentTyping: Bool,
-        team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance
+        team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone = .current
     ) {
         let profiles = Dictionary(team.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        rows = Self.rows(messages, profiles: profiles, texts: texts, appearance: appearance)
+        let clock = TimestampWording(now: now, timeZone: timeZone, language: texts.language)
+        rows = Self.rows(messages, profiles: profiles, texts: texts, appearance: appearance, wording: clock)
+        typingReservesAvatarColumn = appearance.showsTeamPhotos
         title = appearance.shows(.title) ? texts.title : nil
         emptyState = messages.isEmpty
             ? EmptyState(
@@ -69,7 +73,8 @@ public struct ChatPresentation: Sendable, Hashable {
     // MARK: Rows
 
     private static func rows(
-        _ messages: [ChatMessage], profiles: [String: TeamProfile], texts: ChatTexts, appearance: ChatAppearance
+        _ messages: [ChatMessage], profiles: [String: TeamProfile], texts: ChatTexts, appearance: ChatAppearance,
+        wording: TimestampWording
     ) -> [MessageRow] {
         // Spec 7.24: only the last own message shows "Sent" or "Sending…"; failures show wherever they are.
         let lastOwn = messages.lastIndex { !$0.sender.isIncoming }
@@ -87,12 +92,14 @@ public struct ChatPresentation: Sendable, Hashable {
             let startsGroup = previous.map { !Self.sameGroup($0, message) } ?? true
             let endsGroup = next.map { !Self.sameGroup(message, $0) } ?? true
             let gap = previous.map { message.createdAt.timeIntervalSince($0.createdAt) > timestampGap } ?? true
-            return row(
+            var row = row(
                 message, texts: texts, appearance: appearance,
                 profile: message.authorId.flatMap { profiles[$0] }, isLastOwn: index == lastOwn,
                 startsGroup: startsGroup, endsGroup: endsGroup,
                 timestamp: startsGroup && gap ? message.createdAt : nil,
                 fade: message.sender.isIncoming ? 0 : appearance.fade(newerTextMessages: newerTextMessages[index]))
+            row.timestampText = row.timestamp.map(wording.text)
+            return row
         }
     }
 
@@ -120,8 +127,9 @@ public struct ChatPresentation: Sendable, Hashable {
         if side == .team, let profile, appearance.showsTeamNames || appearance.showsTeamPhotos {
             author = MessageRow.Author(
                 name: appearance.showsTeamNames && startsGroup ? profile.name : nil,
-                photo: appearance.showsTeamPhotos ? profile.photo : nil, initial: profile.initial,
-                showsAvatar: appearance.showsTeamPhotos && endsGroup)
+                photo: appearance.showsTeamPhotos ? profile.photo : nil,
+                photoKey: appearance.showsTeamPhotos && profile.photo != nil ? profile.photoKey ?? profile.id : nil,
+                initial: profile.initial, showsAvatar: appearance.showsTeamPhotos && endsGroup)
         }
         let status = Self.status(of: message, isLastOwn: isLastOwn, texts: texts)
         let photos = Self.photos(of: message, texts: texts)
@@ -137,7 +145,7 @@ public struct ChatPresentation: Sendable, Hashable {
         return MessageRow(
             id: message.id, side: side, text: text,
             isTextSelectable: message.status == .sent || message.status == .received, timestamp: timestamp,
-            author: author, reservesAvatarColumn: side == .team && appearance.showsTeamPhotos, photos: photos,
+            timestampText: nil, startsGroup: startsGroup, endsGroup: endsGroup, author: author, reservesAvatarColumn: side == .team && appearance.showsTeamPhotos, photos: photos,
             uploadProgress: progress.flatMap { $0.isNaN ? nil : $0 }, card: card, status: status,
             isPending: message.status == .sending && message.showsPendingIndicator,
             tapRetries: message.status == .notDelivered && message.retry == .available, fade: fade,
@@ -230,11 +238,49 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 }
 
+/// Spec 7.24's timestamp rows in the chat language: the time alone on the day of `now`, the weekday, day, month and
+/// time within the year, and the year too before that.
+struct TimestampWording: Sendable {
+    let now: Date
+    let calendar: Calendar
+    let locale: Locale
+
+    init(now: Date, timeZone: TimeZone, language: String) {
+        self.now = now
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+        locale = Locale(identifier: language)
+    }
+
+    func text(_ date: Date) -> String {
+        var style = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar,
+                                     timeZone: calendar.timeZone)
+        if !calendar.isDate(date, inSameDayAs: now) {
+            style = style.weekday(.abbreviated).day().month(.abbreviated)
+            if calendar.component(.year, from: date) != calendar.component(.year, from: now) { style = style.year() }
+        }
+        return date.formatted(style)
+    }
+}
+
 extension ChatModel {
-    /// The screen for the model's current state in its texts, with `appearance`'s names, photos and hidden parts.
-    public func presentation(appearance: ChatAppearance) -> ChatPresentation {
+    /// The screen for the model's current state in its texts, with `appearance`'s names, photos and hidden parts;
+    /// timestamps are worded against `now` in `timeZone`.
+    public func presentation(
+        appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current
+    ) -> ChatPresentation {
         ChatPresentation(
             messages: messages, composer: composer, banner: banner, agentTyping: agentTyping, team: team,
-            texts: texts, appearance: appearance)
+            texts: texts, appearance: appearance, now: now, timeZone: timeZone)
+    }
+
+    /// What a chat screen shows before the SDK has a chat (not configured yet): the empty state in `texts`.
+    public nonisolated static func unconfiguredPresentation(
+        texts: ChatTexts = .english, appearance: ChatAppearance
+    ) -> ChatPresentation {
+        ChatPresentation(
+            messages: [], composer: idleComposer, banner: .hidden, agentTyping: false, team: [], texts: texts,
+            appearance: appearance, now: Date(timeIntervalSince1970: 0))
     }
 }

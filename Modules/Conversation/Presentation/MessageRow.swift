@@ -47,6 +47,8 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var name: String?
         /// The photo's bytes when team photos are shown and it is downloaded.
         public var photo: Data?
+        /// A key that names these photo bytes (the teammate's `photoKey`), for a screen's cache of decoded avatars.
+        public var photoKey: String?
         /// The placeholder avatar's letter (the name's first character).
         public var initial: String
         /// Whether this row draws the avatar (the last bubble of a group, team photos on, known author).
@@ -103,6 +105,13 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     public var isTextSelectable: Bool
     /// When more than 5 minutes passed since the previous message, the time shown above this row (spec 7.24).
     public var timestamp: Date?
+    /// `timestamp` in the chat language: the time alone today, else the day and the time (the year when it is not
+    /// this year's).
+    public var timestampText: String?
+    /// The row starts a group (spec 7.24: same side, author and minute): a screen spaces groups apart.
+    public var startsGroup: Bool
+    /// The row ends its group.
+    public var endsGroup: Bool
     /// The teammate, for team replies whose author is known while the appearance shows names or photos.
     public var author: Author?
     /// Spec 7.24: team rows keep an avatar column when team photos are shown, drawn or not.

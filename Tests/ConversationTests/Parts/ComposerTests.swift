@@ -40,15 +40,16 @@ struct ComposerTests {
     func photoLoads() {
         var composer = Composer()
         composer.setText("hi")
-        composer.photoLoadStarted()
+        let failing = composer.photoLoadStarted()
         #expect(composer.state(open).isLoadingPhotos)
+        #expect(composer.state(open).loadingPhotoCount == 1)
         #expect(!composer.state(open).canSend)
-        composer.photoLoadFinished(nil)
+        composer.photoLoadFinished(failing, nil)
         #expect(composer.state(open).notices == [.photoCouldNotLoad])
         #expect(composer.state(open).canSend)
         for tag in 0..<5 {
-            composer.photoLoadStarted()
-            composer.photoLoadFinished(photo(UInt8(tag)))
+            let ticket = composer.photoLoadStarted()
+            composer.photoLoadFinished(ticket, photo(UInt8(tag)))
         }
         #expect(!composer.hasRoomForPhoto)
         #expect(!composer.state(open).canAddPhotos)
@@ -59,12 +60,34 @@ struct ComposerTests {
         #expect(composer.state(open).canAddPhotos)
     }
 
+    @Test("seed 001: picked photos keep the order they were picked in, whichever loads first")
+    func pickOrder() {
+        var composer = Composer()
+        let first = composer.photoLoadStarted()
+        let second = composer.photoLoadStarted()
+        let third = composer.photoLoadStarted()
+        composer.photoLoadFinished(third, photo(3))
+        composer.photoLoadFinished(first, photo(1))
+        #expect(composer.photos == [photo(1), photo(3)])
+        composer.photoLoadFinished(second, photo(2))
+        #expect(composer.photos == [photo(1), photo(2), photo(3)])
+        let removed = composer.removePhoto(at: 1)
+        #expect(removed)
+        let fourth = composer.photoLoadStarted()
+        composer.photoLoadFinished(fourth, photo(4))
+        #expect(composer.photos == [photo(1), photo(3), photo(4)])
+        composer.takeBack(text: "", photos: [photo(0)])
+        let fifth = composer.photoLoadStarted()
+        composer.photoLoadFinished(fifth, photo(5))
+        #expect(composer.photos == [photo(0), photo(1), photo(3), photo(4), photo(5)])
+    }
+
     @Test("spec 7.7: a stopped message comes back ahead of what was typed since, photos capped at 5")
     func takeBack() {
         var composer = Composer()
         composer.setText("later")
-        composer.photoLoadStarted()
-        composer.photoLoadFinished(photo(9))
+        let ticket = composer.photoLoadStarted()
+        composer.photoLoadFinished(ticket, photo(9))
         composer.takeBack(text: "first", photos: (0..<5).map { photo(UInt8($0)) })
         #expect(composer.text == "first\nlater")
         #expect(composer.photos.count == 5)
@@ -86,8 +109,8 @@ struct ComposerTests {
         gates = open
         gates.uploadsBlocked = true
         #expect(composer.state(gates).canSend, "text still works during an uploads wait")
-        composer.photoLoadStarted()
-        composer.photoLoadFinished(photo(1))
+        let ticket = composer.photoLoadStarted()
+        composer.photoLoadFinished(ticket, photo(1))
         #expect(!composer.state(gates).canSend)
         gates = open
         gates.resendingHeld = true

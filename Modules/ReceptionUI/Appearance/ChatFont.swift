@@ -1,0 +1,72 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+    import UIKit
+
+    extension ChatAppearance {
+        /// The chat's font for a text style: the host's font (`customFontName`) scaled with Dynamic Type relative to
+        /// `style`, else the system font in the appearance's design. Never a fixed size, so every text follows the
+        /// person's text size.
+        func font(_ style: Font.TextStyle) -> Font {
+            if let name = customFontName, !name.isEmpty {
+                return .custom(name, size: Self.standardPointSize(style), relativeTo: style)
+            }
+            return .system(style, design: fontDesign.design)
+        }
+
+        /// The size of `style` at the default text size: what `Font.custom(_:size:relativeTo:)` scales from.
+        private static func standardPointSize(_ style: Font.TextStyle) -> CGFloat {
+            let traits = UITraitCollection(preferredContentSizeCategory: .large)
+            return UIFont.preferredFont(forTextStyle: style.uiTextStyle, compatibleWith: traits).pointSize
+        }
+    }
+
+    extension ChatAppearance.FontDesign {
+        /// The SwiftUI design.
+        var design: Font.Design {
+            switch self {
+            case .standard: .default
+            case .rounded: .rounded
+            case .serif: .serif
+            case .monospaced: .monospaced
+            }
+        }
+    }
+
+    extension Font.TextStyle {
+        /// The matching UIKit text style.
+        fileprivate var uiTextStyle: UIFont.TextStyle {
+            switch self {
+            case .largeTitle: .largeTitle
+            case .title: .title1
+            case .title2: .title2
+            case .title3: .title3
+            case .headline: .headline
+            case .subheadline: .subheadline
+            case .body: .body
+            case .callout: .callout
+            case .footnote: .footnote
+            case .caption: .caption1
+            case .caption2: .caption2
+            @unknown default: .body
+            }
+        }
+    }
+
+    /// Sets the chat's font for a text style from the appearance in the environment.
+    private struct ChatFont: ViewModifier {
+        let style: Font.TextStyle
+        @Environment(\.chatAppearance) private var appearance
+
+        func body(content: Content) -> some View {
+            content.font(appearance.font(style))
+        }
+    }
+
+    extension View {
+        /// The chat's font (the appearance's design or custom font) for `style`, scaled with Dynamic Type.
+        func chatFont(_ style: Font.TextStyle) -> some View {
+            modifier(ChatFont(style: style))
+        }
+    }
+#endif

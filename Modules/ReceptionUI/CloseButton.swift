@@ -1,0 +1,31 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// The SDK sheet's close control: the appearance's image, else its symbol.
+    struct CloseButton: View {
+        let label: String
+        let action: () -> Void
+
+        @Environment(\.chatAppearance) private var appearance
+        @ScaledMetric(relativeTo: .body) private var imageSize: CGFloat = 22
+
+        var body: some View {
+            Button(action: action) {
+                Group {
+                    if let image = appearance.closeImage {
+                        AppearanceImageView(image: image)
+                            .frame(width: imageSize, height: imageSize)
+                    } else {
+                        Image(systemName: appearance.closeIcon.rawValue)
+                            .fontWeight(.semibold)
+                    }
+                }
+                .frame(minWidth: 44, minHeight: 44)
+                .contentShape(Rectangle())
+            }
+            .tint(appearance.colors.accentColor)
+            .accessibilityLabel(label)
+        }
+    }
+#endif

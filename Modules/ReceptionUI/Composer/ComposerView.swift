@@ -1,0 +1,68 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// The bottom of the chat: the connection banner, then either the composer — its notices, the picked photos,
+    /// the photo button, the growing text field and the send arrow — or the notice that replaces it (a blocked
+    /// device, "Sign in to send messages.", an unavailable app).
+    struct ComposerView: View {
+        let composer: ComposerPresentation
+        let banner: ChatPresentation.Banner?
+        let model: ChatModel
+
+        @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+        var body: some View {
+            VStack(spacing: 0) {
+                if let banner {
+                    ConnectionBannerView(banner: banner)
+                        .transition(reduceMotion ? .opacity : .move(edge: .bottom).combined(with: .opacity))
+                }
+                if let replacement = composer.replacement {
+                    ComposerReplacement(text: replacement)
+                } else {
+                    editor
+                }
+            }
+            .animation(reduceMotion ? nil : .easeInOut(duration: 0.2), value: banner)
+            .background(.bar)
+        }
+
+        private var editor: some View {
+            VStack(alignment: .leading, spacing: 8) {
+                if !composer.notices.isEmpty {
+                    ComposerNotices(notices: composer.notices)
+                }
+                if !composer.photos.isEmpty || composer.loadingPhotoCount > 0 {
+                    PickedPhotoStrip(photos: composer.photos, loadingCount: composer.loadingPhotoCount, model: model)
+                }
+                HStack(alignment: .bottom, spacing: 4) {
+                    PhotoPickerButton(
+                        selectionLimit: composer.photoSelectionLimit, isEnabled: composer.canAddPhotos,
+                        label: composer.addPhotoLabel, model: model)
+                    MessageField(
+                        text: composer.text, placeholder: composer.placeholder, isOverLimit: composer.isOverLimit,
+                        model: model)
+                    SendButton(isEnabled: composer.canSend, label: composer.sendLabel, model: model)
+                }
+            }
+            .padding(.horizontal, 8)
+            .padding(.vertical, 6)
+        }
+    }
+
+    /// Shown instead of the composer while the person cannot send.
+    private struct ComposerReplacement: View {
+        let text: String
+
+        var body: some View {
+            Text(verbatim: text)
+                .chatFont(.footnote)
+                .foregroundStyle(.secondary)
+                .multilineTextAlignment(.center)
+                .frame(maxWidth: .infinity, minHeight: 44)
+                .padding(.horizontal, 16)
+                .padding(.vertical, 10)
+        }
+    }
+#endif

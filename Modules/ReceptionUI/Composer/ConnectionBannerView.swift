@@ -1,0 +1,50 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// The connection status above the composer (spec 7.18): "No connection", "Connecting", "Connected",
+    /// "Live updates paused", each with its sign.
+    struct ConnectionBannerView: View {
+        let banner: ChatPresentation.Banner
+
+        var body: some View {
+            HStack(spacing: 6) {
+                sign
+                Text(verbatim: banner.text)
+            }
+            .chatFont(.footnote)
+            .foregroundStyle(.secondary)
+            .frame(maxWidth: .infinity)
+            .padding(.vertical, 6)
+            .padding(.horizontal, 12)
+            .background(tint.opacity(0.12))
+            .accessibilityElement(children: .combine)
+            .accessibilityAddTraits(.updatesFrequently)
+        }
+
+        @ViewBuilder
+        private var sign: some View {
+            switch banner.kind {
+            case .offline:
+                Image(systemName: "wifi.slash").foregroundStyle(tint).accessibilityHidden(true)
+            case .connecting:
+                ProgressView().controlSize(.mini).accessibilityHidden(true)
+            case .connected:
+                Image(systemName: "checkmark.circle.fill").foregroundStyle(tint).accessibilityHidden(true)
+            case .paused:
+                Image(systemName: "pause.circle.fill").foregroundStyle(tint).accessibilityHidden(true)
+            case .hidden:
+                EmptyView()
+            }
+        }
+
+        private var tint: Color {
+            switch banner.kind {
+            case .offline: .red
+            case .connecting, .hidden: .secondary
+            case .connected: .green
+            case .paused: .orange
+            }
+        }
+    }
+#endif

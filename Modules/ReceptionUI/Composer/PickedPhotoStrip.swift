@@ -1,0 +1,84 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// The photos picked for the next message, each with its remove control, then a placeholder for each one still
+    /// loading.
+    struct PickedPhotoStrip: View {
+        let photos: [ComposerPresentation.PickedPhoto]
+        let loadingCount: Int
+        let model: ChatModel
+
+        @ScaledMetric(relativeTo: .body) private var thumbnailSize: CGFloat = 64
+
+        var body: some View {
+            ScrollView(.horizontal, showsIndicators: false) {
+                HStack(spacing: 8) {
+                    ForEach(photos) { photo in
+                        PickedPhotoThumbnail(photo: photo, size: thumbnailSize, model: model)
+                    }
+                    ForEach(0..<max(loadingCount, 0), id: \.self) { _ in
+                        RoundedRectangle(cornerRadius: 10, style: .continuous)
+                            .fill(.fill.secondary)
+                            .frame(width: thumbnailSize, height: thumbnailSize)
+                            .overlay { ProgressView() }
+                    }
+                }
+                .padding(.top, 6)
+                .padding(.horizontal, 4)
+            }
+        }
+    }
+
+    /// One picked photo: a square thumbnail decoded at its size (not cached: its position is its only identity,
+    /// and removing a photo moves the others) and the remove control on its trailing corner.
+    private struct PickedPhotoThumbnail: View {
+        let photo: ComposerPresentation.PickedPhoto
+        let size: CGFloat
+        let model: ChatModel
+
+        @Environment(\.photoDecoder) private var decoder
+        @Environment(\.displayScale) private var displayScale
+        @State private var image: UIImage?
+
+        var body: some View {
+            ZStack {
+                RoundedRectangle(cornerRadius: 10, style: .continuous).fill(.fill.secondary)
+                if let image {
+                    Image(uiImage: image)
+                        .resizable()
+                        .scaledToFill()
+                }
+            }
+            .frame(width: size, height: size)
+            .clipShape(RoundedRectangle(cornerRadius: 10, style: .continuous))
+            .accessibilityHidden(true)
+            .overlay(alignment: .topTrailing) { removeButton }
+            .task(id: photo.jpeg) { await load() }
+        }
+
+        private var removeButton: some View {
+            Button {
+                Task { await model.removePhoto(at: photo.id) }
+            } label: {
+                Image(systemName: "xmark.circle.fill")
+                    .symbolRenderingMode(.palette)
+                    .foregroundStyle(.white, .black.opacity(0.6))
+                    .imageScale(.large)
+                    .frame(minWidth: 44, minHeight: 44)
+                    .contentShape(Rectangle())
+            }
+            .buttonStyle(.plain)
+            .accessibilityLabel(photo.removeLabel)
+        }
+
+        private func load() async {
+            // The thumbnail is square and filled: the shorter side must cover it.
+            let ratio = photo.aspectRatio.isFinite && photo.aspectRatio > 0 ? photo.aspectRatio : 1
+            let points = size * max(ratio, 1 / ratio)
+            let pixels = PhotoKey.pixelSize(points: points, scale: displayScale)
+            let decoded = await decoder.decode(photo.jpeg, maxPixelSize: pixels)
+            if !Task.isCancelled { image = decoded }
+        }
+    }
+#endif

@@ -1,0 +1,149 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import ReceptionCore
+    import SwiftUI
+
+    /// One photo in a bubble, decoded at the size it is drawn. A confirmed attachment is downloaded through the
+    /// model and opens the viewer when tapped; if the download fails it shows "could not load" and tapping loads it
+    /// again. A pending local preview is marked as not sent yet; tapping it is the bubble's (Retry when offered).
+    struct PhotoTile: View {
+        let photo: MessageRow.Photo
+        /// The message, for the cache key of a pending preview.
+        let rowID: String
+        /// The tile's frame (spec 7.24, from `MessagePhotos`).
+        let size: CGSize
+        let model: ChatModel
+
+        @Environment(\.photoDecoder) private var decoder
+        @Environment(\.displayScale) private var displayScale
+        @Environment(\.openPhoto) private var openPhoto
+        @State private var phase = PhotoPhase.loading
+        /// Bumped by a tap on a failed photo: a new load.
+        @State private var attempt = 0
+
+        /// What one load is for: a new key or attempt starts a new one.
+        private struct LoadRequest: Hashable {
+            var key: PhotoKey
+            var attempt: Int
+        }
+
+        private var key: PhotoKey {
+            let name = switch photo.source {
+            case .confirmed(let attachment): "attachment/\(attachment.id)"
+            case .pending: "pending/\(rowID)/\(photo.id)"
+            }
+            return PhotoKey(photo: name, points: max(size.width, size.height), scale: displayScale)
+        }
+
+        var body: some View {
+            Group {
+                switch photo.source {
+                case .confirmed(let attachment):
+                    Button {
+                        tapConfirmed(attachment)
+                    } label: {
+                        tile
+                    }
+                    .buttonStyle(.plain)
+                case .pending:
+                    tile.overlay(alignment: .bottomLeading) { PendingBadge(text: model.texts.text(.photoPending)) }
+                }
+            }
+            .accessibilityLabel(photo.accessibilityLabel)
+            .task(id: LoadRequest(key: key, attempt: attempt)) { await load() }
+        }
+
+        private var tile: some View {
+            ZStack {
+                switch phase {
+                case .loaded(let image):
+                    Image(uiImage: image)
+                        .resizable()
+                        .scaledToFill()
+                case .loading:
+                    Rectangle().fill(.fill.secondary)
+                    ProgressView()
+                case .failed:
+                    Rectangle().fill(.fill.secondary)
+                    if photo.isConfirmed { FailedPhotoLabel(text: model.texts.text(.photoFailed)) }
+                }
+            }
+            .frame(width: size.width, height: size.height)
+            .clipShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
+            .contentShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
+        }
+
+        private func tapConfirmed(_ attachment: Attachment) {
+            switch phase {
+            case .loaded: openPhoto(attachment)
+            case .failed: attempt += 1
+            case .loading: break
+            }
+        }
+
+        private func load() async {
+            // Before the transcript's first layout the row width is unknown: decode once it is.
+            guard size.width > 1 else { return }
+            let key = key
+            if let hit = await decoder.cached(key) {
+                phase = .loaded(hit)
+                return
+            }
+            // A resize keeps the image it has while the sharper one decodes.
+            if phase.image == nil { phase = .loading }
+            let data: Data
+            switch photo.source {
+            case .pending(let jpeg):
+                data = jpeg
+            case .confirmed(let attachment):
+                do {
+                    data = try await model.photo(attachment)
+                } catch {
+                    if !Task.isCancelled { phase = .failed }
+                    return
+                }
+            }
+            guard !Task.isCancelled else { return }
+            let image = await decoder.decode(data, maxPixelSize: key.maxPixelSize, cacheAs: key)
+            guard !Task.isCancelled else { return }
+            phase = image.map(PhotoPhase.loaded) ?? .failed
+        }
+    }
+
+    /// The mark on a local preview the service has not confirmed.
+    private struct PendingBadge: View {
+        let text: String
+
+        var body: some View {
+            Label {
+                Text(verbatim: text)
+            } icon: {
+                Image(systemName: "clock")
+            }
+            .chatFont(.caption2)
+            .lineLimit(1)
+            .padding(.horizontal, 6)
+            .padding(.vertical, 3)
+            .background(.ultraThinMaterial, in: Capsule())
+            .padding(6)
+            .accessibilityHidden(true)
+        }
+    }
+
+    /// What a confirmed photo that could not be downloaded shows; the tile is its Retry.
+    private struct FailedPhotoLabel: View {
+        let text: String
+
+        var body: some View {
+            VStack(spacing: 4) {
+                Image(systemName: "arrow.clockwise.circle")
+                    .imageScale(.large)
+                Text(verbatim: text)
+                    .chatFont(.caption)
+                    .multilineTextAlignment(.center)
+            }
+            .foregroundStyle(.secondary)
+            .padding(8)
+        }
+    }
+#endif

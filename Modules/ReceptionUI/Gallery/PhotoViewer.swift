@@ -1,0 +1,94 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import ReceptionCore
+    import SwiftUI
+
+    /// A confirmed photo full screen (seed 001 "Viewing photos"): pinch and double-tap zoom, drag while zoomed, and
+    /// a close control. The photo is decoded for the screen (twice its pixel size, for zooming), not at full size.
+    struct PhotoViewer: View {
+        let attachment: Attachment
+        let model: ChatModel
+
+        @Environment(\.dismiss) private var dismiss
+        @Environment(\.photoDecoder) private var decoder
+        @Environment(\.displayScale) private var displayScale
+        @State private var phase = PhotoPhase.loading
+        @State private var attempt = 0
+
+        /// The viewer's image is never decoded beyond this many pixels on its longest side.
+        static let maximumPixelSize = 4096
+
+        private struct LoadRequest: Hashable {
+            var maxPixelSize: Int
+            var attempt: Int
+        }
+
+        var body: some View {
+            GeometryReader { geometry in
+                let pixels = min(
+                    PhotoKey.pixelSize(points: max(geometry.size.width, geometry.size.height) * 2, scale: displayScale),
+                    Self.maximumPixelSize)
+                ZStack {
+                    Color.black.ignoresSafeArea()
+                    switch phase {
+                    case .loaded(let image):
+                        ZoomableImage(image: image, containerSize: geometry.size)
+                            .accessibilityLabel(model.texts.text(.viewPhoto))
+                    case .loading:
+                        ProgressView().tint(.white)
+                    case .failed:
+                        Button {
+                            attempt += 1
+                        } label: {
+                            VStack(spacing: 8) {
+                                Image(systemName: "arrow.clockwise.circle").imageScale(.large)
+                                Text(verbatim: model.texts.text(.photoFailed)).chatFont(.body)
+                            }
+                            .foregroundStyle(.white)
+                            .padding()
+                            .frame(minWidth: 44, minHeight: 44)
+                            .contentShape(Rectangle())
+                        }
+                        .buttonStyle(.plain)
+                    }
+                }
+                .task(id: LoadRequest(maxPixelSize: pixels, attempt: attempt)) { await load(maxPixelSize: pixels) }
+            }
+            .overlay(alignment: .topTrailing) { closeButton }
+            .environment(\.colorScheme, .dark)
+            .statusBarHidden()
+        }
+
+        private var closeButton: some View {
+            Button {
+                dismiss()
+            } label: {
+                Image(systemName: "xmark")
+                    .font(.title3.weight(.semibold))
+                    .foregroundStyle(.white)
+                    .frame(minWidth: 44, minHeight: 44)
+                    .background(.black.opacity(0.45), in: Circle())
+                    .contentShape(Circle())
+            }
+            .buttonStyle(.plain)
+            .padding()
+            .accessibilityLabel(model.texts.text(.close))
+        }
+
+        private func load(maxPixelSize: Int) async {
+            if phase.image == nil { phase = .loading }
+            let data: Data
+            do {
+                data = try await model.photo(attachment)
+            } catch {
+                if !Task.isCancelled { phase = .failed }
+                return
+            }
+            guard !Task.isCancelled else { return }
+            // Not cached: a screen-sized image would push a screen of thumbnails out of the cache.
+            let image = await decoder.decode(data, maxPixelSize: maxPixelSize)
+            guard !Task.isCancelled else { return }
+            phase = image.map(PhotoPhase.loaded) ?? .failed
+        }
+    }
+#endif

@@ -1,0 +1,54 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// The teammate's avatar beside the last bubble of a group (spec 7.24): the photo, decoded at the avatar's
+    /// size, or a circle with the name's initial while there is none. The row's label names the author, so the
+    /// avatar is not read out.
+    struct AvatarView: View {
+        let author: MessageRow.Author
+        let size: CGFloat
+
+        @Environment(\.chatAppearance) private var appearance
+        @Environment(\.photoDecoder) private var decoder
+        @Environment(\.displayScale) private var displayScale
+        @State private var image: UIImage?
+
+        /// One decoded avatar per teammate photo and size, shared by all of the teammate's rows.
+        private var key: PhotoKey? {
+            guard let photo = author.photo, let photoKey = author.photoKey else { return nil }
+            return PhotoKey(photo: "avatar/\(photoKey)/\(photo.count)", points: size, scale: displayScale)
+        }
+
+        var body: some View {
+            ZStack {
+                if let image {
+                    Image(uiImage: image)
+                        .resizable()
+                        .scaledToFill()
+                } else {
+                    Circle().fill(appearance.colors.incomingColor)
+                    Text(verbatim: author.initial)
+                        .chatFont(.caption)
+                        .fontWeight(.semibold)
+                        .foregroundStyle(appearance.colors.incomingTextColor)
+                        .minimumScaleFactor(0.5)
+                        .lineLimit(1)
+                }
+            }
+            .frame(width: size, height: size)
+            .clipShape(Circle())
+            .accessibilityHidden(true)
+            .task(id: key) { await load() }
+        }
+
+        private func load() async {
+            guard let key, let photo = author.photo else {
+                image = nil
+                return
+            }
+            let decoded = await decoder.decode(photo, maxPixelSize: key.maxPixelSize, cacheAs: key)
+            if !Task.isCancelled { image = decoded }
+        }
+    }
+#endif

@@ -1,0 +1,73 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// The button of a review or paywall card (seed 001): the presentation's title, styled with the appearance's
+    /// card look (colours, icon, trailing accessory, each hideable). Tapping it is the host's: the App Store link,
+    /// or the app's `onPaywall`.
+    struct CardButton: View {
+        let card: MessageRow.Card
+        let rowID: String
+        let host: any ChatScreenHost
+
+        @Environment(\.chatAppearance) private var appearance
+        /// Scales the appearance's icon size (points at the default text size) with Dynamic Type.
+        @ScaledMetric(relativeTo: .body) private var iconScale: CGFloat = 1
+
+        private var isReview: Bool { card.action == .review }
+        private var look: ChatAppearance.Card { isReview ? appearance.reviewCard : appearance.offerCard }
+        private var showsIcon: Bool { appearance.shows(isReview ? .reviewIcon : .offerIcon) }
+        private var showsAccessory: Bool { appearance.shows(isReview ? .reviewAccessory : .offerAccessory) }
+
+        var body: some View {
+            let look = look
+            let iconSize = look.iconSize * iconScale
+            Button {
+                host.tapCard(messageID: rowID)
+            } label: {
+                HStack(spacing: 10) {
+                    if showsIcon {
+                        CardSymbol(image: look.iconImage, symbol: look.icon, size: iconSize)
+                    }
+                    Text(verbatim: card.buttonTitle)
+                        .chatFont(.body)
+                        .fontWeight(.semibold)
+                        .multilineTextAlignment(.leading)
+                    if showsAccessory {
+                        CardSymbol(image: look.accessoryImage, symbol: look.accessory, size: iconSize)
+                    }
+                }
+                .foregroundStyle(look.buttonText?.color ?? appearance.colors.onAccentColor)
+                .padding(.horizontal, 14)
+                .padding(.vertical, 10)
+                .frame(minWidth: 44, minHeight: 44)
+                .background(
+                    look.button?.color ?? appearance.colors.accentColor,
+                    in: RoundedRectangle(cornerRadius: 14, style: .continuous))
+                .contentShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
+            }
+            .buttonStyle(.plain)
+            .accessibilityLabel(card.buttonTitle)
+        }
+    }
+
+    /// A card's icon or accessory: its image when set, else its symbol, else nothing.
+    private struct CardSymbol: View {
+        let image: AppearanceImage?
+        let symbol: String?
+        let size: CGFloat
+
+        var body: some View {
+            if let image {
+                AppearanceImageView(image: image)
+                    .frame(width: size, height: size)
+            } else if let symbol, !symbol.isEmpty {
+                Image(systemName: symbol)
+                    .resizable()
+                    .scaledToFit()
+                    .frame(width: size, height: size)
+                    .accessibilityHidden(true)
+            }
+        }
+    }
+#endif

@@ -1,0 +1,90 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// What one message shows: its photos, its text bubble (own trailing in the accent colour, team leading in the
+    /// incoming colour) and its card button. A pending message is dimmed (spec 7.8.3), an older own bubble
+    /// lightens (spec 7.20), and a failed one retries when tapped (seed 001).
+    struct MessageBubble: View {
+        let row: MessageRow
+        let model: ChatModel
+        let host: any ChatScreenHost
+
+        @Environment(\.chatAppearance) private var appearance
+        @Environment(\.transcriptWidth) private var rowWidth
+
+        /// Spec 7.8.3: a message still sending after 400 ms is drawn at this opacity.
+        static let pendingOpacity = 0.6
+        /// Text bubbles leave room on the other side for the conversation's shape.
+        static let maximumTextWidthFraction: CGFloat = 0.8
+
+        private var isOwn: Bool { row.side == .own }
+
+        var body: some View {
+            VStack(alignment: isOwn ? .trailing : .leading, spacing: 4) {
+                if !row.photos.isEmpty {
+                    MessagePhotos(row: row, model: model)
+                }
+                if let text = row.text {
+                    textBubble(text)
+                }
+                if let card = row.card {
+                    CardButton(card: card, rowID: row.id, host: host)
+                }
+            }
+            .opacity(row.isPending ? Self.pendingOpacity : 1)
+            .modifier(RetryOnTap(isEnabled: row.tapRetries) {
+                Task { await model.retry(row.id) }
+            })
+        }
+
+        private func textBubble(_ text: String) -> some View {
+            Text(verbatim: text)
+                .chatFont(.body)
+                .foregroundStyle(isOwn ? appearance.colors.onAccentColor : appearance.colors.incomingTextColor)
+                .multilineTextAlignment(.leading)
+                .fixedSize(horizontal: false, vertical: true)
+                .modifier(SelectableText(isEnabled: row.isTextSelectable))
+                .padding(.horizontal, 12)
+                .padding(.vertical, 8)
+                .background(bubbleColor, in: RoundedRectangle(cornerRadius: 18, style: .continuous))
+                .frame(
+                    maxWidth: rowWidth > 0 ? rowWidth * Self.maximumTextWidthFraction : nil,
+                    alignment: isOwn ? .trailing : .leading)
+        }
+
+        /// The accent colour for own bubbles, lightened by the row's fade; the incoming colour for the team's.
+        private var bubbleColor: Color {
+            isOwn ? appearance.colors.accentColor.opacity(1 - row.fade) : appearance.colors.incomingColor
+        }
+    }
+
+    /// Seed 001: text can be selected once the message is sent, not while it sends or after a failure.
+    private struct SelectableText: ViewModifier {
+        let isEnabled: Bool
+
+        func body(content: Content) -> some View {
+            if isEnabled {
+                content.textSelection(.enabled)
+            } else {
+                content.textSelection(.disabled)
+            }
+        }
+    }
+
+    /// Seed 001: tapping a failed bubble (or its failed photo) retries it when Retry is available.
+    struct RetryOnTap: ViewModifier {
+        let isEnabled: Bool
+        let retry: @MainActor () -> Void
+
+        func body(content: Content) -> some View {
+            if isEnabled {
+                content
+                    .contentShape(Rectangle())
+                    .onTapGesture(perform: retry)
+            } else {
+                content
+            }
+        }
+    }
+#endif

@@ -1,0 +1,97 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// One row of the transcript: its timestamp when a new group starts after a pause, the teammate's name, the
+    /// avatar column, the bubble and the status line. VoiceOver reads the row as one element with the
+    /// presentation's label ("You: Hello. Not delivered. Retry") and reaches its controls as named actions.
+    struct MessageRowView: View {
+        let row: MessageRow
+        let model: ChatModel
+        let host: any ChatScreenHost
+
+        @Environment(\.openPhoto) private var openPhoto
+        @ScaledMetric(relativeTo: .body) private var avatarSize: CGFloat = 28
+
+        private static let avatarSpacing: CGFloat = 8
+
+        private var alignment: HorizontalAlignment { row.side == .own ? .trailing : .leading }
+
+        var body: some View {
+            VStack(spacing: 4) {
+                if let timestamp = row.timestampText {
+                    TimestampRow(text: timestamp)
+                }
+                message
+            }
+            // Groups (spec 7.24) sit apart; bubbles of one group sit close.
+            .padding(.top, row.startsGroup ? 6 : 0)
+        }
+
+        private var message: some View {
+            VStack(alignment: alignment, spacing: 2) {
+                if let name = row.author?.name {
+                    Text(verbatim: name)
+                        .chatFont(.caption)
+                        .foregroundStyle(.secondary)
+                        .padding(.leading, row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0)
+                        .padding(.horizontal, 4)
+                }
+                HStack(alignment: .bottom, spacing: Self.avatarSpacing) {
+                    if row.reservesAvatarColumn {
+                        avatarColumn
+                    }
+                    MessageBubble(row: row, model: model, host: host)
+                }
+                if let status = row.status {
+                    StatusLine(status: status, rowID: row.id, tapRetries: row.tapRetries, model: model)
+                        .padding(.leading, row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0)
+                }
+            }
+            .frame(maxWidth: .infinity, alignment: Alignment(horizontal: alignment, vertical: .center))
+            .accessibilityElement(children: .ignore)
+            .accessibilityLabel(row.accessibilityLabel)
+            .accessibilityActions { actions }
+        }
+
+        /// Spec 7.24: the column is kept when team photos are on; the avatar shows on a group's last bubble only.
+        @ViewBuilder
+        private var avatarColumn: some View {
+            if let author = row.author, author.showsAvatar {
+                AvatarView(author: author, size: avatarSize)
+            } else {
+                Color.clear.frame(width: avatarSize, height: avatarSize)
+            }
+        }
+
+        /// The row's controls as VoiceOver actions: the status line's control (Retry or Cancel, when it can be
+        /// used), the card's button, and each confirmed photo's viewer.
+        @ViewBuilder
+        private var actions: some View {
+            if let status = row.status, let action = status.action, let title = status.actionTitle,
+               status.isActionEnabled {
+                Button {
+                    Task { await StatusLine.perform(action, rowID: row.id, model: model) }
+                } label: {
+                    Text(verbatim: title)
+                }
+            }
+            if let card = row.card {
+                Button {
+                    host.tapCard(messageID: row.id)
+                } label: {
+                    Text(verbatim: card.buttonTitle)
+                }
+            }
+            ForEach(row.photos) { photo in
+                if case .confirmed(let attachment) = photo.source {
+                    Button {
+                        openPhoto(attachment)
+                    } label: {
+                        Text(verbatim: photo.accessibilityLabel)
+                    }
+                }
+            }
+        }
+    }
+#endif

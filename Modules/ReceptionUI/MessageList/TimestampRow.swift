@@ -1,0 +1,19 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import SwiftUI
+
+    /// The time above a group that starts more than 5 minutes after the message before it (spec 7.24), worded by
+    /// the presentation in the chat language.
+    struct TimestampRow: View {
+        let text: String
+
+        var body: some View {
+            Text(verbatim: text)
+                .chatFont(.caption)
+                .foregroundStyle(.secondary)
+                .frame(maxWidth: .infinity)
+                .padding(.top, 10)
+                .padding(.bottom, 2)
+                .accessibilityAddTraits(.isHeader)
+        }
+    }
+#endif

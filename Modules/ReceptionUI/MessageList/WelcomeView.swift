@@ -1,0 +1,74 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// What an empty chat shows: the welcome icon, title and text, each as the presentation (and the appearance's
+    /// hidden elements) allow.
+    struct WelcomeView: View {
+        let title: String?
+        let text: String?
+        let showsIcon: Bool
+
+        /// The empty state of a chat.
+        init(state: ChatPresentation.EmptyState) {
+            title = state.title
+            text = state.text
+            showsIcon = state.showsIcon
+        }
+
+        @Environment(\.chatAppearance) private var appearance
+
+        var body: some View {
+            VStack(spacing: 12) {
+                if showsIcon {
+                    WelcomeIconView(icon: appearance.welcomeIcon)
+                        .padding(.bottom, 4)
+                }
+                if let title {
+                    Text(verbatim: title)
+                        .chatFont(.title2)
+                        .fontWeight(.semibold)
+                        .accessibilityAddTraits(.isHeader)
+                }
+                if let text {
+                    Text(verbatim: text)
+                        .chatFont(.body)
+                        .foregroundStyle(.secondary)
+                }
+            }
+            .multilineTextAlignment(.center)
+            .padding(24)
+            .frame(maxWidth: .infinity)
+        }
+    }
+
+    /// The appearance's welcome icon: its image, else its symbol in its colour (the accent colour by default), at
+    /// its size (scaled with Dynamic Type, up to half as large again), corner radius and offset.
+    private struct WelcomeIconView: View {
+        let icon: ChatAppearance.WelcomeIcon
+
+        @Environment(\.chatAppearance) private var appearance
+        @ScaledMetric(relativeTo: .title) private var scale: CGFloat = 1
+
+        /// A decorative icon should not crowd out the welcome text at the largest text sizes.
+        private static let maximumScale: CGFloat = 1.5
+
+        var body: some View {
+            let size = icon.size * min(scale, Self.maximumScale)
+            Group {
+                if let image = icon.image {
+                    AppearanceImageView(image: image)
+                } else if let symbol = icon.symbol, !symbol.isEmpty {
+                    Image(systemName: symbol)
+                        .resizable()
+                        .scaledToFit()
+                        .foregroundStyle(icon.color?.color ?? appearance.colors.accentColor)
+                }
+            }
+            .frame(width: size, height: size)
+            .clipShape(RoundedRectangle(cornerRadius: icon.cornerRadius, style: .continuous))
+            .offset(x: icon.offset.x, y: icon.offset.y)
+            .accessibilityHidden(true)
+        }
+    }
+#endif
