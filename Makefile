@@ -6,21 +6,32 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT selenium pillow-heif
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only check-imports ios-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
+.PHONY: install test test-only check-imports ios-check privacy-check version-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
 
-# Installs missing Debian packages by name without prompting, and the Python test tools. Does nothing when all
-# are present, so it is safe to run again.
+# Installs missing Debian packages by name without prompting, and the Python test tools. It prints one line per step
+# that installs something ("installing apt: <packages>", "installing pip: <packages>"); apt's and pip's own output
+# goes to INSTALL_LOG, whose last lines are shown only when a step fails (make then stops). Does nothing, and prints
+# nothing, when all are present, so it is safe to run again. pip's warning about running as root is silenced with
+# --root-user-action=ignore where pip knows that option (22.1 and later).
+INSTALL_LOG := .build/install.log
 install:
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
+	  echo "installing apt:$$missing"; mkdir -p "$(dir $(INSTALL_LOG))"; \
 	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo -n"; \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  apt="$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0"; \
+	  { $$apt update && $$apt install --no-install-recommends $$missing; } </dev/null >"$(INSTALL_LOG)" 2>&1 || { \
+	    echo "install: apt-get failed; the end of $(INSTALL_LOG):"; tail -n 30 "$(INSTALL_LOG)"; exit 1; }; \
 	fi
-	@python3 -c "import PIL, jwt, selenium, pillow_heif" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
+	@python3 -c "import PIL, jwt, selenium, pillow_heif" 2>/dev/null || { \
+	  echo "installing pip: $(PIP_PACKAGES)"; mkdir -p "$(dir $(INSTALL_LOG))"; \
+	  flags="--disable-pip-version-check --no-input"; \
+	  python3 -m pip install --help 2>/dev/null | grep -q -- --root-user-action && \
+	    flags="$$flags --root-user-action=ignore"; \
+	  python3 -m pip install $$flags $(PIP_PACKAGES) </dev/null >>"$(INSTALL_LOG)" 2>&1 || { \
+	    echo "install: pip failed; the end of $(INSTALL_LOG):"; tail -n 30 "$(INSTALL_LOG)"; exit 1; }; }
 
 # The import rule of Docs/ARCHITECTURE.md, and the checker's own self-test.
 check-imports:
@@ -34,11 +45,24 @@ check-imports:
 ios-check:
 	@python3 scripts/ios-check
 
+# The privacy manifests (scripts/privacy-check, Docs/Apple.md "Privacy manifests"): each PrivacyInfo.xcprivacy parses
+# as a property list, says no tracking and the data the SDK collects, and is copied by its target in Package.swift;
+# a host-linked module that calls an API on Apple's required-reason list (stat, systemUptime, UserDefaults, …)
+# without its category declared fails. The checker's self-test runs first.
+privacy-check:
+	@python3 scripts/privacy-check --self-test
+	@python3 scripts/privacy-check
+
+# Reception.version equals the newest CHANGELOG.md entry (README, "Versions").
+version-check:
+	@python3 scripts/version-check
+
 # Every target in release mode with warnings as errors.
 release-check: install
 	swift build -c release -Xswiftc -warnings-as-errors
 
-# After the import rule and the iOS check (check-imports, ios-check: above), a debug build of every target and test
+# After the import rule, the iOS check, the privacy manifests and the version (check-imports, ios-check,
+# privacy-check, version-check: above), a debug build of every target and test
 # with warnings as errors, then every test (scripts/run-tests: past
 # TEST_DEADLINE_SECONDS, 900 by default, it prints the unfinished tests and every thread's stack and fails), then every libFuzzer target for
 # FUZZ_TEST_SECONDS each (scripts/fuzz, below): a crash, trap, hang or leak fails `make test`, and the log carries
@@ -52,7 +76,7 @@ FUZZ_TEST_SECONDS ?= 15
 # Where the browser tests put their page screenshots: outside the tree by default, so a test run never changes a
 # tracked file; `make test DASHBOARD_SCREENSHOTS=Docs/images` refreshes the ones Docs/Dashboard.md shows.
 DASHBOARD_SCREENSHOTS ?= .build/dashboard-screenshots
-test: install check-imports ios-check
+test: install check-imports ios-check privacy-check version-check
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	python3 scripts/run-tests -- $(SWIFT_TEST_FLAGS)
 	python3 scripts/probe "$$(swift build --show-bin-path)"

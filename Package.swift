@@ -59,11 +59,15 @@ let package = Package(
         // Foundation-free SHA-256, HMAC-SHA256 and Base64: the one target client and emulator both import.
         .target(name: "Digest", path: "Modules/Digest"),
         // The shared vocabulary: errors, events, wire models, limits, and the seams a host may replace.
-        .target(name: "ReceptionCore", dependencies: ["Digest"], path: "Modules/ReceptionCore"),
+        .target(
+            name: "ReceptionCore", dependencies: ["Digest"], path: "Modules/ReceptionCore",
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
 
         // MARK: Plug-ins (each on ReceptionCore and its own C library only; a host may bring its own instead)
         // Secure storage of session credentials: files on Linux, Keychain on Apple platforms.
-        .target(name: "SecureStore", dependencies: ["ReceptionCore"], path: "Modules/SecureStore"),
+        .target(
+            name: "SecureStore", dependencies: ["ReceptionCore"], path: "Modules/SecureStore",
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The default message store: one SQLite file in WAL mode (Docs/MessageCache.md).
         .target(name: "MessageCache", dependencies: ["ReceptionCore", "CSQLite"], path: "Modules/MessageCache"),
         // Photo preparation (spec 7.9): pure-Swift JPEG encoder and decoder, PNG decoding through CZlib, HEIC through

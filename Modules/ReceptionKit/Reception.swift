@@ -18,7 +18,7 @@ public final class Reception {
     public static let shared = Reception()
 
     /// The SDK version sent in the device payload.
-    public nonisolated static let version = "0.1.0"
+    public nonisolated static let version = "0.2.0"
 
     /// How much the SDK logs: `off` < `error` < `info` < `debug` (spec 7.22). `Reception.LogLevel` and the
     /// module's `LogLevel` are one type.

@@ -33,7 +33,9 @@ struct ReferenceNamesTests {
     @Test func theStaticNamesAreThere() {
         let level: Reception.LogLevel = .debug
         #expect(level > .info && Reception.LogLevel.off < .error)
-        #expect(Reception.version == "0.1.0")
+        // Semantic Versioning; scripts/version-check holds it equal to the newest CHANGELOG.md entry.
+        let parts = Reception.version.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } })
         // No test configures `Reception.shared`.
         #expect(Reception.isConfigured == false)
         let handler: (@Sendable (Reception.LogLevel, String) -> Void)? = Reception.logHandler
