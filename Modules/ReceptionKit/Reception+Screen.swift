@@ -2,9 +2,9 @@ import Conversation
 
 // `ReceptionChatView` (ReceptionUI) talks to the SDK through `ChatScreenHost`; `Reception` is the host.
 extension Reception: ChatScreenHost {
-    /// An embedded `ReceptionChatView` appeared: the chat is open while at least one is on screen.
+    /// An embedded `ReceptionChatView` appeared: the chat is open while at least one is on screen. A screen shown
+    /// before `configure(appId:)` counts too: the chat opens when the configure starts its session.
     package func chatScreenAppeared() {
-        guard isConfigured else { return }
         presence.embeddedScreenAppeared()
         chatPresenceChanged()
     }
@@ -12,7 +12,6 @@ extension Reception: ChatScreenHost {
     /// An embedded `ReceptionChatView` disappeared (its tab or route was left): the last one closes the chat, as
     /// `closeChat()` does, unless the SDK sheet holds it.
     package func chatScreenDisappeared() {
-        guard isConfigured else { return }
         presence.embeddedScreenDisappeared()
         chatPresenceChanged()
     }

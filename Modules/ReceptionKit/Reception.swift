@@ -268,6 +268,8 @@ public final class Reception {
         isConfigured = true
         presentationGeneration += 1
         startSession(scope: scope, inheritingHalt: nil)
+        // A chat screen already on screen (embedded before configure) opens the new session's chat.
+        chatPresenceChanged()
         refreshIdentityState()
         // Spec 7.1 step 3: the cached published appearance of this App ID, then the refresh loop.
         startAppearance(appID: appId)

@@ -211,6 +211,20 @@ struct ChatSheetTests {
         #expect(!app.reception.isChatOpen)
     }
 
+    @Test("a chat screen shown before configure opens the chat once configure starts the session")
+    func screenBeforeConfigure() async throws {
+        let service = try Service()
+        let app = App(service)
+        app.reception.chatScreenAppeared()
+        #expect(!app.reception.isChatOpen, "no chat before configure")
+        app.reception.onEvent = { [weak app] in app?.events.append($0) }
+        app.reception.configure(appId: service.appID, configuration: app.configuration)
+        #expect(app.reception.isChatOpen)
+        #expect(app.events.contains(.chatOpened))
+        app.reception.chatScreenDisappeared()
+        #expect(!app.reception.isChatOpen)
+    }
+
     @Test("after logout an embedded screen stays open on the new, empty session")
     func embeddedSurvivesLogout() async throws {
         let service = try Service()

@@ -21,9 +21,15 @@
 
         func presentChat(dismissedByPerson: @escaping @MainActor () -> Void) -> Bool {
             guard let host, let top = Self.topViewController() else { return false }
-            let controller = UIHostingController(rootView: ReceptionChatView(host: host, placement: .sheet))
+            let controller = ChatSheetController(rootView: ReceptionChatView(host: host, placement: .sheet))
             controller.modalPresentationStyle = .pageSheet
             controller.presentationController?.delegate = self
+            // However the sheet goes (a swipe, or the host dismissing what it was presented over), the facade
+            // learns it, so `isChatOpen` never stays true for a sheet that is gone.
+            controller.dismissed = { [weak self, weak controller] in
+                guard let self, let controller, self.sheet === controller else { return }
+                self.sheetGone()
+            }
             self.dismissedByPerson = dismissedByPerson
             sheet = controller
             top.present(controller, animated: !UIAccessibility.isReduceMotionEnabled)
@@ -52,12 +58,15 @@
         }
 
         nonisolated func presentationControllerDidDismiss(_ presentationController: UIPresentationController) {
-            MainActor.assumeIsolated {
-                sheet = nil
-                let callback = dismissedByPerson
-                dismissedByPerson = nil
-                callback?()
-            }
+            MainActor.assumeIsolated { sheetGone() }
+        }
+
+        /// The sheet went without `dismissChat()`: tell the facade once.
+        private func sheetGone() {
+            sheet = nil
+            let callback = dismissedByPerson
+            dismissedByPerson = nil
+            callback?()
         }
 
         private func stopWaiting() {
@@ -75,6 +84,16 @@
             else { return nil }
             while let next = top.presentedViewController, !next.isBeingDismissed { top = next }
             return top
+        }
+    }
+
+    /// The SDK sheet's controller: it reports its own dismissal, whatever caused it.
+    final class ChatSheetController: UIHostingController<ReceptionChatView> {
+        var dismissed: (@MainActor () -> Void)?
+
+        override func viewDidDisappear(_ animated: Bool) {
+            super.viewDidDisappear(animated)
+            if isBeingDismissed || presentingViewController == nil { dismissed?() }
         }
     }
 
