@@ -80,6 +80,7 @@ test: install check-imports ios-check privacy-check version-check
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	python3 scripts/run-tests -- $(SWIFT_TEST_FLAGS)
 	python3 scripts/probe "$$(swift build --show-bin-path)"
+	scripts/dashboard-js-check
 	python3 scripts/dashboard-tests "$$(swift build --show-bin-path)" --screenshots "$(DASHBOARD_SCREENSHOTS)"
 	python3 scripts/docs
 	python3 scripts/docs-browser-test

@@ -115,7 +115,7 @@ let package = Package(
         // The service side (Docs/Emulator.md): HTTP on libmicrohttpd, storage in SQLite, the dashboard.
         .target(
             name: "ReceptionEmulator", dependencies: ["Digest", "CSQLite", "CMicroHTTPD"],
-            path: "Modules/ReceptionEmulator"),
+            path: "Modules/ReceptionEmulator", resources: [.copy("Resources/Dashboard")]),
 
         // MARK: Executables
         .executableTarget(

@@ -148,6 +148,9 @@ public enum EmulatorCommand {
                 """
             // Written straight to the file descriptor so it shows at once even when stdout is a pipe.
             FileHandle.standardOutput.write(Data(banner.utf8))
+            if let problem = emulator.dashboardProblem {
+                FileHandle.standardError.write(Data("reception-emulator: error: \(problem)\n".utf8))
+            }
             if let warning = exposureWarning(host: configuration.host) {
                 FileHandle.standardError.write(Data((warning + "\n").utf8))
             }

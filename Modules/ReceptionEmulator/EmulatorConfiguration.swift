@@ -20,6 +20,9 @@ public struct EmulatorConfiguration: Sendable {
     /// Seed of the fault plan's random draws (probability, jitter); `nil` seeds from the system's random source.
     /// The same seed and the same requests fire the same faults (`--chaos-seed`).
     public var chaosSeed: UInt64? = nil
+    /// Folder of the dashboard's files (`index.html`, `dashboard.css`, the scripts); `nil` reads them from the
+    /// emulator's resource bundle. A folder that lacks one makes the dashboard's pages answer 503.
+    public var dashboardFiles: String? = nil
     /// Seconds since 1970, now.
     public var now: @Sendable () -> Double
     /// Random credentials and IDs: `count` characters from `A–Z a–z 0–9`.

@@ -9,11 +9,15 @@ public final class ReceptionEmulator: Sendable {
     let hub: EventHub
     let faults: FaultPlan
     let requestLog = RequestLog()
+    /// The dashboard's page, style sheet and scripts, read once (``DashboardAssets``).
+    let dashboardAssets: DashboardAssets
     private let server = EmulatorLock<HTTPServer?>(nil)
 
     /// Opens (or creates, with fresh credentials) the database in the configured data folder.
     public init(configuration: EmulatorConfiguration) throws {
         self.configuration = configuration
+        dashboardAssets = configuration.dashboardFiles.map { DashboardAssets(directory: URL(fileURLWithPath: $0)) }
+            ?? DashboardAssets.bundled
         let hub = EventHub()
         self.hub = hub
         var system = SystemRandomNumberGenerator()
@@ -53,6 +57,10 @@ public final class ReceptionEmulator: Sendable {
     /// The dashboard's sign-in URL (`http://host:port/dashboard/sign-in/<secret>`, a new secret on every start);
     /// empty before ``start()``.
     public var dashboardURL: String { state.withLock { $0.baseURL.isEmpty ? "" : $0.dashboardURL } }
+
+    /// Why the dashboard's pages cannot be served (its files are missing), for standard error; `nil` when they can.
+    /// The device and admin APIs work either way.
+    public var dashboardProblem: String? { dashboardAssets.problem }
 
     /// How many event streams are open (a stream whose client left unnoticed counts until its next ping fails).
     package var openEventStreams: Int { hub.count }

@@ -23,7 +23,8 @@ extension ReceptionEmulator {
             return response
         case .drop?:
             let response = answer(request)
-            if logged { log(request, response, started: started, fault: "drop") }
+            // The client gets no answer at all: the log says 0, with the status the emulator committed beside it.
+            if logged { log(request, response, started: started, fault: "drop", dropped: true) }
             return HTTPResponse(status: 0, body: .drop)
         case .garble(let commits)?:
             let response = commits ? answer(request) : HTTPResponse(status: 200, body: .bytes([]))
@@ -41,7 +42,10 @@ extension ReceptionEmulator {
 
     /// Adds one `/v1/` request to the request log (no header values, no secret query values, the body as its size
     /// and key names).
-    private func log(_ request: HTTPRequest, _ response: HTTPResponse, started: ContinuousClock.Instant, fault: String?) {
+    private func log(
+        _ request: HTTPRequest, _ response: HTTPResponse, started: ContinuousClock.Instant, fault: String?,
+        dropped: Bool = false
+    ) {
         let elapsed = ContinuousClock.now - started
         let milliseconds =
             Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
@@ -55,7 +59,8 @@ extension ReceptionEmulator {
         requestLog.record(
             RequestLog.Entry(
                 method: String(request.method.prefix(16)), path: String(request.path.prefix(256)),
-                query: RequestLog.redacted(request.query), status: response.status, errorCode: errorCode,
+                query: RequestLog.redacted(request.query), status: dropped ? 0 : response.status,
+                committedStatus: dropped ? response.status : nil, errorCode: errorCode,
                 deviceId: deviceId, milliseconds: milliseconds, at: at, bodyBytes: request.body.count,
                 bodyKeys: RequestLog.bodyKeys(request.body), fault: fault))
     }

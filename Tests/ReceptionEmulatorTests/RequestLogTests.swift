@@ -72,6 +72,34 @@ struct RequestLogTests {
         }
     }
 
+    @Test func aDroppedAnswerIsLoggedAsZeroWithTheCommittedStatusBesideIt() async throws {
+        let harness = try EmulatorHarness()
+        let device = try await harness.register()
+        _ = try await harness.admin("POST", "faults", json: ["path": "/v1/conversation/messages", "kind": "drop"])
+        let connection = try RawConnection(port: harness.port)
+        let body = #"{"clientId":"DROPPED","text":"never answered","attachmentIds":[]}"#
+        connection.write(
+            "POST /v1/conversation/messages HTTP/1.1\r\nHost: x\r\nX-App-Id: \(harness.appId)\r\n"
+                + "Authorization: Bearer \(device.token)\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        #expect(connection.readUntilClosed())
+        #expect(!connection.text.contains("HTTP/1.1"), "the client got no answer")
+        try await harness.send(device, "answered")
+
+        let all = try await Self.entries(harness)
+        let sends = all.filter { $0["path"] as? String == "/v1/conversation/messages" }
+        try #require(sends.count == 2)
+        // Newest first: the answered send, then the dropped one.
+        #expect(sends[1]["fault"] as? String == "drop")
+        #expect(sends[1]["status"] as? Int == 0, "the client got nothing")
+        #expect(sends[1]["committedStatus"] as? Int == 201, "the emulator stored the message")
+        #expect(sends[1]["deviceId"] as? String == device.id)
+        #expect(sends[0]["status"] as? Int == 201)
+        #expect(sends[0]["committedStatus"] is NSNull)
+        #expect(sends[0]["fault"] is NSNull)
+        #expect(try await Self.entries(harness, "?status=0").map { $0["fault"] as? String } == ["drop"])
+    }
+
     @Test func signedQueryValuesAreNotKept() {
         let kept = RequestLog.redacted(["sig": "abc", "after": "3", "accessToken": "at_x", "expires": "9"])
         #expect(kept == ["sig": "…", "after": "3", "accessToken": "…", "expires": "…"])

@@ -11,19 +11,23 @@ package final class RequestLog: Sendable {
         package var path: String
         /// Query arguments; values of names that can carry a secret are replaced by `"…"`.
         package var query: [String: String]
+        /// What the client got: 0 when a `drop` fault closed the connection instead of answering.
         package var status: Int
+        /// The status the emulator committed but never sent (a `drop` fault); `nil` otherwise.
+        package var committedStatus: Int?
         package var errorCode: String?
         package var deviceId: String?
         package var milliseconds: Double
         package var at: Double
         package var bodyBytes: Int
         package var bodyKeys: [String]
-        /// What a fault did: `delay`, `status` or `drop`; `nil` when none fired.
+        /// What a fault did: `delay`, `status`, `drop` or `garble`; `nil` when none fired.
         package var fault: String?
 
         /// An entry; ``RequestLog/record(_:)`` assigns its `id`.
         package init(
-            method: String, path: String, query: [String: String] = [:], status: Int, errorCode: String? = nil,
+            method: String, path: String, query: [String: String] = [:], status: Int, committedStatus: Int? = nil,
+            errorCode: String? = nil,
             deviceId: String? = nil, milliseconds: Double = 0, at: Double = 0, bodyBytes: Int = 0,
             bodyKeys: [String] = [], fault: String? = nil
         ) {
@@ -32,6 +36,7 @@ package final class RequestLog: Sendable {
             self.path = path
             self.query = query
             self.status = status
+            self.committedStatus = committedStatus
             self.errorCode = errorCode
             self.deviceId = deviceId
             self.milliseconds = milliseconds
@@ -111,6 +116,7 @@ package final class RequestLog: Sendable {
         [
             "id": .int(Int64(entry.id)), "method": .string(entry.method), "path": .string(entry.path),
             "query": .object(entry.query.mapValues(JSONValue.string)), "status": .int(Int64(entry.status)),
+            "committedStatus": entry.committedStatus.map { .int(Int64($0)) } ?? .null,
             "errorCode": .optional(entry.errorCode), "deviceId": .optional(entry.deviceId),
             "durationMs": .double((entry.milliseconds * 10).rounded() / 10), "at": InternetDate.json(entry.at),
             "body": ["bytes": .int(Int64(entry.bodyBytes)), "keys": .array(entry.bodyKeys.map(JSONValue.string))],

@@ -1,7 +1,7 @@
 import Foundation
 
-/// `/dashboard/…`: the team's web dashboard (Docs/Dashboard.md). Pages and scripts are embedded in the binary
-/// (``DashboardAssets``); data calls under `/dashboard/api/` reuse the admin API's handlers, authorised by the
+/// `/dashboard/…`: the team's web dashboard (Docs/Dashboard.md). The page, style sheet and scripts are files of the
+/// emulator's resource bundle, read once (``DashboardAssets``); data calls under `/dashboard/api/` reuse the admin API's handlers, authorised by the
 /// session cookie (and, when they change something, the session's CSRF token) instead of the admin token.
 extension EmulatorState {
     /// `http://host:port/dashboard/sign-in/<secret>`: the URL printed at start.
@@ -77,10 +77,10 @@ extension EmulatorState {
         try checkDashboard(request)
         switch (request.method, path) {
         case ("GET", []), ("GET", ["index.html"]):
-            return Self.asset(DashboardAssets.index, type: "text/html; charset=utf-8")
-        case ("GET", let p) where p.count == 2 && p[0] == "assets":
-            guard let asset = DashboardAssets.files[p[1]] else { throw APIError.notFound }
-            return Self.asset(asset.text, type: asset.type)
+            return Self.asset(DashboardAssets.page, of: emulator.dashboardAssets)
+        case ("GET", let p) where p.count == 2 && p[0] == "assets" && p[1] != DashboardAssets.page:
+            guard DashboardAssets.types[p[1]] != nil else { throw APIError.notFound }
+            return Self.asset(p[1], of: emulator.dashboardAssets)
         case ("GET", ["api", "session"]):
             guard let session = dashboard.session(of: request) else { throw Self.dashboardSignedOut }
             return .json(
@@ -101,8 +101,13 @@ extension EmulatorState {
         }
     }
 
-    private static func asset(_ text: String, type: String) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", type)], body: .bytes(Array(text.utf8)))
+    /// A file kept in memory; 503 with a page naming the missing files when they could not be read.
+    private static func asset(_ name: String, of assets: DashboardAssets) -> HTTPResponse {
+        guard let file = assets.files[name] else {
+            return HTTPResponse(
+                status: 503, headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(assets.unavailablePage))
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", file.type)], body: .bytes(file.bytes))
     }
 
     private static func withDashboardHeaders(_ response: HTTPResponse) -> HTTPResponse {

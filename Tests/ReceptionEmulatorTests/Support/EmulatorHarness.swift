@@ -48,7 +48,7 @@ final class EmulatorHarness: Sendable {
     init(
         clock: TestClock = TestClock(), realClock: Bool = false, pingInterval: Double = 0.2,
         accessTokenLifetime: Double = 3600, teamPhotoURLLifetime: Double = 3600, directory: String? = nil,
-        chaosSeed: UInt64? = nil
+        chaosSeed: UInt64? = nil, dashboardFiles: String? = nil
     ) throws {
         self.clock = clock
         self.directory =
@@ -58,6 +58,7 @@ final class EmulatorHarness: Sendable {
             teamPhotoURLLifetime: teamPhotoURLLifetime)
         if !realClock { configuration.now = { clock.now } }
         configuration.chaosSeed = chaosSeed
+        configuration.dashboardFiles = dashboardFiles
         emulator = try ReceptionEmulator(configuration: configuration)
         try emulator.start()
         let sessionConfiguration = URLSessionConfiguration.ephemeral

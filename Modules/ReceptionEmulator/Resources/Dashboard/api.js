@@ -1,0 +1,62 @@
+// `api.js`: the one `fetch` wrapper. It adds the session's CSRF token to every call that changes something and turns
+// every error into the visible notice.
+
+let csrfToken = null;
+let noticeTimer = null;
+
+export class APIError extends Error {
+  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+}
+
+export function notify(message, ok = false) {
+  const notice = document.getElementById("notice");
+  notice.textContent = message;
+  notice.className = ok ? "ok" : "";
+  notice.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { notice.hidden = true; }, ok ? 4000 : 10000);
+}
+
+function signedOut(message) {
+  const main = document.getElementById("page");
+  main.replaceChildren();
+  const h1 = document.createElement("h1"); h1.textContent = "Sign in to the dashboard";
+  const p = document.createElement("p"); p.textContent = message;
+  main.append(h1, p);
+  document.body.dataset.signedOut = "true";
+}
+
+async function token() {
+  if (!csrfToken) csrfToken = (await call("GET", "session")).csrfToken;
+  return csrfToken;
+}
+
+async function call(method, path, body, raw) {
+  const headers = {};
+  if (method !== "GET") headers["X-CSRF-Token"] = await token();
+  let payload;
+  if (raw) { payload = raw.body; headers["Content-Type"] = raw.type; }
+  else if (body !== undefined) { payload = JSON.stringify(body); headers["Content-Type"] = "application/json"; }
+  let response;
+  try {
+    response = await fetch("/dashboard/api/" + path, { method, headers, body: payload, credentials: "same-origin", cache: "no-store" });
+  } catch (error) {
+    notify("The emulator does not answer (" + error.message + "). Is reception-emulator still running?");
+    throw error;
+  }
+  const text = await response.text();
+  let data = {};
+  try { data = text ? JSON.parse(text) : {}; } catch { data = {}; }
+  if (!response.ok) {
+    const message = (data.error && data.error.message) || ("The emulator answered " + response.status + ".");
+    if (response.status === 401) signedOut(message); else notify(message);
+    throw new APIError(response.status, data.error && data.error.code, message);
+  }
+  return data;
+}
+
+/// `method` on `/dashboard/api/<path>` with a JSON body; resolves to the answer's JSON.
+export function api(method, path, body) { return call(method, path, body); }
+
+/// A raw body (an appearance image) with its content type.
+export function upload(method, path, blob, type) { return call(method, path, undefined, { body: blob, type }); }
