@@ -83,6 +83,8 @@ public enum ChatTextKey: String, Sendable, Hashable, CaseIterable {
     case photoFailed = "photo.failed"
     /// A confirmed photo; tapping opens the full-screen viewer ("View photo").
     case viewPhoto = "photo.view"
+    /// One of several confirmed photos: `%1$lld` its position, `%2$lld` how many ("View photo 2 of 3").
+    case viewNumberedPhoto = "photo.viewNumbered"
     /// Under an own message while its photos upload ("Uploading photos").
     case uploading = "status.uploading"
     /// `%@` a relative time: an automatic resend is counting down ("Sending again in 5 seconds").

@@ -68,7 +68,10 @@ extension Reception {
     /// `.dataDeleted`. Throws a `ReceptionError` (and keeps the session for a retry) when the service could not
     /// confirm: `connection_failed`, `secure_storage_unavailable`, `delete_failed`, …. Before `configure` it does
     /// nothing at all.
-    public func deleteData() async throws(ReceptionError) {
+    ///
+    /// Declared `async throws`, as seed 000 documents it, so the document's `catch let error as ReceptionError`
+    /// compiles without an always-true-cast warning; every error it throws is a `ReceptionError`.
+    public func deleteData() async throws {
         guard isConfigured, let session, let endpoint else { return }
         let generation = presentationGeneration
         // Read now: a logout during the request deletes the stored item, and the answer must still count.

@@ -125,7 +125,8 @@ final class ChatApp {
                 try await reception.deleteData()
                 note("support data deleted")
             } catch {
-                note("deletion failed (\(error.code)); the session is kept: /delete again to retry")
+                let code = (error as? ReceptionError)?.code ?? "unknown"
+                note("deletion failed (\(code)); the session is kept: /delete again to retry")
             }
         case .language(let tag):
             reception.languageOverride = tag

@@ -164,6 +164,15 @@ struct ChatPresentationTests {
         #expect(row.photos[0].accessibilityLabel == "View photo")
     }
 
+    @Test("several confirmed photos of one message are told apart by their position")
+    func numberedPhotos() {
+        let attachments = (1...3).map { ReceptionCore.Attachment(id: "p\($0)", url: "https://x/\($0)", contentType: "image/jpeg") }
+        let row = Self.screen([Self.message("a", .agent, text: "", attachments: attachments)]).rows[0]
+        #expect(row.photos.map(\.accessibilityLabel) == ["View photo 1 of 3", "View photo 2 of 3", "View photo 3 of 3"])
+        let german = Self.screen([Self.message("a", .agent, text: "", attachments: attachments)], texts: ChatTexts(language: "de"))
+        #expect(german.rows[0].photos[1].accessibilityLabel == "Foto 2 von 3 ansehen")
+    }
+
     @Test("seed 001: pending local previews are marked pending, with the local image's ratio, else square")
     func pendingPreviews() {
         let row = Self.screen([Self.message(

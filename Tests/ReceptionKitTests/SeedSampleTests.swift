@@ -10,10 +10,9 @@ import Testing
 @Suite("SeedSampleTests", .serialized)
 @MainActor
 struct SeedSampleTests {
-    /// Seed 000's deletion model, as the document writes it. Seed 000 declares `deleteData() async throws`; ours
-    /// throws `ReceptionError` only, so the document's `catch let error as ReceptionError` written against it
-    /// directly is an always-true cast (a warning). The model holds the call untyped, as a host's account code
-    /// that also deletes other things usually does.
+    /// Seed 000's deletion model, as the document writes it, against `deleteData() async throws` (the declaration
+    /// seed 000 gives, and ours). The model holds the call as a closure so the test can give it the install's
+    /// instance instead of `Reception.shared`.
     @MainActor
     final class SupportDeletionModel {
         private let deleteData: @MainActor () async throws -> Void

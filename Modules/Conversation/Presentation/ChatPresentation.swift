@@ -200,11 +200,14 @@ public struct ChatPresentation: Sendable, Hashable {
     /// Confirmed attachments, else the local previews (spec 7.24's aspect ratios).
     static func photos(of message: ChatMessage, texts: ChatTexts) -> [MessageRow.Photo] {
         if !message.attachments.isEmpty {
-            return message.attachments.map { attachment in
+            let count = message.attachments.count
+            return message.attachments.enumerated().map { index, attachment in
+                // Several photos are told apart by their position ("View photo 2 of 3").
                 MessageRow.Photo(
                     id: attachment.id, source: .confirmed(attachment),
                     aspectRatio: aspectRatio(width: attachment.width, height: attachment.height),
-                    accessibilityLabel: texts.text(.viewPhoto))
+                    accessibilityLabel: count == 1
+                        ? texts.text(.viewPhoto) : texts.text(.viewNumberedPhoto, String(index + 1), String(count)))
             }
         }
         return message.localPhotos.enumerated().map { index, jpeg in

@@ -20,13 +20,14 @@ final class SupportDeletionModel {
             try await Reception.shared.deleteData()
             completed = true
         } catch {
-            errorMessage = Self.message(for: error)
+            // Every error deleteData() throws is a ReceptionError (seed 000, "Handle ReceptionError").
+            errorMessage = Self.message(for: (error as? ReceptionError)?.code)
         }
         return completed
     }
 
-    private static func message(for error: ReceptionError) -> String {
-        switch error.code {
+    private static func message(for code: String?) -> String {
+        switch code {
         case "delete_failed": "Some support images could not be deleted. Please retry."
         case "connection_failed": "Could not reach support. Check your connection and retry."
         default: "Support deletion could not finish. Please retry."
