@@ -30,17 +30,9 @@
                 selection: $selection, maxSelectionCount: max(selectionLimit, 1), matching: .images,
                 preferredItemEncoding: .compatible
             ) {
-                Image(systemName: "photo.on.rectangle.angled")
-                    .resizable()
-                    .scaledToFit()
-                    .frame(width: size, height: size)
-                    .frame(minWidth: 44, minHeight: 44)
-                    .contentShape(Rectangle())
+                ComposerIcon(systemName: "photo.on.rectangle.angled", size: size)
             }
-            .buttonStyle(.borderless)
-            .tint(appearance.colors.accentColor)
-            .disabled(!isEnabled)
-            .accessibilityLabel(label)
+            .modifier(ComposerControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
             .onChange(of: selection) { _, items in
                 guard !items.isEmpty else { return }
                 selection = []

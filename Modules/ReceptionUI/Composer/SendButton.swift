@@ -15,17 +15,39 @@
             Button {
                 Task { await model.send() }
             } label: {
-                Image(systemName: "arrow.up.circle.fill")
-                    .resizable()
-                    .scaledToFit()
-                    .frame(width: iconSize, height: iconSize)
-                    .frame(minWidth: 44, minHeight: 44)
-                    .contentShape(Rectangle())
+                ComposerIcon(systemName: "arrow.up.circle.fill", size: iconSize)
             }
-            .buttonStyle(.borderless)
-            .tint(appearance.colors.accentColor)
-            .disabled(!isEnabled)
-            .accessibilityLabel(label)
+            .modifier(ComposerControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
+        }
+    }
+
+    /// A composer control's symbol at `size` points, in a touch target of at least 44 × 44 points.
+    struct ComposerIcon: View {
+        let systemName: String
+        let size: CGFloat
+
+        var body: some View {
+            Image(systemName: systemName)
+                .resizable()
+                .scaledToFit()
+                .frame(width: size, height: size)
+                .frame(minWidth: 44, minHeight: 44)
+                .contentShape(Rectangle())
+        }
+    }
+
+    /// How the composer's buttons look and read: borderless in `tint`, disabled unless `isEnabled`, labelled.
+    struct ComposerControl: ViewModifier {
+        let isEnabled: Bool
+        let label: String
+        let tint: Color
+
+        func body(content: Content) -> some View {
+            content
+                .buttonStyle(.borderless)
+                .tint(tint)
+                .disabled(!isEnabled)
+                .accessibilityLabel(label)
         }
     }
 #endif
