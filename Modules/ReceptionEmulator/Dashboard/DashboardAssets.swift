@@ -76,15 +76,13 @@ struct DashboardAssets: Sendable {
 
     /// The `Dashboard` folder of the resource bundle, looked up without SwiftPM's `Bundle.module` (which stops the
     /// process when the bundle is missing): beside the executable or inside the app, then in the source tree.
+    /// `Bundle.allBundles` is not asked: swift-corelibs-foundation leaks its list (LeakSanitizer, `make fuzz`), and
+    /// SwiftPM puts the bundle beside the executable (the emulator's, or the test runner's) anyway.
     static func bundledDirectory() -> URL? {
         var directories: [URL] = []
         if let resources = Bundle.main.resourceURL { directories.append(resources) }
         directories.append(Bundle.main.bundleURL)
         if let executable = Bundle.main.executableURL?.deletingLastPathComponent() { directories.append(executable) }
-        for bundle in Bundle.allBundles + Bundle.allFrameworks {
-            if let resources = bundle.resourceURL { directories.append(resources) }
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
         var candidates: [URL] = []
         for directory in directories {
             for name in bundleNames {
