@@ -63,6 +63,8 @@ public enum ChatTextKey: String, Sendable, Hashable, CaseIterable {
     case rateOnAppStore = "card.rateOnAppStore"
     /// A paywall card's default button.
     case viewOffer = "card.viewOffer"
+    /// A paywall card's disabled button when its offer is no longer available ("No longer available").
+    case offerUnavailable = "card.unavailable"
     /// An offer push's text when its card has neither a message nor a button label (seed 002).
     case seeDiscount = "card.seeDiscount"
     /// The chat's default title.

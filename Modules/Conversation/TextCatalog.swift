@@ -134,6 +134,7 @@ final class TextCatalog: Sendable {
         "banner.offline": .plain("No connection"), "banner.connecting": .plain("Connecting"),
         "banner.connected": .plain("Connected"), "banner.paused": .plain("Live updates paused"),
         "card.rateOnAppStore": .plain("Rate on the App Store"), "card.viewOffer": .plain("View offer"),
+        "card.unavailable": .plain("No longer available"),
         "card.seeDiscount": .plain("See your discount"), "chat.title": .plain("Support"),
         "chat.welcomeTitle": .plain("How can we help?"),
         "chat.welcomeText": .plain("Send us a message and we'll reply here."),

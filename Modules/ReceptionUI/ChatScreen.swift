@@ -14,7 +14,7 @@
         @State private var decoder = PhotoDecoder()
 
         var body: some View {
-            let presentation = model.presentation(appearance: appearance)
+            let presentation = model.presentation(appearance: appearance, availablePaywalls: host.availablePaywallIDs)
             TranscriptView(
                 rows: presentation.rows, emptyState: presentation.emptyState, typingText: presentation.typingText,
                 typingReservesAvatarColumn: presentation.typingReservesAvatarColumn,

@@ -207,7 +207,7 @@ final class ChatApp {
         let presentation = ChatPresentation(
             messages: messages, composer: chat?.composer ?? ChatModel.idleComposer, banner: chat?.banner ?? .hidden,
             agentTyping: chat?.agentTyping ?? false, team: chat?.team ?? [], texts: texts, appearance: look,
-            now: Date())
+            now: Date(), availablePaywalls: reception.availablePaywallIDs)
         let screen = Screen(
             chat: presentation,
             authorNames: look.showsTeamNames

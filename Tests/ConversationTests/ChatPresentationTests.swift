@@ -216,7 +216,7 @@ struct ChatPresentationTests {
             Self.message("r1", .agent, text: "Enjoying it?", kind: .review, reviewUrl: "https://apps.apple.com/x"),
             Self.message("r2", .agent, kind: .review, reviewUrl: "https://apps.apple.com/x", buttonLabel: "Leave a review"),
         ]).rows
-        #expect(rows[0].card == MessageRow.Card(buttonTitle: "Rate on the App Store", action: .review))
+        #expect(rows[0].card == MessageRow.Card(buttonTitle: "Rate on the App Store", action: .review, isEnabled: true))
         #expect(rows[1].card?.buttonTitle == "Leave a review")
     }
 
@@ -235,8 +235,24 @@ struct ChatPresentationTests {
     @Test("seed 001: a paywall card's button says View offer and names the paywall")
     func paywallCard() {
         let row = Self.screen([Self.message("p", .agent, text: "", kind: .paywall, paywallId: "pro")]).rows[0]
-        #expect(row.card == MessageRow.Card(buttonTitle: "View offer", action: .paywall(id: "pro")))
+        #expect(row.card == MessageRow.Card(buttonTitle: "View offer", action: .paywall(id: "pro"), isEnabled: true))
         #expect(row.accessibilityLabel == "Support. View offer")
+    }
+
+    @Test("spec 4.2: an offer whose paywall is not available (or without a handler) is disabled: No longer available")
+    func unavailableOffer() {
+        let offer = [Self.message("p", .agent, text: "50% off", kind: .paywall, paywallId: "pro")]
+        let available = ChatPresentation(
+            messages: offer, composer: Self.composer(), banner: .hidden, agentTyping: false, team: [], texts: .english,
+            appearance: ChatAppearance(), now: Self.start, availablePaywalls: ["pro"])
+        #expect(available.rows[0].card?.isEnabled == true)
+        #expect(available.rows[0].card?.buttonTitle == "View offer")
+        let gone = ChatPresentation(
+            messages: offer, composer: Self.composer(), banner: .hidden, agentTyping: false, team: [], texts: .english,
+            appearance: ChatAppearance(), now: Self.start, availablePaywalls: ["basic"])
+        #expect(gone.rows[0].card == MessageRow.Card(buttonTitle: "No longer available", action: .paywall(id: "pro"), isEnabled: false))
+        #expect(gone.rows[0].text == "50% off", "the offer's text stays")
+        #expect(gone.rows[0].accessibilityLabel == "Support: 50% off. No longer available")
     }
 
     // MARK: Team photos and names

@@ -237,6 +237,18 @@ struct ChatSheetTests {
         #expect(fresh)
     }
 
+    @Test("spec 4.2: the screen's offer cards open only available paywalls, and none without a handler")
+    func availablePaywallsForTheScreen() throws {
+        let service = try Service()
+        let (app, _) = launch(service)
+        app.reception.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]
+        #expect(app.reception.availablePaywallIDs.isEmpty, "no onPaywall handler: every offer card is disabled")
+        app.reception.onPaywall = { _ in }
+        #expect(app.reception.availablePaywallIDs == ["pro"])
+        app.reception.paywalls = []
+        #expect(app.reception.availablePaywallIDs.isEmpty)
+    }
+
     @Test("a card's button in the screen taps the card of the current transcript")
     func cardTapByID() async throws {
         let service = try Service()

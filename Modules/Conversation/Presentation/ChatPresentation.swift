@@ -49,13 +49,19 @@ public struct ChatPresentation: Sendable, Hashable {
 
     /// The screen for this state. `team` is the model's roster (`ChatModel.team`); names and photos show only when
     /// `appearance` enables them. `now` and `timeZone` word the timestamps ("14:05" today, else with the day).
+    /// `availablePaywalls` are the paywall IDs an offer card can open now (none without a handler); `nil` when the
+    /// caller does not know, which leaves every offer card enabled.
     public init(
         messages: [ChatMessage], composer: ComposerState, banner: ConnectionBanner, agentTyping: Bool,
-        team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone = .current
+        team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone = .current,
+        availablePaywalls: Set<String>? = nil
     ) {
         let profiles = Dictionary(team.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let clock = TimestampWording(now: now, timeZone: timeZone, language: texts.language)
-        rows = Self.rows(messages, profiles: profiles, texts: texts, appearance: appearance, wording: clock)
+        let context = RowContext(
+            profiles: profiles, texts: texts, appearance: appearance, wording: clock,
+            availablePaywalls: availablePaywalls)
+        rows = Self.rows(messages, context)
         typingReservesAvatarColumn = appearance.showsTeamPhotos
         title = appearance.shows(.title) ? texts.title : nil
         emptyState = messages.isEmpty
@@ -72,10 +78,17 @@ public struct ChatPresentation: Sendable, Hashable {
 
     // MARK: Rows
 
-    private static func rows(
-        _ messages: [ChatMessage], profiles: [String: TeamProfile], texts: ChatTexts, appearance: ChatAppearance,
-        wording: TimestampWording
-    ) -> [MessageRow] {
+    /// What every row is built with.
+    struct RowContext {
+        let profiles: [String: TeamProfile]
+        let texts: ChatTexts
+        let appearance: ChatAppearance
+        let wording: TimestampWording
+        let availablePaywalls: Set<String>?
+    }
+
+    private static func rows(_ messages: [ChatMessage], _ context: RowContext) -> [MessageRow] {
+        let appearance = context.appearance
         // Spec 7.24: only the last own message shows "Sent" or "Sending…"; failures show wherever they are.
         let lastOwn = messages.lastIndex { !$0.sender.isIncoming }
         // Spec 7.20: an own bubble lightens per newer text message; counted from the end.
@@ -93,12 +106,11 @@ public struct ChatPresentation: Sendable, Hashable {
             let endsGroup = next.map { !Self.sameGroup(message, $0) } ?? true
             let gap = previous.map { message.createdAt.timeIntervalSince($0.createdAt) > timestampGap } ?? true
             var row = row(
-                message, texts: texts, appearance: appearance,
-                profile: message.authorId.flatMap { profiles[$0] }, isLastOwn: index == lastOwn,
-                startsGroup: startsGroup, endsGroup: endsGroup,
+                message, context, profile: message.authorId.flatMap { context.profiles[$0] },
+                isLastOwn: index == lastOwn, startsGroup: startsGroup, endsGroup: endsGroup,
                 timestamp: startsGroup && gap ? message.createdAt : nil,
                 fade: message.sender.isIncoming ? 0 : appearance.fade(newerTextMessages: newerTextMessages[index]))
-            row.timestampText = row.timestamp.map(wording.text)
+            row.timestampText = row.timestamp.map(context.wording.text)
             return row
         }
     }
@@ -117,9 +129,10 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     private static func row(
-        _ message: ChatMessage, texts: ChatTexts, appearance: ChatAppearance, profile: TeamProfile?,
+        _ message: ChatMessage, _ context: RowContext, profile: TeamProfile?,
         isLastOwn: Bool, startsGroup: Bool, endsGroup: Bool, timestamp: Date?, fade: Double
     ) -> MessageRow {
+        let texts = context.texts, appearance = context.appearance
         let side: MessageRow.Side = message.sender.isIncoming ? .team : .own
         let trimmed = message.text.trimmingCharacters(in: .whitespacesAndNewlines)
         let text = trimmed.isEmpty ? nil : message.text
@@ -133,7 +146,7 @@ public struct ChatPresentation: Sendable, Hashable {
         }
         let status = Self.status(of: message, isLastOwn: isLastOwn, texts: texts)
         let photos = Self.photos(of: message, texts: texts)
-        let card = Self.card(of: message, texts: texts)
+        let card = Self.card(of: message, texts: texts, availablePaywalls: context.availablePaywalls)
         let sender = side == .own
             ? texts.text(.you)
             : (appearance.showsTeamNames ? profile?.name : nil) ?? texts.text(.team)
@@ -226,15 +239,21 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// Seed 001: a review card with a link and a paywall card get a button; a review without a link shows its text
-    /// alone.
-    static func card(of message: ChatMessage, texts: ChatTexts) -> MessageRow.Card? {
+    /// alone. Spec 4.2: an offer whose paywall is not available now (or without a handler) is disabled and says
+    /// "No longer available".
+    static func card(
+        of message: ChatMessage, texts: ChatTexts, availablePaywalls: Set<String>? = nil
+    ) -> MessageRow.Card? {
         guard let title = texts.buttonTitle(for: message) else { return nil }
         switch message.kind {
         case .review:
-            return MessageRow.Card(buttonTitle: title, action: .review)
+            return MessageRow.Card(buttonTitle: title, action: .review, isEnabled: true)
         case .paywall:
             guard let id = message.paywallId, !id.isEmpty else { return nil }
-            return MessageRow.Card(buttonTitle: title, action: .paywall(id: id))
+            let available = availablePaywalls.map { $0.contains(id) } ?? true
+            return MessageRow.Card(
+                buttonTitle: available ? title : texts.text(.offerUnavailable), action: .paywall(id: id),
+                isEnabled: available)
         default:
             return nil
         }
@@ -271,11 +290,12 @@ extension ChatModel {
     /// The screen for the model's current state in its texts, with `appearance`'s names, photos and hidden parts;
     /// timestamps are worded against `now` in `timeZone`.
     public func presentation(
-        appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current
+        appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current,
+        availablePaywalls: Set<String>? = nil
     ) -> ChatPresentation {
         ChatPresentation(
             messages: messages, composer: composer, banner: banner, agentTyping: agentTyping, team: team,
-            texts: texts, appearance: appearance, now: now, timeZone: timeZone)
+            texts: texts, appearance: appearance, now: now, timeZone: timeZone, availablePaywalls: availablePaywalls)
     }
 
     /// What a chat screen shows before the SDK has a chat (not configured yet): the empty state in `texts`.

@@ -7,6 +7,8 @@ package protocol ChatScreenHost: AnyObject {
     var chat: ChatModel? { get }
     /// The look: the host's appearance with the dashboard's published one laid over it.
     var chatAppearance: ChatAppearance { get }
+    /// The paywall IDs an offer card can open now: the available paywalls while the host has a handler, else none.
+    var availablePaywallIDs: Set<String> { get }
     /// An embedded chat screen appeared: the chat is open while at least one is on screen.
     func chatScreenAppeared()
     /// An embedded chat screen disappeared.

@@ -64,10 +64,13 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             /// Calls the host's `onPaywall` with the paywall's ID and records the click.
             case paywall(id: String)
         }
-        /// The button's title: the agent's label, or the localized default.
+        /// The button's title: the agent's label, or the localized default; "No longer available" when disabled.
         public var buttonTitle: String
         /// What the button does.
         public var action: Action
+        /// Spec 4.2: an offer card's button works only while the host has a paywall handler and the paywall is
+        /// among the available ones; otherwise it shows a disabled "No longer available" state.
+        public var isEnabled: Bool
     }
 
     /// The status line under an own message (seed 001 "Sending status", spec 7.24).

@@ -47,6 +47,9 @@
                 .contentShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
             }
             .buttonStyle(.plain)
+            // Spec 4.2: an offer that is no longer available shows its button disabled, dimmed.
+            .disabled(!card.isEnabled)
+            .opacity(card.isEnabled ? 1 : 0.5)
             .accessibilityLabel(card.buttonTitle)
         }
     }
