@@ -15,7 +15,7 @@ public final class ChatModel {
 
     /// An empty composer that can do nothing yet (before the first snapshot, or without a session).
     public nonisolated static let idleComposer = ComposerState(
-        availability: .open, text: "", photos: [], isLoadingPhotos: false, canSend: false, canAddPhotos: true,
+        availability: .open, text: "", photos: [], loadingPhotoCount: 0, canSend: false, canAddPhotos: true,
         notices: [])
     /// The connection banner.
     public private(set) var banner: ConnectionBanner = .hidden
@@ -37,7 +37,9 @@ public final class ChatModel {
     public var noticeTexts: [String] { composer.notices.map(texts.notice) }
     /// The notice that replaces the composer, in the chat language.
     public var composerReplacementText: String? { texts.replacement(composer.availability) }
-    /// The status line under `message` in the chat language ("Sending…" while the pending indicator shows).
+    /// The status line under `message` in the chat language ("Sending…" while the pending indicator shows), without
+    /// spec 7.24's grouping; `presentation(appearance:)` gives the status each row shows.
+    @available(*, deprecated, message: "use presentation(appearance:): rows carry the grouped status (spec 7.24)")
     public func statusText(for message: ChatMessage) -> String? {
         if message.status == .sending && !message.showsPendingIndicator { return nil }
         return texts.status(message.status)

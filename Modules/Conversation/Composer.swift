@@ -112,12 +112,10 @@ struct Composer: Sendable, Hashable {
         let canSend = gates.availability == .open && hasContent && length <= Limits.messageText.maximum
             && photos.count <= Limits.photosPerMessage && photoLoads == 0 && !gates.textBlocked
             && !(gates.uploadsBlocked && !photos.isEmpty) && !gates.resendingHeld
-        var state = ComposerState(
-            availability: gates.availability, text: text, photos: photos, isLoadingPhotos: photoLoads > 0,
+        return ComposerState(
+            availability: gates.availability, text: text, photos: photos, loadingPhotoCount: photoLoads,
             canSend: canSend,
             canAddPhotos: gates.availability == .open && !gates.uploadsBlocked && hasRoomForPhoto,
             notices: notices)
-        state.loadingPhotoCount = photoLoads
-        return state
     }
 }

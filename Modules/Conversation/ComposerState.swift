@@ -44,10 +44,10 @@ public struct ComposerState: Sendable, Hashable {
     public var text: String
     /// The photos picked for the next message (memory only, never persisted as draft photos).
     public var photos: [PreparedPhoto]
-    /// A picked photo is still loading; sending is disabled meanwhile.
-    public var isLoadingPhotos: Bool
     /// How many picked photos are still loading (read from the picker or being prepared).
-    public var loadingPhotoCount = 0
+    public var loadingPhotoCount: Int
+    /// A picked photo is still loading; sending is disabled meanwhile.
+    public var isLoadingPhotos: Bool { loadingPhotoCount > 0 }
     /// Whether tapping Send would send.
     public var canSend: Bool
     /// Whether the photo button is enabled.

@@ -86,9 +86,7 @@ extension Reception {
             configuration.openURL(url)
             return true
         case .paywall:
-            guard let id = message.paywallId, let onPaywall, availablePaywalls.contains(where: { $0.id == id }) else {
-                return false
-            }
+            guard let id = message.paywallId, let onPaywall, availablePaywallIDs.contains(id) else { return false }
             recordActionClick(message.id, session: session)
             onEvent?(.paywallOpened)
             onPaywall(id)
@@ -96,6 +94,12 @@ extension Reception {
         default:
             return false
         }
+    }
+
+    /// Spec 4.2: the paywalls an offer card can open now: the available ones while `onPaywall` is set, else none.
+    /// `tapCard(_:)` and the chat screen's disabled "No longer available" state both read it.
+    package var availablePaywallIDs: Set<String> {
+        onPaywall == nil ? [] : Set(availablePaywalls.map(\.id))
     }
 
     /// Spec 7.21: the click is queued (persisted, de-duplicated) and the queue is flushed in order.

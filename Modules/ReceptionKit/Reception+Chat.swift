@@ -10,11 +10,7 @@ extension Reception {
     /// does nothing.
     public func openChat() {
         guard configured("openChat") != nil else { return }
-        guard presence.openRequested(hasPresenter: sheetPresenter != nil) else {
-            chatPresenceChanged()
-            return
-        }
-        presentSheet()
+        if presence.openRequested() { presentSheet() }
         chatPresenceChanged()
     }
 
@@ -41,12 +37,13 @@ extension Reception {
         }
     }
 
-    /// Ends an `openChat()`: the sheet goes if it shows (seed 000: closeChat, logout, deletion, a support reset).
+    /// Ends an `openChat()`: the sheet goes if it shows (seed 000: closeChat, logout, deletion, a token for another
+    /// user).
     func dismissSheet() {
         if presence.closeRequested() { sheetPresenter?.dismissChat() }
     }
 
-    /// The person swiped the sheet down: as `closeChat()`.
+    /// The sheet went without `closeChat()` (a swipe-down, or the host dismissing what it was over): as `closeChat()`.
     func sheetDismissedByPerson() {
         presence.sheetDismissedByPerson()
         chatPresenceChanged()

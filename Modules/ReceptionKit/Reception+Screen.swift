@@ -16,11 +16,6 @@ extension Reception: ChatScreenHost {
         chatPresenceChanged()
     }
 
-    /// Spec 4.2: an offer card works while `onPaywall` is set and its paywall is among `availablePaywalls`.
-    package var availablePaywallIDs: Set<String> {
-        onPaywall == nil ? [] : Set(availablePaywalls.map(\.id))
-    }
-
     /// A card's button in the chat screen: `tapCard(_:)` with the message of the current transcript.
     package func tapCard(messageID: String) {
         guard let message = chat?.messages.first(where: { $0.id == messageID }) else { return }

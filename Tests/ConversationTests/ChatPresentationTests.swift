@@ -27,12 +27,10 @@ struct ChatPresentationTests {
         _ availability: ComposerAvailability = .open, text: String = "", photos: Int = 0, loading: Int = 0,
         canSend: Bool = false, notices: [ComposerNotice] = []
     ) -> ComposerState {
-        var state = ComposerState(
+        ComposerState(
             availability: availability, text: text,
             photos: (0..<photos).map { _ in PreparedPhoto(jpeg: jpeg(width: 300, height: 200), width: 300, height: 200, checksum: "c") },
-            isLoadingPhotos: loading > 0, canSend: canSend, canAddPhotos: photos + loading < 5, notices: notices)
-        state.loadingPhotoCount = loading
-        return state
+            loadingPhotoCount: loading, canSend: canSend, canAddPhotos: photos + loading < 5, notices: notices)
     }
 
     static func screen(

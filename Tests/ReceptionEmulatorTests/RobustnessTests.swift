@@ -75,13 +75,7 @@ struct RobustnessTests {
         let harness = try EmulatorHarness()
         let device = try await harness.register()
         _ = try await harness.admin("POST", "faults", json: ["path": "/v1/conversation/messages", "kind": "drop"])
-        let connection = try RawConnection(port: harness.port)
-        let body = #"{"clientId":"LOST","text":"lost response","attachmentIds":[]}"#
-        connection.write(
-            "POST /v1/conversation/messages HTTP/1.1\r\nHost: x\r\nX-App-Id: \(harness.appId)\r\n"
-                + "Authorization: Bearer \(device.token)\r\nContent-Type: application/json\r\n"
-                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        #expect(connection.readUntilClosed())
+        let connection = try harness.sendOnRawConnection(device, "lost response", clientId: "LOST")
         #expect(!connection.text.contains("HTTP/1.1"))
         let retry = try await harness.send(device, "lost response", clientId: "LOST")
         #expect(retry.status == 201)

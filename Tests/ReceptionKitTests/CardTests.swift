@@ -27,17 +27,13 @@ struct CardTests {
     @Test func aReviewCardOpensItsLinkEmitsTheEventAndRecordsTheClick() async throws {
         let service = try Service()
         let app = App(service)
-        var opened: [URL] = []
-        var configuration = app.configuration
-        configuration.openURL = { opened.append($0) }
-        app.reception.onEvent = { app.events.append($0) }
-        app.reception.configure(appId: service.appID, configuration: configuration)
+        app.launch()
         try await app.send("hi")
         let device = try #require(try await service.devices().first?["id"] as? String)
         app.reception.openChat()
         let card = try await app.receiveReviewCard()
         #expect(app.reception.tapCard(card))
-        #expect(opened.map(\.host) == ["apps.apple.com"])
+        #expect(app.openedURLs.map(\.host) == ["apps.apple.com"])
         #expect(app.events.contains(.reviewOpened))
         let recorded = await until {
             let list = (try? await service.admin("GET", "devices/\(device)/messages")["messages"] as? [[String: Any]]) ?? []

@@ -253,18 +253,14 @@ struct ChatSheetTests {
     func cardTapByID() async throws {
         let service = try Service()
         let app = App(service)
-        var opened: [URL] = []
-        var configuration = app.configuration
-        configuration.openURL = { opened.append($0) }
-        app.reception.onEvent = { app.events.append($0) }
-        app.reception.configure(appId: service.appID, configuration: configuration)
+        app.launch()
         try await app.send("hi")
         app.reception.chatScreenAppeared()
         let card = try await app.receiveReviewCard()
         app.reception.tapCard(messageID: "no-such-message")
-        #expect(opened.isEmpty)
+        #expect(app.openedURLs.isEmpty)
         app.reception.tapCard(messageID: card.id)
-        #expect(opened.map(\.host) == ["apps.apple.com"])
+        #expect(app.openedURLs.map(\.host) == ["apps.apple.com"])
         #expect(app.events.contains(.reviewOpened))
     }
 }

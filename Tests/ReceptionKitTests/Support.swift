@@ -154,6 +154,9 @@ final class App {
     var setupCheckBudget: Duration?
     /// Wraps the install's secure store (a failing keychain); `nil` uses the file store as it is.
     var wrapSecureStore: ((any SecureStoring) -> any SecureStoring)?
+    /// Every link the SDK asked the system to open (a review card's), in order.
+    var openedURLs: [URL] { opened.withLock { $0 } }
+    private let opened = Locked<[URL]>([])
 
     init(_ service: Service, directory: URL? = nil) {
         self.service = service
@@ -171,6 +174,7 @@ final class App {
         // and the path by hand, as on Linux, where both are nil already.
         configuration.lifecycle = nil
         configuration.network = nil
+        configuration.openURL = { [opened] url in opened.withLock { $0.append(url) } }
         return configuration
     }
 

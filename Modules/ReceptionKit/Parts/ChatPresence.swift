@@ -37,10 +37,10 @@ struct ChatPresence: Sendable, Hashable {
     var isOpen: Bool { requested || embeddedScreens > 0 }
 
     /// `openChat()`: returns whether the sheet should be presented now (never twice, never over an embedded chat).
-    mutating func openRequested(hasPresenter: Bool) -> Bool {
+    mutating func openRequested() -> Bool {
         guard !isOpen else { return false }
         requested = true
-        return hasPresenter
+        return true
     }
 
     /// The presenter answered: on screen, or waiting for a window.

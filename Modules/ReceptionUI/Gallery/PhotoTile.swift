@@ -91,22 +91,11 @@
             }
             // A resize keeps the image it has while the sharper one decodes.
             if phase.image == nil { phase = .loading }
-            let data: Data
-            switch photo.source {
-            case .pending(let jpeg):
-                data = jpeg
-            case .confirmed(let attachment):
-                do {
-                    data = try await model.photo(attachment)
-                } catch {
-                    if !Task.isCancelled { phase = .failed }
-                    return
-                }
+            if let loaded = await PhotoPhase.load(
+                photo.source, model: model, decoder: decoder, maxPixelSize: key.maxPixelSize, cacheAs: key)
+            {
+                phase = loaded
             }
-            guard !Task.isCancelled else { return }
-            let image = await decoder.decode(data, maxPixelSize: key.maxPixelSize, cacheAs: key)
-            guard !Task.isCancelled else { return }
-            phase = image.map(PhotoPhase.loaded) ?? .failed
         }
     }
 

@@ -77,18 +77,12 @@
 
         private func load(maxPixelSize: Int) async {
             if phase.image == nil { phase = .loading }
-            let data: Data
-            do {
-                data = try await model.photo(attachment)
-            } catch {
-                if !Task.isCancelled { phase = .failed }
-                return
-            }
-            guard !Task.isCancelled else { return }
             // Not cached: a screen-sized image would push a screen of thumbnails out of the cache.
-            let image = await decoder.decode(data, maxPixelSize: maxPixelSize)
-            guard !Task.isCancelled else { return }
-            phase = image.map(PhotoPhase.loaded) ?? .failed
+            if let loaded = await PhotoPhase.load(
+                .confirmed(attachment), model: model, decoder: decoder, maxPixelSize: maxPixelSize)
+            {
+                phase = loaded
+            }
         }
     }
 #endif

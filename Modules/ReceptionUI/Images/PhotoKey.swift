@@ -4,7 +4,7 @@
 
     /// What a decoded image is cached under: which photo, and the largest pixel dimension it was decoded for.
     struct PhotoKey: Hashable, Sendable {
-        /// The photo: `attachment/<id>`, `pending/<message>/<photo>` or `avatar/<message>/<bytes>`.
+        /// The photo: `attachment/<id>`, `pending/<message>/<photo>` or `avatar/<teammate's photo key>/<bytes>`.
         var photo: String
         /// The longest side of the decoded image, in pixels.
         var maxPixelSize: Int

@@ -149,6 +149,19 @@ final class EmulatorHarness: Sendable {
             id: try #require(devices.last?["id"] as? String))
     }
 
+    /// Sends a text message on a raw connection of its own and reads until the emulator closes it; returns the
+    /// connection (whose `text` is what came back), for a `drop` fault on the message route.
+    func sendOnRawConnection(_ device: Device, _ text: String, clientId: String) throws -> RawConnection {
+        let connection = try RawConnection(port: port)
+        let body = #"{"clientId":"\#(clientId)","text":"\#(text)","attachmentIds":[]}"#
+        connection.write(
+            "POST /v1/conversation/messages HTTP/1.1\r\nHost: x\r\nX-App-Id: \(appId)\r\n"
+                + "Authorization: Bearer \(device.token)\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        #expect(connection.readUntilClosed())
+        return connection
+    }
+
     /// Sends a text message (spec 3.8).
     @discardableResult
     func send(_ device: Device, _ text: String, clientId: String = UUID().uuidString, attachmentIds: [String] = [])
