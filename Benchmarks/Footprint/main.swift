@@ -4,7 +4,8 @@
 //   FOOTPRINT_MODE=configure|baseline|memory FOOTPRINT_SERVICE=URL FOOTPRINT_APP_ID=… FOOTPRINT_ADMIN=… Footprint
 //
 // `configure`: the first `Reception.configure(appId:)` of the process, its wall time and heap allocations (counted by
-// scripts/footprint's LD_PRELOAD shim; −1 without it). `baseline`: the same figures for creating one ephemeral
+// scripts/footprint's LD_PRELOAD shim; −1 without it), then the time until its launch is ready (the storage read
+// off the main actor and the parts built; `ready_seconds`, from the same start). `baseline`: the same figures for creating one ephemeral
 // `URLSession` in a fresh process, the named baseline beside it. `memory`: resident memory before configuring, once
 // configured and idle, and with the chat open holding 50 sent messages, 5 of them photos.
 // Prints `key=value` lines.
@@ -92,6 +93,8 @@ func run() async throws -> Int32 {
         let after = allocations()
         report("configure_seconds", seconds(elapsed))
         report("configure_allocations", before < 0 ? -1 : after - before)
+        await Reception.shared.waitUntilReady()
+        report("ready_seconds", seconds(clock.now - start))
     case "baseline":
         let before = allocations()
         let start = clock.now
@@ -111,6 +114,7 @@ func run() async throws -> Int32 {
         report("idle_resident_bytes", residentBytes())
         let generous = ["limit": 100_000, "windowSeconds": 60]
         try await admin("PUT", "rate-limits", ["messages": generous, "uploads": generous, "requests": generous])
+        await Reception.shared.waitUntilReady()
         Reception.shared.openChat()
         guard let chat = Reception.shared.chat else { return 1 }
         for index in 0..<50 {

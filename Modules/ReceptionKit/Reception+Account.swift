@@ -27,30 +27,31 @@ extension Reception {
     /// required at the call site but may be `nil`, so an optional ID from your sign-in passes straight through.
     /// Nothing is sent now: the labels travel with the next registration or device update.
     public func identify(userId: String?, name: String? = nil, email: String? = nil) {
-        guard let (_, stager) = configured("identify(userId:)") else { return }
-        stager.identify(userId: userId, name: name, email: email)
-        refreshIdentityState()
+        whenConfigured("identify(userId:)") { [weak self] _, stager in
+            stager.identify(userId: userId, name: name, email: email)
+            self?.refreshIdentityState()
+        }
     }
 
     /// Stages a verified identity: an HS256 token your server signed with the identity secret. Kept in memory
     /// only; it travels with the next registration or update. A token for another user replaces the chat.
     public func identify(token: String) {
-        guard let (session, stager) = configured("identify(token:)") else { return }
-        switch stager.identify(token: token) {
-        case .staged:
-            Task { await session.engine.identityTokenStaged() }
-        case .switchUser:
-            resetLocally(cause: .switchedUser)
-        case .ignored:
-            break
+        whenConfigured("identify(token:)") { [weak self] session, stager in
+            switch stager.identify(token: token) {
+            case .staged:
+                Task { await session.engine.identityTokenStaged() }
+            case .switchUser:
+                self?.resetLocally(cause: .switchedUser)
+            case .ignored:
+                break
+            }
         }
     }
 
     /// Replaces the customer details shown to your team (at most 20 entries; keys 1–64 and values up to 512
     /// UTF-16 units; more than 20 entries sends none). `[:]` clears them.
     public func setMetadata(_ metadata: [String: String]) {
-        guard let (_, stager) = configured("setMetadata") else { return }
-        stager.setMetadata(metadata)
+        whenConfigured("setMetadata") { _, stager in stager.setMetadata(metadata) }
     }
 
     // MARK: - Logout and deletion (spec 7.15, seed 000)
@@ -60,8 +61,7 @@ extension Reception {
     /// is active, and the storage generation is rotated so nothing of this user is readable afterwards.
     /// Configuration, language override, badge preference and the event handler remain.
     public func logout() {
-        guard configured("logout") != nil else { return }
-        resetLocally(cause: .logout)
+        whenConfigured("logout") { [weak self] _, _ in self?.resetLocally(cause: .logout) }
     }
 
     /// Deletes this device's support data on the service, then resets locally as logout does and emits
@@ -72,6 +72,7 @@ extension Reception {
     /// Declared `async throws`, as seed 000 documents it, so the document's `catch let error as ReceptionError`
     /// compiles without an always-true-cast warning; every error it throws is a `ReceptionError`.
     public func deleteData() async throws {
+        await waitUntilReady()
         guard isConfigured, let session, let endpoint else { return }
         let generation = presentationGeneration
         // Read now: a logout during the request deletes the stored item, and the answer must still count.

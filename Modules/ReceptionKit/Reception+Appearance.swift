@@ -10,10 +10,8 @@ extension Reception {
     public var remoteAppearanceRevision: Int? { usesRemoteAppearance ? appearanceSlot.shown?.revision : nil }
 
     /// Spec 7.1 step 3 and 7.20: load this App ID's cached appearance, show it, and start the refresh loop.
-    func startAppearance(appID: String) {
-        let cache = AppearanceCache(preferences: FilePreferences.shared(
-            url: configuration.dataDirectory.appendingPathComponent("appearance.json"),
-            write: configuration.writePreferencesFile))
+    /// `cached` is what the launch read from `cache` off the main actor.
+    func startAppearance(appID: String, cache: AppearanceCache, cached: RemoteAppearance?) {
         let refresher = AppearanceRefresher(
             .init(
                 fetch: { [weak self] etag throws(ReceptionError) -> AppearanceFetch in
@@ -23,7 +21,7 @@ extension Reception {
                 published: { [weak self] appearance in await self?.appearancePublished(appearance, appID: appID) },
                 clock: configuration.clock, random: configuration.random, logger: logger("Appearance")),
             active: foreground.isActive, enabled: usesRemoteAppearance)
-        appearanceSlot.start(cache: cache, appID: appID, refresher: refresher)
+        appearanceSlot.start(cache: cache, cached: cached, refresher: refresher)
         resolveAppearance()
         Task { await refresher.start() }
     }

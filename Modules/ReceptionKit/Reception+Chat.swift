@@ -9,18 +9,21 @@ extension Reception {
     /// 7.2). Emits `.chatOpened`. A call while the chat shows (the sheet, or a `ReceptionChatView` the host embeds)
     /// does nothing.
     public func openChat() {
-        guard configured("openChat") != nil else { return }
-        if presence.openRequested() { presentSheet() }
-        chatPresenceChanged()
+        whenConfigured("openChat") { [weak self] _, _ in
+            guard let self else { return }
+            if self.presence.openRequested() { self.presentSheet() }
+            self.chatPresenceChanged()
+        }
     }
 
     /// Hides the chat: dismisses the SDK sheet; the stream stops, typing is reported as stopped, held automatic
     /// resends become manual, and the unread count is refreshed. A `ReceptionChatView` the host embeds stays the
     /// host's to dismiss, and the chat stays open while it is on screen.
     public func closeChat() {
-        guard configured("closeChat") != nil else { return }
-        dismissSheet()
-        chatPresenceChanged()
+        whenConfigured("closeChat") { [weak self] _, _ in
+            self?.dismissSheet()
+            self?.chatPresenceChanged()
+        }
     }
 
     // MARK: The SDK sheet and embedded screens

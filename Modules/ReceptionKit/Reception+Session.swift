@@ -5,22 +5,17 @@ import ReceptionCore
 import Transport
 
 extension Reception {
-    /// Builds the session of `scope`: store, cooldowns, service client wired to the identity stager, chat engine.
+    /// Builds the session of `scope`: store (the one a launch opened off the main actor, or opened now), cooldowns,
+    /// service client wired to the identity stager, chat engine.
     func startSession(
-        scope: StorageScope, inheritingHalt halt: HaltReason?, after previous: (@Sendable () async -> Void)? = nil
+        scope: StorageScope, opened: OpenedSessionStore? = nil, inheritingHalt halt: HaltReason?,
+        after previous: (@Sendable () async -> Void)? = nil
     ) {
         guard let endpoint, let stager else { return }
         let configuration = self.configuration
-        let opened: any MessageStoring
-        do {
-            opened = try configuration.messageStore(configuration.dataDirectory, scope, logger("MessageCache"))
-        } catch {
-            logger("MessageCache").error("the message store could not be opened (\(error.code)); the chat runs in memory")
-            opened = UnavailableMessageStore(scope: scope)
-        }
-        // Closed when the session ends, so the old session's late writes never reach the next one (SessionStore).
-        let store = SessionStore(opened)
-        let state = (try? store.sessionState()) ?? SessionState()
+        let opened = opened ?? Self.openSessionStore(scope: scope, configuration: configuration)
+        let store = opened.store
+        let state = opened.state
         let cooldowns = CooldownBook(stored: state.cooldowns, now: configuration.clock.now) { cooldowns in
             try? store.updateSessionState { $0.cooldowns = cooldowns }
         }

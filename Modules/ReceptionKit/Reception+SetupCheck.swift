@@ -29,6 +29,7 @@ extension Reception {
     private func performSetupCheck(appId: String) async -> SetupCheckResult {
         guard !setupCheckRan else { return .failed(reason: ReceptionError.Code.timeout.rawValue) }
         setupCheckRan = true
+        await waitUntilReady()
         guard isConfigured, appId == appID else { return .failed(reason: ReceptionError.Code.appIDMismatch.rawValue) }
         let clock = configuration.clock
         let budget = configuration.setupCheckBudget

@@ -76,11 +76,13 @@ extension Reception {
     /// Forwards the APNs device token. Ignored before `configure`, for an empty token, or when the environment
     /// cannot be resolved. It never registers a device; a registered one sends an update and refreshes the count.
     public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
-        guard let (_, stager) = configured("setPushToken"), let pushRouter else { return }
-        if let resolved = environment.resolve(with: configuration.pushEnvironment), !token.isEmpty {
-            _ = stager.setPushToken(Array(token), environment: resolved)
+        whenConfigured("setPushToken") { [weak self] _, stager in
+            guard let self, let pushRouter = self.pushRouter else { return }
+            if let resolved = environment.resolve(with: self.configuration.pushEnvironment), !token.isEmpty {
+                _ = stager.setPushToken(Array(token), environment: resolved)
+            }
+            pushRouter.setPushToken(token, environment: environment)
         }
-        pushRouter.setPushToken(token, environment: environment)
     }
 
     /// Handles a notification: `true` when it is Reception's (`reception.conversationId` is a non-empty string);
@@ -88,7 +90,14 @@ extension Reception {
     /// `configure` it only recognises the payload (so the host does not hand it to another SDK) and does nothing.
     @discardableResult
     public func handlePushNotification(userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
-        guard let pushRouter else { return PushPayload.isSupportNotification(userInfo) }
+        guard let pushRouter else {
+            let ours = PushPayload.isSupportNotification(userInfo)
+            // While the launch is being prepared, it is routed once the parts exist.
+            if ours, launch.isPreparing {
+                launch.keep { [weak self] in self?.handlePushNotification(userInfo: userInfo, openChat: openChat) }
+            }
+            return ours
+        }
         return pushRouter.handlePushNotification(userInfo: userInfo, openChat: openChat)
     }
 

@@ -122,6 +122,8 @@ public final class Reception {
     var appearanceSlot = AppearanceSlot()
     /// Whether the app is active, and the lifecycle monitor's observation (`Reception+Chat.swift`).
     var foreground = ForegroundState()
+    /// The configure being prepared off the main actor and the calls kept for it (`Reception+Launch.swift`).
+    var launch = LaunchState()
     /// Who keeps the chat on screen: the SDK sheet and embedded chat screens (`Reception+Chat.swift`).
     var presence = ChatPresence()
     /// Presents the SDK sheet: UIKit on iOS, none elsewhere (`openChat()` then only opens the chat); tests set a
@@ -146,11 +148,11 @@ public final class Reception {
     var configuration: ReceptionConfiguration { app?.configuration ?? Self.unconfigured }
     var appID: String? { app?.appID }
     var endpoint: ServiceEndpoint? { app?.endpoint }
-    var namespaces: StorageNamespaces? { app?.namespaces }
-    var preferences: FilePreferences? { app?.preferences }
-    var stager: IdentityStager? { app?.stager }
-    var unreadMonitor: UnreadMonitor? { app?.unreadMonitor }
-    var pushRouter: PushRouter? { app?.pushRouter }
+    var namespaces: StorageNamespaces? { app?.parts?.namespaces }
+    var preferences: FilePreferences? { app?.parts?.preferences }
+    var stager: IdentityStager? { app?.parts?.stager }
+    var unreadMonitor: UnreadMonitor? { app?.parts?.unreadMonitor }
+    var pushRouter: PushRouter? { app?.parts?.pushRouter }
     /// What calls before configure read (they do nothing with it).
     private static let unconfigured = ReceptionConfiguration()
 
@@ -175,7 +177,9 @@ public final class Reception {
         }
     }
 
-    func logger(_ category: String) -> ReceptionLogger {
+    nonisolated func logger(_ category: String) -> ReceptionLogger { Self.logger(category) }
+
+    nonisolated static func logger(_ category: String) -> ReceptionLogger {
         ReceptionLogger(handler: GlobalLogHandler(), level: .debug, category: category)
     }
 
@@ -220,79 +224,38 @@ public final class Reception {
         }
         if let old = session { Task { await old.end() } }
         session = nil
+        chat = nil
         if let oldMonitor = unreadMonitor { Task { await oldMonitor.endSession() } }
-        foreground.follow(nil)
-        // Issue 15: the data folder is the owner's only (0700); every file in it is created 0600.
-        do { try PrivateFiles.createFolder(configuration.dataDirectory) } catch {
-            log.error("the data folder could not be created (\(error.code))")
-        }
-        let preferences = FilePreferences.shared(
-            url: configuration.dataDirectory.appendingPathComponent("preferences.json"),
-            write: configuration.writePreferencesFile, logger: logger("Preferences"))
-        let namespaces = StorageNamespaces(
-            preferences: preferences, idGenerator: configuration.ids,
-            journal: RotationJournal(store: configuration.secureStore, logger: logger("Session")),
-            logger: logger("Session"))
         // One queue per secure store, kept across configures, so its single drain stays the only one.
         if revocations?.keeps(configuration.secureStore) != true {
             revocations?.setActive(false)
             revocations = RevocationQueue(store: configuration.secureStore, logger: logger("Logout"))
         }
-        // A logout whose preferences write failed is completed before anything reads the scope (issue 15); the
-        // secrets of the scopes it retired are revoked and removed, as the logout would have done.
-        var scope = namespaces.current(appID: appId) { [revocations] retired in
-            Self.retireSecrets(of: retired, store: configuration.secureStore, revocations: revocations)
-        }
-        scopeBox.set(scope.key)
-        // Spec 7.1 step 5: a chat whose secret is *missing* (a restored backup: secure items are device-bound) is
-        // cleared and a new generation rotated in. An unreadable secure store is not "missing".
-        if configuration.secureStore.read(.session(scope: scope.key)) == .missing,
-           let existing = try? configuration.messageStore(configuration.dataDirectory, scope, logger("MessageCache")),
-           ((try? existing.sessionState().hasStartedChat) == true || !((try? existing.loadWindow()) ?? []).isEmpty) {
-            scope = namespaces.rotate(appID: appId)
-            try? existing.rotate(to: scope)
-            log.info("a restored chat without its session secret was cleared")
-        }
-        scopeBox.set(scope.key)
-        // Preferences of older scopes (an earlier version's logout left them) hold a previous user's identity.
-        namespaces.removeEarlierScopes(of: scope)
-        let stager = IdentityStager(
-            store: pendingIdentityStore(preferences), verifiedUserId: IdentityStager.verifiedUserIdReader(
-                secureStore: configuration.secureStore, scope: { [scopeBox] in scopeBox.value }),
-            logger: logger("Identity"))
-        // Spec 7.1 step 6: the count restarts at 0 without touching the badge (the service's value follows).
-        app = ConfiguredApp(
-            configuration: configuration, appID: appId, endpoint: endpoint, preferences: preferences,
-            namespaces: namespaces, stager: stager, unreadMonitor: makeUnreadMonitor(configuration),
-            pushRouter: makePushRouter(configuration))
+        // Only what must hold when configure returns happens here; the data folder, the preferences, the secure
+        // store and the SQLite store are read off the main actor, and the parts built once they are
+        // (Reception+Launch.swift). Calls made meanwhile wait for them, in order.
+        app = ConfiguredApp(configuration: configuration, appID: appId, endpoint: endpoint)
         isConfigured = true
         presentationGeneration += 1
-        startSession(scope: scope, inheritingHalt: nil)
-        // A chat screen already on screen (embedded before configure) opens the new session's chat.
-        chatPresenceChanged()
-        refreshIdentityState()
-        // Spec 7.1 step 3: the cached published appearance of this App ID, then the refresh loop.
-        startAppearance(appID: appId)
+        prepareLaunch(appID: appId, configuration: configuration)
+        foreground.follow(nil)
         observeLifecycle()
-        drainRevocations()
-        log.info("configured")
     }
 
-    /// The pending identity lives in the plain preferences under `<scope>.pending` (spec 7.17).
-    private func pendingIdentityStore(_ preferences: FilePreferences) -> PendingIdentityStore {
-        let scopeBox = self.scopeBox
-        return PendingIdentityStore(
-            load: {
-                guard let text = preferences["\(scopeBox.value).pending"] else { return nil }
-                return try? JSONDecoder().decode(PendingIdentity.self, from: Data(text.utf8))
-            },
-            save: { pending in
-                guard let data = try? JSONEncoder().encode(pending) else { return }
-                preferences["\(scopeBox.value).pending"] = String(decoding: data, as: UTF8.self)
-            })
+    /// Runs a public call's `body` with the session and stager: now when the configuration is ready; while its
+    /// launch is being prepared, once it is, in call order (`LaunchState`); before `configure`, not at all (an
+    /// error log).
+    func whenConfigured(_ call: String, _ body: @escaping @MainActor (ReceptionSession, IdentityStager) -> Void) {
+        guard launch.isPreparing else {
+            if let (session, stager) = configured(call) { body(session, stager) }
+            return
+        }
+        launch.keep { [weak self] in
+            if let (session, stager) = self?.configured(call) { body(session, stager) }
+        }
     }
 
-    /// Guards every public call: `nil` (and an error log) before `configure`.
+    /// Guards a public call that answers at once: `nil` (and an error log) before `configure`.
     func configured(_ call: String) -> (ReceptionSession, IdentityStager)? {
         guard isConfigured, let session, let stager else {
             logger("Configuration").error("\(call) ignored: call configure(appId:) first")

@@ -51,8 +51,15 @@ public struct ReceptionConfiguration: Sendable {
     public var ids: any IDGenerating
     /// Jitter.
     public var random: any RandomSource
-    /// What the device payload says about this device and app.
-    public var device: DeviceFacts
+    /// What the device payload says about this device and app: this device's facts unless you set your own. They
+    /// are read when a session starts, not by `init` (the locale, time zone and bundle lookups cost more than the
+    /// rest of a configuration at app launch; Docs/Footprint.md).
+    public var device: DeviceFacts {
+        get { deviceOverride ?? Self.currentDevice() }
+        set { deviceOverride = newValue }
+    }
+    /// The facts a host set, if any.
+    private var deviceOverride: DeviceFacts?
     /// The host's preferred localisations, most preferred first (the app language, spec 7.19).
     public var preferredLocalizations: [String]
     /// Test knob: how `preferences.json` and `appearance.json` are replaced (tests make it fail, as a full disk
@@ -100,12 +107,16 @@ public struct ReceptionConfiguration: Sendable {
         self.clock = SystemClock()
         self.ids = SystemIDGenerator()
         self.random = SystemRandomSource()
-        self.device = DeviceFacts(
-            sdkVersion: Reception.version, osVersion: ProcessInfo.processInfo.operatingSystemVersionString,
-            deviceModel: ReceptionConfiguration.machine(), locale: Locale.current.identifier,
-            timezone: TimeZone.current.identifier, bundleId: Bundle.main.bundleIdentifier)
         self.preferredLocalizations = Locale.preferredLanguages
         self.writePreferencesFile = FilePreferences.writeAtomically
+    }
+
+    /// This device and app as the device payload describes them, read now.
+    static func currentDevice() -> DeviceFacts {
+        DeviceFacts(
+            sdkVersion: Reception.version, osVersion: ProcessInfo.processInfo.operatingSystemVersionString,
+            deviceModel: machine(), locale: Locale.current.identifier, timezone: TimeZone.current.identifier,
+            bundleId: Bundle.main.bundleIdentifier)
     }
 
     /// The platform's path monitor (Docs/Apple.md): `NWPathMonitor` where the Network framework exists.

@@ -18,30 +18,40 @@ import FoundationNetworking
 /// serial queue of ours instead, in the order they were asked for.
 public final class URLSessionTransport: HTTPTransporting {
     private let router: TaskRouter
-    private let session: URLSession
+    /// Made on the first request, not by `init`: `ReceptionConfiguration()` runs at app launch on the main actor,
+    /// and creating a `URLSession` costs as much as the rest of `configure(appId:)` (Docs/Footprint.md).
+    private let lazySession = Locked<URLSession?>(nil)
     /// Where `cancel()` and the final `invalidateAndCancel()` run: never a thread that holds a task's status lock,
     /// never the session's own queues.
     private let cancellations = DispatchQueue(label: "ReceptionKit.URLSessionTransport.cancellations")
 
-    /// A transport over a fresh ephemeral session.
+    /// A transport over a fresh ephemeral session, created when the first request goes out.
     public init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCredentialStorage = nil
-        // Spec 1.3: the per-request timeouts are set on each request; the resource limit must not cut a long
-        // event stream.
-        configuration.timeoutIntervalForResource = 7 * 24 * 3600
-        let router = TaskRouter()
-        self.router = router
-        self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+        router = TaskRouter()
     }
 
     deinit {
-        let session = session
+        guard let session = lazySession.withLock({ $0 }) else { return }
         cancellations.async { session.invalidateAndCancel() }
+    }
+
+    /// The ephemeral session: no cookies, no cache, no credential storage; one delegate for every task.
+    private var session: URLSession {
+        lazySession.withLock { session in
+            if let session { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            configuration.urlCredentialStorage = nil
+            // Spec 1.3: the per-request timeouts are set on each request; the resource limit must not cut a long
+            // event stream.
+            configuration.timeoutIntervalForResource = 7 * 24 * 3600
+            let made = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+            session = made
+            return made
+        }
     }
 
     public func send(

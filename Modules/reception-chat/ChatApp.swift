@@ -40,6 +40,8 @@ final class ChatApp {
             FileHandle.standardError.write(Data("reception-chat: the App ID or service was refused (see reception-chat.log in the data folder)\n".utf8))
             return 2
         }
+        // The launch reads the stored chat off the main actor; the commands below need its chat model.
+        await reception.waitUntilReady()
         await signIn()
         reception.openChat()
         let renderer = Task { @MainActor [weak self] in

@@ -13,7 +13,7 @@ struct AccountLifecycleTests {
     @Test func identityAndMetadataReachTheService() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.identify(userId: "user-a", name: "Ada", email: "ada@example.com")
         app.reception.setMetadata(["plan": "pro", "team": "blue"])
         #expect(app.reception.identityState == .labelled(userId: "user-a"))
@@ -36,9 +36,9 @@ struct AccountLifecycleTests {
     @Test func aRelaunchKeepsHistoryAndTheDevice() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("before relaunch")
-        app.launch()
+        await app.launch()
         let restored = await until { await app.reception.chat?.refresh(); return app.texts.contains("before relaunch") }
         #expect(restored, "the cached history is shown after relaunch")
         try await app.send("after relaunch")
@@ -53,7 +53,7 @@ struct AccountLifecycleTests {
     @Test func switchingUsersSeparatesChatsAndLeavesNothingOfA() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.identify(userId: "user-a")
         try await app.send("secret text of user A 7f3a")
         let secretOfA = try #require(app.sessionSecret())
@@ -83,7 +83,7 @@ struct AccountLifecycleTests {
     @Test func verificationAndATokenForAnotherUser() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.identify(token: try service.token(userId: "alice"))
         try await app.send("verified hello")
         let verified = await until { app.reception.identityState == .verified(userId: "alice") }
@@ -111,8 +111,8 @@ struct AccountLifecycleTests {
         let service = try Service()
         let phone = App(service)
         let tablet = App(service)
-        phone.launch()
-        tablet.launch()
+        await phone.launch()
+        await tablet.launch()
         phone.reception.identify(userId: "same-user")
         tablet.reception.identify(userId: "same-user")
         try await phone.send("from the phone")
@@ -133,13 +133,13 @@ struct AccountLifecycleTests {
     @Test func deletionOfflineThenRetried() async throws {
         let service = try Service()
         let unused = App(service)
-        unused.launch()
+        await unused.launch()
         try await unused.reception.deleteData()
         #expect(unused.events == [.dataDeleted])
         #expect(try await service.devices().isEmpty)
 
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("keep me until deleted")
         app.transport.isOffline = true
         await #expect(throws: ReceptionError(code: "connection_failed")) { try await app.reception.deleteData() }
@@ -155,7 +155,7 @@ struct AccountLifecycleTests {
     @Test func aDelayedDeletionAfterASwitchKeepsTheNewSession() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("user A")
         try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "delay", "delayMs": 800])
         let reception = app.reception
@@ -197,6 +197,7 @@ struct AccountLifecycleTests {
         elsewhere.dataDirectory = app.directory.appendingPathComponent("ended-process", isDirectory: true)
         elsewhere.secureStore = InMemorySecureStore()
         app.reception.configure(appId: "app_EndedProcess0000000000", configuration: elsewhere)
+        await app.reception.waitUntilReady()
         let wal = app.directory.appendingPathComponent("messages.sqlite-wal").path
         try #require(await until { !FileManager.default.fileExists(atPath: wal) }, "the old connection did not close")
         try FileManager.default.removeItem(at: elsewhere.dataDirectory)
@@ -205,7 +206,7 @@ struct AccountLifecycleTests {
         try handle.write(contentsOf: Data(repeating: 0xEE, count: 100))
         try handle.close()
         let relaunched = App(app.service, directory: app.directory)
-        relaunched.launch()
+        await relaunched.launch()
         try #require(await until { relaunched.reception.chat != nil })
         return relaunched
     }
@@ -218,7 +219,7 @@ struct AccountLifecycleTests {
         let service = try Service()
         let first = App(service)
         var app = first
-        app.launch()
+        await app.launch()
         app.reception.identify(userId: "uid-a-51d2", name: "Name A 51d2", email: "a51d2@example.com")
         app.reception.setMetadata(["plan": "meta-a-51d2"])
         app.reception.setPushToken(Data([0xA5, 0x1D, 0x2A, 0x51, 0xD2]), environment: .sandbox)
@@ -257,7 +258,7 @@ struct AccountLifecycleTests {
     @Test func deletionWithADisabledAppCompletesLocally() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("before the app was disabled")
         try await service.admin("PATCH", "app", ["disabled": true])
         try await app.reception.deleteData()
@@ -271,7 +272,7 @@ struct AccountLifecycleTests {
     @Test func anOfflineLogoutIsSignedOutAfterARelaunch() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("then offline")
         let secret = try #require(app.sessionSecret())
         app.transport.isOffline = true
@@ -284,7 +285,7 @@ struct AccountLifecycleTests {
         #expect(try await service.refreshStatus(secret: secret) == 200, "offline: the old session still lives")
         // The process ends; the next launch is online and drains the queue from the secure store.
         let relaunched = App(service, directory: app.directory)
-        relaunched.launch()
+        await relaunched.launch()
         #expect(await until { (try? await service.refreshStatus(secret: secret)) == 401 }, "not revoked after relaunch")
     }
 
@@ -295,7 +296,7 @@ struct AccountLifecycleTests {
         let service = try Service()
         try await service.admin("PATCH", "app", ["onlyVerifiedUsers": true])
         let app = App(service)
-        app.launch()
+        await app.launch()
         let chat = try #require(app.reception.chat)
         var id: String?
         let accepted = await until {
@@ -329,7 +330,7 @@ struct AccountLifecycleTests {
     func deletionWorksForABlockedDeviceAndAfterASupportReset(action: String) async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("before \(action)")
         let device = try #require(try await service.devices().first?["id"] as? String)
         try await service.admin("POST", "devices/\(device)/messages", ["kind": "TEXT", "text": "unread reply"])

@@ -10,7 +10,7 @@ struct CardTests {
     @Test func paywallRegistrationFollowsTheRules() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         let offered = [
             ReceptionPaywall(id: " pro ", title: " Pro "), ReceptionPaywall(id: "pro", title: "Duplicate"),
             ReceptionPaywall(id: "bad id", title: "x"), ReceptionPaywall(id: "", title: "x"),
@@ -27,7 +27,7 @@ struct CardTests {
     @Test func aReviewCardOpensItsLinkEmitsTheEventAndRecordsTheClick() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("hi")
         let device = try #require(try await service.devices().first?["id"] as? String)
         app.reception.openChat()
@@ -45,7 +45,7 @@ struct CardTests {
     @Test func aPaywallCardCallsTheHandlerOnlyWhileAvailable() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         var presented: [String] = []
         app.reception.onPaywall = { presented.append($0) }
         app.reception.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]

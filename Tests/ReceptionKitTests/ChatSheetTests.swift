@@ -53,9 +53,9 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
 @Suite("ChatSheetTests", .serialized)
 @MainActor
 struct ChatSheetTests {
-    func launch(_ service: Service, window: Bool = true) -> (App, RecordingSheetPresenter) {
+    func launch(_ service: Service, window: Bool = true) async -> (App, RecordingSheetPresenter) {
         let app = App(service)
-        app.launch()
+        await app.launch()
         let presenter = RecordingSheetPresenter()
         presenter.windowAvailable = window
         app.reception.sheetPresenter = presenter
@@ -65,9 +65,9 @@ struct ChatSheetTests {
     func unreadRequests(_ app: App) -> Int { app.transport.log.filter { $0.path.hasSuffix("conversation/unread") }.count }
 
     @Test("openChat presents the sheet once; a second call while it shows does nothing")
-    func presentsOnce() throws {
+    func presentsOnce() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service)
+        let (app, presenter) = await launch(service)
         app.reception.openChat()
         app.reception.openChat()
         #expect(presenter.presentations == 1)
@@ -78,7 +78,7 @@ struct ChatSheetTests {
     @Test("closeChat dismisses the sheet, the chat closes, and the count is refreshed")
     func closeDismisses() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service)
+        let (app, presenter) = await launch(service)
         try await app.send("hi")
         app.reception.openChat()
         let before = unreadRequests(app)
@@ -93,7 +93,7 @@ struct ChatSheetTests {
     @Test("a swipe-down leaves isChatOpen false and refreshes the count, as closeChat does")
     func swipeDown() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service)
+        let (app, presenter) = await launch(service)
         try await app.send("hi")
         app.reception.openChat()
         let before = unreadRequests(app)
@@ -106,9 +106,9 @@ struct ChatSheetTests {
     }
 
     @Test("a notification tap after a cold start presents as soon as a window can show the sheet")
-    func coldStartPushTap() throws {
+    func coldStartPushTap() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service, window: false)
+        let (app, presenter) = await launch(service, window: false)
         #expect(app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]]))
         #expect(presenter.presentations == 0)
         #expect(presenter.isWaitingForWindow)
@@ -120,9 +120,9 @@ struct ChatSheetTests {
     }
 
     @Test("a chat closed before any window appeared is not presented later")
-    func closedWhileWaiting() throws {
+    func closedWhileWaiting() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service, window: false)
+        let (app, presenter) = await launch(service, window: false)
         app.reception.openChat()
         app.reception.closeChat()
         presenter.sceneActivated()
@@ -131,9 +131,9 @@ struct ChatSheetTests {
     }
 
     @Test("seed 000: logout dismisses the SDK sheet")
-    func logoutDismisses() throws {
+    func logoutDismisses() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service)
+        let (app, presenter) = await launch(service)
         app.reception.openChat()
         app.reception.logout()
         #expect(presenter.dismissals == 1)
@@ -143,7 +143,7 @@ struct ChatSheetTests {
     @Test("seed 000: a completed deleteData dismisses the SDK sheet")
     func deletionDismisses() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service)
+        let (app, presenter) = await launch(service)
         try await app.send("hi")
         app.reception.openChat()
         try await app.reception.deleteData()
@@ -155,7 +155,7 @@ struct ChatSheetTests {
     @Test("seed 000: a token for another user resets the session as logout does, and dismisses the SDK sheet")
     func userSwitchDismisses() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service)
+        let (app, presenter) = await launch(service)
         app.reception.identify(token: try service.token(userId: "alice"))
         try await app.send("alice here")
         app.reception.openChat()
@@ -167,7 +167,7 @@ struct ChatSheetTests {
     @Test("spec 7.12: a support reset from the dashboard keeps the sheet on screen, emptied")
     func supportResetKeepsTheSheet() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service)
+        let (app, presenter) = await launch(service)
         try await app.send("hi")
         app.reception.openChat()
         let device = try #require(try await service.devices().first?["id"] as? String)
@@ -182,7 +182,7 @@ struct ChatSheetTests {
     @Test("an embedded chat screen opens the chat while it shows: it loads and reads, without the sheet")
     func embeddedScreenOpensTheChat() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service)
+        let (app, presenter) = await launch(service)
         try await app.send("hi")
         let device = try #require(try await service.devices().first?["id"] as? String)
         try await service.admin("POST", "devices/\(device)/messages", ["text": "a reply"])
@@ -197,9 +197,9 @@ struct ChatSheetTests {
     }
 
     @Test("two embedded screens: the chat stays open until the last one leaves; closeChat leaves them to the host")
-    func twoEmbeddedScreens() throws {
+    func twoEmbeddedScreens() async throws {
         let service = try Service()
-        let (app, presenter) = launch(service)
+        let (app, presenter) = await launch(service)
         app.reception.chatScreenAppeared()
         app.reception.chatScreenAppeared()
         app.reception.closeChat()
@@ -219,6 +219,7 @@ struct ChatSheetTests {
         #expect(!app.reception.isChatOpen, "no chat before configure")
         app.reception.onEvent = { [weak app] in app?.events.append($0) }
         app.reception.configure(appId: service.appID, configuration: app.configuration)
+        await app.reception.waitUntilReady()
         #expect(app.reception.isChatOpen)
         #expect(app.events.contains(.chatOpened))
         app.reception.chatScreenDisappeared()
@@ -228,7 +229,7 @@ struct ChatSheetTests {
     @Test("after logout an embedded screen stays open on the new, empty session")
     func embeddedSurvivesLogout() async throws {
         let service = try Service()
-        let (app, _) = launch(service)
+        let (app, _) = await launch(service)
         try await app.send("hi")
         app.reception.chatScreenAppeared()
         app.reception.logout()
@@ -238,9 +239,9 @@ struct ChatSheetTests {
     }
 
     @Test("spec 4.2: the screen's offer cards open only available paywalls, and none without a handler")
-    func availablePaywallsForTheScreen() throws {
+    func availablePaywallsForTheScreen() async throws {
         let service = try Service()
-        let (app, _) = launch(service)
+        let (app, _) = await launch(service)
         app.reception.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]
         #expect(app.reception.availablePaywallIDs.isEmpty, "no onPaywall handler: every offer card is disabled")
         app.reception.onPaywall = { _ in }
@@ -253,7 +254,7 @@ struct ChatSheetTests {
     func cardTapByID() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("hi")
         app.reception.chatScreenAppeared()
         let card = try await app.receiveReviewCard()

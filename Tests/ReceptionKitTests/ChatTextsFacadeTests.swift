@@ -35,6 +35,7 @@ struct ChatTextsFacadeTests {
         var configuration = app.configuration
         configuration.preferredLocalizations = ["pt-PT", "en"]
         app.reception.configure(appId: service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
         #expect(app.reception.chatTexts.language == "pt-PT")
         #expect(await until { app.reception.chat != nil })
         #expect(app.reception.chat?.texts.language == "pt-PT")
@@ -44,7 +45,7 @@ struct ChatTextsFacadeTests {
     @Test func theChatModelSwitchesLanguageAndDirectionAtOnce() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.languageOverride = "de"
         #expect(await until { app.reception.chat != nil })
         let chat = try #require(app.reception.chat)
@@ -77,7 +78,7 @@ struct ChatTextsFacadeTests {
             "PUT", "appearance",
             ["appearance": ["text": ["title": ["de": "Hilfe", "en": "Help"], "welcomeTitle": ["en": "Hi there"]]]])
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.languageOverride = "de"
         let fetched = await until { app.reception.chat?.texts.title == "Hilfe" }
         #expect(fetched, "the published German title never reached the chat model")

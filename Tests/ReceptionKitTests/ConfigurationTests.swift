@@ -17,7 +17,7 @@ struct ConfigurationTests {
         #expect(ReceptionConfiguration.acceptsServiceRoot(url, debugBuild: true), "debug builds may point anywhere")
     }
 
-    @Test func aRootThatIsNotHTTPIsRefused() throws {
+    @Test func aRootThatIsNotHTTPIsRefused() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let reception = Reception()
@@ -31,5 +31,7 @@ struct ConfigurationTests {
             configuration: ReceptionConfiguration(serviceRoot: try #require(URL(string: "http://127.0.0.1:9/")),
                                                   dataDirectory: directory))
         #expect(reception.isConfigured)
+        // The launch reads the data folder after configure returns; it is done before the folder is removed.
+        await reception.waitUntilReady()
     }
 }

@@ -33,7 +33,7 @@ struct FileModeTests {
         let service = try Service()
         try await service.admin("PUT", "appearance", ["appearance": ["text": ["title": ["en": "Modes"]]]])
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.identify(userId: "mode-user", name: "Mode", email: "mode@example.com")
         try await app.send("a message on disk")
         await app.reception.chat?.engine.setDraft("a draft on disk")
@@ -55,7 +55,7 @@ struct FileModeTests {
     @Test func filesAnEarlierVersionLeftOpenAreTightened() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("written before the upgrade")
         for name in ["messages.sqlite", "messages.sqlite-wal", "messages.sqlite-shm", "preferences.json"] {
             let path = app.directory.appendingPathComponent(name).path
@@ -64,7 +64,7 @@ struct FileModeTests {
             }
         }
         let relaunched = App(service, directory: app.directory)
-        relaunched.launch()
+        await relaunched.launch()
         relaunched.reception.identify(userId: "after-upgrade")
         try await relaunched.send("written after the upgrade")
         for name in ["messages.sqlite", "messages.sqlite-wal", "messages.sqlite-shm", "preferences.json"] {

@@ -33,7 +33,7 @@ struct IPhonePhotoTests {
         let photo = try Self.heic()
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("a photo follows")
         let chat = try #require(app.reception.chat)
         await chat.engine.setDraft("from my iPhone")

@@ -37,7 +37,7 @@ struct IdentifyTests {
     @Test func allThreeNilChangeNothingOnTheService() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.identify(userId: "user-a", name: "Ada", email: "ada@example.com")
         try await app.send("before the nil identify")
         let deviceID = try #require(try await service.devices().first?["id"] as? String)
@@ -67,7 +67,7 @@ struct IdentifyTests {
     @Test func aNonNilIdentifyStillLabelsTheDeviceAndNilKeepsAField() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.identify(userId: "user-a", name: "Ada", email: "ada@example.com")
         try await app.send("labelled")
         var device = try #require(try await service.devices().first)
@@ -93,7 +93,7 @@ struct IdentifyTests {
     @Test func allThreeNilBeforeTheFirstSendRegisterAnUnlabelledDevice() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.identify(userId: "user-a", name: "Ada", email: "ada@example.com")
         app.reception.identify(userId: nil, name: nil, email: nil)
         #expect(app.reception.identityState == .anonymous)

@@ -21,7 +21,7 @@ struct LanguageTests {
     @Test func theServiceReceivesTheLanguageAndItsChanges() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.languageOverride = "de_DE"
         try await app.send("hallo")
         #expect(try await service.devices().first?["language"] as? String == "de-DE")

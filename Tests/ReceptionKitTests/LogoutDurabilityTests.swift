@@ -64,7 +64,7 @@ struct LogoutDurabilityTests {
         defer { Reception.logHandler = previousHandler }
         let app = App(service)
         app.writePreferencesFile = disk.writer(ReceptionConfiguration().writePreferencesFile)
-        app.launch()
+        await app.launch()
         try await signInD(app)
         disk.isFull = true
         app.reception.logout()
@@ -73,7 +73,7 @@ struct LogoutDurabilityTests {
         // The process ends before the disk has room again; the next one starts from the files.
         FilePreferences.dropShared(url: app.preferencesURL)
         let relaunched = App(service, directory: app.directory)
-        relaunched.launch()
+        await relaunched.launch()
         try await expectNothingOfD(relaunched, service)
         withExtendedLifetime(app) {}
     }
@@ -83,7 +83,7 @@ struct LogoutDurabilityTests {
         let disk = Disk()
         let app = App(service)
         app.writePreferencesFile = disk.writer(ReceptionConfiguration().writePreferencesFile)
-        app.launch()
+        await app.launch()
         try await signInD(app)
         disk.isFull = true
         app.reception.logout()
@@ -96,7 +96,7 @@ struct LogoutDurabilityTests {
         }
         FilePreferences.dropShared(url: app.preferencesURL)
         let relaunched = App(service, directory: app.directory)
-        relaunched.launch()
+        await relaunched.launch()
         try await expectNothingOfD(relaunched, service)
         withExtendedLifetime(app) {}
     }

@@ -11,7 +11,7 @@ struct OutOfOrderTests {
     @Test func logoutDuringASendLeavesTheNextChatClean() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("warm up")
         try await service.admin("POST", "faults", ["path": "/v1/conversation/messages", "method": "POST", "kind": "delay", "delayMs": 600])
         let chat = try #require(app.reception.chat)
@@ -34,7 +34,7 @@ struct OutOfOrderTests {
     @Test func deletionDuringASendCompletesAndTheChatIsEmpty() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("to be deleted")
         try await service.admin("POST", "faults", ["path": "/v1/conversation/messages", "method": "POST", "kind": "delay", "delayMs": 400])
         let chat = try #require(app.reception.chat)
@@ -51,7 +51,7 @@ struct OutOfOrderTests {
     @Test func deletionDuringAPhotoUploadCompletesAndNothingOfItStays() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("before the photo")
         // A real JPEG from our encoder: a 64×48 gradient.
         var pixels: [UInt8] = []
@@ -81,7 +81,7 @@ struct OutOfOrderTests {
     func aLateWriteOfTheEndedSessionNeverReachesTheNextOne(deleting: Bool) async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("A's message")
         let oldEngine = try #require(app.reception.chat?.engine)
         if deleting { try await app.reception.deleteData() } else { app.reception.logout() }
@@ -96,7 +96,7 @@ struct OutOfOrderTests {
         #expect(await app.untilEnded(oldEngine), "A's session did not wind down")
         #expect(app.storeBytes().range(of: Data("late draft of A 3e7c".utf8)) == nil)
         let relaunched = App(service, directory: app.directory)
-        relaunched.launch()
+        await relaunched.launch()
         let chat = try #require(relaunched.reception.chat)
         #expect(await until { await chat.refresh(); return chat.version >= 0 })
         #expect(chat.composer.text.isEmpty)
@@ -105,7 +105,7 @@ struct OutOfOrderTests {
     @Test func aLabelGivenDuringADeletionIsResetWithTheDeletedSession() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("hello")
         try await service.admin("POST", "faults", ["path": "/v1/devices/me", "method": "DELETE", "kind": "delay", "delayMs": 500])
         let reception = app.reception
@@ -124,7 +124,7 @@ struct OutOfOrderTests {
     func oddIdentityValuesNeverCrashAndOverLimitOnesAreDropped(value: String) async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.identify(userId: value, name: value, email: value)
         app.reception.setMetadata([value: value, "k": value])
         app.reception.identify(token: value)

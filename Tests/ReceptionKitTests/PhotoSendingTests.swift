@@ -134,7 +134,7 @@ struct PhotoSendingTests {
 
     /// Launches the app and sends a first text, so the chat is activated; the chat model and the device's ID.
     static func activatedChat(_ app: App, _ service: Service) async throws -> (ChatModel, String) {
-        app.launch()
+        await app.launch()
         try await app.send("photos follow")
         let chat = try #require(app.reception.chat)
         let device = try #require(try await service.devices().first?["id"] as? String)
@@ -238,6 +238,7 @@ extension PhotoSendingTests {
         var configuration = app.configuration
         configuration.images = preparer
         app.reception.configure(appId: service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
         try await app.send("photos follow")
         let chat = try #require(app.reception.chat)
         let device = try #require(try await service.devices().first?["id"] as? String)
@@ -263,7 +264,7 @@ extension PhotoSendingTests {
     @Test func anOverLimitDraftCannotBeSentAndShowsItsNotice() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("first")
         let chat = try #require(app.reception.chat)
         let device = try #require(try await service.devices().first?["id"] as? String)

@@ -80,6 +80,7 @@ struct PlatformMonitorTests {
         configuration.lifecycle = Self.monitor(center)
         configuration.preferredLocalizations = ["en"]
         app.reception.configure(appId: service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
         let refresher = try #require(app.reception.appearanceRefresher)
         #expect(await until { await refresher.isRunning }, "active: the appearance refresh loop runs")
         center.post(name: Self.enteredBackground, object: nil)
@@ -96,6 +97,7 @@ struct PlatformMonitorTests {
         var configuration = app.configuration
         configuration.network = path
         app.reception.configure(appId: service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
         try await app.send("Hello")
         let chat = try #require(app.reception.chat)
         path.set(available: false)

@@ -16,7 +16,7 @@ struct PublicCallSweepTests {
     @Test func oddValuesThroughEveryCallOfAnUnusedChatRegisterNothing() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         let reception = app.reception
         for text in Self.oddTexts {
             reception.identify(userId: text, name: text, email: text)

@@ -11,7 +11,7 @@ struct ReferenceNamesTests {
     @Test func paywallsIsASettableValidatedListAndAvailabilityRunsOnTheMainActor() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.paywalls = [
             ReceptionPaywall(id: " pro ", title: "Pro"), ReceptionPaywall(id: "annual", title: "Annual"),
             ReceptionPaywall(id: "bad id", title: "Dropped"),

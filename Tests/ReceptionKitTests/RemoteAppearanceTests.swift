@@ -15,12 +15,13 @@ struct RemoteAppearanceTests {
         try await service.admin("PUT", "appearance", ["appearance": appearance])
     }
 
-    func configure(_ app: App, clock: ManualClock) {
+    func configure(_ app: App, clock: ManualClock) async {
         var configuration = app.configuration
         configuration.clock = clock
         configuration.preferredLocalizations = ["en-GB"]
         app.reception = Reception()
         app.reception.configure(appId: app.service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
     }
 
     func appearanceRequests(_ app: App) -> [SwitchableTransport.Exchange] {
@@ -37,7 +38,7 @@ struct RemoteAppearanceTests {
         try await publish(service, title: "Support v1", extra: ["showsTeamNames": true])
         let clock = ManualClock()
         let app = App(service)
-        configure(app, clock: clock)
+        await configure(app, clock: clock)
         let fetched = await until { app.reception.chatAppearance.texts.title == "Support v1" }
         #expect(fetched, "the published title was not fetched")
         #expect(app.reception.chatAppearance.colors.accent.light.hex == "#00AA00")
@@ -77,7 +78,7 @@ struct RemoteAppearanceTests {
         // A relaunch without network shows the cached look before any answer.
         let relaunched = App(service, directory: app.directory)
         relaunched.transport.isOffline = true
-        configure(relaunched, clock: ManualClock())
+        await configure(relaunched, clock: ManualClock())
         #expect(relaunched.reception.chatAppearance.texts.title == "Support v2")
         #expect(relaunched.reception.chatAppearance.colors.accent.light.hex == "#00AA00")
         relaunched.reception.usesRemoteAppearance = false
@@ -93,7 +94,7 @@ struct RemoteAppearanceTests {
         ]])
         let clock = ManualClock()
         let app = App(service)
-        configure(app, clock: clock)
+        await configure(app, clock: clock)
         var look = ChatAppearance()
         look.texts.title = "Our help desk"
         app.reception.appearance = look
@@ -116,7 +117,7 @@ struct RemoteAppearanceTests {
         try await publish(service, title: "Good")
         let clock = ManualClock()
         let app = App(service)
-        configure(app, clock: clock)
+        await configure(app, clock: clock)
         #expect(await until { app.reception.chatAppearance.texts.title == "Good" })
         try await service.admin("POST", "faults", ["path": "/v1/appearance", "kind": "status", "status": 500])
         try await publish(service, title: "Never seen")
@@ -142,6 +143,7 @@ extension RemoteAppearanceTests {
         configuration.lifecycle = lifecycle
         configuration.preferredLocalizations = ["en"]
         app.reception.configure(appId: service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
         #expect(await until { app.reception.chatAppearance.texts.title == "Before" })
         lifecycle.set(.background)
         try await publish(service, title: "After")
@@ -166,7 +168,7 @@ extension RemoteAppearanceTests {
         try await publish(service, title: "Before the halt")
         let clock = ManualClock()
         let app = App(service)
-        configure(app, clock: clock)
+        await configure(app, clock: clock)
         #expect(await until { app.reception.chatAppearance.texts.title == "Before the halt" })
         try await service.admin("PATCH", "app", ["disabled": true])
         await clock.advance(by: .seconds(300))
@@ -192,7 +194,7 @@ extension RemoteAppearanceTests {
         #expect(clock.sleeperCount == 0 && !isFetching(app))
         #expect(appearanceRequests(app).count == 2, "the halt survives logout")
         let relaunched = App(service, directory: app.directory)
-        configure(relaunched, clock: ManualClock())
+        await configure(relaunched, clock: ManualClock())
         #expect(relaunched.reception.chatAppearance.texts.title == "Before the halt", "the cached look first")
         #expect(await until { relaunched.reception.chatAppearance.texts.title == "After the halt" })
         #expect(appearanceRequests(relaunched).first?.request.headers["If-None-Match"] == nil,
@@ -208,7 +210,7 @@ extension RemoteAppearanceTests {
         let photo = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 300) + [0xFF, 0xD9])
         try await service.admin("PUT", "team", ["members": [["id": "tm_mia", "name": "Mia", "photo": photo.base64EncodedString()]]])
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("who answers?")
         let device = try #require(try await service.devices().first?["id"] as? String)
         try await service.admin("POST", "devices/\(device)/messages", ["kind": "TEXT", "text": "Mia here", "authorId": "tm_mia"])
@@ -222,7 +224,7 @@ extension RemoteAppearanceTests {
         app.reception.closeChat()
         // The next launch fetches the appearance and the history with the team.
         let relaunched = App(service, directory: app.directory)
-        relaunched.launch()
+        await relaunched.launch()
         #expect(await until { relaunched.reception.chatAppearance.showsTeamPhotos })
         relaunched.reception.closeChat()
         relaunched.reception.openChat()
@@ -235,7 +237,7 @@ extension RemoteAppearanceTests {
         // Offline, a third launch shows the name and the photo from the cache at once.
         let offline = App(service, directory: app.directory)
         offline.transport.isOffline = true
-        offline.launch()
+        await offline.launch()
         let third = try #require(offline.reception.chat)
         #expect(await until { await third.refresh(); return third.team.first?.photo == photo })
         #expect(third.team.map(\.name) == ["Mia"])

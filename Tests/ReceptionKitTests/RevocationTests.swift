@@ -14,7 +14,7 @@ struct RevocationTests {
 
     /// A configured `Reception` over a scripted service whose logout route answers 200 after a few turns of the
     /// executor (so drains overlap with the logouts that follow), an in-memory secure store and a manual clock.
-    func makeReception() -> (Reception, ScriptedHTTPTransport, InMemorySecureStore, URL) {
+    func makeReception() async -> (Reception, ScriptedHTTPTransport, InMemorySecureStore, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kit-revocations-\(UUID().uuidString)")
         let transport = ScriptedHTTPTransport()
         transport.on(route) { _ in
@@ -30,6 +30,7 @@ struct RevocationTests {
         configuration.clock = ManualClock()
         let reception = Reception()
         reception.configure(appId: appID, configuration: configuration)
+        await reception.waitUntilReady()
         return (reception, transport, secureStore, directory)
     }
 
@@ -48,7 +49,7 @@ struct RevocationTests {
     }
 
     @Test func manyLogoutsDuringDrainsRevokeEverySessionExactlyOnce() async throws {
-        let (reception, transport, store, directory) = makeReception()
+        let (reception, transport, store, directory) = await makeReception()
         defer { try? FileManager.default.removeItem(at: directory) }
         var secrets: [String] = []
         // Phase 1: the first revocation is held on the wire while more logouts queue (and start drains).

@@ -76,7 +76,7 @@ struct SeedPromisesAttachmentsTests {
         let clock = ManualClock(now: Date())
         let service = try Service(clock: clock, attachmentURLLifetime: Self.lifetime)
         let app = App(service)
-        app.launch()
+        await app.launch()
         let attachment = try await Self.sendPhoto(app, text: "a photo")
         let chat = try #require(app.reception.chat)
         let photo = try await chat.photo(attachment)
@@ -112,11 +112,11 @@ struct SeedPromisesAttachmentsTests {
         let clock = ManualClock(now: Date())
         let service = try Service(clock: clock, attachmentURLLifetime: Self.lifetime)
         let app = App(service)
-        app.launch()
+        await app.launch()
         let attachment = try await Self.sendPhoto(app, text: "shown after the relaunch")
         // The photo is never loaded; the app is away for longer than the link lives.
         await clock.advance(by: .seconds(Self.lifetime * 10))
-        app.launch()
+        await app.launch()
         let mark = app.transport.log.count
         let restored = await until {
             guard let chat = app.reception.chat else { return false }
@@ -131,7 +131,7 @@ struct SeedPromisesAttachmentsTests {
         #expect(Self.resolutions(app, of: attachment.id, from: mark) == 1)
 
         // The resolved link was saved: the launch after loads the photo without resolving again.
-        app.launch()
+        await app.launch()
         let again = app.transport.log.count
         let back = await until {
             guard let chat = app.reception.chat else { return false }
@@ -146,7 +146,7 @@ struct SeedPromisesAttachmentsTests {
     @Test func aPhotoTheTranscriptDoesNotCarryIsRefused() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("no photos here")
         let chat = try #require(app.reception.chat)
         let stranger = ReceptionKit.Attachment(id: "att_not_in_this_chat", url: "\(service.root)/files/x", contentType: "image/jpeg")

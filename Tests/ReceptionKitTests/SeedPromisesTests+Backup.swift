@@ -24,6 +24,7 @@ struct SeedPromisesBackupTests {
         elsewhere.dataDirectory = app.directory.appendingPathComponent("ended-process", isDirectory: true)
         elsewhere.secureStore = InMemorySecureStore()
         app.reception.configure(appId: "app_EndedProcess0000000000", configuration: elsewhere)
+        await app.reception.waitUntilReady()
         let wal = app.directory.appendingPathComponent("messages.sqlite-wal").path
         try #require(await until { !FileManager.default.fileExists(atPath: wal) }, "the old connection did not close")
         try FileManager.default.removeItem(at: elsewhere.dataDirectory)
@@ -33,14 +34,14 @@ struct SeedPromisesBackupTests {
     @Test func aRestoredChatWithoutItsSessionSecretIsClearedAndNotReused() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("from before the restore 9c1e")
         let before = try #require(try await service.devices().first?["id"] as? String)
         let generation = try #require(try Self.preferences(app)["\(service.appID).generation"])
         try await Self.endProcess(app)
         // The restore: every file but the secure store's device-bound items.
         try FileManager.default.removeItem(at: app.directory.appendingPathComponent("secure"))
-        app.launch()
+        await app.launch()
         let chat = try #require(app.reception.chat)
         // The engine loads the cache when it starts (idempotent): after this the model shows what the cache held.
         await chat.engine.start()
@@ -63,13 +64,13 @@ struct SeedPromisesBackupTests {
         let lock = LockableSecureStore.Lock()
         let app = App(service)
         app.wrapSecureStore = { LockableSecureStore($0, lock: lock) }
-        app.launch()
+        await app.launch()
         try await app.send("kept while locked")
         let generation = try #require(try Self.preferences(app)["\(service.appID).generation"])
         try await Self.endProcess(app)
         // Before the first unlock after a restart the item is unavailable, not missing.
         lock.isLocked = true
-        app.launch()
+        await app.launch()
         let chat = try #require(app.reception.chat)
         #expect(await until { await chat.refresh(); return app.texts == ["kept while locked"] }, "texts: \(app.texts)")
         #expect(try Self.preferences(app)["\(service.appID).generation"] == generation)

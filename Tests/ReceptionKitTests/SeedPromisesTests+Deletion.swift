@@ -73,7 +73,7 @@ struct SeedPromisesDeletionTests {
         let lock = LockableSecureStore.Lock()
         let app = App(service)
         app.wrapSecureStore = { LockableSecureStore($0, lock: lock) }
-        app.launch()
+        await app.launch()
         try await app.send("keep me until deleted")
         let secret = try #require(app.sessionSecret())
         let chat = try #require(app.reception.chat)

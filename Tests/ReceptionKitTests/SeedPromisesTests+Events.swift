@@ -14,7 +14,7 @@ struct SeedPromisesEventsTests {
     func aResendOfAMessageTheServiceAlreadyStoredEmitsItsEventsOnce(withPhoto: Bool) async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("first")
         #expect(await until { Self.count(.messageSent, app) == 1 })
         let device = try #require(try await service.devices().first?["id"] as? String)
@@ -65,7 +65,7 @@ struct SeedPromisesEventsTests {
     @Test func everyDeliveredPhotoMessageEmitsBothEventsOnceAndTextOnlyMessagesNoImageEvent() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("text one")
         let chat = try #require(app.reception.chat)
         for text in ["photo one", "photo two"] {

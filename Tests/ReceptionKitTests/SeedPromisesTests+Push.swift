@@ -40,7 +40,7 @@ struct SeedPromisesPushTests {
         let service = try Service()
         try await Self.configurePush(service)
         let app = App(service)
-        app.launch()
+        await app.launch()
         if beforeRegistration { app.reception.setPushToken(Self.token, environment: .sandbox) }
         try await app.send("hello, push me")
         let id = try #require(try await service.devices().first?["id"] as? String)
@@ -72,7 +72,7 @@ struct SeedPromisesPushTests {
         let service = try Service()
         try await Self.configurePush(service)
         let app = App(service)
-        app.launch()
+        await app.launch()
         app.reception.identify(userId: "user-a")
         app.reception.setPushToken(Self.token, environment: .sandbox)
         try await app.send("from A")

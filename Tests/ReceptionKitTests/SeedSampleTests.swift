@@ -48,7 +48,7 @@ struct SeedSampleTests {
     @Test func theDeletionSampleShowsAnOfflineFailureThenCompletesOnRetry() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("delete me later")
         let model = SupportDeletionModel(app.reception)
 
@@ -72,7 +72,7 @@ struct SeedSampleTests {
     @Test func theForwardingSampleRecognisesSupportPushesRefreshesTheCountAndATapOpensTheChat() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         // Seed 002: the token as the host gets it, staged and sent with the next device update of a used chat.
         app.reception.setPushToken(Data([0x01, 0xAB]), environment: Reception.PushEnvironment.sandbox)
         try await app.send("hi")
@@ -108,7 +108,7 @@ struct SeedSampleTests {
     @Test func theTokenRefreshSampleReplacesAnExpiredTokenAndTheUserIsVerified() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("hello before signing in")
         let reception = app.reception
         var refreshed = false

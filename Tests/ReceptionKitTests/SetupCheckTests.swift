@@ -12,7 +12,7 @@ struct SetupCheckTests {
         let app = App(service)
         // The whole suite runs at once on two cores: a real-clock 60 s can pass before this test gets its turn.
         app.setupCheckBudget = .seconds(600)
-        app.launch()
+        await app.launch()
         #expect(await app.reception.runSetupCheck(appId: service.appID) == .passed)
         let device = try #require(try await service.devices().first?["id"] as? String)
         #expect(try await service.messages(device: device) == ["Hello from setup"])
@@ -22,7 +22,7 @@ struct SetupCheckTests {
     @Test func anotherAppIDIsAMismatch() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         #expect(await app.reception.runSetupCheck(appId: "app_ZZZZZZZZZZZZZZZZZZZZZZ") == .failed(reason: "app_id_mismatch"))
         #expect(try await service.devices().isEmpty, "a failed check sends nothing")
     }
@@ -31,7 +31,7 @@ struct SetupCheckTests {
         let service = try Service()
         try await service.admin("PATCH", "app", ["onlyVerifiedUsers": true])
         let app = App(service)
-        app.launch()
+        await app.launch()
         #expect(await app.reception.runSetupCheck(appId: service.appID) == .failed(reason: "not_delivered"))
     }
 }

@@ -178,10 +178,13 @@ final class App {
         return configuration
     }
 
-    func launch() {
+    /// A fresh `Reception` configured for this install, once its launch finished preparing (its storage is read
+    /// off the main actor after `configure` returns).
+    func launch() async {
         reception = Reception()
         reception.onEvent = { [weak self] event in self?.events.append(event) }
         reception.configure(appId: service.appID, configuration: configuration)
+        await reception.waitUntilReady()
     }
 
     /// Sends `text` through the chat model and waits until the service confirmed it.

@@ -40,6 +40,7 @@ struct TeamResetTests {
         configuration.notifications = install.notifications
         app.reception.onEvent = { [weak app] event in app?.events.append(event) }
         app.reception.configure(appId: service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
         try await app.send("before the team acts")
         let device = try #require(try await service.devices().first?["id"] as? String)
         try await service.admin("POST", "devices/\(device)/messages", ["kind": "TEXT", "text": "an unread reply"])
@@ -132,7 +133,7 @@ extension TeamResetTests {
     func withTheChatOpenTheChatClearsStaysOpenAndTheNextSendIsLiveAgain(action: String) async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("before the team acts")
         let device = try #require(try await service.devices().first?["id"] as? String)
         app.reception.openChat()
@@ -155,7 +156,7 @@ extension TeamResetTests {
     @Test func theSendThatLearnsOfTheDeletionResetsAndTheNextSendRegistersANewDevice() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("before the deletion")
         let device = try #require(try await service.devices().first?["id"] as? String)
         try await service.admin("DELETE", "devices/\(device)")
@@ -179,19 +180,19 @@ extension TeamResetTests {
     func aRelaunchAfterTheTeamActedLearnsItAndKeepsNothingOfTheOldChat(action: String) async throws {
         let service = try Service()
         let first = App(service)
-        first.launch()
+        await first.launch()
         try await first.send("before the app quit")
         let device = try #require(try await service.devices().first?["id"] as? String)
         // The first process goes quiet (no checks, no stream) before the team acts: only the relaunch can learn it.
         first.reception.appDidEnterBackground()
         try await teamActs(action, on: device, service)
         let second = App(service, directory: first.directory)
-        second.launch()
+        await second.launch()
         #expect(await until { second.transport.log.contains { $0.status == 409 || $0.status == 401 } },
                 "the relaunch never contacted the service")
         #expect(await until { await shownTexts(second).isEmpty }, "the relaunched chat shows \(second.texts)")
         let third = App(service, directory: first.directory)
-        third.launch()
+        await third.launch()
         await third.reception.chat?.connect()
         #expect(await shownTexts(third).isEmpty, "a later launch shows \(third.texts)")
         try await third.send("after the relaunch")

@@ -42,6 +42,7 @@ struct UnreadPushPauseTests {
         configuration.clock = clock
         configuration.notificationPermission = permission
         app.reception.configure(appId: service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
         app.reception.setPushToken(Data([0xAB, 0xCD, 0xEF, 0x01]), environment: .sandbox)
         try await app.send("hello")
         let device = try #require(try await service.devices().first?["id"] as? String)

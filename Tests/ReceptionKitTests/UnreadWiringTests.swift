@@ -20,6 +20,7 @@ struct UnreadWiringTests {
         var configuration = app.configuration
         configuration.badge = badge
         app.reception.configure(appId: service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
         try await app.send("hi")
         try await reply(service, "an agent reply")
         let handled = app.reception.handlePushNotification(userInfo: ["aps": ["alert": "New message"], "reception": ["conversationId": "c"]], openChat: false)
@@ -39,7 +40,7 @@ struct UnreadWiringTests {
     @Test func reopeningTheChatClearsACountThatRoseWhileItWasClosed() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("hi")
         try await reply(service, "first reply")
         app.reception.openChat()
@@ -61,6 +62,7 @@ struct UnreadWiringTests {
         configuration.badge = badge
         app.reception.updatesAppBadge = false
         app.reception.configure(appId: service.appID, configuration: configuration)
+        await app.reception.waitUntilReady()
         try await app.send("hi")
         try await reply(service, "reply")
         app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]], openChat: false)
@@ -73,7 +75,7 @@ struct UnreadWiringTests {
     @Test func logoutResetsTheCountToZero() async throws {
         let service = try Service()
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("hi")
         try await reply(service, "reply")
         app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]], openChat: false)
@@ -93,7 +95,7 @@ extension UnreadWiringTests {
         let clock = ManualClock(now: Date())
         let service = try Service(clock: clock)
         let app = App(service)
-        app.launch()
+        await app.launch()
         try await app.send("hello")
         let id = try #require(try await service.devices().first?["id"] as? String)
         func device() async throws -> [String: Any] { try await service.admin("GET", "devices/\(id)") }

@@ -11,11 +11,12 @@ struct AppearanceSlot {
     /// The refresh loop of the current configuration.
     private(set) var refresher: AppearanceRefresher?
 
-    /// A configure: the App ID's cached appearance is the newest and is shown; the previous loop is ended.
-    mutating func start(cache: AppearanceCache, appID: String, refresher: AppearanceRefresher) {
+    /// A configure: the App ID's cached appearance (`cached`, read from `cache`) is the newest and is shown; the
+    /// previous loop is ended.
+    mutating func start(cache: AppearanceCache, cached: RemoteAppearance?, refresher: AppearanceRefresher) {
         if let previous = self.refresher { Task { await previous.end() } }
         self.cache = cache
-        published = cache.load(appID: appID)
+        published = cached
         shown = published
         self.refresher = refresher
     }

@@ -4,10 +4,10 @@ import ReceptionCore
 import Transport
 import Unread
 
-/// What one accepted `configure(appId:)` established, owned as a whole: the configuration and App ID, the service
-/// endpoint, the storage namespaces and preferences file of the data folder, the identity stager, and the unread
-/// monitor and push router that live as long as the configuration (sessions come and go under them). Only
-/// `configure` writes it, by replacing it; everything else reads it through the facade.
+/// What one accepted `configure(appId:)` established, owned as a whole: the configuration and App ID and the service
+/// endpoint, recorded by `configure` itself, and the parts built once the launch's storage is prepared (`parts`,
+/// `nil` until then; `LaunchState`). Only `configure` replaces it and only the launch's finish sets its parts;
+/// everything else reads it through the facade.
 struct ConfiguredApp {
     /// The parts the host passed (or the defaults).
     let configuration: ReceptionConfiguration
@@ -15,6 +15,13 @@ struct ConfiguredApp {
     let appID: String
     /// Where requests go, built from the App ID and the service root.
     let endpoint: ServiceEndpoint
+    /// What the launch built from the data folder; `nil` while it is being prepared.
+    var parts: ConfiguredParts?
+}
+
+/// The parts of a configuration that live as long as it does (sessions come and go under them), built when the
+/// launch's storage is ready.
+struct ConfiguredParts {
     /// The data folder's plain preferences (`preferences.json`).
     let preferences: FilePreferences
     /// The session scopes of each App ID in those preferences (spec 7.1 step 5, logout rotation).

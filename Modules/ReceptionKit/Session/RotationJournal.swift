@@ -8,9 +8,8 @@ import ReceptionCore
 /// file holds it; configure completes any rotation still recorded before it reads a scope.
 ///
 /// Per App ID: the generations retired since the file last held a rotation, and the one that replaced them.
-/// Owned by `StorageNamespaces` on the main actor, so its read-modify-writes never interleave.
-@MainActor
-package struct RotationJournal {
+/// Owned by `StorageNamespaces`, which has one user at a time, so its read-modify-writes never interleave.
+package struct RotationJournal: Sendable {
     /// The rotations of one App ID the file may not hold.
     package struct Entry: Codable, Hashable, Sendable {
         /// Generations that must never be current again.

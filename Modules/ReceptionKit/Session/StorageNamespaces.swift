@@ -8,9 +8,9 @@ import ReceptionCore
 /// A rotation is recorded in the `RotationJournal` before `preferences.json` is written, and the record is removed
 /// once the file holds it; `current(appID:)` completes a recorded rotation before it reads the generation, so a
 /// failed write (issue 15) can never make a retired scope, and its user's pending identity, current again.
-/// Used by the facade on the main actor.
-@MainActor
-package struct StorageNamespaces {
+/// Used by one owner at a time, so its read-modify-writes never interleave: a launch's preparation off the main actor
+/// (`Reception.prepareStorage`), then the facade on the main actor once the configuration's parts exist.
+package struct StorageNamespaces: Sendable {
     package let preferences: FilePreferences
     package let ids: any IDGenerating
     /// `nil`: rotations are not recorded (tests of the preferences alone).
@@ -22,9 +22,31 @@ package struct StorageNamespaces {
     /// The current scope of `appID`, creating its first generation on first use. A rotation the file missed is
     /// completed first; `sweep` is told each retired scope then, so their secure items can go too.
     package func current(appID: String, sweepingRetired sweep: (StorageScope) -> Void = { _ in }) -> StorageScope {
-        completeRecordedRotation(appID: appID, sweep: sweep)
-        if let generation = preferences[key(appID)] { return StorageScope(appID: appID, generation: generation) }
-        return rotate(appID: appID)
+        let (scope, retired) = currentKeepingRecord(appID: appID)
+        if let retired {
+            retired.forEach(sweep)
+            retiredScopesSwept(appID: appID)
+        }
+        return scope
+    }
+
+    /// As `current(appID:)`, for a caller that retires the scopes a recorded rotation left elsewhere (the facade, on
+    /// the main actor, where the revocation queue lives): they are returned (`nil`: no rotation was recorded), and
+    /// the rotation's record stays until `retiredScopesSwept(appID:)`, so a process that ends in between completes
+    /// the rotation and its sweep again.
+    package func currentKeepingRecord(appID: String) -> (scope: StorageScope, retired: [StorageScope]?) {
+        let retired = completeRecordedRotation(appID: appID)
+        if let generation = preferences[key(appID)] {
+            return (StorageScope(appID: appID, generation: generation), retired)
+        }
+        return (rotate(appID: appID), retired)
+    }
+
+    /// The retired scopes of `currentKeepingRecord(appID:)` are swept: the record goes once the file holds the
+    /// rotation.
+    package func retiredScopesSwept(appID: String) {
+        guard preferences.isWritten else { return }
+        journal?.clear(appID: appID)
     }
 
     /// A fresh generation for `appID`; every preference of its earlier scopes (the pending identity: user ID,
@@ -57,22 +79,19 @@ package struct StorageNamespaces {
     }
 
     /// A rotation recorded but maybe not written: the generation becomes the recorded successor unless the file
-    /// already moved on (its generation is neither missing nor retired), every other scope's preferences go, and the
-    /// record is forgotten once the file holds that.
-    private func completeRecordedRotation(appID: String, sweep: (StorageScope) -> Void) {
-        guard let journal, let entry = journal.entry(appID: appID) else { return }
+    /// already moved on (its generation is neither missing nor retired) and every other scope's preferences go.
+    /// Returns the retired scopes to sweep (`nil` without a record); the record stays until they are swept.
+    private func completeRecordedRotation(appID: String) -> [StorageScope]? {
+        guard let journal, let entry = journal.entry(appID: appID) else { return nil }
         let stored = preferences[key(appID)]
         let generation = stored.flatMap { entry.retired.contains($0) ? nil : $0 } ?? entry.successor
         let scope = StorageScope(appID: appID, generation: generation)
-        let written = preferences.change { values in
+        preferences.change { values in
             values = values.filter { !Self.isEarlier($0.key, than: scope) }
             values[key(appID)] = generation
         }
         if stored != generation { logger.info("a storage rotation preferences.json had missed was completed") }
-        for retired in entry.retired where retired != generation {
-            sweep(StorageScope(appID: appID, generation: retired))
-        }
-        if written { journal.clear(appID: appID) }
+        return entry.retired.filter { $0 != generation }.map { StorageScope(appID: appID, generation: $0) }
     }
 
     /// A key of another scope of the same App ID (App IDs have one length, so no App ID is a prefix of another);

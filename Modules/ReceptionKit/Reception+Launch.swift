@@ -1,0 +1,166 @@
+import Foundation
+import Identity
+import ReceptionCore
+
+/// What a launch's preparation read off the main actor: the data folder's preferences and scopes, the pending
+/// identity, the session's open store and its state, and the cached published appearance.
+struct PreparedLaunch: Sendable {
+    let preferences: FilePreferences
+    let namespaces: StorageNamespaces
+    /// The current session scope (spec 7.1 steps 4–5).
+    let scope: StorageScope
+    /// Scopes a logout that the preferences file missed retired: their secrets are revoked and removed on the main
+    /// actor, where the revocation queue lives, before the rotation's record goes (`nil`: none was recorded).
+    let retired: [StorageScope]?
+    let stager: IdentityStager
+    let session: OpenedSessionStore
+    let appearanceCache: AppearanceCache
+    let cachedAppearance: RemoteAppearance?
+}
+
+/// A session's store, open, with the state it held when opened.
+struct OpenedSessionStore: Sendable {
+    let store: SessionStore
+    let state: SessionState
+}
+
+extension Reception {
+    /// Starts preparing a configure's storage off the main actor; the parts are built on it when that is done
+    /// (`finishLaunch`). A preparation starts after the previous one finished, so two never use a data folder at once.
+    func prepareLaunch(appID: String, configuration: ReceptionConfiguration) {
+        let generation = presentationGeneration
+        let previous = launch.latest
+        let scopeBox = self.scopeBox
+        let prepared = Task.detached(priority: .userInitiated) {
+            await previous?.value
+            return Self.prepareStorage(appID: appID, configuration: configuration, scopeBox: scopeBox)
+        }
+        let finishing = Task { [weak self] in
+            let launch = await prepared.value
+            self?.finishLaunch(launch, appID: appID, generation: generation)
+        }
+        let dropped = launch.begin(appID: appID, generation: generation, finishing: finishing)
+        if dropped > 0 {
+            logger("Configuration").info("\(dropped) calls made before the replaced configuration was ready were dropped")
+        }
+    }
+
+    /// Returns once the latest configure's parts exist: at once when none is being prepared.
+    package func waitUntilReady() async {
+        guard launch.isPreparing else { return }
+        await withCheckedContinuation { launch.wait($0) }
+    }
+
+    /// The launch's storage work, off the main actor: the data folder, its preferences and the current scope (a
+    /// logout the file missed is completed first, issue 15), a restored chat without its secret cleared (spec 7.1
+    /// step 5), the pending identity, the session's store and the cached published appearance (step 3).
+    nonisolated static func prepareStorage(
+        appID: String, configuration: ReceptionConfiguration, scopeBox: ScopeBox
+    ) -> PreparedLaunch {
+        let log = logger("Configuration")
+        // Issue 15: the data folder is the owner's only (0700); every file in it is created 0600.
+        do { try PrivateFiles.createFolder(configuration.dataDirectory) } catch {
+            log.error("the data folder could not be created (\(error.code))")
+        }
+        let preferences = FilePreferences.shared(
+            url: configuration.dataDirectory.appendingPathComponent("preferences.json"),
+            write: configuration.writePreferencesFile, logger: logger("Preferences"))
+        let namespaces = StorageNamespaces(
+            preferences: preferences, idGenerator: configuration.ids,
+            journal: RotationJournal(store: configuration.secureStore, logger: logger("Session")),
+            logger: logger("Session"))
+        var (scope, retired) = namespaces.currentKeepingRecord(appID: appID)
+        // Spec 7.1 step 5: a chat whose secret is *missing* (a restored backup: secure items are device-bound) is
+        // cleared and a new generation rotated in. An unreadable secure store is not "missing". The store opened
+        // for the check serves the session when it stays.
+        var kept: (any MessageStoring)?
+        if configuration.secureStore.read(.session(scope: scope.key)) == .missing,
+           let existing = try? configuration.messageStore(configuration.dataDirectory, scope, logger("MessageCache")) {
+            if (try? existing.sessionState().hasStartedChat) == true || !((try? existing.loadWindow()) ?? []).isEmpty {
+                scope = namespaces.rotate(appID: appID)
+                try? existing.rotate(to: scope)
+                log.info("a restored chat without its session secret was cleared")
+            } else {
+                kept = existing
+            }
+        }
+        scopeBox.set(scope.key)
+        // Preferences of older scopes (an earlier version's logout left them) hold a previous user's identity.
+        namespaces.removeEarlierScopes(of: scope)
+        let stager = IdentityStager(
+            store: pendingIdentityStore(preferences, scopeBox: scopeBox),
+            verifiedUserId: IdentityStager.verifiedUserIdReader(
+                secureStore: configuration.secureStore, scope: { scopeBox.value }),
+            logger: logger("Identity"))
+        let session = openSessionStore(scope: scope, configuration: configuration, opened: kept)
+        let cache = AppearanceCache(preferences: FilePreferences.shared(
+            url: configuration.dataDirectory.appendingPathComponent("appearance.json"),
+            write: configuration.writePreferencesFile))
+        return PreparedLaunch(
+            preferences: preferences, namespaces: namespaces, scope: scope, retired: retired, stager: stager,
+            session: session, appearanceCache: cache, cachedAppearance: cache.load(appID: appID))
+    }
+
+    /// Opens the store of `scope` (or takes one already open) behind a session's gate, and reads its state. A store
+    /// that cannot be opened leaves the chat in memory.
+    nonisolated static func openSessionStore(
+        scope: StorageScope, configuration: ReceptionConfiguration, opened: (any MessageStoring)? = nil
+    ) -> OpenedSessionStore {
+        let inner: any MessageStoring
+        if let opened {
+            inner = opened
+        } else {
+            do {
+                inner = try configuration.messageStore(configuration.dataDirectory, scope, logger("MessageCache"))
+            } catch {
+                logger("MessageCache").error(
+                    "the message store could not be opened (\(error.code)); the chat runs in memory")
+                inner = UnavailableMessageStore(scope: scope)
+            }
+        }
+        // Closed when the session ends, so the old session's late writes never reach the next one (SessionStore).
+        let store = SessionStore(inner)
+        return OpenedSessionStore(store: store, state: (try? store.sessionState()) ?? SessionState())
+    }
+
+    /// The pending identity lives in the plain preferences under `<scope>.pending` (spec 7.17).
+    nonisolated static func pendingIdentityStore(_ preferences: FilePreferences, scopeBox: ScopeBox) -> PendingIdentityStore {
+        PendingIdentityStore(
+            load: {
+                guard let text = preferences["\(scopeBox.value).pending"] else { return nil }
+                return try? JSONDecoder().decode(PendingIdentity.self, from: Data(text.utf8))
+            },
+            save: { pending in
+                guard let data = try? JSONEncoder().encode(pending) else { return }
+                preferences["\(scopeBox.value).pending"] = String(decoding: data, as: UTF8.self)
+            })
+    }
+
+    /// The storage is ready: the retired scopes are swept, the parts built, the session started, and the calls kept
+    /// meanwhile run in order. A preparation that a later configure replaced is dropped (its record of a missed
+    /// rotation stays for the next launch).
+    private func finishLaunch(_ prepared: PreparedLaunch, appID: String, generation: Int) {
+        guard let kept = launch.finish(generation: generation), let app, app.appID == appID else { return }
+        let configuration = app.configuration
+        if let retired = prepared.retired {
+            for scope in retired {
+                Self.retireSecrets(of: scope, store: configuration.secureStore, revocations: revocations)
+            }
+            prepared.namespaces.retiredScopesSwept(appID: appID)
+        }
+        // Spec 7.1 step 6: the count restarts at 0 without touching the badge (the service's value follows).
+        self.app?.parts = ConfiguredParts(
+            preferences: prepared.preferences, namespaces: prepared.namespaces, stager: prepared.stager,
+            unreadMonitor: makeUnreadMonitor(configuration), pushRouter: makePushRouter(configuration))
+        startSession(scope: prepared.scope, opened: prepared.session, inheritingHalt: nil)
+        // A chat screen already on screen (embedded before configure) opens the new session's chat.
+        chatPresenceChanged()
+        refreshIdentityState()
+        // Spec 7.1 step 3: the cached published appearance of this App ID, then the refresh loop.
+        startAppearance(appID: appID, cache: prepared.appearanceCache, cached: prepared.cachedAppearance)
+        drainRevocations()
+        logger("Configuration").info("configured")
+        for call in kept.calls { call() }
+        for waiter in kept.waiters { waiter.resume() }
+    }
+}
