@@ -7,6 +7,8 @@
 //                                   --held-out-only] [--qualities Q,…] [--modes NAME,…]
 //                                   (bytes against cjpeg -optimize at equal luma SSIM, and trellis speed)
 //   swift run -c release ImageBench --prepare-48mp [RUNS]   (48 MP preparation against Pillow's, time and peak RSS)
+//   swift run -c release ImageBench --varied [--quick]   (issue 31: encode and decode on scripts/varied-photos,
+//                                   per photo and as the geometric mean, beside libjpeg-turbo)
 //   swift run -c release ImageBench --encode-time FILE.ppm RUNS [Q] [420|444] [MODE] [OUT]
 //                                   (MODE: standard|optimized|progressive|trellis|progressive-trellis)
 //
@@ -40,6 +42,11 @@ do {
         exit(0)
     }
     let encoderBench = ImageBenchmark(seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3)
+    let variedSet = VariedSet(encoderBench: encoderBench, decodeBench: DecodeBenchmark(seconds: quick ? 0.3 : 1.0))
+    if CommandLine.arguments.contains("--varied") {
+        try variedSet.run()
+        exit(0)
+    }
     if let flag = CommandLine.arguments.firstIndex(of: "--prepare-48mp") {
         try Prepare48Benchmark.run(Array(CommandLine.arguments[(flag + 1)...]), bench: encoderBench)
         exit(0)
@@ -53,6 +60,8 @@ do {
         try DecodeBenchmark(seconds: quick ? 0.5 : 2.0).run(encoderBench)
     }
     if !CommandLine.arguments.contains("--decode-only") && !CommandLine.arguments.contains("--encode-only") {
+        // Issue 31: the same encode and decode on varied real photos, beside the tiled image's figures above.
+        try variedSet.run()
         try Prepare48Benchmark.run([quick ? "2" : "5"], bench: encoderBench)
         // The smaller-files goal (bytes at equal SSIM against cjpeg -optimize) and its modes' speed, so that a plain
         // `make bench` shows every figure of issue 21.
