@@ -2,8 +2,8 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
 
-APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb chromium chromium-driver libheif-dev
-PIP_PACKAGES := Pillow PyJWT selenium pillow-heif
+APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb chromium chromium-driver libheif-dev libcurl4-openssl-dev libssl-dev
+PIP_PACKAGES := Pillow PyJWT selenium pillow-heif h2 cryptography
 SWIFT_TEST_FLAGS ?=
 
 .PHONY: install test test-only check-imports ios-check privacy-check version-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
@@ -25,7 +25,7 @@ install:
 	  { $$apt update && $$apt install --no-install-recommends $$missing; } </dev/null >"$(INSTALL_LOG)" 2>&1 || { \
 	    echo "install: apt-get failed; the end of $(INSTALL_LOG):"; tail -n 30 "$(INSTALL_LOG)"; exit 1; }; \
 	fi
-	@python3 -c "import PIL, jwt, selenium, pillow_heif" 2>/dev/null || { \
+	@python3 -c "import PIL, jwt, selenium, pillow_heif, h2, cryptography" 2>/dev/null || { \
 	  echo "installing pip: $(PIP_PACKAGES)"; mkdir -p "$(dir $(INSTALL_LOG))"; \
 	  flags="--disable-pip-version-check --no-input"; \
 	  python3 -m pip install --help 2>/dev/null | grep -q -- --root-user-action && \

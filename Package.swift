@@ -40,7 +40,8 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries
-        // From the system (Debian: libsqlite3-dev, zlib1g-dev, libheif-dev, libmicrohttpd-dev), each with a shim.h.
+        // From the system (Debian: libsqlite3-dev, zlib1g-dev, libheif-dev, libmicrohttpd-dev, libcurl4-openssl-dev,
+        // libssl-dev), each with a shim.h.
         .systemLibrary(
             name: "CSQLite", path: "Modules/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
@@ -54,6 +55,14 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", path: "Modules/CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        // The emulator's APNs provider: HTTP/2 to Apple (libcurl with nghttp2) and ES256 provider tokens signed with
+        // the team's .p8 key (OpenSSL's libcrypto). No library a host links uses either.
+        .systemLibrary(
+            name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .systemLibrary(
+            name: "CCrypto", path: "Modules/CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
 
         // MARK: Core
         // Foundation-free SHA-256, HMAC-SHA256 and Base64: the one target client and emulator both import.
@@ -112,9 +121,10 @@ let package = Package(
         .target(name: "ReceptionTesting", dependencies: ["ReceptionCore"], path: "Modules/ReceptionTesting"),
 
         // MARK: Emulator
-        // The service side (Docs/Emulator.md): HTTP on libmicrohttpd, storage in SQLite, the dashboard.
+        // The service side (Docs/Emulator.md): HTTP on libmicrohttpd, storage in SQLite, the dashboard, the APNs
+        // provider (libcurl, libcrypto).
         .target(
-            name: "ReceptionEmulator", dependencies: ["Digest", "CSQLite", "CMicroHTTPD"],
+            name: "ReceptionEmulator", dependencies: ["Digest", "CSQLite", "CMicroHTTPD", "CCurl", "CCrypto"],
             path: "Modules/ReceptionEmulator", resources: [.copy("Resources/Dashboard")]),
 
         // MARK: Executables
@@ -183,7 +193,7 @@ let package = Package(
             name: "ReceptionTestingTests", dependencies: ["ReceptionTesting", "ReceptionCore"],
             path: "Tests/ReceptionTestingTests"),
         .testTarget(
-            name: "ReceptionEmulatorTests", dependencies: ["ReceptionEmulator", "Digest", "ReceptionTesting"],
+            name: "ReceptionEmulatorTests", dependencies: ["ReceptionEmulator", "Digest", "ReceptionTesting", "CCrypto"],
             path: "Tests/ReceptionEmulatorTests"),
         // Drives the built reception-chat binary through a pseudo-terminal against the in-process emulator.
         .testTarget(

@@ -12,7 +12,9 @@ struct PollingStage: Codable, Sendable, Equatable {
 
 /// Notification content settings (seed 002 "Customize notification content").
 struct PushSettings: Codable, Sendable, Equatable {
-    /// APNs credentials are "configured": `push` in unread answers is true for devices with a token.
+    /// Simulated credentials: without a saved key, pushes are still written to the push outbox (never sent) and
+    /// `push` in unread answers is true for devices with a token. A saved key (``AppSettings/apns``) makes pushes
+    /// real whatever this says.
     var configured = true
     /// The app name: the fallback for an empty rendered title.
     var appName = "Reception Emulator"
@@ -85,4 +87,16 @@ struct AppSettings: Codable, Sendable {
     /// The App Store ID review cards link to by default (dashboard, seed 001 "Review cards"); optional so a
     /// settings document written before it decodes.
     var appStoreId: String?
+    /// The APNs connection's identifiers (seed 002 "Configure APNs"); kept when the key is removed (Disconnect).
+    /// The key itself is stored apart (``EmulatorState/apnsKeyRow``), never in this document.
+    var apns: APNsIdentifiers?
+}
+
+/// The identifiers of an APNs connection: what Apple shows beside the key, and the app's bundle ID.
+struct APNsIdentifiers: Codable, Sendable, Equatable {
+    var keyId: String
+    var teamId: String
+    var bundleId: String
+    /// When the current key was saved (seconds since 1970); `nil` once it was removed.
+    var keySavedAt: Double?
 }

@@ -1,12 +1,14 @@
 import Foundation
 
 /// The `reception-emulator` command line: `--port`, `--data`, `--host`, `--ping-interval`, `--chaos-seed`,
-/// `--import`, `--export-on-exit` (Docs/Emulator.md).
+/// `--import`, `--export-on-exit`, `--seed`, `--apns-host`, `--apns-sandbox-host`, `--apns-ca-file`
+/// (Docs/Emulator.md).
 public enum EmulatorCommand {
     /// The usage text.
     public static let usage = """
         usage: reception-emulator [--port N] [--data DIR] [--host IPv4] [--ping-interval SECONDS]
                                   [--chaos-seed N] [--import FILE] [--export-on-exit FILE] [--seed demo]
+                                  [--apns-host HOST[:PORT]] [--apns-sandbox-host HOST[:PORT]] [--apns-ca-file FILE]
           --port            port to listen on (default 8080; 0 = any free port)
           --data            folder of the emulator database (default ./reception-emulator-data)
           --host            numeric IPv4 address to listen on (default 127.0.0.1)
@@ -15,6 +17,10 @@ public enum EmulatorCommand {
           --import          replace the state with this snapshot file before serving
           --export-on-exit  write a snapshot of the state to this file on SIGTERM or SIGINT
           --seed demo       add demo customers and conversations when there are no devices yet
+          --apns-host       send pushes to this test server instead of Apple's two APNs hosts
+          --apns-sandbox-host  send sandbox devices' pushes to this test server (after --apns-host)
+          --apns-ca-file    PEM certificates the APNs server's certificate must chain to (a test server's own);
+                            verification is never turned off
         """
 
     /// What the command line asks for: the emulator's configuration and the snapshot files.
@@ -62,6 +68,16 @@ public enum EmulatorCommand {
                     return .failure(UsageError(message: "--chaos-seed needs a whole number 0…18446744073709551615"))
                 }
                 configuration.chaosSeed = chaos
+            case "--apns-host", "--apns-sandbox-host":
+                guard APNsHosts.isValid(value) else {
+                    return .failure(UsageError(message: "\(flag) needs HOST or HOST:PORT (a name or IPv4 address, port 1…65535)"))
+                }
+                if flag == "--apns-host" { configuration.apnsHost = value } else { configuration.apnsSandboxHost = value }
+            case "--apns-ca-file":
+                guard FileManager.default.isReadableFile(atPath: value) else {
+                    return .failure(UsageError(message: "--apns-ca-file: cannot read \(value)"))
+                }
+                configuration.apnsCAFile = value
             case "--import": importFile = value
             case "--export-on-exit": exportOnExit = value
             case "--seed":

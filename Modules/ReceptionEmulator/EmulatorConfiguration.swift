@@ -23,6 +23,17 @@ public struct EmulatorConfiguration: Sendable {
     /// Folder of the dashboard's files (`index.html`, `dashboard.css`, the scripts); `nil` reads them from the
     /// emulator's resource bundle. A folder that lacks one makes the dashboard's pages answer 503.
     public var dashboardFiles: String? = nil
+    /// `host[:port]` that replaces both of Apple's APNs hosts (`--apns-host`): a test server such as
+    /// `scripts/fake-apns`. `nil` sends to `api.push.apple.com` and `api.sandbox.push.apple.com`.
+    public var apnsHost: String? = nil
+    /// `host[:port]` that replaces the sandbox host only (`--apns-sandbox-host`), after ``apnsHost``: a test server
+    /// per environment.
+    public var apnsSandboxHost: String? = nil
+    /// PEM certificates that the APNs server's certificate must chain to (`--apns-ca-file`), instead of the
+    /// system's trust store; a test server's self-signed certificate is trusted this way. Verification is never off.
+    public var apnsCAFile: String? = nil
+    /// Waits this many seconds (the APNs provider's backoff between retries); tests pass one that returns at once.
+    public var sleep: @Sendable (_ seconds: Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
     /// Seconds since 1970, now.
     public var now: @Sendable () -> Double
     /// Random credentials and IDs: `count` characters from `A–Z a–z 0–9`.

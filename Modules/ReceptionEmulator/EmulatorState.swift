@@ -17,6 +17,11 @@ final class EmulatorState {
     /// Records that event streams handed `changed` lines for these agent messages to their connections; set by
     /// the emulator to take its state lock, since streams write on their own threads.
     var streamReceived: @Sendable ([String]) -> Void = { _ in }
+    /// The saved APNs key, read from its own settings row (``apnsKeyRow``); `nil` when none is saved.
+    var apnsKey: APNsSigningKey?
+    /// Hands a push to the APNs provider's worker; set by the emulator (the worker records results under the
+    /// state lock, so it runs on a queue of its own).
+    var pushQueued: @Sendable (PushJob) -> Void = { _ in }
 
     init(configuration: EmulatorConfiguration, hub: EventHub) throws {
         self.configuration = configuration
@@ -37,6 +42,7 @@ final class EmulatorState {
                 signingKey: random(40))
             try saveSettings()
         }
+        apnsKey = try loadAPNsKey()
     }
 
     /// Writes the settings document.

@@ -9,6 +9,8 @@ public final class ReceptionEmulator: Sendable {
     let hub: EventHub
     let faults: FaultPlan
     let requestLog = RequestLog()
+    /// The APNs provider's worker (``PushDelivery``): idle until a key is saved and a push is produced.
+    let pushDelivery: PushDelivery
     /// The dashboard's page, style sheet and scripts, read once (``DashboardAssets``).
     let dashboardAssets: DashboardAssets
     private let server = EmulatorLock<HTTPServer?>(nil)
@@ -23,9 +25,14 @@ public final class ReceptionEmulator: Sendable {
         var system = SystemRandomNumberGenerator()
         faults = FaultPlan(seed: configuration.chaosSeed ?? system.next())
         state = EmulatorLock(try EmulatorState(configuration: configuration, hub: hub))
+        pushDelivery = PushDelivery(
+            sender: CurlAPNsClient(caFile: configuration.apnsCAFile),
+            hosts: APNsHosts(replacingBoth: configuration.apnsHost, sandbox: configuration.apnsSandboxHost),
+            now: configuration.now, sleep: configuration.sleep)
         state.withLock { state in
             state.streamReceived = { [weak self] messageIds in self?.recordStreamDelivery(messageIds) }
         }
+        connectPushDelivery()
     }
 
     /// An event stream's connection thread reports agent messages it announced: they count as delivered (seed 001).
@@ -39,9 +46,10 @@ public final class ReceptionEmulator: Sendable {
     /// The App ID, admin token and identity secret stored in the database.
     public var credentials: EmulatorCredentials { state.withLock { $0.credentials } }
 
-    /// The whole state as a snapshot file (`GET /admin/snapshot`, `--export-on-exit`).
-    public func exportSnapshot() throws -> [UInt8] {
-        try state.withLock { Array(try $0.snapshot().serialized().utf8) }
+    /// The whole state as a snapshot file (`GET /admin/snapshot`, `--export-on-exit`). The APNs key is left out
+    /// unless `includingAPNsKey` (`GET /admin/snapshot?includeKey=true`).
+    public func exportSnapshot(includingAPNsKey: Bool = false) throws -> [UInt8] {
+        try state.withLock { Array(try $0.snapshot(includingAPNsKey: includingAPNsKey).serialized().utf8) }
     }
 
     /// Replaces the whole state, credentials included, with a snapshot file's (`PUT /admin/snapshot`, `--import`);
@@ -105,9 +113,14 @@ public enum BodyLimits {
     /// A snapshot import (`PUT /admin/snapshot`, `PUT /dashboard/api/snapshot`): 64 MiB.
     public static let snapshot = 64 * 1_048_576
 
+    /// The APNs connection (`PUT /admin/apns`, `PUT /dashboard/api/apns`): 16 KiB, room for a `.p8` key's text
+    /// (8 KiB at most) and the identifiers.
+    public static let apns = 16_384
+
     /// The limit for a request to `path`.
     public static func limit(method: String, path: String) -> Int {
         if method == "PUT", path == "/admin/snapshot" || path == "/dashboard/api/snapshot" { return snapshot }
+        if path == "/admin/apns" || path == "/dashboard/api/apns" { return apns }
         if path.hasPrefix("/storage/") { return upload }
         if path.hasPrefix("/admin/") || path.hasPrefix("/dashboard/") { return admin }
         return api

@@ -1,5 +1,5 @@
-/// The last 5,000 `/v1/` requests for the developer console (`GET /admin/requests`, the dashboard's Requests page).
-/// An entry keeps what a developer needs to see what the SDK did and nothing that grants access: no header values,
+/// The last 5,000 `/v1/` requests, and the APNs provider's requests to Apple (`direction: "apns"`), for the developer
+/// console (`GET /admin/requests`, the dashboard's Requests page). An entry keeps what a developer needs to see what the SDK did and nothing that grants access: no header values,
 /// no query values of secret-bearing names, and bodies only as their size and top-level key names.
 package final class RequestLog: Sendable {
     /// How many entries the ring keeps.
@@ -23,13 +23,17 @@ package final class RequestLog: Sendable {
         package var bodyKeys: [String]
         /// What a fault did: `delay`, `status`, `drop` or `garble`; `nil` when none fired.
         package var fault: String?
+        /// The `apns-id` APNs answered a provider request with.
+        package var apnsId: String?
+        /// ``RequestLog/apnsDirection`` for a request the emulator sent to APNs; `nil` for a request it received.
+        package var direction: String?
 
         /// An entry; ``RequestLog/record(_:)`` assigns its `id`.
         package init(
             method: String, path: String, query: [String: String] = [:], status: Int, committedStatus: Int? = nil,
             errorCode: String? = nil,
             deviceId: String? = nil, milliseconds: Double = 0, at: Double = 0, bodyBytes: Int = 0,
-            bodyKeys: [String] = [], fault: String? = nil
+            bodyKeys: [String] = [], fault: String? = nil, apnsId: String? = nil, direction: String? = nil
         ) {
             id = 0
             self.method = method
@@ -44,6 +48,8 @@ package final class RequestLog: Sendable {
             self.bodyBytes = bodyBytes
             self.bodyKeys = bodyKeys
             self.fault = fault
+            self.apnsId = apnsId
+            self.direction = direction
         }
     }
 
@@ -58,6 +64,9 @@ package final class RequestLog: Sendable {
 
     /// An empty log.
     package init() {}
+
+    /// The `direction` of an entry for a request the APNs provider sent.
+    package static let apnsDirection = "apns"
 
     /// Query names whose values are never kept (signed URLs, tokens).
     static let secretNames: Set<String> = ["sig", "signature", "token", "secret", "key", "expires", "session"]
@@ -120,7 +129,7 @@ package final class RequestLog: Sendable {
             "errorCode": .optional(entry.errorCode), "deviceId": .optional(entry.deviceId),
             "durationMs": .double((entry.milliseconds * 10).rounded() / 10), "at": InternetDate.json(entry.at),
             "body": ["bytes": .int(Int64(entry.bodyBytes)), "keys": .array(entry.bodyKeys.map(JSONValue.string))],
-            "fault": .optional(entry.fault),
+            "fault": .optional(entry.fault), "apnsId": .optional(entry.apnsId), "direction": .optional(entry.direction),
         ]
     }
 }

@@ -6,7 +6,9 @@ import Foundation
 /// A snapshot is `{"format": "reception-emulator-snapshot", "version": 1, "tables": {name: {"columns": [...],
 /// "rows": [[...]]}}}` with every table of the state: the settings document (credentials included), devices,
 /// sessions, access tokens, conversations, messages, attachments (photo bytes), team, push outbox and appearance
-/// images. A value is `null`, a number, a string, or `{"base64": "..."}` for bytes.
+/// images. A value is `null`, a number, a string, or `{"base64": "..."}` for bytes. The APNs key's settings row is
+/// left out unless the export asks for it; importing a snapshot without it leaves the app without a key (the
+/// identifiers stay, as after Disconnect).
 extension EmulatorState {
     static let snapshotFormat = "reception-emulator-snapshot"
 
@@ -16,13 +18,14 @@ extension EmulatorState {
         "push_outbox", "appearance_images",
     ]
 
-    /// The state as a snapshot document.
-    func snapshot() throws -> JSONValue {
+    /// The state as a snapshot document; the APNs key only when `includingAPNsKey`.
+    func snapshot(includingAPNsKey: Bool = false) throws -> JSONValue {
         var tables: [String: JSONValue] = [:]
         for table in Self.snapshotTables {
             let columns = try columnNames(table)
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-            let rows = try db.query("SELECT \(list) FROM \(table) ORDER BY rowid")
+            let keyRow = table == "settings" && !includingAPNsKey ? " WHERE key <> '\(Self.apnsKeyRow)'" : ""
+            let rows = try db.query("SELECT \(list) FROM \(table)\(keyRow) ORDER BY rowid")
             tables[table] = [
                 "columns": .array(columns.map(JSONValue.string)),
                 "rows": .array(rows.map { row in .array(columns.map { Self.json(row.columns[$0] ?? .null) }) }),
@@ -93,6 +96,7 @@ extension EmulatorState {
             throw refuse("the database refused it (\(error.message))")
         }
         settings = imported
+        apnsKey = try loadAPNsKey()
         rateWindows.removeAll()
         hub.closeAll()
     }
@@ -120,7 +124,8 @@ extension EmulatorState {
             pollingMinutes.contains(Int64($0.forMinutes)) && pollingSeconds.contains(Int64($0.everySeconds))
         }
         let push = settings.push
-        return stagesInRange && (push.titleTemplate?.count ?? 0) <= PushPayload.templateLimit
+        let apnsUsable = settings.apns.map(EmulatorState.isWellFormed) ?? true
+        return stagesInRange && apnsUsable && (push.titleTemplate?.count ?? 0) <= PushPayload.templateLimit
             && (push.bodyTemplate?.count ?? 0) <= PushPayload.templateLimit
             && (push.senderName?.count ?? 0) <= PushPayload.senderNameLimit && (0...JSONValue.safeIntegers.upperBound).contains(Int64(settings.appearanceRevision))
             && settings.appearance.utf8.count <= 60_000

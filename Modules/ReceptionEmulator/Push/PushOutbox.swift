@@ -1,9 +1,10 @@
-/// Writing pushes to the outbox instead of sending them to Apple (seed 002): agent replies, review cards, offer cards
-/// when offer pushes are on, and the dashboard's "Send test".
+/// The pushes the service produces (seed 002): agent replies, review cards, offer cards when offer pushes are on, and
+/// the dashboard's "Send test". Each is written to the push outbox; with a saved APNs key it is also handed to the
+/// provider (``PushDelivery``), which records every attempt on the entry.
 extension EmulatorState {
     /// Queues the push for a just-stored agent message, if the device can receive one.
     func queuePush(for message: NewMessage, photoCount: Int, conversationId: String, deviceId: String) throws {
-        guard settings.push.configured, message.kind != "PAYWALL" || settings.push.offerPushes,
+        guard pushAvailable, message.kind != "PAYWALL" || settings.push.offerPushes,
             let device = try db.row("SELECT \(Columns.devices) FROM devices WHERE id = ?", [.text(deviceId)]),
             let token = device.text("push_token")
         else { return }
@@ -17,7 +18,7 @@ extension EmulatorState {
     /// device's existing conversation, without creating a chat message. 409 `push_not_configured`,
     /// `no_push_token` or `no_conversation` when the device is not eligible. Returns the outbox entry.
     func queueTestPush(deviceId: String) throws -> JSONValue {
-        guard settings.push.configured else {
+        guard pushAvailable else {
             throw APIError(409, "push_not_configured", "The app has no APNs credentials saved.")
         }
         guard let device = try db.row("SELECT \(Columns.devices) FROM devices WHERE id = ?", [.text(deviceId)]),
@@ -46,15 +47,25 @@ extension EmulatorState {
             ? nil : try unreadCount(conversationId: conversationId, readSeq: device.int("read_seq") ?? 0)
         let payload = PushPayload.payload(
             title: title, body: body, badge: badge, sound: settings.push.sound, conversationId: conversationId)
+        let credentials = apnsCredentials
+        let text = payload.serialized()
+        let deviceId = device.text("id") ?? ""
+        let environment = device.text("push_environment")
         let stored = try db.row(
             """
-            INSERT INTO push_outbox (device_id, push_token, push_environment, payload, created_at, is_test)
-            VALUES (?, ?, ?, ?, ?, ?) RETURNING *
+            INSERT INTO push_outbox (device_id, push_token, push_environment, payload, created_at, is_test, delivery)
+            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING \(Columns.pushOutbox)
             """,
             [
-                .text(device.text("id") ?? ""), .text(token), .optional(device.text("push_environment")),
-                .text(payload.serialized()), .double(now), .bool(isTest),
+                .text(deviceId), .text(token), .optional(environment), .text(text), .double(now), .bool(isTest),
+                .text(credentials == nil ? PushDeliveryState.outbox : PushDeliveryState.queued),
             ])
+        if let credentials, let id = stored?.int("id") {
+            pushQueued(
+                PushJob(
+                    outboxId: id, deviceId: deviceId, deviceToken: token, environment: environment,
+                    payload: Array(text.utf8), collapseId: isTest ? "reception-test" : nil, credentials: credentials))
+        }
         return stored.map(Self.pushJSON) ?? .null
     }
 
@@ -72,6 +83,8 @@ extension EmulatorState {
             "payload": (try? JSONValue.parse(row.text("payload") ?? "")) ?? .null,
             "createdAt": .string(InternetDate.string(row.double("created_at") ?? 0)),
             "test": .bool(row.bool("is_test") ?? false),
+            "delivery": .string(row.text("delivery") ?? PushDeliveryState.outbox), "apnsId": .optional(row.text("apns_id")),
+            "attempts": (try? JSONValue.parse(row.text("attempts") ?? "[]")) ?? .array([]),
         ]
     }
 }

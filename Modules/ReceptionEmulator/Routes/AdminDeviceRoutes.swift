@@ -167,6 +167,8 @@ extension EmulatorState {
                 "inChat": .bool(streams > 0),
                 "lastActiveInChatAt": InternetDate.json(row.double("last_active_in_chat_at")),
             ]
+            // seed 002: APNs's last rejection for this device, shown until a delivery succeeds.
+            device["pushRejection"] = row.text("push_rejection").flatMap { try? JSONValue.parse($0) } ?? .null
             device["displayName"] = .optional(row.text("display_name"))
             device["lastSeenAt"] = InternetDate.json(row.double("last_seen_at"))
             device["verifiedAt"] = InternetDate.json(row.double("verified_at"))

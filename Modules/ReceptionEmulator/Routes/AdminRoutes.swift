@@ -51,6 +51,9 @@ extension EmulatorState {
                     "images": .array(try db.query("SELECT id FROM appearance_images ORDER BY id").map { .optional($0.text("id")) }),
                 ])
         case ("POST", ["push-preview"]): return try pushPreview(request)
+        case ("PUT", ["apns"]): return try saveAPNsConnection(request)
+        case ("DELETE", ["apns"]): return try disconnectAPNs()
+        case ("GET", let p) where p.count == 2 && p[0] == "push-outbox": return try pushOutboxEntry(p[1])
         case (_, let p) where p.count >= 2 && p[0] == "devices": return try routeAdminDevice(request, p[1], Array(p.dropFirst(2)))
         default: throw APIError.notFound
         }
@@ -76,6 +79,7 @@ extension EmulatorState {
                 "senderName": .optional(push.senderName), "showMessage": .bool(push.showMessage),
                 "sound": .bool(push.sound), "offerPushes": .bool(push.offerPushes),
             ],
+            "apns": apnsJSON,
             "appearanceRevision": .int(Int64(settings.appearanceRevision)),
             "appStoreId": .optional(settings.appStoreId),
             // seed 000: the identity section shows when the last user was verified.
@@ -247,6 +251,15 @@ extension EmulatorState {
             "INSERT OR REPLACE INTO appearance_images (id, content_type, data) VALUES (?, ?, ?)",
             [.text(id.lowercased()), .text(request.header("content-type") ?? "image/png"), .blob(request.body)])
         return .json(200, ["id": .string(id.lowercased())])
+    }
+
+    /// `GET /admin/push-outbox/<id>`: one entry, with its delivery state and attempts (the dashboard follows a
+    /// "Send test" this way).
+    private func pushOutboxEntry(_ text: String) throws -> HTTPResponse {
+        guard let id = Int64(text), id > 0,
+            let row = try db.row("SELECT \(Columns.pushOutbox) FROM push_outbox WHERE id = ?", [.int(id)])
+        else { throw APIError(404, "not_found", "No such push.") }
+        return .json(200, Self.pushJSON(row))
     }
 
     private func pushOutbox() throws -> HTTPResponse {

@@ -23,13 +23,15 @@ extension EmulatorState {
             emulator.requestLog.clear()
             return .json(200, appJSON())
         case ("GET", ["snapshot"]):
+            // The APNs key only when asked for by name (Docs/Emulator.md "Snapshots").
+            let includeKey = request.query["includeKey"] == "true"
             return HTTPResponse(
                 status: 200,
                 headers: [
                     ("Content-Type", "application/json"),
                     ("Content-Disposition", "attachment; filename=\"reception-snapshot.json\""),
                 ],
-                body: .bytes(Array(try snapshot().serialized().utf8)))
+                body: .bytes(Array(try snapshot(includingAPNsKey: includeKey).serialized().utf8)))
         case ("PUT", ["snapshot"]):
             try importSnapshot(request.body)
             emulator.requestLog.clear()

@@ -175,7 +175,7 @@ extension EmulatorState {
                 "unreadCount": .int(try record.map { try unreadCount(conversationId: $0.id, readSeq: device.readSeq) } ?? 0),
                 "status": .optional(record?.status),
                 "lastMessageAt": InternetDate.json(record?.lastMessageAt),
-                "push": .bool(settings.push.configured && pushToken != nil),
+                "push": .bool(pushAvailable && pushToken != nil),
                 "unreadPolling": stages ?? .null,
             ])
     }

@@ -92,6 +92,19 @@ package enum Schema {
             ALTER TABLE conversations ADD COLUMN team_read_seq INTEGER NOT NULL DEFAULT 0;
             """
         ),
+        (
+            // The APNs provider (issue 30): how each outbox entry fared (`outbox` when no key is saved and it was
+            // only written here; `queued`, `delivered`, `token_dropped`, `rejected` once the provider had it), the
+            // apns-id APNs gave it, every attempt as a JSON array, and the device's last rejection, shown until a
+            // delivery succeeds (seed 002). Older rows read as outbox-only entries without attempts.
+            "007_apns_delivery",
+            """
+            ALTER TABLE push_outbox ADD COLUMN delivery TEXT NOT NULL DEFAULT 'outbox';
+            ALTER TABLE push_outbox ADD COLUMN apns_id TEXT;
+            ALTER TABLE push_outbox ADD COLUMN attempts TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE devices ADD COLUMN push_rejection TEXT;
+            """
+        ),
     ]
 
     /// Applies every migration not yet recorded.
@@ -115,7 +128,7 @@ package enum Columns {
     package static let devices = """
         id, created_at, info, external_user_id, name, email, language, metadata, paywalls, push_token, \
         push_environment, updates_app_badge, verified_user_id, verified_name, verified_email, verified_at, blocked, \
-        reset_revision, read_seq, user_typing, last_active_in_chat_at, display_name, last_seen_at
+        reset_revision, read_seq, user_typing, last_active_in_chat_at, display_name, last_seen_at, push_rejection
         """
     /// `conversations`, every column.
     package static let conversations = "id, device_id, status, created_at, last_message_at, last_seq, team_read_seq"
@@ -132,5 +145,7 @@ package enum Columns {
     /// `attachments` with the photo's bytes.
     package static let attachmentsWithData = attachments + ", data"
     /// `push_outbox`, every column.
-    package static let pushOutbox = "id, device_id, push_token, push_environment, payload, created_at, is_test"
+    package static let pushOutbox = """
+        id, device_id, push_token, push_environment, payload, created_at, is_test, delivery, apns_id, attempts
+        """
 }

@@ -48,7 +48,8 @@ final class EmulatorHarness: Sendable {
     init(
         clock: TestClock = TestClock(), realClock: Bool = false, pingInterval: Double = 0.2,
         accessTokenLifetime: Double = 3600, teamPhotoURLLifetime: Double = 3600, directory: String? = nil,
-        chaosSeed: UInt64? = nil, dashboardFiles: String? = nil
+        chaosSeed: UInt64? = nil, dashboardFiles: String? = nil,
+        configure: (inout EmulatorConfiguration) -> Void = { _ in }
     ) throws {
         self.clock = clock
         self.directory =
@@ -59,6 +60,7 @@ final class EmulatorHarness: Sendable {
         if !realClock { configuration.now = { clock.now } }
         configuration.chaosSeed = chaosSeed
         configuration.dashboardFiles = dashboardFiles
+        configure(&configuration)
         emulator = try ReceptionEmulator(configuration: configuration)
         try emulator.start()
         let sessionConfiguration = URLSessionConfiguration.ephemeral
