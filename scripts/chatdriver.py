@@ -47,9 +47,9 @@ def free_port_process(argv, env=None, pattern=r"http://127\.0\.0\.1:\d+", timeou
 class Emulator:
     """A reception-emulator process on a free loopback port and its admin API."""
 
-    def __init__(self, binary, data_dir):
+    def __init__(self, binary, data_dir, extra_args=()):
         self.proc, self.url, banner = free_port_process(
-            [binary, "--port", "0", "--data", data_dir, "--ping-interval", "2"])
+            [binary, "--port", "0", "--data", data_dir, "--ping-interval", "2", *extra_args])
         self.app_id = re.search(r"App ID:\s+(\S+)", banner).group(1)
         self.admin_token = re.search(r"Admin token:\s+(\S+)", banner).group(1)
         self.identity_secret = re.search(r"Identity secret:\s+(\S+)", banner).group(1)

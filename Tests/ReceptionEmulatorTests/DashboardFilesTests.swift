@@ -25,7 +25,7 @@ struct DashboardFilesTests {
         let (cookie, _) = try DashboardAccessTests.signIn(harness)
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.source.path).sorted()
         #expect(names.contains("index.html") && names.contains("dashboard.css") && names.contains("app.js"))
-        #expect(names.filter { $0.hasSuffix(".js") }.count == 12)
+        #expect(names.filter { $0.hasSuffix(".js") }.count == 13)
         for name in names {
             let path = name == "index.html" ? "/dashboard/" : "/dashboard/assets/" + name
             let reply = try await harness.raw("GET", path, headers: ["Cookie": cookie])

@@ -23,7 +23,7 @@ struct DashboardAssets: Sendable {
         var types = [page: "text/html; charset=utf-8", "dashboard.css": "text/css; charset=utf-8"]
         for script in [
             "app", "dom", "api", "inbox", "conversation", "composer", "details", "users", "settings", "identity",
-            "appearance", "console",
+            "appearance", "console", "apns",
         ] {
             types[script + ".js"] = "text/javascript; charset=utf-8"
         }

@@ -15,7 +15,7 @@ export function renderRequests(main, device) {
   const statusInput = el("input", { type: "text", id: "requests-status", placeholder: "404 or 4xx", autocomplete: "off" });
   const rows = el("tbody", { id: "requests-rows" });
   main.append(el("h1", {}, "Requests"),
-    el("p", { class: "small muted" }, "Every /v1/ request the SDK made, newest first (the last 5,000). Tokens, secrets and body values are never kept: a body shows its size and keys."),
+    el("p", { class: "small muted" }, "Every /v1/ request the SDK made, and every request the APNs provider sent to Apple, newest first (the last 5,000). Tokens, secrets, keys and body values are never kept: a body shows its size and keys."),
     el("form", { class: "row", onsubmit: (e) => e.preventDefault() },
       el("label", { for: "requests-device" }, "Device"), deviceInput,
       el("label", { for: "requests-status" }, "Status"), statusInput),
@@ -30,7 +30,8 @@ export function renderRequests(main, device) {
     for (const r of requests) {
       const search = Object.entries(r.query || {}).map(([k, v]) => k + "=" + v).join("&");
       rows.append(el("tr", { class: r.status >= 400 || r.status === 0 ? "request failed" : "request" },
-        el("td", {}, when(r.at)), el("td", {}, r.method), el("td", { class: "path" }, r.path + (search ? "?" + search : "")),
+        el("td", {}, when(r.at)), el("td", {}, r.direction === "apns" ? "APNs " + r.method : r.method),
+        el("td", { class: "path" }, r.path + (search ? "?" + search : "") + (r.apnsId ? " · apns-id " + r.apnsId : "")),
         el("td", { class: "status", title: r.committedStatus ? "Dropped: the emulator committed " + r.committedStatus + " and sent nothing" : null },
           String(r.status) + (r.committedStatus ? " (committed " + r.committedStatus + ")" : "")), el("td", {}, r.errorCode || ""),
         el("td", {}, r.deviceId ? el("a", { href: "#/conversation/" + encodeURIComponent(r.deviceId) }, r.deviceId) : "—"),
@@ -98,12 +99,19 @@ export function renderFaults(main) {
 }
 
 /// #/push: the push outbox as a phone shows each push, with its JSON beside it.
+/// One outbox entry's fate: only written here (no key), or what APNs made of it.
+function deliveryLine(p) {
+  const names = { outbox: "Push inbox only (no APNs key saved)", queued: "Sending to APNs…", delivered: "Delivered to APNs",
+    token_dropped: "Refused: token dropped", rejected: "Refused by APNs" };
+  return (names[p.delivery] || p.delivery) + (p.apnsId ? " · apns-id " + p.apnsId : "");
+}
+
 export function renderPush(main) {
   const list = el("div", { id: "push-list" });
   const filter = el("input", { type: "text", id: "push-device", placeholder: "any device", autocomplete: "off" });
   let appName = "App";
   main.append(el("h1", {}, "Push inbox"),
-    el("p", { class: "small muted" }, "Pushes the emulator would have sent to Apple, newest first, as the phone shows them."),
+    el("p", { class: "small muted" }, "Every push the emulator produced, newest first, as the phone shows it; with an APNs key saved, each attempt to deliver it, its status and apns-id."),
     el("form", { class: "row", onsubmit: (e) => e.preventDefault() }, el("label", { for: "push-device" }, "Device"), filter,
       el("button", { type: "button", id: "push-send-test", onclick: () => sendTestPush(filter.value.trim() || null).then(load).catch(() => {}) }, "Send test"),
       el("button", { type: "button", class: "quiet", id: "push-clear", onclick: async () => { await api("DELETE", "push-outbox"); load(); } }, "Empty the inbox")),
@@ -125,7 +133,11 @@ export function renderPush(main) {
           " · Thread: " + (aps["thread-id"] || "—") + (p.test ? " · Test" : "")));
       list.append(el("section", { class: "push-entry" },
         el("div", {}, phone, el("p", { class: "small" }, "To ", el("a", { href: "#/conversation/" + encodeURIComponent(p.deviceId) }, p.deviceId), " · " + (p.pushEnvironment || "—"))),
-        el("pre", { class: "push-json" }, JSON.stringify(p.payload, null, 2))));
+        el("div", {}, el("p", { class: "small push-delivery" }, deliveryLine(p)),
+          el("ul", { class: "small push-attempts", "aria-label": "APNs attempts" }, (p.attempts || []).map((a) =>
+            el("li", {}, "Attempt " + a.attempt + ": " + (a.status || "no answer") + (a.reason ? " " + a.reason : "") +
+              (a.apnsId ? " · apns-id " + a.apnsId : "") + " · " + when(a.at)))),
+          el("pre", { class: "push-json" }, JSON.stringify(p.payload, null, 2)))));
     }
   }
   filter.addEventListener("input", () => load().catch(() => {}));

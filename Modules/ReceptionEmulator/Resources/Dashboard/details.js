@@ -33,9 +33,34 @@ export async function sendTestPush(preferred) {
   const extra = el("div", {}, el("label", { for: "test-push-device" }, "Device"), select);
   const ok = await confirmAction("Send test", "Sends a test notification with the saved notification content to the chosen device. It creates no chat message.", { confirmLabel: "Send test", extra });
   if (!ok) return;
-  const entry = await api("POST", `devices/${encodeURIComponent(select.value)}/test-push`);
+  let entry = await api("POST", `devices/${encodeURIComponent(select.value)}/test-push`);
   const alert = entry && entry.payload && entry.payload.aps && entry.payload.aps.alert;
-  notify("Test push written to the emulator's push outbox" + (alert ? ": “" + alert.title + "” — " + alert.body : "."), true);
+  if (entry.delivery !== "queued") {
+    notify("Test push written to the emulator's push outbox (no APNs key is saved, nothing was sent)" + (alert ? ": “" + alert.title + "” — " + alert.body : "."), true);
+    return entry;
+  }
+  notify("Sending the test push to APNs…", true);
+  // The provider delivers off the request; follow the entry until APNs answered for good (retries included).
+  const deadline = Date.now() + 60000;
+  while (entry.delivery === "queued" && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    entry = await api("GET", "push-outbox/" + entry.id);
+  }
+  notify(deliveryText(entry), entry.delivery === "delivered");
+  return entry;
+}
+
+/// What became of a push, in words: APNs's acceptance (not proof of display, seed 002) or its last answer.
+export function deliveryText(entry) {
+  const last = (entry.attempts || [])[entry.attempts.length - 1] || {};
+  const answer = (last.status || "no answer") + (last.reason ? " " + last.reason : "");
+  switch (entry.delivery) {
+    case "delivered": return "APNs accepted the test push (apns-id " + (entry.apnsId || "—") + "). Check the phone: acceptance does not prove it was shown.";
+    case "token_dropped": return "APNs refused the device's token (" + answer + "); the token was dropped until the app sends a new one.";
+    case "rejected": return "APNs refused the test push (" + answer + ").";
+    case "queued": return "APNs has not answered yet; the Push inbox shows each attempt.";
+    default: return "Written to the push inbox only.";
+  }
 }
 
 export function renderDetails(node, device, reload) {
@@ -80,9 +105,12 @@ export function renderDetails(node, device, reload) {
     ["OS", info.osVersion], ["Model", info.deviceModel], ["Locale", info.locale], ["Language", device.language],
     ["Timezone", info.timezone], ["SDK version", info.sdkVersion]]));
   node.append(el("h3", {}, "Push"));
+  const rejection = device.pushRejection;
   node.append(fields([
     ["Environment", device.pushToken ? environmentName(device.pushEnvironment) : "Not registered"],
-    ["Token", device.pushToken ? "…" + device.pushToken.slice(-8) : "—"]]));
+    ["Token", device.pushToken ? "…" + device.pushToken.slice(-8) : "—"],
+    // seed 002: a reported rejection stays until a delivery succeeds.
+    ["APNs", rejection ? "Rejected: " + rejection.status + (rejection.reason ? " " + rejection.reason : "") + " on " + when(rejection.at) + (rejection.tokenDropped ? " (token dropped)" : "") : "No rejection"]]));
   node.append(el("h3", {}, "Activity"));
   node.append(fields([
     ["In chat", device.inChat ? "Yes" : "No"], ["Last active in chat", when(device.lastActiveInChatAt)],

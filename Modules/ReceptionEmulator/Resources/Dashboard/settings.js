@@ -1,11 +1,11 @@
 // `settings.js`: identity verification (seed 000), the app switch and review-card App Store ID, team members with
-// photos, notification content with its preview and "Send test" (seed 002), rate limits and unread polling stages (spec
-// 4.7, 6.3.1). Chat appearance is `appearance.js`.
+// photos, Apple Push Notifications (its connection and Send test are `apns.js`) with notification content and its
+// preview (seed 002), rate limits and unread polling stages (spec 4.7, 6.3.1). Chat appearance is `appearance.js`.
 
 import { api, notify } from "./api.js";
 import { el, clear, when, confirmAction, base64FromFile } from "./dom.js";
-import { sendTestPush } from "./details.js";
 import { appearanceSection } from "./appearance.js";
+import { apnsConnection } from "./apns.js";
 import { setupPromptControl, serverHints } from "./identity.js";
 
 const scopes = ["messages", "uploads", "requests", "session", "stream"];
@@ -176,11 +176,11 @@ function notificationSection(app, reload) {
   save.addEventListener("click", async () => { await api("PATCH", "app", { push: draft() }); notify("Notification content saved.", true); reload(); });
   const cancel = el("button", { type: "button", class: "quiet", onclick: () => reload() }, "Cancel");
   const reset = el("button", { type: "button", class: "quiet", onclick: () => { title.value = ""; body.value = ""; title.dispatchEvent(new Event("input")); body.dispatchEvent(new Event("input")); } }, "Reset text to default");
-  const test = el("button", { type: "button", class: "quiet", onclick: () => sendTestPush(null).catch(() => {}) }, "Send test");
   const box = (key, label) => el("label", { class: "inline", for: flags[key].id }, flags[key], label);
   return el("section", { "aria-labelledby": "push-heading" },
     el("h2", { id: "push-heading" }, "Apple Push Notifications"),
-    box("configured", "APNs credentials configured"),
+    apnsConnection(app, reload),
+    box("configured", "Without a key, still write pushes to the Push inbox (simulated credentials; nothing is sent)"),
     el("label", { for: "push-app-name" }, "App name (the title when a rendered title is empty)"), appName,
     el("h3", {}, "Notification content"),
     el("p", { class: "small muted" }, "Pushes use the device's app language (else its locale, else English). Title and Message override the preview language only and are not translated."),
@@ -192,7 +192,7 @@ function notificationSection(app, reload) {
     box("showMessage", "Show message"), box("sound", "Sound"), box("offerPushes", "Offer pushes (paywall cards also send a push)"),
     el("h3", {}, "Preview (a reply with two photos; nothing is sent)"),
     el("div", { class: "push-preview", "aria-label": "Notification preview" }, previewTitle, previewBody),
-    el("p", {}, save, " ", cancel, " ", reset, " ", test));
+    el("p", {}, save, " ", cancel, " ", reset));
 }
 
 function limitsSection(app, reload) {
