@@ -58,10 +58,14 @@ export function createComposer(deviceId, getState, refresh) {
     const { app } = getState();
     return app && app.appStoreId ? `https://apps.apple.com/app/id${app.appStoreId}?action=write-review` : "";
   }
+  // A review card chosen before the app's settings arrived (the view's first load still under way) gets the default
+  // URL when they do (`update`), once: a URL the agent cleared afterwards stays cleared.
+  let reviewDefaultPending = false;
   kind.addEventListener("change", () => {
     reviewFields.hidden = kind.value !== "REVIEW";
     paywallFields.hidden = kind.value !== "PAYWALL";
     if (kind.value === "REVIEW" && !reviewURL.value) reviewURL.value = defaultReviewURL();
+    reviewDefaultPending = kind.value === "REVIEW" && !reviewURL.value;
   });
 
   let typingSince = 0, idleTimer = null;
@@ -133,6 +137,10 @@ export function createComposer(deviceId, getState, refresh) {
     if (paywall.dataset.key !== paywallKey) {
       paywall.dataset.key = paywallKey;
       paywall.replaceChildren(...paywalls.map((p) => el("option", { value: p.id }, p.title + " (" + p.id + ")")));
+    }
+    if (reviewDefaultPending && kind.value === "REVIEW" && !reviewURL.value && defaultReviewURL()) {
+      reviewURL.value = defaultReviewURL();
+      reviewDefaultPending = false;
     }
     notice.hidden = !device.blocked;
     notice.textContent = device.blocked ? "This customer is blocked: the app shows “You can't send messages from this device.” Your replies still reach it." : "";
