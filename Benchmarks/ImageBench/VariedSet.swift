@@ -17,16 +17,11 @@ struct VariedSet {
     }
 
     func run() throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/varied-photos").path
-        let directory = try Reference.run("python3", [script])
-        let listing = try Reference.run("python3", [script, directory, "--list"])
+        let (directory, photos) = try Self.photos()
         print("VariedSet: real photos of scripts/varied-photos, libjpeg-turbo \(Reference.version()) via Pillow")
         var all: [Ratios] = []
-        for line in listing.split(separator: "\n") {
-            let fields = line.split(separator: "\t").map(String.init)
-            guard fields.count == 3 else { continue }
-            all.append(try measure(name: fields[0], kind: fields[1], directory: directory))
+        for photo in photos {
+            all.append(try measure(name: photo.name, kind: photo.kind, directory: directory))
         }
         guard !all.isEmpty else { throw BenchFailure("no varied photos in \(directory)") }
         let encodeMean = Self.geometricMean(all.map(\.encode))
@@ -69,10 +64,64 @@ struct VariedSet {
         return ratios
     }
 
+    /// The set's folder (`scripts/varied-photos` fetches it on first use) and each photo's name and kind.
+    static func photos() throws -> (directory: String, photos: [(name: String, kind: String)]) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/varied-photos").path
+        let directory = try Reference.run("python3", [script])
+        let photos = try Reference.run("python3", [script, directory, "--list"]).split(separator: "\n")
+            .map { $0.split(separator: "\t").map(String.init) }
+            .filter { $0.count == 3 }
+            .map { (name: $0[0], kind: $0[1]) }
+        return (directory, photos)
+    }
+
     static func geometricMean(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         return exp(values.map { log($0) }.reduce(0, +) / Double(values.count))
     }
 
     private func fmt(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+}
+
+extension VariedSet {
+    /// `ImageBench --varied-prepare`: spec 7.9's preparation of each varied photo's camera-like JPEG with the
+    /// encoder preparation used before issue 31 (progressive, Annex K tables), with preparation's encoder now
+    /// (baseline + trellis, Annex K tables) and with the other trellis candidate, beside Pillow's pipeline for the
+    /// same job: the quality step the ladder chose, the bytes, and the time (best of a timed loop each). Issue 31:
+    /// the new encoder must fit every photo at the step the old one fits it at, or a higher one.
+    static let candidates: [(name: String, encoder: JPEGEncoder)] = [
+        ("progressive (before issue 31)", JPEGEncoder(options: .init(progressive: true))),
+        ("baseline+trellis/annexK (preparation's)", PhotoPreparer.defaultEncoder),
+        ("progressive+trellis/annexK", JPEGEncoder(options: .init(progressive: true, trellis: true, tables: .annexK))),
+    ]
+
+    func prepare() throws {
+        let (directory, photos) = try Self.photos()
+        print("VariedSet preparation: spec 7.9 on each photo's q92 JPEG; Pillow \(Reference.version()) (draft + LANCZOS + ladder)")
+        var lowered: [String: Int] = [:]
+        for (name, _) in photos {
+            let path = "\(directory)/\(name).jpg"
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            let bytes = [UInt8](data)
+            let pillow = try decodeBench.pillow("prepare", path)
+            var text = "\(name): Pillow \(fmt(pillow * 1000)) ms"
+            var currentQuality = 0
+            for (index, candidate) in Self.candidates.enumerated() {
+                let preparer = PhotoPreparer(encoder: candidate.encoder)
+                var outcome: PhotoPreparer.Outcome?
+                let time = try decodeBench.best { outcome = try preparer.prepareReporting(bytes) }
+                guard let outcome else { continue }
+                if index == 0 { currentQuality = outcome.quality }
+                if outcome.quality < currentQuality { lowered[candidate.name, default: 0] += 1 }
+                text += " | \(candidate.name): q\(outcome.quality) \(outcome.photo.jpeg.count) B \(fmt(time * 1000)) ms"
+                text += " ×\(fmt(time / pillow, 3))"
+            }
+            print(text)
+        }
+        for candidate in Self.candidates.dropFirst() {
+            print("\(candidate.name): photos prepared at a lower quality step than the encoder's before issue 31:"
+                  + " \(lowered[candidate.name] ?? 0) (goal 0)")
+        }
+    }
 }

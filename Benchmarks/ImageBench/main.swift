@@ -9,6 +9,8 @@
 //   swift run -c release ImageBench --prepare-48mp [RUNS]   (48 MP preparation against Pillow's, time and peak RSS)
 //   swift run -c release ImageBench --varied [--quick]   (issue 31: encode and decode on scripts/varied-photos,
 //                                   per photo and as the geometric mean, beside libjpeg-turbo)
+//   swift run -c release ImageBench --varied-prepare   (issue 31: preparation of the varied set, current encoder
+//                                   and the trellis candidates, beside Pillow's pipeline)
 //   swift run -c release ImageBench --encode-time FILE.ppm RUNS [Q] [420|444] [MODE] [OUT]
 //                                   (MODE: standard|optimized|progressive|trellis|progressive-trellis)
 //
@@ -45,6 +47,10 @@ do {
     let variedSet = VariedSet(encoderBench: encoderBench, decodeBench: DecodeBenchmark(seconds: quick ? 0.3 : 1.0))
     if CommandLine.arguments.contains("--varied") {
         try variedSet.run()
+        exit(0)
+    }
+    if CommandLine.arguments.contains("--varied-prepare") {
+        try variedSet.prepare()
         exit(0)
     }
     if let flag = CommandLine.arguments.firstIndex(of: "--prepare-48mp") {
