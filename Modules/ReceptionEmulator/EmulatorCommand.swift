@@ -19,8 +19,9 @@ public enum EmulatorCommand {
           --seed demo       add demo customers and conversations when there are no devices yet
           --apns-host       send pushes to this test server instead of Apple's two APNs hosts
           --apns-sandbox-host  send sandbox devices' pushes to this test server (after --apns-host)
-          --apns-ca-file    PEM certificates the APNs server's certificate must chain to (a test server's own);
-                            verification is never turned off
+          --apns-ca-file    PEM certificates the APNs server's certificate must chain to (a test server's own;
+                            default: the system's); a test server on this machine given without it is not
+                            verified, Apple's hosts always are
         """
 
     /// What the command line asks for: the emulator's configuration and the snapshot files.
@@ -166,6 +167,9 @@ public enum EmulatorCommand {
             FileHandle.standardOutput.write(Data(banner.utf8))
             if let problem = emulator.dashboardProblem {
                 FileHandle.standardError.write(Data("reception-emulator: error: \(problem)\n".utf8))
+            }
+            if let note = APNsTrust.startupNote(configuration, trust: emulator.apnsTrust) {
+                FileHandle.standardError.write(Data((note + "\n").utf8))
             }
             if let warning = exposureWarning(host: configuration.host) {
                 FileHandle.standardError.write(Data((warning + "\n").utf8))

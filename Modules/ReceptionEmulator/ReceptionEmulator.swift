@@ -14,6 +14,8 @@ public final class ReceptionEmulator: Sendable {
     /// The dashboard's page, style sheet and scripts, read once (``DashboardAssets``).
     let dashboardAssets: DashboardAssets
     private let server = EmulatorLock<HTTPServer?>(nil)
+    /// Which certificates the APNs provider trusts (`--apns-ca-file`, the system's, a loopback test server).
+    package let apnsTrust: APNsTrust
 
     /// Opens (or creates, with fresh credentials) the database in the configured data folder.
     public init(configuration: EmulatorConfiguration) throws {
@@ -25,8 +27,9 @@ public final class ReceptionEmulator: Sendable {
         var system = SystemRandomNumberGenerator()
         faults = FaultPlan(seed: configuration.chaosSeed ?? system.next())
         state = EmulatorLock(try EmulatorState(configuration: configuration, hub: hub))
+        apnsTrust = APNsTrust(caFile: configuration.apnsCAFile)
         pushDelivery = PushDelivery(
-            sender: CurlAPNsClient(caFile: configuration.apnsCAFile),
+            sender: CurlAPNsClient(trust: apnsTrust),
             hosts: APNsHosts(replacingBoth: configuration.apnsHost, sandbox: configuration.apnsSandboxHost),
             now: configuration.now, sleep: configuration.sleep)
         state.withLock { state in

@@ -19,11 +19,13 @@ struct APNsDeliveryTests {
         let key: TestKey
         let sleeps = EmulatorLock<[Double]>([])
 
-        init(clock: TestClock = TestClock()) async throws {
+        /// `givenCA: false`: the emulator is not told the fake's certificate authority (`--apns-host` alone).
+        init(clock: TestClock = TestClock(), givenCA: Bool = true) async throws {
             let fake = try FakeAPNs()
             let sleeps = sleeps
             harness = try EmulatorHarness(clock: clock) { configuration in
                 fake.configure(&configuration)
+                if !givenCA { configuration.apnsCAFile = nil }
                 configuration.sleep = { seconds in sleeps.withLock { $0.append(seconds) } }
             }
             self.fake = fake
@@ -117,6 +119,16 @@ struct APNsDeliveryTests {
         let logText = String(decoding: log.body, as: UTF8.self)
         #expect(!logText.contains(token))
         #expect(!logText.contains("PRIVATE KEY"))
+    }
+
+    @Test("a test server on this machine given with --apns-host alone (no CA bundle) is reached, unverified")
+    func aLoopbackTestServerWithoutItsCAIsReached() async throws {
+        let rig = try await Rig(givenCA: false)
+        try await rig.connect()
+        let device = try await rig.device(token: String(repeating: "d4", count: 32), environment: "PRODUCTION")
+        let entry = try await rig.reply(to: device)
+        #expect(entry["delivery"] as? String == "delivered")
+        #expect(Self.statuses(entry) == [200])
     }
 
     @Test(arguments: [(410, "Unregistered"), (400, "BadDeviceToken")])

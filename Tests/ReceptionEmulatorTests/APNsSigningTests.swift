@@ -120,3 +120,45 @@ struct APNsSigningTests {
         #expect(APNsBackoff.delay(afterAttempt: 60) == 8)
     }
 }
+
+/// Which APNs servers are verified, and against what (`APNsTrust`).
+@Suite("APNsTrustTests")
+struct APNsTrustTests {
+    @Test(arguments: [
+        ("127.0.0.1", true), ("127.8.9.10", true), ("localhost", true), ("128.0.0.1", false),
+        ("api.push.apple.com", false), ("127.0.0.1.example.com", false), ("127.0.0", false), ("127.0.0.256", false),
+        ("10.0.0.1", false), ("", false),
+    ])
+    func loopbackHosts(host: String, loopback: Bool) {
+        #expect(APNsTrust.isLoopback(host) == loopback)
+    }
+
+    @Test("without a CA bundle only a loopback test server goes unverified; Apple's hosts never do")
+    func onlyLoopbackIsUnverified() {
+        let trust = APNsTrust(caFile: nil)
+        #expect(trust.caFile == nil)
+        #expect(trust.skipsVerification(of: "https://127.0.0.1:8443/3/device/abc"))
+        #expect(trust.skipsVerification(of: "https://localhost:8443/3/device/abc"))
+        #expect(!trust.skipsVerification(of: "https://api.push.apple.com/3/device/abc"))
+        #expect(!trust.skipsVerification(of: "https://api.sandbox.push.apple.com/3/device/abc"))
+        #expect(!trust.skipsVerification(of: "https://apns.example.test:443/3/device/abc"))
+    }
+
+    @Test("a CA bundle (--apns-ca-file) verifies every server, loopback too")
+    func aBundleVerifiesEverything() {
+        let given = APNsTrust(caFile: "/given/ca.pem")
+        #expect(given.caFile == "/given/ca.pem")
+        #expect(!given.skipsVerification(of: "https://127.0.0.1:8443/3/device/abc"))
+        #expect(!given.skipsVerification(of: "https://api.push.apple.com/3/device/abc"))
+    }
+
+    @Test("the start-up note names an unverified loopback test server, and only that")
+    func startupNote() {
+        var configuration = EmulatorConfiguration(dataDirectory: "/nonexistent/reception-emulator")
+        configuration.apnsHost = "127.0.0.1:9443"
+        #expect(APNsTrust.startupNote(configuration, trust: APNsTrust(caFile: nil)) != nil)
+        #expect(APNsTrust.startupNote(configuration, trust: APNsTrust(caFile: "/ca.pem")) == nil)
+        configuration.apnsHost = "apns.example.test:443"
+        #expect(APNsTrust.startupNote(configuration, trust: APNsTrust(caFile: nil)) == nil)
+    }
+}

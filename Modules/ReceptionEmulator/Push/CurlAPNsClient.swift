@@ -1,9 +1,11 @@
 import CCurl
 import Foundation
 
-/// ``APNsSending`` over libcurl: HTTP/2 over TLS, with the server's certificate always verified (against the
-/// system's trust store, or the `--apns-ca-file` bundle when one is given). One easy handle is reused so the HTTP/2
-/// connection to each host stays open between pushes, as Apple asks.
+/// ``APNsSending`` over libcurl: HTTP/2 over TLS. The server's certificate is verified against the system's trust
+/// store, or the `--apns-ca-file` bundle of ``APNsTrust``; only a test server on this machine that was given no
+/// bundle is not verified (``APNsTrust/skipsVerification(of:)``). Apple's hosts are always
+/// verified. One easy handle is reused so the HTTP/2 connection to each host stays open between pushes, as Apple
+/// asks.
 ///
 /// `@unchecked Sendable`: the curl handle is only touched under `lock`, one transfer at a time.
 final class CurlAPNsClient: APNsSending, @unchecked Sendable {
@@ -15,11 +17,11 @@ final class CurlAPNsClient: APNsSending, @unchecked Sendable {
 
     private let lock = NSLock()
     private var handle: UnsafeMutableRawPointer?
-    private let caFile: String?
+    private let trust: APNsTrust
 
-    /// A client that trusts `caFile` (PEM certificates) instead of the system's trust store when set.
-    init(caFile: String?) {
-        self.caFile = caFile
+    /// A client that verifies servers as `trust` says.
+    init(trust: APNsTrust) {
+        self.trust = trust
         _ = Self.globalInit
     }
 
@@ -50,14 +52,18 @@ final class CurlAPNsClient: APNsSending, @unchecked Sendable {
         let receiver = Receiver()
         let context = Unmanaged.passUnretained(receiver).toOpaque()
         var code = reception_curl_set_string(handle, CURLOPT_URL, request.url)
+        let verify = !trust.skipsVerification(of: request.url)
         let settings: [(CURLoption, Int)] = [
-            (CURLOPT_POST, 1), (CURLOPT_NOSIGNAL, 1), (CURLOPT_SSL_VERIFYPEER, 1), (CURLOPT_SSL_VERIFYHOST, 2),
-            (CURLOPT_CONNECTTIMEOUT, Self.connectTimeout), (CURLOPT_TIMEOUT, Self.requestTimeout),
+            (CURLOPT_POST, 1), (CURLOPT_NOSIGNAL, 1), (CURLOPT_SSL_VERIFYPEER, verify ? 1 : 0),
+            (CURLOPT_SSL_VERIFYHOST, verify ? 2 : 0), (CURLOPT_CONNECTTIMEOUT, Self.connectTimeout),
+            (CURLOPT_TIMEOUT, Self.requestTimeout),
         ]
         for (option, value) in settings where code == CURLE_OK { code = reception_curl_set_long(handle, option, value) }
         if code == CURLE_OK { code = reception_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "https") }
         if code == CURLE_OK { code = reception_curl_require_http2(handle) }
-        if code == CURLE_OK, let caFile { code = reception_curl_set_string(handle, CURLOPT_CAINFO, caFile) }
+        if code == CURLE_OK, let caFile = trust.caFile {
+            code = reception_curl_set_string(handle, CURLOPT_CAINFO, caFile)
+        }
         if code == CURLE_OK { code = reception_curl_set_headers(handle, headers) }
         if code == CURLE_OK {
             code = request.body.withUnsafeBufferPointer { bytes in
@@ -115,4 +121,46 @@ private func receiveHeader(
         receiver.apnsId = String(parts[1].trimmingCharacters(in: .whitespacesAndNewlines).prefix(64))
     }
     return bytes.count
+}
+
+/// Which certificates the APNs client trusts: the `--apns-ca-file` bundle when one is given, else the system's trust
+/// store. A test server on this machine (`--apns-host` or `--apns-sandbox-host` naming `localhost` or a 127.x
+/// address) with no bundle given is not verified: its certificate is the developer's own, made for the test, and
+/// nothing leaves the machine. Apple's hosts and every other host are always verified.
+package struct APNsTrust: Sendable, Equatable {
+    /// PEM certificates the server's certificate must chain to, instead of the system's trust store.
+    package var caFile: String?
+    /// Whether a loopback test server is accepted without verification (no bundle was given).
+    package var acceptsLoopbackUnverified: Bool
+
+    package init(caFile: String?) {
+        self.caFile = caFile
+        acceptsLoopbackUnverified = caFile == nil
+    }
+
+    /// Whether `url` names a loopback test server that is not to be verified.
+    package func skipsVerification(of url: String) -> Bool {
+        guard acceptsLoopbackUnverified, let host = URLComponents(string: url)?.host?.lowercased() else { return false }
+        return Self.isLoopback(host)
+    }
+
+    /// `localhost` or an IPv4 address in 127.0.0.0/8.
+    package static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && UInt8(part) != nil
+        }
+    }
+
+    /// The line the emulator prints at start when a loopback test server will not be verified, else `nil`.
+    package static func startupNote(_ configuration: EmulatorConfiguration, trust: APNsTrust) -> String? {
+        let hosts = [configuration.apnsHost, configuration.apnsSandboxHost].compactMap { $0 }
+            .map { String($0.split(separator: ":").first ?? "") }
+        guard trust.acceptsLoopbackUnverified, hosts.contains(where: { isLoopback($0.lowercased()) }) else {
+            return nil
+        }
+        return "reception-emulator: note: the APNs test server on this machine is not verified (no --apns-ca-file);"
+            + " pass its certificate authority with --apns-ca-file to verify it"
+    }
 }
