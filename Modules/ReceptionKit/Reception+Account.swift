@@ -67,23 +67,53 @@ extension Reception {
     /// Deletes this device's support data on the service, then resets locally as logout does and emits
     /// `.dataDeleted`. Throws a `ReceptionError` (and keeps the session for a retry) when the service could not
     /// confirm: `connection_failed`, `secure_storage_unavailable`, `delete_failed`, …. Before `configure` it does
-    /// nothing at all.
+    /// nothing at all. Called while the configuration is still being read (right after `configure`), it takes its
+    /// turn after the calls made before it; `cancelled` when another `configure` replaces that configuration first.
     ///
     /// Declared `async throws`, as seed 000 documents it, so the document's `catch let error as ReceptionError`
     /// compiles without an always-true-cast warning; every error it throws is a `ReceptionError`.
     public func deleteData() async throws {
-        await waitUntilReady()
-        guard isConfigured, let session, let endpoint else { return }
-        let generation = presentationGeneration
-        // Read now: a logout during the request deletes the stored item, and the answer must still count.
-        if let credentials = try SessionCredentials.read(from: configuration.secureStore, scope: session.scope.key) {
+        let start: Result<DeletionStart?, ReceptionError>
+        if launch.isPreparing {
+            // Its turn among the calls made before the launch is ready: what it deletes is read then, so a logout
+            // made after it cannot empty the session first. A configure that replaces the launch first cancels it.
+            start = await withCheckedContinuation { continuation in
+                launch.keep(LaunchState.Call(
+                    run: { [weak self] in continuation.resume(returning: self?.deletionStart() ?? .success(nil)) },
+                    drop: { continuation.resume(returning: .failure(ReceptionError(code: ReceptionError.Code.cancelled))) }))
+            }
+        } else {
+            start = deletionStart()
+        }
+        guard let start = try start.get() else { return }
+        if let credentials = start.credentials {
             // A client of its own, so replacing the session (logout, a new user) cannot cancel the deletion.
-            let client = standaloneClient(endpoint: endpoint, category: "Deletion")
+            let client = standaloneClient(endpoint: start.endpoint, category: "Deletion")
             try await client.deleteDevice(secret: credentials.sessionSecret)
         }
         // A configure or logout that happened meanwhile owns the newer session: leave it alone.
-        if generation == presentationGeneration { resetLocally(cause: .deleted) }
+        if start.generation == presentationGeneration { resetLocally(cause: .deleted) }
         onEvent?(.dataDeleted)
+    }
+
+    /// What a deletion reads when it starts: `nil` before `configure`.
+    struct DeletionStart {
+        let endpoint: ServiceEndpoint
+        let generation: Int
+        /// `nil`: no session secret is stored (an unused chat), so there is nothing to delete on the service.
+        let credentials: SessionCredentials?
+    }
+
+    /// Reads the session secret now: a logout during the request deletes the stored item, and the answer must still
+    /// count.
+    private func deletionStart() -> Result<DeletionStart?, ReceptionError> {
+        guard isConfigured, let session, let endpoint else { return .success(nil) }
+        do throws(ReceptionError) {
+            let credentials = try SessionCredentials.read(from: configuration.secureStore, scope: session.scope.key)
+            return .success(DeletionStart(endpoint: endpoint, generation: presentationGeneration, credentials: credentials))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Spec 7.15 step 2: ends the current session and starts a fresh one on a new storage generation.

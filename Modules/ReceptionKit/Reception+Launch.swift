@@ -37,13 +37,17 @@ extension Reception {
         }
         let finishing = Task { [weak self] in
             let launch = await prepared.value
-            self?.finishLaunch(launch, appID: appID, generation: generation)
+            self?.finishLaunch(launch, appID: appID, configuration: configuration, generation: generation)
         }
         let dropped = launch.begin(appID: appID, generation: generation, finishing: finishing)
-        if dropped > 0 {
-            logger("Configuration").info("\(dropped) calls made before the replaced configuration was ready were dropped")
+        if !dropped.isEmpty {
+            logger("Configuration").info("\(dropped.count) calls made before the replaced configuration was ready were dropped")
+            for call in dropped { call.drop() }
         }
     }
+
+    /// How many calls wait for the launch (tests order their calls by it).
+    package var keptCallCount: Int { launch.keptCount }
 
     /// Returns once the latest configure's parts exist: at once when none is being prepared.
     package func waitUntilReady() async {
@@ -137,11 +141,19 @@ extension Reception {
     }
 
     /// The storage is ready: the retired scopes are swept, the parts built, the session started, and the calls kept
-    /// meanwhile run in order. A preparation that a later configure replaced is dropped (its record of a missed
-    /// rotation stays for the next launch).
-    private func finishLaunch(_ prepared: PreparedLaunch, appID: String, generation: Int) {
-        guard let kept = launch.finish(generation: generation), let app, app.appID == appID else { return }
-        let configuration = app.configuration
+    /// meanwhile run in order, then the waiters resume. A preparation that a later configure replaced builds nothing
+    /// (its record of a missed rotation stays for the next launch); if a logout was kept for it, its storage is
+    /// signed out all the same (`signOutReplaced`).
+    private func finishLaunch(
+        _ prepared: PreparedLaunch, appID: String, configuration: ReceptionConfiguration, generation: Int
+    ) {
+        guard let kept = launch.finish(generation: generation) else {
+            if launch.takeSignOut(generation: generation) {
+                signOutReplaced(prepared, appID: appID, secureStore: configuration.secureStore)
+            }
+            return
+        }
+        defer { for waiter in kept.waiters { waiter.resume() } }
         if let retired = prepared.retired {
             for scope in retired {
                 Self.retireSecrets(of: scope, store: configuration.secureStore, revocations: revocations)
@@ -149,7 +161,7 @@ extension Reception {
             prepared.namespaces.retiredScopesSwept(appID: appID)
         }
         // Spec 7.1 step 6: the count restarts at 0 without touching the badge (the service's value follows).
-        self.app?.parts = ConfiguredParts(
+        app?.parts = ConfiguredParts(
             preferences: prepared.preferences, namespaces: prepared.namespaces, stager: prepared.stager,
             unreadMonitor: makeUnreadMonitor(configuration), pushRouter: makePushRouter(configuration))
         startSession(scope: prepared.scope, opened: prepared.session, inheritingHalt: nil)
@@ -160,7 +172,22 @@ extension Reception {
         startAppearance(appID: appID, cache: prepared.appearanceCache, cached: prepared.cachedAppearance)
         drainRevocations()
         logger("Configuration").info("configured")
-        for call in kept.calls { call() }
-        for waiter in kept.waiters { waiter.resume() }
+        for call in kept.calls { call.run() }
+    }
+
+    /// A `logout()` made for a configuration the host replaced before it was ready: that App ID's storage is signed
+    /// out as the logout would have done it (spec 7.15): a new generation (which removes the old scope's pending
+    /// identity from the preferences), the session secret queued for revocation and removed, the chat erased.
+    private func signOutReplaced(_ prepared: PreparedLaunch, appID: String, secureStore: any SecureStoring) {
+        let newScope = prepared.namespaces.rotate(appID: appID)
+        let queue = revocations?.keeps(secureStore) == true
+            ? revocations : RevocationQueue(store: secureStore, logger: logger("Logout"))
+        Self.retireSecrets(of: prepared.scope, store: secureStore, revocations: queue)
+        do {
+            try prepared.session.store.closeAndRotate(to: newScope)
+        } catch {
+            logger("Session").error("the replaced configuration's chat could not be erased now (\(error.code))")
+        }
+        logger("Session").info("the logout made before the configuration was replaced signed its storage out")
     }
 }

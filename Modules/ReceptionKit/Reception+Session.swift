@@ -111,8 +111,10 @@ extension Reception {
     }
 
     /// Hands engine events (from the engine's actor) to the facade on the main actor.
-    final class EventSink: Sendable {
-        private weak let reception: Reception?
+    /// `@unchecked Sendable`: its one stored property is a weak reference, set once in `init` and only read
+    /// afterwards (`weak let` would say so, but needs Swift 6.2; the package supports 6.0).
+    final class EventSink: @unchecked Sendable {
+        private weak var reception: Reception?
         init(_ reception: Reception) { self.reception = reception }
         func deliver(_ event: ReceptionEvent, generation: Int) {
             Task { @MainActor [reception] in reception?.deliver(event, generation: generation) }

@@ -94,7 +94,9 @@ extension Reception {
             let ours = PushPayload.isSupportNotification(userInfo)
             // While the launch is being prepared, it is routed once the parts exist.
             if ours, launch.isPreparing {
-                launch.keep { [weak self] in self?.handlePushNotification(userInfo: userInfo, openChat: openChat) }
+                launch.keep(LaunchState.Call(run: { [weak self] in
+                    self?.handlePushNotification(userInfo: userInfo, openChat: openChat)
+                }))
             }
             return ours
         }

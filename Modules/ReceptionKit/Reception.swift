@@ -238,6 +238,8 @@ public final class Reception {
         isConfigured = true
         presentationGeneration += 1
         prepareLaunch(appID: appId, configuration: configuration)
+        // The previous configuration's user is no longer who support sees (the new one's follows when it is ready).
+        refreshIdentityState()
         foreground.follow(nil)
         observeLifecycle()
     }
@@ -250,9 +252,9 @@ public final class Reception {
             if let (session, stager) = configured(call) { body(session, stager) }
             return
         }
-        launch.keep { [weak self] in
+        launch.keep(LaunchState.Call(run: { [weak self] in
             if let (session, stager) = self?.configured(call) { body(session, stager) }
-        }
+        }), logout: call == "logout")
     }
 
     /// Guards a public call that answers at once: `nil` (and an error log) before `configure`.

@@ -14,16 +14,20 @@ struct LaunchTests {
     let appID = "app_LightLaunch00000000000"
     let otherAppID = "app_LightLaunchOther000000"
 
-    /// A configuration over a scripted service that answers the appearance fetch, an in-memory secure store and a
-    /// manual clock, in a fresh data folder.
-    func makeConfiguration() -> (ReceptionConfiguration, URL) {
+    /// A configuration over a scripted service that answers the appearance fetch, a deletion and a sign-out, an
+    /// in-memory secure store and a manual clock, in a fresh data folder (`transport` and `secureStore` are the
+    /// configuration's).
+    func makeConfiguration(
+        transport: ScriptedHTTPTransport = ScriptedHTTPTransport(), secureStore: InMemorySecureStore = InMemorySecureStore()
+    ) -> (ReceptionConfiguration, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kit-launch-\(UUID().uuidString)")
-        let transport = ScriptedHTTPTransport()
         transport.on("GET /v1/appearance", .json(204, ""))
+        transport.on("DELETE /v1/devices/me", .json(200, "{}"))
+        transport.on("POST /v1/devices/me/logout", .json(200, "{}"))
         var configuration = ReceptionConfiguration(
             serviceRoot: URL(string: "http://127.0.0.1:9")!, dataDirectory: directory)
         configuration.transport = transport
-        configuration.secureStore = InMemorySecureStore()
+        configuration.secureStore = secureStore
         configuration.clock = ManualClock()
         configuration.lifecycle = nil
         configuration.network = nil
@@ -42,16 +46,11 @@ struct LaunchTests {
 
     @Test("configure returns before the message store is opened; the session follows off the main actor")
     func configureDoesNotWaitForTheStore() async throws {
-        var (configuration, directory) = makeConfiguration()
+        let (configuration, directory) = makeConfiguration()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let opening = HeldOpening()
-        let standard = configuration.messageStore
-        configuration.messageStore = { directory, scope, logger throws(ReceptionError) in
-            opening.waitForRelease()
-            return try standard(directory, scope, logger)
-        }
+        let (held, opening) = holdingTheStore(configuration)
         let reception = Reception()
-        reception.configure(appId: appID, configuration: configuration)
+        reception.configure(appId: appID, configuration: held)
         // Had configure opened the store itself, it would have returned only when the hold timed out.
         #expect(reception.isConfigured)
         #expect(reception.chat == nil, "the session exists once its store is open")
@@ -119,6 +118,104 @@ struct LaunchTests {
         try await reception.deleteData()
         #expect(events.all.contains(.dataDeleted))
         #expect(reception.identityState == .anonymous, "the identify made before it ran first, and was reset")
+    }
+}
+
+extension LaunchTests {
+    /// Launches `appID` once, then stores a session secret for its current scope, as a registration would.
+    func plantSession(
+        _ secret: String, appID: String, configuration: ReceptionConfiguration, store: InMemorySecureStore,
+        directory: URL
+    ) async throws -> String {
+        let first = Reception()
+        first.configure(appId: appID, configuration: configuration)
+        await first.waitUntilReady()
+        let generation = try currentGeneration(appID, directory: directory)
+        let credentials = SessionCredentials(sessionSecret: secret, verifiedUserId: nil)
+        try store.write(try JSONEncoder().encode(credentials), for: .session(scope: appID + generation))
+        return generation
+    }
+
+    /// `configuration` whose message store opens only once the returned hold is released.
+    func holdingTheStore(_ configuration: ReceptionConfiguration) -> (ReceptionConfiguration, HeldOpening) {
+        var held = configuration
+        let opening = HeldOpening()
+        let standard = configuration.messageStore
+        held.messageStore = { directory, scope, logger throws(ReceptionError) in
+            opening.waitForRelease()
+            return try standard(directory, scope, logger)
+        }
+        return (held, opening)
+    }
+
+    /// Yields until the deletion task has made its call (it runs on the main actor once this test yields).
+    func waitUntilKept(_ reception: Reception) async throws {
+        var turns = 0
+        while reception.keptCallCount == 0 && turns < 10_000 {
+            await Task.yield()
+            turns += 1
+        }
+        try #require(reception.keptCallCount == 1, "the deletion was kept for the launch")
+    }
+
+    func currentGeneration(_ appID: String, directory: URL) throws -> String {
+        let data = try Data(contentsOf: directory.appendingPathComponent("preferences.json"))
+        let values = try JSONDecoder().decode([String: String].self, from: data)
+        return try #require(values["\(appID).generation"])
+    }
+
+    @Test("a deleteData made before the launch is ready deletes the stored session, even with a logout after it")
+    func deletionTakesItsTurnBeforeALaterLogout() async throws {
+        let transport = ScriptedHTTPTransport(), store = InMemorySecureStore()
+        let (configuration, directory) = makeConfiguration(transport: transport, secureStore: store)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try await plantSession("ss_to_delete", appID: appID, configuration: configuration, store: store,
+                                   directory: directory)
+        // The relaunch's store opening is held, so both calls below are made before it is ready.
+        let (held, opening) = holdingTheStore(configuration)
+        let reception = Reception()
+        var events: [ReceptionEvent] = []
+        reception.onEvent = { events.append($0) }
+        reception.configure(appId: appID, configuration: held)
+        let deletion = Task { try await reception.deleteData() }
+        try await waitUntilKept(reception)
+        reception.logout()
+        opening.release()
+        try await deletion.value
+        let deleted = transport.requests(to: "DELETE /v1/devices/me").compactMap { $0.json?["sessionSecret"] as? String }
+        #expect(deleted == ["ss_to_delete"], "the deletion read the session before the later logout emptied it")
+        #expect(events.contains(.dataDeleted))
+    }
+
+    @Test("a deleteData waiting for a launch that another configure replaces throws cancelled")
+    func deletionOfAReplacedLaunchIsCancelled() async throws {
+        let (configuration, directory) = makeConfiguration()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (held, opening) = holdingTheStore(configuration)
+        let reception = Reception()
+        reception.configure(appId: appID, configuration: held)
+        let deletion = Task { try await reception.deleteData() }
+        try await waitUntilKept(reception)
+        reception.configure(appId: otherAppID, configuration: configuration)
+        opening.release()
+        await #expect(throws: ReceptionError(code: ReceptionError.Code.cancelled)) { try await deletion.value }
+        await reception.waitUntilReady()
+    }
+
+    @Test("a logout made for a configuration replaced before it was ready still signs that App ID's storage out")
+    func logoutOfAReplacedLaunchSignsOut() async throws {
+        let store = InMemorySecureStore()
+        let (configuration, directory) = makeConfiguration(secureStore: store)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let generation = try await plantSession("ss_signed_out", appID: appID, configuration: configuration,
+                                                store: store, directory: directory)
+        let reception = Reception()
+        reception.configure(appId: appID, configuration: configuration)
+        reception.logout()
+        reception.configure(appId: otherAppID, configuration: configuration)
+        await reception.waitUntilReady()
+        #expect(try currentGeneration(appID, directory: directory) != generation, "the old scope was retired")
+        #expect(store.read(.session(scope: appID + generation)) == .missing, "its secret was removed")
     }
 }
 

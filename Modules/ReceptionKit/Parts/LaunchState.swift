@@ -3,12 +3,16 @@
 ///
 /// `configure(appId:)` only validates and records; opening the data folder, the preferences, the secure store and the
 /// SQLite store happens on a background task, and the parts are built when it finishes. A call that needs them
-/// (`identify`, `openChat`, `logout`, `setPushToken`, …) made before then is kept here and runs once they exist, in
-/// the order it was made; `deleteData()` and `runSetupCheck` wait for them.
+/// (`identify`, `openChat`, `logout`, `setPushToken`, `deleteData`, …) made before then is kept here and runs once
+/// they exist, in the order it was made; `runSetupCheck` waits for them.
 @MainActor
 struct LaunchState {
-    /// A call kept until the parts exist; it reads the facade's state when it runs.
-    typealias Call = @MainActor () -> Void
+    /// A call kept until the parts exist: `run` reads the facade's state when it runs; `drop` is told when a configure
+    /// replaced the preparation first (a waiting `deleteData` then throws instead of waiting for ever).
+    struct Call {
+        var run: @MainActor () -> Void
+        var drop: @MainActor () -> Void = {}
+    }
 
     /// The App ID being prepared, `nil` when no preparation is under way.
     private(set) var appID: String?
@@ -19,23 +23,41 @@ struct LaunchState {
     private(set) var latest: Task<Void, Never>?
     private var calls: [Call] = []
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Whether a `logout()` is among the kept calls: a configure that replaces the preparation drops the calls, but
+    /// the replaced App ID's storage is still signed out (`Reception.finishReplacedLaunch`).
+    private var logoutKept = false
+
+    /// Generations of replaced preparations whose storage is to be signed out when they finish.
+    private var signOuts: Set<Int> = []
 
     /// Whether a configure's parts are still being prepared.
     var isPreparing: Bool { appID != nil }
 
-    /// A configure began preparing `appID`. The calls kept for a preparation it replaces are dropped (they were made
-    /// for the configuration the host replaced); their number is returned for the log.
-    mutating func begin(appID: String, generation: Int, finishing: Task<Void, Never>) -> Int {
-        let dropped = calls.count
+    /// How many calls are kept now.
+    var keptCount: Int { calls.count }
+
+    /// A configure began preparing `appID`; the calls kept for the preparation it replaces are returned (dropped:
+    /// they were meant for the configuration the host replaced), and a logout among them is remembered for that
+    /// preparation's finish.
+    mutating func begin(appID: String, generation: Int, finishing: Task<Void, Never>) -> [Call] {
+        let dropped = calls
+        if isPreparing && logoutKept { signOuts.insert(self.generation) }
         calls = []
+        logoutKept = false
         self.appID = appID
         self.generation = generation
         latest = finishing
         return dropped
     }
 
-    /// Keeps `call` until the parts exist.
-    mutating func keep(_ call: @escaping Call) { calls.append(call) }
+    /// Whether the replaced preparation of `generation` had a logout kept (asked once).
+    mutating func takeSignOut(generation: Int) -> Bool { signOuts.remove(generation) != nil }
+
+    /// Keeps `call` until the parts exist; `logout` marks a sign-out, which a replacing configure still carries out.
+    mutating func keep(_ call: Call, logout: Bool = false) {
+        calls.append(call)
+        if logout { logoutKept = true }
+    }
 
     /// Registers a task that waits for the parts.
     mutating func wait(_ continuation: CheckedContinuation<Void, Never>) { waiters.append(continuation) }
@@ -48,6 +70,7 @@ struct LaunchState {
             appID = nil
             calls = []
             waiters = []
+            logoutKept = false
         }
         return (calls, waiters)
     }
