@@ -95,7 +95,7 @@ public enum EmulatorCommand {
     /// The warning for a `--host` other than loopback (`127.x.x.x`): the emulator speaks plain HTTP, so the admin
     /// token, session secrets and access tokens cross the network in clear text. `nil` for loopback.
     public static func exposureWarning(host: String) -> String? {
-        if host.hasPrefix("127.") { return nil }
+        if EmulatorConfiguration.isLoopback(host) { return nil }
         return """
             WARNING: listening on \(host), not loopback. The emulator speaks plain HTTP: the admin token, session \
             secrets and access tokens travel in clear text, and anyone who can reach this address can read and \

@@ -57,6 +57,16 @@ public struct EmulatorConfiguration: Sendable {
         self.randomText = randomText
     }
 
+    /// `localhost` or an IPv4 address in 127.0.0.0/8: the listening host that needs no exposure warning, and the APNs
+    /// test server that may go unverified (`APNsTrust`).
+    package static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && UInt8(part) != nil
+        }
+    }
+
     /// `count` characters of `A–Z a–z 0–9` from the system's secure random source.
     public static func systemRandomText(_ count: Int) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")

@@ -61,7 +61,7 @@ extension Reception {
     /// is active, and the storage generation is rotated so nothing of this user is readable afterwards.
     /// Configuration, language override, badge preference and the event handler remain.
     public func logout() {
-        whenConfigured("logout") { [weak self] _, _ in self?.resetLocally(cause: .logout) }
+        whenConfigured("logout", logout: true) { [weak self] _, _ in self?.resetLocally(cause: .logout) }
     }
 
     /// Deletes this device's support data on the service, then resets locally as logout does and emits

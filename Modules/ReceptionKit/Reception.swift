@@ -247,14 +247,17 @@ public final class Reception {
     /// Runs a public call's `body` with the session and stager: now when the configuration is ready; while its
     /// launch is being prepared, once it is, in call order (`LaunchState`); before `configure`, not at all (an
     /// error log).
-    func whenConfigured(_ call: String, _ body: @escaping @MainActor (ReceptionSession, IdentityStager) -> Void) {
+    /// `logout` marks a sign-out, which a configure replacing the launch still carries out.
+    func whenConfigured(
+        _ call: String, logout: Bool = false, _ body: @escaping @MainActor (ReceptionSession, IdentityStager) -> Void
+    ) {
         guard launch.isPreparing else {
             if let (session, stager) = configured(call) { body(session, stager) }
             return
         }
         launch.keep(LaunchState.Call(run: { [weak self] in
             if let (session, stager) = self?.configured(call) { body(session, stager) }
-        }), logout: call == "logout")
+        }), logout: logout)
     }
 
     /// Guards a public call that answers at once: `nil` (and an error log) before `configure`.

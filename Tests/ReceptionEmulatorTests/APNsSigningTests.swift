@@ -130,7 +130,7 @@ struct APNsTrustTests {
         ("10.0.0.1", false), ("", false),
     ])
     func loopbackHosts(host: String, loopback: Bool) {
-        #expect(APNsTrust.isLoopback(host) == loopback)
+        #expect(EmulatorConfiguration.isLoopback(host) == loopback)
     }
 
     @Test("without a CA bundle only a loopback test server goes unverified; Apple's hosts never do")

@@ -141,23 +141,15 @@ package struct APNsTrust: Sendable, Equatable {
     /// Whether `url` names a loopback test server that is not to be verified.
     package func skipsVerification(of url: String) -> Bool {
         guard acceptsLoopbackUnverified, let host = URLComponents(string: url)?.host?.lowercased() else { return false }
-        return Self.isLoopback(host)
-    }
-
-    /// `localhost` or an IPv4 address in 127.0.0.0/8.
-    package static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && UInt8(part) != nil
-        }
+        return EmulatorConfiguration.isLoopback(host)
     }
 
     /// The line the emulator prints at start when a loopback test server will not be verified, else `nil`.
     package static func startupNote(_ configuration: EmulatorConfiguration, trust: APNsTrust) -> String? {
         let hosts = [configuration.apnsHost, configuration.apnsSandboxHost].compactMap { $0 }
             .map { String($0.split(separator: ":").first ?? "") }
-        guard trust.acceptsLoopbackUnverified, hosts.contains(where: { isLoopback($0.lowercased()) }) else {
+        guard trust.acceptsLoopbackUnverified,
+              hosts.contains(where: { EmulatorConfiguration.isLoopback($0.lowercased()) }) else {
             return nil
         }
         return "reception-emulator: note: the APNs test server on this machine is not verified (no --apns-ca-file);"
