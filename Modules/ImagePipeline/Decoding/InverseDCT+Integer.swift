@@ -15,9 +15,9 @@ extension InverseDCT {
     private static let c0_765366865: Int32 = 6270, c0_899976223: Int32 = 7373, c1_175875602: Int32 = 9633
     private static let c1_501321110: Int32 = 12299, c1_847759065: Int32 = 15137, c1_961570560: Int32 = 16069
     private static let c2_053119869: Int32 = 16819, c2_562915447: Int32 = 20995, c3_072711026: Int32 = 25172
-    private static let constantBits: Int32 = 13
+    static let constantBits: Int32 = 13
     /// Fraction bits kept between the passes.
-    private static let passBits: Int32 = 2
+    static let passBits: Int32 = 2
 
     /// One 8-point inverse DCT on eight lanes at once; outputs are scaled by 2^`constantBits` and rounded down
     /// by `shift` bits (round half up).

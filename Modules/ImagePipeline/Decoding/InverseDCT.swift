@@ -52,13 +52,26 @@ enum InverseDCT {
             return
         }
         switch n {
-        case 8: transform8Integer(block, rows: rows, into: out, stride: stride)
+        case 8: transform8(block, rows: rows, into: out, stride: stride)
         case 6: transform6(block, rows: min(rows, 6), into: out, stride: stride)
         case 4: transform4(block, rows: min(rows, 4), columns: min(columns, 4), into: out, stride: stride)
         case 3: transform3(block, rows: min(rows, 3), into: out, stride: stride)
         case 2, 1: transformSmall(block, size: n, into: out, stride: stride)
         default: return  // no such IDCT size; JPEGFrame never asks for one (a bad size must not index `basis`)
         }
+    }
+
+    /// The full-size transform: 16-bit lanes with SSE2 on x86-64 (`InverseDCT+SSE2.swift`), the portable 32-bit
+    /// lanes elsewhere; both give the same pixels for every block an encoder writes.
+    @inline(__always)
+    static func transform8(
+        _ block: UnsafeMutablePointer<Int32>, rows: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
+    ) {
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+        transform8SSE2(block, rows: rows, into: out, stride: stride)
+        #else
+        transform8Integer(block, rows: rows, into: out, stride: stride)
+        #endif
     }
 
     /// An n×n square of `value` (a DC-only block) by word stores: a `memset` call per row of three or six bytes

@@ -1,0 +1,131 @@
+@testable import ImagePipeline
+import ReceptionTesting
+import Testing
+
+/// The decoder's x86-64 vector paths (16-bit SSE2 inverse DCT, SSE2 YCbCr → RGB) against the portable code they
+/// stand in for: the same bytes for every block an encoder writes and for every YCbCr triple. On other machines the
+/// portable code is the decoder, and these tests compare it with itself.
+@Suite struct DecoderVectorPathTests {
+    /// cos((2x + 1)uπ/16) · C(u) / 2 at [u * 8 + x].
+    static let basis: [Double] = (0..<64).map { i in
+        let u = i >> 3, x = i & 7
+        return InverseDCT.cosine(Double(2 * x + 1) * Double(u) * Double.pi / 16) * (u == 0 ? 1 / 2.0.squareRoot() : 1) / 2
+    }
+
+    /// T.81 A.3.3's forward DCT of one 8×8 block of samples (level-shifted here), rows then columns, in doubles.
+    static func forwardDCT(_ samples: [Int]) -> [Double] {
+        var rows = [Double](repeating: 0, count: 64), out = rows
+        for y in 0..<8 {
+            for u in 0..<8 {
+                rows[y * 8 + u] = (0..<8).reduce(0.0) { $0 + Double(samples[y * 8 + $1] - 128) * basis[u * 8 + $1] }
+            }
+        }
+        for v in 0..<8 {
+            for u in 0..<8 { out[v * 8 + u] = (0..<8).reduce(0.0) { $0 + rows[$1 * 8 + u] * basis[v * 8 + $1] } }
+        }
+        return out
+    }
+
+    /// One block of samples of a kind photos have: noise, a hard edge, a gradient, a checkerboard, or flat.
+    static func samples(_ kind: Int, using generator: inout SeededRandomNumberGenerator) -> [Int] {
+        let level = Int.random(in: 0...255, using: &generator)
+        return (0..<64).map { i in
+            let x = i & 7, y = i >> 3
+            switch kind {
+            case 0: return Int.random(in: 0...255, using: &generator)
+            case 1: return x + y < 7 ? 0 : 255
+            case 2: return min(255, level / 2 + 16 * x + 8 * y)
+            case 3: return (x + y) & 1 == 0 ? 0 : 255
+            default: return level
+            }
+        }
+    }
+
+    @Test("the 16-bit inverse DCT gives the 32-bit transform's samples for encoder-made blocks at any quality")
+    func integerTransformsAgree() {
+        var generator = SeededRandomNumberGenerator.fromEnvironment()
+        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 65)
+        defer { block.deallocate() }
+        var vector = [UInt8](repeating: 0, count: 64), portable = vector
+        var compared = 0, mismatches = 0
+        for trial in 0..<3_000 {
+            let coefficients = Self.forwardDCT(Self.samples(trial % 5, using: &generator))
+            // Quantisation steps from 1 (q100) to 255 (the coarsest 8-bit table), one per coefficient.
+            let coarse = Int.random(in: 1...255, using: &generator)
+            for k in 0..<64 {
+                let step = Double(k == 0 ? max(1, coarse / 2) : Int.random(in: 1...coarse, using: &generator))
+                block[k] = Int32((coefficients[k] / step).rounded() * step)
+            }
+            // Every row bound the block loop passes (rows past it are zero in the real decoder too).
+            for rows in [8, Int.random(in: 1...7, using: &generator)] {
+                for v in rows..<8 { (block + v * 8).update(repeating: 0, count: 8) }
+                vector.withUnsafeMutableBufferPointer { out in
+                    InverseDCT.transform8(block, rows: rows, into: out.baseAddress!, stride: 8)
+                }
+                portable.withUnsafeMutableBufferPointer { out in
+                    InverseDCT.transform8Integer(block, rows: rows, into: out.baseAddress!, stride: 8)
+                }
+                compared += 1
+                if vector != portable { mismatches += 1 }
+            }
+        }
+        #expect(compared == 6_000)
+        #expect(mismatches == 0, "\(mismatches) blocks differ; \(generator.reproduction)")
+    }
+
+    @Test("corrupt coefficients far outside any encoder's range stay clamped samples (no trap)")
+    func corruptCoefficients() {
+        var generator = SeededRandomNumberGenerator.fromEnvironment()
+        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 65)
+        defer { block.deallocate() }
+        var out = [UInt8](repeating: 7, count: 64)
+        var written = 0
+        for _ in 0..<500 {
+            for k in 0..<64 { block[k] = Int32.random(in: Int32.min...Int32.max, using: &generator) }
+            out.withUnsafeMutableBufferPointer { InverseDCT.transform8(block, rows: 8, into: $0.baseAddress!, stride: 8) }
+            written += out.count
+        }
+        // A trap ends the process; reaching here with every block written is the outcome.
+        #expect(written == 500 * 64, "\(generator.reproduction)")
+    }
+
+    @Test("YCbCr → RGB gives the one-by-one bytes for every (Y, Cb, Cr) and at every row length")
+    func colourConversionAgrees() {
+        // All 2²⁴ triples: Y runs along a row, Cb and Cr are fixed per row; 256 + 5 pixels so the tail runs too.
+        let width = 261
+        var luma = [UInt8](repeating: 0, count: width), cb = luma, cr = luma
+        var fast = [UInt8](repeating: 0, count: 3 * width), reference = fast
+        var mismatches = 0, rows = 0
+        for b in 0...255 {
+            for r in 0...255 {
+                for x in 0..<width {
+                    luma[x] = UInt8(truncatingIfNeeded: x)
+                    cb[x] = UInt8(truncatingIfNeeded: b &+ x / 256)
+                    cr[x] = UInt8(r)
+                }
+                fast.withUnsafeMutableBufferPointer { out in
+                    YCbCr.convert(luma, cb, cr, count: width, into: out.baseAddress!)
+                }
+                reference.withUnsafeMutableBufferPointer { out in
+                    YCbCr.convertOneByOne(luma, cb, cr, range: 0..<width, into: out.baseAddress!)
+                }
+                rows += 1
+                if fast != reference { mismatches += 1 }
+            }
+        }
+        #expect(rows == 65_536)
+        #expect(mismatches == 0)
+        // Short rows (no whole group, one group and a tail) leave no byte past 3 × count touched.
+        for count in [0, 1, 15, 16, 17, 31, 32, 33] {
+            var out = [UInt8](repeating: 0xA5, count: 3 * count + 64)
+            let source = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+            out.withUnsafeMutableBufferPointer { YCbCr.convert(source, source, source, count: count, into: $0.baseAddress!) }
+            #expect(out[(3 * count)...].allSatisfy { $0 == 0xA5 }, "row of \(count) wrote past its end")
+            var expected = [UInt8](repeating: 0, count: 3 * count)
+            expected.withUnsafeMutableBufferPointer {
+                YCbCr.convertOneByOne(source, source, source, range: 0..<count, into: $0.baseAddress!)
+            }
+            #expect(Array(out[..<(3 * count)]) == expected, "row of \(count)")
+        }
+    }
+}
