@@ -69,6 +69,10 @@ struct StripConverter {
     /// with `wideWord`, which may touch the byte after a pixel.
     private var interiorGroups: Int { (width - 1) / 64 }
 
+    /// Groups whose pixels have sixteen bytes of the same row from each of them on (five more pixels and a byte):
+    /// the SSE2 path's loads.
+    var sse2Groups: Int { max(0, (width - 6) / 64) }
+
     /// The words of the pixels at columns `x0`, `x0 + 8`, …, `x0 + 56` of `row`, all inside the image.
     @inline(__always)
     private static func gather<Reader: PixelReader>(_: Reader.Type, _ row: UnsafePointer<UInt8>, _ x0: Int) -> Words {
@@ -144,7 +148,7 @@ struct StripConverter {
         let cr = UnsafeMutableRawPointer(planes.samples[2]).assumingMemoryBound(to: SIMD4<Float>.self)
         let lumaGroups = layout.components[0].groups
         let chromaGroups = layout.components[1].groups
-        let interior = interiorGroups
+        let interior = interiorGroups, sse2Interior = sse2Groups
         for cy in 0..<(layout.mcuHeight / 2) {
             let top = row(strip, 2 &* cy)
             let bottom = row(strip, 2 &* cy &+ 1)
@@ -158,6 +162,14 @@ struct StripConverter {
                 let x0 = group &* 64
                 for pair in 0..<4 {
                     let c = 2 &* pair
+                    #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+                    if Reader.self == RGBReader.self && group < sse2Interior {
+                        Self.pair420SSE2(
+                            top: top, bottom: bottom, x: x0 &+ c, upper: upper, column: c, cb: cb, cr: cr,
+                            target: chroma &+ 2 &* pair)
+                        continue
+                    }
+                    #endif
                     let t0: Words, t1: Words, b0: Words, b1: Words
                     if group < interior {
                         t0 = Self.gather(reader, top, x0 &+ c)

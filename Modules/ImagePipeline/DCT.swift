@@ -77,6 +77,21 @@ enum ForwardDCT {
         _ block: UnsafePointer<Lanes>, multipliers: UnsafePointer<Float>, scanOrder: UnsafePointer<Int32>,
         clampAC: Bool, into out: UnsafeMutablePointer<SIMD8<Int32>>
     ) {
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+        if !clampAC {
+            quantizeSSE2(block, multipliers: multipliers, scanOrder: scanOrder, into: out)
+            return
+        }
+        #endif
+        quantizePortable(block, multipliers: multipliers, scanOrder: scanOrder, clampAC: clampAC, into: out)
+    }
+
+    /// `quantize` in portable vector code (x86-64 uses it for tables with a step of 1, where the AC clamp applies).
+    @inline(__always)
+    static func quantizePortable(
+        _ block: UnsafePointer<Lanes>, multipliers: UnsafePointer<Float>, scanOrder: UnsafePointer<Int32>,
+        clampAC: Bool, into out: UnsafeMutablePointer<SIMD8<Int32>>
+    ) {
         let magic = Lanes(repeating: 12_582_912)
         let magicBits = SIMD8<Int32>(repeating: 0x4B40_0000)
         var low = SIMD8<Int32>.zero

@@ -1,11 +1,14 @@
 @testable import ImagePipeline
+import ReceptionCore
 import ReceptionTesting
 import Testing
 
-/// The decoder's x86-64 vector paths (16-bit SSE2 inverse DCT, SSE2 YCbCr → RGB) against the portable code they
-/// stand in for: the same bytes for every block an encoder writes and for every YCbCr triple. On other machines the
-/// portable code is the decoder, and these tests compare it with itself.
-@Suite struct DecoderVectorPathTests {
+/// The codec's x86-64 vector paths against the portable code they stand in for. Decoder: the 16-bit SSE2 inverse
+/// DCT (the same bytes for every block an encoder writes) and SSE2 YCbCr → RGB (every YCbCr triple). Encoder: SSE2
+/// quantisation and the SSE2 4:2:0 colour conversion of RGB pixels (RGBA input still takes the portable
+/// conversion, so opaque RGBA must give RGB's bytes). On other machines the portable code is the codec, and these
+/// tests compare it with itself.
+@Suite struct VectorPathTests {
     /// cos((2x + 1)uπ/16) · C(u) / 2 at [u * 8 + x].
     static let basis: [Double] = (0..<64).map { i in
         let u = i >> 3, x = i & 7
@@ -126,6 +129,61 @@ import Testing
                 YCbCr.convertOneByOne(source, source, source, range: 0..<count, into: $0.baseAddress!)
             }
             #expect(Array(out[..<(3 * count)]) == expected, "row of \(count)")
+        }
+    }
+
+    @Test("SSE2 quantisation gives the portable coefficients and non-zero masks")
+    func quantisationAgrees() {
+        var generator = SeededRandomNumberGenerator.fromEnvironment()
+        let block = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 64)
+        let fast = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: 66)
+        let reference = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: 66)
+        defer { block.deallocate(); fast.deallocate(); reference.deallocate() }
+        let scanOrder = (0..<64).map { Int32(naturalOrder[$0]) }
+        var mismatches = 0
+        for trial in 0..<2_000 {
+            // AAN-scaled coefficients of 8-bit samples reach a few thousand; many are near zero, as in photos.
+            let scale = Float([0.3, 4, 60, 2_000][trial % 4])
+            for k in 0..<64 {
+                for lane in 0..<8 { block[k][lane] = Float.random(in: -scale...scale, using: &generator) }
+            }
+            let multipliers = (0..<64).map { _ in Float.random(in: 0.0005...0.125, using: &generator) }
+            multipliers.withUnsafeBufferPointer { m in
+                scanOrder.withUnsafeBufferPointer { order in
+                    ForwardDCT.quantize(
+                        block, multipliers: m.baseAddress!, scanOrder: order.baseAddress!, clampAC: false, into: fast)
+                    ForwardDCT.quantizePortable(
+                        block, multipliers: m.baseAddress!, scanOrder: order.baseAddress!, clampAC: false,
+                        into: reference)
+                }
+            }
+            if (0..<66).contains(where: { fast[$0] != reference[$0] }) { mismatches += 1 }
+        }
+        #expect(mismatches == 0, "\(mismatches) of 2,000 groups differ; \(generator.reproduction)")
+    }
+
+    @Test("4:2:0 RGB (SSE2 conversion) and opaque RGBA (portable) encode to the same bytes at every width")
+    func colourConversionPathsAgree() throws {
+        var generator = SeededRandomNumberGenerator.fromEnvironment()
+        // Widths around the SSE2 path's edge (a group of 64 pixels needs 16 bytes readable from each pixel).
+        for width in [5, 63, 69, 70, 71, 128, 133, 134, 197] {
+            let height = 37
+            // Smooth ramps with noise: enough detail that every coefficient path runs.
+            var rgb: [UInt8] = [], rgba: [UInt8] = []
+            for y in 0..<height {
+                for x in 0..<width {
+                    let noise = Int.random(in: -20...20, using: &generator)
+                    let pixel = [x * 255 / width, y * 255 / height, (x + y) * 3].map { UInt8(clamping: $0 + noise) }
+                    rgb += pixel
+                    rgba += pixel + [255]
+                }
+            }
+            let encoder = JPEGEncoder(options: .init(quality: 80, chroma: .halved))
+            let fromRGB = try encoder.encodeJPEG(
+                PixelBuffer(width: width, height: height, format: .rgb8, bytes: rgb), quality: 80)
+            let fromRGBA = try encoder.encodeJPEG(
+                PixelBuffer(width: width, height: height, format: .rgba8, bytes: rgba), quality: 80)
+            #expect(fromRGB == fromRGBA, "width \(width); \(generator.reproduction)")
         }
     }
 }
