@@ -3,8 +3,8 @@ import ImagePipeline
 import ReceptionCore
 
 /// Issue 31: the baseline encoder (q80 4:2:0, standard tables) and the full-size decoder on a varied set of real
-/// photos (`scripts/varied-photos`: fine texture, foliage, a landscape, a night scene, flat colour, a screenshot of
-/// text), each beside libjpeg-turbo through Pillow in the same run, per photo and as the geometric mean, so that a
+/// photos (`scripts/varied-photos`: fine texture, foliage, a landscape, a night scene, flat colour, a portrait, a
+/// screenshot of text), each beside libjpeg-turbo through Pillow in the same run, per photo and as the geometric mean, so that a
 /// gain on one kind of photo that costs another shows. The tiled image of the plain run stays beside it.
 struct VariedSet {
     let encoderBench: ImageBenchmark

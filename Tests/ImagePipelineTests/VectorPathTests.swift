@@ -186,4 +186,37 @@ import Testing
             #expect(fromRGB == fromRGBA, "width \(width); \(generator.reproduction)")
         }
     }
+
+    @Test("the triangle upsampling's vector step gives the one-by-one bytes at every row length")
+    func triangleAgrees() {
+        var generator = SeededRandomNumberGenerator.fromEnvironment()
+        var mismatches = 0
+        for count in 1...70 {
+            for (bias, shift) in [((Int16(8), Int16(7)), Int16(4)), ((1, 2), 2)] {
+                // Vertical sums (3·near + far, up to 1,020) for 4:2:0, plain samples for 4:2:2.
+                let top: Int16 = shift == 4 ? 1_020 : 255
+                let sums = UnsafeMutablePointer<Int16>.allocate(capacity: count)
+                defer { sums.deallocate() }
+                for i in 0..<count { sums[i] = Int16.random(in: 0...top, using: &generator) }
+                var fast = [UInt8](repeating: 0, count: 2 * count), reference = fast
+                fast.withUnsafeMutableBufferPointer {
+                    UpsampledRow.triangle(sums, count: count, into: $0.baseAddress!, bias: bias, shift: shift)
+                }
+                reference.withUnsafeMutableBufferPointer { out in
+                    let last = count - 1
+                    for i in [0, last] {
+                        let left = sums[max(i - 1, 0)], right = sums[min(i + 1, last)]
+                        out[2 * i] = UInt8((3 * sums[i] + left + bias.0) >> shift)
+                        out[2 * i + 1] = UInt8((3 * sums[i] + right + bias.1) >> shift)
+                    }
+                    if last > 1 {
+                        UpsampledRow.triangleOneByOne(
+                            sums, range: 1..<last, into: out.baseAddress!, bias: bias, shift: shift)
+                    }
+                }
+                if fast != reference { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) rows differ; \(generator.reproduction)")
+    }
 }

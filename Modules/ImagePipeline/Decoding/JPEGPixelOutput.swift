@@ -127,9 +127,10 @@ final class UpsampledRow {
     }
 
     /// Horizontal triangle upsampling by two: output 2i is (3·s[i] + s[i−1] + bias.0) >> shift, output 2i + 1 is
-    /// (3·s[i] + s[i+1] + bias.1) >> shift; the first and last sample stand in for their missing neighbours.
+    /// (3·s[i] + s[i+1] + bias.1) >> shift; the first and last sample stand in for their missing neighbours. On
+    /// x86-64 the interior runs eight samples at a time through SSE2 (`UpsampledRow+SSE2.swift`).
     @inline(__always)
-    private static func triangle(
+    static func triangle(
         _ s: UnsafeMutablePointer<Int16>, count: Int, into out: UnsafeMutablePointer<UInt8>, bias: (Int16, Int16),
         shift: Int16
     ) {
@@ -141,14 +142,25 @@ final class UpsampledRow {
         }
         pair(0, s[0], s[min(1, last)])
         guard last > 0 else { return }
-        if last > 1 {
-            for i in 1..<last {
-                let here = 3 &* s[i]
-                out[2 * i] = UInt8(truncatingIfNeeded: (here &+ s[i - 1] &+ bias.0) &>> shift)
-                out[2 * i + 1] = UInt8(truncatingIfNeeded: (here &+ s[i + 1] &+ bias.1) &>> shift)
-            }
-        }
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+        let done = triangleSSE2(s, from: 1, upTo: last, into: out, bias: bias, shift: shift)
+        #else
+        let done = 1
+        #endif
+        triangleOneByOne(s, range: done..<last, into: out, bias: bias, shift: shift)
         pair(last, s[last - 1], s[last])
+    }
+
+    /// The interior samples of `range` one at a time (each has both neighbours).
+    static func triangleOneByOne(
+        _ s: UnsafeMutablePointer<Int16>, range: Range<Int>, into out: UnsafeMutablePointer<UInt8>,
+        bias: (Int16, Int16), shift: Int16
+    ) {
+        for i in range {
+            let here = 3 &* s[i]
+            out[2 * i] = UInt8(truncatingIfNeeded: (here &+ s[i - 1] &+ bias.0) &>> shift)
+            out[2 * i + 1] = UInt8(truncatingIfNeeded: (here &+ s[i + 1] &+ bias.1) &>> shift)
+        }
     }
 }
 
