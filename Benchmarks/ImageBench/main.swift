@@ -1,6 +1,7 @@
 // ImageBench: our JPEG encoder against libjpeg-turbo on the same images in the same run (issue 3 targets).
 //
-//   swift run -c release ImageBench [--quick] [--decode-only | --encode-only]
+//   swift run -c release ImageBench [--quick] [--decode-only | --encode-only]   (the plain run prints every figure
+//                                   of issues 21 and 31: tiled, 12 MP, varied set, 48 MP, sizes, preparation)
 //   swift run -c release ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]   (one decode, for /usr/bin/time -v)
 //   swift run -c release ImageBench --decode-time FILE EIGHTHS RUNS        (best of RUNS decodes)
 //   swift run -c release ImageBench --size-at-ssim [--quick] [--lambda X] [--no-speed] [--tiled-only |
@@ -72,6 +73,13 @@ do {
         // The smaller-files goal (bytes at equal SSIM against cjpeg -optimize) and its modes' speed, so that a plain
         // `make bench` shows every figure of issue 21.
         try runSizeAtSSIM()
+        // Issue 31 on the varied set: bytes at equal SSIM in the mode preparation uses (and the progressive mode it
+        // replaced), then each photo's preparation beside Pillow's pipeline.
+        var variedSize = SizeAtSSIM(
+            seconds: quick ? 0.3 : 1.0, rounds: quick ? 1 : 3,
+            arguments: ["--varied", "--modes", "progressive,baseline+trellis/annexK"])
+        try variedSize.run()
+        try variedSet.prepare()
     }
 } catch {
     FileHandle.standardError.write(Data("ImageBench: \(error)\n".utf8))
