@@ -56,12 +56,22 @@ package enum JPEGDecoder {
     package static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(ReceptionError)
         -> DecodedImage
     {
+        let (rows, orientation) = try decodeRows(file, minimumLongestEdge: minimumLongestEdge)
+        return DecodedImage(pixels: rows.renderAll(), orientation: orientation)
+    }
+
+    /// Decodes every scan of a JPEG file like `decode(_:minimumLongestEdge:)` but leaves the last step, the
+    /// upsampling and colour conversion, to the caller, one output row at a time (photo preparation resizes
+    /// from these rows without holding the full RGB picture). The rows do not refer to `file`.
+    static func decodeRows(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(ReceptionError)
+        -> (rows: JPEGFrameRows, orientation: Orientation)
+    {
         guard matches(file), let base = file.baseAddress else { throw .invalidImage }
         var decoding = JPEGDecoding(base, count: file.count) { longest in
             guard let target = minimumLongestEdge else { return 8 }
             return JPEGDecoder.scales.first { (longest * $0 + 7) / 8 >= target } ?? 8
         }
-        return try decoding.run()
+        return try decoding.decodeRows()
     }
 }
 
@@ -96,6 +106,12 @@ struct JPEGDecoding {
     private func u16(_ at: Int) -> Int { Int(data[at]) << 8 | Int(data[at + 1]) }
 
     mutating func run() throws(ReceptionError) -> DecodedImage {
+        let (rows, orientation) = try decodeRows()
+        return DecodedImage(pixels: rows.renderAll(), orientation: orientation)
+    }
+
+    /// Reads every segment and scan up to EOI and returns the frame's rows, ready to be rendered.
+    mutating func decodeRows() throws(ReceptionError) -> (rows: JPEGFrameRows, orientation: Orientation) {
         var position = 2
         while true {
             // Find the next marker; bytes between segments are skipped as libjpeg-class decoders do.
@@ -145,8 +161,7 @@ struct JPEGDecoding {
         }
         guard let frame, scans > 0 else { throw .invalidImage }
         if frame.progressive { frame.transformCoefficients(quantization) }
-        let pixels = frame.render(adobeTransform: adobeTransform, ledger: ledger)
-        return DecodedImage(pixels: pixels, orientation: orientation)
+        return (JPEGFrameRows(frame, adobeTransform: adobeTransform, ledger: ledger), orientation)
     }
 
     private mutating func readQuantizationTables(_ segment: Range<Int>) throws(ReceptionError) {

@@ -20,47 +20,76 @@ extension JPEGFrame {
             return adobeTransform == 2 ? .ycck : .cmyk
         }
     }
+}
 
-    /// Builds the output image.
-    func render(adobeTransform: Int?, ledger: BufferLedger) -> PixelBuffer {
-        let model = colorModel(adobeTransform: adobeTransform)
-        let format: PixelFormat = model == .grey ? .gray8 : .rgb8
-        let width = outputWidth, height = outputHeight
-        let byteCount = width * height * format.bytesPerPixel
+/// A decoded frame's output rows, each rendered when asked for: the planes brought to output resolution and
+/// converted to grey or RGB one row at a time. `renderAll` writes the whole picture; photo preparation instead
+/// asks for the few rows its resampler is reading (`AreaResampler.resize(rendering:width:height:)`), so the
+/// full-size RGB picture of a 12–48 MP photo is never held (36 MB at 12 MP full size, 20 MB at 48 MP and 3/8).
+/// Every row is the same bytes either way.
+final class JPEGFrameRows: RowRendering {
+    let frame: JPEGFrame
+    let model: JPEGFrame.ColorModel
+    let format: PixelFormat
+    let width: Int, height: Int
+    private let rows: [UpsampledRow]
+    private let samples: UnsafeMutablePointer<UnsafePointer<UInt8>>
+    private let ledger: BufferLedger
+
+    init(_ frame: JPEGFrame, adobeTransform: Int?, ledger: BufferLedger) {
+        self.frame = frame
+        self.ledger = ledger
+        model = frame.colorModel(adobeTransform: adobeTransform)
+        format = model == .grey ? .gray8 : .rgb8
+        width = frame.outputWidth
+        height = frame.outputHeight
+        rows = frame.components.map { UpsampledRow($0, outputWidth: frame.outputWidth, ledger: ledger) }
+        // Each slot is replaced by the row's own samples before it is read; it starts at its scratch row.
+        samples = .allocate(capacity: rows.count)
+        samples.initialize(from: rows.map { UnsafePointer($0.scratch) }, count: rows.count)
+    }
+
+    deinit {
+        samples.deallocate()
+    }
+
+    /// The whole picture (its bytes counted in the decode's ledger).
+    func renderAll() -> PixelBuffer {
+        let bytesPerRow = width * format.bytesPerPixel, byteCount = bytesPerRow * height
         ledger.record(byteCount)
-        let rows = components.map { UpsampledRow($0, outputWidth: width, ledger: ledger) }
         // Every byte is written below, row by row, so the output starts uninitialised (no 36 MB memset for 12 MP).
         let bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
             initialized = byteCount
             guard let out = output.baseAddress else { return }
-            let samples = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: rows.count)
-            defer { samples.deallocate() }
-            for y in 0..<height {
-                for (index, row) in rows.enumerated() { samples[index] = row.row(y) }
-                let line = out + y * width * format.bytesPerPixel
-                switch model {
-                case .grey:
-                    line.update(from: samples[0], count: width)
-                case .rgb:
-                    for x in 0..<width {
-                        (line[3 * x], line[3 * x + 1], line[3 * x + 2]) = (samples[0][x], samples[1][x], samples[2][x])
-                    }
-                case .yCbCr:
-                    YCbCr.convert(samples[0], samples[1], samples[2], count: width, into: line)
-                case .cmyk, .ycck:
-                    if model == .ycck { YCbCr.convert(samples[0], samples[1], samples[2], count: width, into: line) }
-                    for x in 0..<width {
-                        // Adobe writes CMYK inverted (255 = no ink); YCCK decodes to the complement of that.
-                        let k = Int(samples[3][x])
-                        for c in 0..<3 {
-                            let stored = model == .ycck ? 255 - Int(line[3 * x + c]) : Int(samples[c][x])
-                            line[3 * x + c] = UInt8((stored * k + 127) / 255)
-                        }
-                    }
+            for y in 0..<height { render(row: y, into: out + y * bytesPerRow) }
+        }
+        return PixelBuffer(width: width, height: height, format: format, bytes: bytes)
+    }
+
+    /// Writes output row `y` (`width` × bytes per pixel) at `line`.
+    func render(row y: Int, into line: UnsafeMutablePointer<UInt8>) {
+        let samples = self.samples
+        for (index, row) in rows.enumerated() { samples[index] = row.row(y) }
+        switch model {
+        case .grey:
+            line.update(from: samples[0], count: width)
+        case .rgb:
+            for x in 0..<width {
+                (line[3 * x], line[3 * x + 1], line[3 * x + 2]) = (samples[0][x], samples[1][x], samples[2][x])
+            }
+        case .yCbCr:
+            YCbCr.convert(samples[0], samples[1], samples[2], count: width, into: line)
+        case .cmyk, .ycck:
+            if model == .ycck { YCbCr.convert(samples[0], samples[1], samples[2], count: width, into: line) }
+            for x in 0..<width {
+                // Adobe writes CMYK inverted (255 = no ink); YCCK decodes to the complement of that.
+                let k = Int(samples[3][x])
+                for c in 0..<3 {
+                    let stored = model == .ycck ? 255 - Int(line[3 * x + c]) : Int(samples[c][x])
+                    line[3 * x + c] = UInt8((stored * k + 127) / 255)
                 }
             }
         }
-        return PixelBuffer(width: width, height: height, format: format, bytes: bytes)
     }
 }
 

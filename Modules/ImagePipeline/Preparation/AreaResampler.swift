@@ -5,7 +5,8 @@ import ReceptionCore
 /// screens, text) average out instead of aliasing into moiré. Never enlarges: callers clamp the target.
 ///
 /// Works one output row at a time (a vertical pass into one `Float` row, then the horizontal pass), so its
-/// working memory is two rows whatever the image height.
+/// working memory is two rows whatever the image height; from a `RowRendering` source it also holds only the
+/// source rows of one output row's window.
 enum AreaResampler {
     /// For each output index, the first source index it covers and the weights of `taps` sources from there, in
     /// one flat array (`taps` per output). Outputs that cover fewer sources are padded with zero weights (at the
@@ -45,23 +46,66 @@ enum AreaResampler {
     /// `image` (gray8 or rgb8) resized to `width`×`height`, each at most the source's.
     static func resize(_ image: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
         if width == image.width && height == image.height { return image }
-        let channels = image.format.bytesPerPixel
-        let horizontal = Footprint(source: image.width, target: width)
         let vertical = Footprint(source: image.height, target: height)
+        return image.bytes.withUnsafeBufferPointer { source in
+            guard let src = source.baseAddress else { return image }
+            let stride = image.bytesPerRow
+            return resample(
+                sourceWidth: image.width, format: image.format, vertical: vertical, width: width, height: height
+            ) { y in src + y * stride }
+        }
+    }
+
+    /// The picture `rows` renders (gray8 or rgb8), resized to `width`×`height` (each at most the source's) while
+    /// holding only the source rows the vertical pass is reading: one ring slot per tap, each row rendered once
+    /// (the windows of consecutive output rows only move down, and a window's rows fall in distinct slots).
+    /// The same bytes as resizing the fully rendered picture.
+    static func resize(rendering rows: some RowRendering, width: Int, height: Int) -> PixelBuffer {
+        if width == rows.width && height == rows.height { return rows.renderAll() }
+        let vertical = Footprint(source: rows.height, target: height)
+        let slots = vertical.taps, bytesPerRow = rows.width * rows.format.bytesPerPixel
+        // Every slot is rendered into before it is read, so the ring starts uninitialised.
+        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * bytesPerRow)
+        defer { ring.deallocate() }
+        var held = [Int](repeating: -1, count: slots)
+        return resample(
+            sourceWidth: rows.width, format: rows.format, vertical: vertical, width: width, height: height
+        ) { y in
+            let slot = y % slots, line = ring + slot * bytesPerRow
+            if held[slot] != y {
+                rows.render(row: y, into: line)
+                held[slot] = y
+            }
+            return UnsafePointer(line)
+        }
+    }
+
+    /// The resampling itself: `row(y)` gives source row `y`, asked for in windows that only move down.
+    private static func resample(
+        sourceWidth: Int, format: PixelFormat, vertical: Footprint, width: Int, height: Int,
+        row: (Int) -> UnsafePointer<UInt8>
+    ) -> PixelBuffer {
+        let channels = format.bytesPerPixel
+        let horizontal = Footprint(source: sourceWidth, target: width)
         var out = [UInt8](repeating: 0, count: width * height * channels)
         // One spare float so the RGB loop can read each pixel as four lanes.
-        var column = [Float](repeating: 0, count: image.width * channels + 1)
-        image.bytes.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
-                column.withUnsafeMutableBufferPointer { row in
-                    horizontal.weights.withUnsafeBufferPointer { horizontalWeights in
-                        horizontal.first.withUnsafeBufferPointer { horizontalFirst in
-                            guard let src = source.baseAddress, let dst = target.baseAddress, let acc = row.baseAddress,
-                                let weights = horizontalWeights.baseAddress, let firsts = horizontalFirst.baseAddress
+        var column = [Float](repeating: 0, count: sourceWidth * channels + 1)
+        let lines = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: vertical.taps)
+        defer { lines.deallocate() }
+        out.withUnsafeMutableBufferPointer { target in
+            column.withUnsafeMutableBufferPointer { accumulator in
+                horizontal.weights.withUnsafeBufferPointer { horizontalWeights in
+                    horizontal.first.withUnsafeBufferPointer { horizontalFirst in
+                        vertical.weights.withUnsafeBufferPointer { verticalWeights in
+                            guard let dst = target.baseAddress, let acc = accumulator.baseAddress,
+                                let weights = horizontalWeights.baseAddress, let firsts = horizontalFirst.baseAddress,
+                                let down = verticalWeights.baseAddress
                             else { return }
-                            let rowCount = image.width * channels
+                            let rowCount = sourceWidth * channels, taps = vertical.taps
                             for oy in 0..<height {
-                                Self.verticalPass(image, vertical, row: oy, source: src, into: acc, count: rowCount)
+                                let first = vertical.first[oy]
+                                for t in 0..<taps { lines.advanced(by: t).initialize(to: row(first + t)) }
+                                Self.verticalPass(lines, taps: taps, weights: down + oy * taps, into: acc, count: rowCount)
                                 Self.horizontalPass(
                                     acc, firsts: firsts, weights: weights, taps: horizontal.taps, channels: channels,
                                     width: width, into: dst + oy * width * channels)
@@ -71,7 +115,7 @@ enum AreaResampler {
                 }
             }
         }
-        return PixelBuffer(width: width, height: height, format: image.format, bytes: out)
+        return PixelBuffer(width: width, height: height, format: format, bytes: out)
     }
 
     /// One output row from the vertically reduced row `acc`: each pixel the weighted sum of `taps` pixels from
@@ -105,36 +149,32 @@ enum AreaResampler {
         }
     }
 
-    /// Row `oy` of the vertical pass: the weighted sum of its source rows, in tap order. The first three taps
-    /// are added in one sweep (most downscales that preparation makes have three or fewer), the rest one sweep
+    /// One row of the vertical pass: the weighted sum of its source rows `lines`, in tap order. The first three
+    /// taps are added in one sweep (most downscales that preparation makes have three or fewer), the rest one sweep
     /// each as before; a zero weight adds an exact zero to a sum that is never negative, so leaving it in or out
     /// gives the same floats, and a sweep per tap cost a load and a store of the whole row each (issue 21).
     @inline(__always)
     private static func verticalPass(
-        _ image: PixelBuffer, _ vertical: Footprint, row oy: Int, source: UnsafePointer<UInt8>,
+        _ lines: UnsafePointer<UnsafePointer<UInt8>>, taps: Int, weights w: UnsafePointer<Float>,
         into acc: UnsafeMutablePointer<Float>, count: Int
     ) {
-        let taps = vertical.taps, stride = image.bytesPerRow
-        let line = source + vertical.first[oy] * stride
-        vertical.weights.withUnsafeBufferPointer { all in
-            guard let w = all.baseAddress.map({ $0 + oy * taps }) else { return }
-            switch taps {
-            case 1:
-                let w0 = w[0]
-                for i in 0..<count { acc[i] = w0 * Float(line[i]) }
-            case 2:
-                let w0 = w[0], w1 = w[1], l1 = line + stride
-                for i in 0..<count { acc[i] = w0 * Float(line[i]) + w1 * Float(l1[i]) }
-            default:
-                let w0 = w[0], w1 = w[1], w2 = w[2], l1 = line + stride, l2 = l1 + stride
-                for i in 0..<count { acc[i] = w0 * Float(line[i]) + w1 * Float(l1[i]) + w2 * Float(l2[i]) }
-            }
-            for offset in min(taps, 3)..<taps {
-                let weight = w[offset]
-                guard weight != 0 else { continue }
-                let next = line + offset * stride
-                for i in 0..<count { acc[i] += weight * Float(next[i]) }
-            }
+        let line = lines[0]
+        switch taps {
+        case 1:
+            let w0 = w[0]
+            for i in 0..<count { acc[i] = w0 * Float(line[i]) }
+        case 2:
+            let w0 = w[0], w1 = w[1], l1 = lines[1]
+            for i in 0..<count { acc[i] = w0 * Float(line[i]) + w1 * Float(l1[i]) }
+        default:
+            let w0 = w[0], w1 = w[1], w2 = w[2], l1 = lines[1], l2 = lines[2]
+            for i in 0..<count { acc[i] = w0 * Float(line[i]) + w1 * Float(l1[i]) + w2 * Float(l2[i]) }
+        }
+        for offset in min(taps, 3)..<taps {
+            let weight = w[offset]
+            guard weight != 0 else { continue }
+            let next = lines[offset]
+            for i in 0..<count { acc[i] += weight * Float(next[i]) }
         }
     }
 
@@ -177,4 +217,17 @@ enum AreaResampler {
         out[1] = bytes[1]
         out[2] = bytes[2]
     }
+}
+
+/// A picture whose rows are produced on request (a decoded JPEG frame: `JPEGFrameRows`), so a resampler can read
+/// it without the whole picture in memory.
+protocol RowRendering: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    /// gray8 or rgb8.
+    var format: PixelFormat { get }
+    /// Writes row `row` (`width` × bytes per pixel) at `line`.
+    func render(row: Int, into line: UnsafeMutablePointer<UInt8>)
+    /// The whole picture.
+    func renderAll() -> PixelBuffer
 }

@@ -16,6 +16,55 @@ package enum ImageDecoder {
         }
     }
 
+    /// What preparation resizes from: decoded pixels, or a JPEG frame whose rows are rendered as the resampler
+    /// reads them (the full-size RGB picture is never held).
+    enum Source {
+        case pixels(PixelBuffer)
+        case rows(JPEGFrameRows)
+
+        var width: Int {
+            switch self {
+            case .pixels(let image): image.width
+            case .rows(let rows): rows.width
+            }
+        }
+
+        var height: Int {
+            switch self {
+            case .pixels(let image): image.height
+            case .rows(let rows): rows.height
+            }
+        }
+
+        /// The picture resized to `width`×`height` (each at most the source's; the source itself when equal).
+        func resized(width: Int, height: Int) -> PixelBuffer {
+            switch self {
+            case .pixels(let image): AreaResampler.resize(image, width: width, height: height)
+            case .rows(let rows): AreaResampler.resize(rendering: rows, width: width, height: height)
+            }
+        }
+    }
+
+    /// Decodes `bytes` for preparation like `decode(_:minimumLongestEdge:)`, a JPEG up to its rows only;
+    /// transparency is already flattened onto white.
+    static func decodeForPreparation(_ bytes: [UInt8], minimumLongestEdge: Int) throws(ReceptionError)
+        -> (source: Source, orientation: Orientation)
+    {
+        let isJPEG = bytes.withUnsafeBufferPointer { JPEGDecoder.matches($0) }
+        if isJPEG {
+            let (rows, orientation) = try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+                try JPEGDecoder.decodeRows(file, minimumLongestEdge: minimumLongestEdge)
+            }
+            // Spec 7.9 step 1: the frame header's size was checked before any plane existed (`DecodeLimits`).
+            return (.rows(rows), orientation)
+        }
+        let decoded = try decode(bytes, minimumLongestEdge: minimumLongestEdge)
+        let pixels = PixelOperations.flattenOntoWhite(decoded.pixels)
+        // Spec 7.9 step 1 (a zero size cannot come out of a decoder, but the geometry is checked anyway).
+        try pixels.validate()
+        return (.pixels(pixels), decoded.orientation)
+    }
+
     /// A HEIF still image through the platform's decoder; `invalid_image` where there is none. ImageIO scales
     /// while decoding, to a long edge of `minimumLongestEdge`; libheif decodes at full size.
     private static func decodeHEIF(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(ReceptionError)

@@ -65,20 +65,18 @@ public struct PhotoPreparer: ImagePreparing {
     /// Prepares one photo and reports the quality and maximum edge that produced it.
     package func prepareReporting(_ file: [UInt8]) throws(ReceptionError) -> Outcome {
         let declared = ImageDecoder.declaredSize(file)
-        let decoded = try ImageDecoder.decode(file, minimumLongestEdge: configuration.maximumEdge)
-        let pixels = PixelOperations.flattenOntoWhite(decoded.pixels)
-        // Spec 7.9 step 1 (a zero size cannot come out of a decoder, but the geometry is checked anyway).
-        try pixels.validate()
+        let (source, orientation) = try ImageDecoder.decodeForPreparation(
+            file, minimumLongestEdge: configuration.maximumEdge)
         // Target sizes follow the file's own dimensions; a reduced JPEG decode only changes where we start from.
-        let width = declared.map { max($0.width, 1) } ?? pixels.width
-        let height = declared.map { max($0.height, 1) } ?? pixels.height
+        let width = declared.map { max($0.width, 1) } ?? source.width
+        let height = declared.map { max($0.height, 1) } ?? source.height
         var edge = Double(configuration.maximumEdge)
         for _ in 0..<configuration.rounds {
             let limit = Int(edge.rounded(.down))
             let (targetWidth, targetHeight) = Self.fit(width: width, height: height, maximumEdge: limit)
-            let resized = AreaResampler.resize(
-                pixels, width: min(targetWidth, pixels.width), height: min(targetHeight, pixels.height))
-            let oriented = PixelOperations.apply(decoded.orientation, to: resized)
+            let resized = source.resized(
+                width: min(targetWidth, source.width), height: min(targetHeight, source.height))
+            let oriented = PixelOperations.apply(orientation, to: resized)
             for quality in configuration.qualities {
                 let jpeg = try encoder.encodeJPEG(oriented, quality: quality)
                 if jpeg.count <= configuration.byteLimit {
