@@ -27,8 +27,7 @@ extension JPEGFrame {
 /// asks for the few rows its resampler is reading (`AreaResampler.resize(rendering:width:height:)`), so the
 /// full-size RGB picture of a 12–48 MP photo is never held (36 MB at 12 MP full size, 20 MB at 48 MP and 3/8).
 /// Every row is the same bytes either way.
-final class JPEGFrameRows: RowRendering {
-    let frame: JPEGFrame
+final class JPEGFrameRows {
     let model: JPEGFrame.ColorModel
     let format: PixelFormat
     let width: Int, height: Int
@@ -37,7 +36,6 @@ final class JPEGFrameRows: RowRendering {
     private let ledger: BufferLedger
 
     init(_ frame: JPEGFrame, adobeTransform: Int?, ledger: BufferLedger) {
-        self.frame = frame
         self.ledger = ledger
         model = frame.colorModel(adobeTransform: adobeTransform)
         format = model == .grey ? .gray8 : .rgb8

@@ -5,8 +5,8 @@ import ReceptionCore
 /// screens, text) average out instead of aliasing into moiré. Never enlarges: callers clamp the target.
 ///
 /// Works one output row at a time (a vertical pass into one `Float` row, then the horizontal pass), so its
-/// working memory is two rows whatever the image height; from a `RowRendering` source it also holds only the
-/// source rows of one output row's window.
+/// working memory is two rows whatever the image height; from a JPEG frame's rows (`JPEGFrameRows`) it also
+/// holds only the source rows of one output row's window.
 enum AreaResampler {
     /// For each output index, the first source index it covers and the weights of `taps` sources from there, in
     /// one flat array (`taps` per output). Outputs that cover fewer sources are padded with zero weights (at the
@@ -56,11 +56,11 @@ enum AreaResampler {
         }
     }
 
-    /// The picture `rows` renders (gray8 or rgb8), resized to `width`×`height` (each at most the source's) while
+    /// The picture of a decoded JPEG frame (gray8 or rgb8), resized to `width`×`height` (each at most the source's) while
     /// holding only the source rows the vertical pass is reading: one ring slot per tap, each row rendered once
     /// (the windows of consecutive output rows only move down, and a window's rows fall in distinct slots).
     /// The same bytes as resizing the fully rendered picture.
-    static func resize(rendering rows: some RowRendering, width: Int, height: Int) -> PixelBuffer {
+    static func resize(rendering rows: JPEGFrameRows, width: Int, height: Int) -> PixelBuffer {
         if width == rows.width && height == rows.height { return rows.renderAll() }
         let vertical = Footprint(source: rows.height, target: height)
         let slots = vertical.taps, bytesPerRow = rows.width * rows.format.bytesPerPixel
@@ -217,17 +217,4 @@ enum AreaResampler {
         out[1] = bytes[1]
         out[2] = bytes[2]
     }
-}
-
-/// A picture whose rows are produced on request (a decoded JPEG frame: `JPEGFrameRows`), so a resampler can read
-/// it without the whole picture in memory.
-protocol RowRendering: AnyObject {
-    var width: Int { get }
-    var height: Int { get }
-    /// gray8 or rgb8.
-    var format: PixelFormat { get }
-    /// Writes row `row` (`width` × bytes per pixel) at `line`.
-    func render(row: Int, into line: UnsafeMutablePointer<UInt8>)
-    /// The whole picture.
-    func renderAll() -> PixelBuffer
 }
