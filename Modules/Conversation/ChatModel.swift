@@ -25,6 +25,12 @@ public final class ChatModel {
     /// photos only when the chat appearance enables them (`showsTeamNames`, `showsTeamPhotos`).
     public private(set) var team: [TeamProfile] = []
     @ObservationIgnored private var teamVersion = 0
+    /// Bumped when `messages` or `team` change: the rows `transcriptPresentation` built are kept until then.
+    @ObservationIgnored private(set) var transcriptVersion = 0
+    /// The rows built last (`transcriptPresentation`).
+    @ObservationIgnored var rowMemo: RowMemo?
+    /// How many times the rows were built (a screen's test: typing builds none).
+    @ObservationIgnored package internal(set) var rowBuilds = 0
     /// The version of the last applied snapshot.
     public private(set) var version = -1
     /// The built-in texts and the layout direction in the chat language (the facade sets them from
@@ -76,7 +82,10 @@ public final class ChatModel {
     public func apply(_ snapshot: ChatSnapshot) {
         guard snapshot.version > version else { return }
         version = snapshot.version
-        if messages != snapshot.messages { messages = snapshot.messages }
+        if messages != snapshot.messages {
+            messages = snapshot.messages
+            transcriptVersion += 1
+        }
         var incoming = snapshot.composer
         if pendingDraftEdits > 0 { incoming.text = composer.text }
         if composer != incoming { composer = incoming }
@@ -85,6 +94,7 @@ public final class ChatModel {
         if teamVersion != snapshot.teamVersion {
             teamVersion = snapshot.teamVersion
             team = snapshot.team
+            transcriptVersion += 1
         }
     }
 

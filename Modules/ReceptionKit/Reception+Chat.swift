@@ -11,7 +11,7 @@ extension Reception {
     public func openChat() {
         whenConfigured("openChat") { [weak self] _, _ in
             guard let self else { return }
-            if self.presence.openRequested() { self.presentSheet() }
+            if self.presence.openRequested(hasPresenter: self.sheetPresenter != nil) { self.askForSheet() }
             self.chatPresenceChanged()
         }
     }
@@ -28,16 +28,37 @@ extension Reception {
 
     // MARK: The SDK sheet and embedded screens
 
-    /// Asks the presenter to show the sheet; without a window yet, presents when one becomes available.
-    func presentSheet() {
+    /// Asks the presenter for the sheet. The chat counts as open only once the presenter says the sheet is on
+    /// screen; without a window it asks again when a scene becomes active, and a refusal (UIKit busy with another
+    /// presentation or dismissal) asks again when that transition ends, up to `ChatPresence.maximumRefusals`.
+    func askForSheet() {
         guard let presenter = sheetPresenter else { return }
-        let shown = presenter.presentChat { [weak self] in self?.sheetDismissedByPerson() }
-        presence.sheetPresented(shown)
-        guard !shown else { return }
-        presenter.waitForWindow { [weak self] in
-            guard let self, self.presence.windowAvailable() else { return }
-            self.presentSheet()
+        presenter.presentChat(
+            answer: { [weak self] answer in self?.sheetAnswered(answer) },
+            dismissedByPerson: { [weak self] in self?.sheetDismissedByPerson() })
+    }
+
+    /// The presenter's answer to `askForSheet()`.
+    func sheetAnswered(_ answer: ChatSheetAnswer) {
+        guard let presenter = sheetPresenter else { return }
+        switch presence.answered(answer) {
+        case .none:
+            break
+        case .dismiss:
+            presenter.dismissChat()
+        case .waitForWindow:
+            presenter.waitForWindow { [weak self] in self?.retrySheet() }
+        case .waitForTransition:
+            presenter.waitForTransition { [weak self] in self?.retrySheet() }
+        case .givenUp:
+            logger("Chat").error("the chat sheet was not presented: another presentation stayed in progress")
         }
+        chatPresenceChanged()
+    }
+
+    /// A window became available, or the transition that refused the sheet ended.
+    private func retrySheet() {
+        if presence.retryAvailable() { askForSheet() }
     }
 
     /// Ends an `openChat()`: the sheet goes if it shows (seed 000: closeChat, logout, deletion, a token for another
@@ -115,4 +136,9 @@ extension Reception {
             await monitor?.appEnteredBackground()
         }
     }
+}
+
+extension Reception {
+    /// Refusals in a row after which an `openChat()` stops asking for the sheet (`ChatPresence.maximumRefusals`).
+    package static let maximumSheetRefusals = ChatPresence.maximumRefusals
 }

@@ -3,31 +3,31 @@
     import SwiftUI
 
     /// The chat of one model: the transcript over the transcript background, the composer (with the connection
-    /// banner) pinned under it above the keyboard, the title, and the chat language's reading direction. Everything
-    /// shown comes from one `ChatPresentation` of the model's state.
+    /// banner) pinned under it above the keyboard, the title, and the chat language's reading direction. The
+    /// screen lays out `ChatModel.transcriptPresentation`, which reads no composer state; `ComposerView` reads the
+    /// composer itself, so a keystroke invalidates only the composer and the rows are not built again.
     struct ChatScreen: View {
         let model: ChatModel
         let host: any ChatScreenHost
         let appearance: ChatAppearance
-
-        /// The session's decoded photos: they live as long as this screen of this model.
-        @State private var decoder = PhotoDecoder()
+        /// The session's decoded photos: one decoder as long as this screen of this model lives.
+        @State private var decoderSlot = PhotoDecoderSlot()
 
         var body: some View {
-            let presentation = model.presentation(appearance: appearance, availablePaywalls: host.availablePaywallIDs)
+            let transcript = model.transcriptPresentation(
+                appearance: appearance, availablePaywalls: host.availablePaywallIDs)
             TranscriptView(
-                rows: presentation.rows, emptyState: presentation.emptyState, typingText: presentation.typingText,
-                typingReservesAvatarColumn: presentation.typingReservesAvatarColumn,
-                newestRowID: presentation.newestRowID, model: model, host: host
+                rows: transcript.rows, emptyState: transcript.emptyState, typingText: transcript.typingText,
+                typingReservesAvatarColumn: transcript.typingReservesAvatarColumn,
+                newestRowID: transcript.newestRowID, model: model, host: host
             )
-            .safeAreaInset(edge: .bottom, spacing: 0) {
-                ComposerView(composer: presentation.composer, banner: presentation.banner, model: model)
-            }
-            .background { appearance.colors.backgroundColor.ignoresSafeArea() }
-            .environment(\.photoDecoder, decoder)
-            .navigationTitle(presentation.title ?? "")
-            .navigationBarTitleDisplayMode(.inline)
-            .environment(\.layoutDirection, presentation.layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight)
+                .safeAreaInset(edge: .bottom, spacing: 0) {
+                    ComposerView(banner: transcript.banner, model: model)
+                }
+                .background { appearance.colors.backgroundColor.ignoresSafeArea() }
+                .environment(\.photoDecoder, decoderSlot.decoder)
+                .navigationTitle(transcript.title ?? "")
+                .navigationBarTitleDisplayMode(.inline)
         }
     }
 #endif

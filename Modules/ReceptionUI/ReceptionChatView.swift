@@ -56,6 +56,8 @@
                 }
             }
             .environment(\.chatAppearance, appearance)
+            // The chat language's reading direction covers the sheet's navigation bar and close button too.
+            .environment(\.layoutDirection, layoutDirection)
             .modifier(ChatColorScheme(scheme: appearance.colorScheme, placement: placement))
         }
 
@@ -75,6 +77,11 @@
                 }
             }
             .font(appearance.font(.body))
+        }
+
+        /// Which way the chat language reads (left to right until the SDK has a chat).
+        private var layoutDirection: SwiftUI.LayoutDirection {
+            host.chat?.texts.layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
         }
 
         /// "Close" in the chat language (English until the SDK has a chat).

@@ -5,26 +5,43 @@ import ReceptionTesting
 import Testing
 
 /// Stands in for UIKit's presentation: records what the facade asked for, and lets a test play the person (a
-/// swipe-down) and the system (a window becoming available after a cold start).
+/// swipe-down) and the system: a window becoming available after a cold start, a presentation refused because
+/// another transition is in progress (and that transition's end), and a presentation whose completion comes late.
 @MainActor
 final class RecordingSheetPresenter: ChatSheetPresenting {
     /// Whether a window can show the sheet now.
     var windowAvailable = true
+    /// While set, UIKit refuses every presentation (another presentation or dismissal is in progress).
+    var transitionInProgress = false
+    /// While set, an accepted presentation's completion waits for `finishPresentation()`.
+    var completesLate = false
+    /// Requests the presenter received, accepted or not.
+    private(set) var requests = 0
+    /// Presentations UIKit accepted.
     private(set) var presentations = 0
     private(set) var dismissals = 0
     private(set) var isShowing = false
     private var dismissedByPerson: (@MainActor () -> Void)?
     private var ready: (@MainActor () -> Void)?
+    private var transitionEnded: (@MainActor () -> Void)?
+    private var lateAnswer: (@MainActor (ChatSheetAnswer) -> Void)?
 
-    func presentChat(dismissedByPerson: @escaping @MainActor () -> Void) -> Bool {
-        guard windowAvailable else { return false }
+    func presentChat(
+        answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
+        dismissedByPerson: @escaping @MainActor () -> Void
+    ) {
+        requests += 1
+        guard windowAvailable else { return answer(.noWindow) }
+        guard !transitionInProgress else { return answer(.busy) }
         presentations += 1
         isShowing = true
         self.dismissedByPerson = dismissedByPerson
-        return true
+        if completesLate { lateAnswer = answer } else { answer(.presented) }
     }
 
     func waitForWindow(_ ready: @escaping @MainActor () -> Void) { self.ready = ready }
+
+    func waitForTransition(_ ended: @escaping @MainActor () -> Void) { transitionEnded = ended }
 
     func dismissChat() {
         dismissals += 1
@@ -45,7 +62,24 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
         ready?()
     }
 
+    /// The transition that refused the sheet ends.
+    func endTransition(stillBusy: Bool = false) {
+        transitionInProgress = stillBusy
+        let ended = transitionEnded
+        transitionEnded = nil
+        ended?()
+    }
+
+    /// UIKit's completion of the presentation in progress.
+    func finishPresentation() {
+        let answer = lateAnswer
+        lateAnswer = nil
+        answer?(.presented)
+    }
+
     var isWaitingForWindow: Bool { ready != nil }
+    var isWaitingForTransition: Bool { transitionEnded != nil }
+    var isPresenting: Bool { lateAnswer != nil }
 }
 
 /// `openChat()` presents the SDK sheet once, the dismissals of seed 000, and `ReceptionChatView`'s embedding
@@ -112,11 +146,93 @@ struct ChatSheetTests {
         #expect(app.reception.handlePushNotification(userInfo: ["reception": ["conversationId": "c"]]))
         #expect(presenter.presentations == 0)
         #expect(presenter.isWaitingForWindow)
-        #expect(app.reception.isChatOpen)
+        #expect(!app.reception.isChatOpen, "nothing is on screen yet")
         app.reception.openChat()
-        #expect(presenter.presentations == 0, "no second request while one waits")
+        #expect(presenter.requests == 1, "no second request while one waits")
         presenter.sceneActivated()
         #expect(presenter.presentations == 1)
+        #expect(app.reception.isChatOpen)
+        #expect(app.events.filter { $0 == .chatOpened }.count == 1)
+    }
+
+    @Test("a presentation UIKit refuses during another transition is asked again when it ends; closed until then")
+    func refusedWhileBusy() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.transitionInProgress = true
+        app.reception.openChat()
+        #expect(presenter.requests == 1)
+        #expect(presenter.presentations == 0)
+        #expect(!app.reception.isChatOpen, "a refused sheet is not open")
+        #expect(!app.events.contains(.chatOpened))
+        #expect(presenter.isWaitingForTransition)
+        app.reception.openChat()
+        #expect(presenter.requests == 1, "the request stands: no second one while it waits")
+        presenter.endTransition()
+        #expect(presenter.presentations == 1)
+        #expect(app.reception.isChatOpen)
+        #expect(app.events.filter { $0 == .chatOpened }.count == 1)
+    }
+
+    @Test("after repeated refusals the request is dropped, and a later openChat presents afresh")
+    func refusedUntilGivenUp() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.transitionInProgress = true
+        app.reception.openChat()
+        for _ in 1..<Reception.maximumSheetRefusals { presenter.endTransition(stillBusy: true) }
+        #expect(presenter.requests == Reception.maximumSheetRefusals)
+        #expect(!presenter.isWaitingForTransition, "no endless retry")
+        #expect(!app.reception.isChatOpen)
+        presenter.transitionInProgress = false
+        app.reception.openChat()
+        #expect(presenter.presentations == 1, "the next openChat is not swallowed")
+        #expect(app.reception.isChatOpen)
+    }
+
+    @Test("the chat opens when UIKit's completion comes, not before")
+    func lateCompletion() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.completesLate = true
+        app.reception.openChat()
+        #expect(presenter.presentations == 1)
+        #expect(!app.reception.isChatOpen)
+        presenter.finishPresentation()
+        #expect(app.reception.isChatOpen)
+        #expect(app.events.filter { $0 == .chatOpened }.count == 1)
+    }
+
+    @Test("a closeChat during the presentation dismisses the sheet as soon as it arrives")
+    func closedWhilePresenting() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.completesLate = true
+        app.reception.openChat()
+        app.reception.closeChat()
+        #expect(presenter.dismissals == 0, "nothing to dismiss yet")
+        presenter.finishPresentation()
+        #expect(presenter.dismissals == 1)
+        #expect(!app.reception.isChatOpen)
+        #expect(!app.events.contains(.chatOpened))
+        presenter.completesLate = false
+        app.reception.openChat()
+        #expect(presenter.presentations == 2)
+        #expect(app.reception.isChatOpen)
+    }
+
+    @Test("closed and opened again during the presentation: one sheet, open when it arrives")
+    func reopenedWhilePresenting() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.completesLate = true
+        app.reception.openChat()
+        app.reception.closeChat()
+        app.reception.openChat()
+        #expect(presenter.requests == 1, "the sheet on its way is the one")
+        presenter.finishPresentation()
+        #expect(presenter.dismissals == 0)
+        #expect(app.reception.isChatOpen)
     }
 
     @Test("a chat closed before any window appeared is not presented later")

@@ -25,24 +25,48 @@ public struct ChatPresentation: Sendable, Hashable {
         public var text: String
     }
 
-    /// The navigation title; `nil` when the appearance hides it.
-    public var title: String?
-    /// The transcript, oldest first.
-    public var rows: [MessageRow]
-    /// Shown while the transcript is empty.
-    public var emptyState: EmptyState?
-    /// "Typing…" while a teammate is typing.
-    public var typingText: String?
-    /// The typing indicator lines up with team bubbles: it keeps the avatar column when team photos are shown.
-    public var typingReservesAvatarColumn: Bool
-    /// The connection banner; `nil` while hidden (an unused chat keeps it hidden).
-    public var banner: Banner?
+    /// Everything but the composer: the title, rows, empty state, typing line, banner and reading direction.
+    public var transcript: TranscriptPresentation
     /// The composer, or the notice that replaces it.
     public var composer: ComposerPresentation
+
+    /// The navigation title; `nil` when the appearance hides it.
+    public var title: String? {
+        get { transcript.title }
+        set { transcript.title = newValue }
+    }
+    /// The transcript, oldest first.
+    public var rows: [MessageRow] {
+        get { transcript.rows }
+        set { transcript.rows = newValue }
+    }
+    /// Shown while the transcript is empty.
+    public var emptyState: EmptyState? {
+        get { transcript.emptyState }
+        set { transcript.emptyState = newValue }
+    }
+    /// "Typing…" while a teammate is typing.
+    public var typingText: String? {
+        get { transcript.typingText }
+        set { transcript.typingText = newValue }
+    }
+    /// The typing indicator lines up with team bubbles: it keeps the avatar column when team photos are shown.
+    public var typingReservesAvatarColumn: Bool {
+        get { transcript.typingReservesAvatarColumn }
+        set { transcript.typingReservesAvatarColumn = newValue }
+    }
+    /// The connection banner; `nil` while hidden (an unused chat keeps it hidden).
+    public var banner: Banner? {
+        get { transcript.banner }
+        set { transcript.banner = newValue }
+    }
     /// Which way the chat reads.
-    public var layoutDirection: LayoutDirection
-    /// The row to keep in view: the newest one (opening scrolls to it, a new message keeps it in view).
-    public var newestRowID: String? { rows.last?.id }
+    public var layoutDirection: LayoutDirection {
+        get { transcript.layoutDirection }
+        set { transcript.layoutDirection = newValue }
+    }
+    /// The row to keep in view: the newest one.
+    public var newestRowID: String? { transcript.newestRowID }
 
     /// Spec 7.24: a timestamp row appears before a group that starts more than 5 minutes after the message before.
     public static let timestampGap: TimeInterval = 5 * 60
@@ -56,24 +80,33 @@ public struct ChatPresentation: Sendable, Hashable {
         team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone = .current,
         availablePaywalls: Set<String>? = nil
     ) {
+        let rows = Self.rows(
+            messages: messages, team: team, texts: texts, appearance: appearance, now: now, timeZone: timeZone,
+            availablePaywalls: availablePaywalls)
+        transcript = TranscriptPresentation(
+            rows: rows, isEmpty: messages.isEmpty, banner: banner, agentTyping: agentTyping, texts: texts,
+            appearance: appearance)
+        self.composer = ComposerPresentation(composer, texts: texts)
+    }
+
+    /// A screen made of its two parts.
+    public init(transcript: TranscriptPresentation, composer: ComposerPresentation) {
+        self.transcript = transcript
+        self.composer = composer
+    }
+
+    /// The transcript's rows for this state (what `init` builds; `ChatModel` keeps them until the transcript
+    /// changes).
+    static func rows(
+        messages: [ChatMessage], team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date,
+        timeZone: TimeZone, availablePaywalls: Set<String>?
+    ) -> [MessageRow] {
         let profiles = Dictionary(team.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let clock = TimestampWording(now: now, timeZone: timeZone, language: texts.language)
         let context = RowContext(
             profiles: profiles, texts: texts, appearance: appearance, wording: clock,
             availablePaywalls: availablePaywalls)
-        rows = Self.rows(messages, context)
-        typingReservesAvatarColumn = appearance.showsTeamPhotos
-        title = appearance.shows(.title) ? texts.title : nil
-        emptyState = messages.isEmpty
-            ? EmptyState(
-                title: appearance.shows(.welcomeTitle) ? texts.welcomeTitle : nil,
-                text: appearance.shows(.welcomeText) ? texts.welcomeText : nil,
-                showsIcon: appearance.shows(.welcomeIcon))
-            : nil
-        typingText = agentTyping ? texts.text(.typing) : nil
-        self.banner = texts.banner(banner).map { Banner(kind: banner, text: $0) }
-        self.composer = ComposerPresentation(composer, texts: texts)
-        layoutDirection = texts.layoutDirection
+        return rows(messages, context)
     }
 
     // MARK: Rows
@@ -288,14 +321,17 @@ struct TimestampWording: Sendable {
 
 extension ChatModel {
     /// The screen for the model's current state in its texts, with `appearance`'s names, photos and hidden parts;
-    /// timestamps are worded against `now` in `timeZone`.
+    /// timestamps are worded against `now` in `timeZone`. It reads the composer too: a screen that lays out the
+    /// transcript reads `transcriptPresentation` and lets its composer read `composerPresentation`, so typing
+    /// invalidates only the composer.
     public func presentation(
         appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current,
         availablePaywalls: Set<String>? = nil
     ) -> ChatPresentation {
         ChatPresentation(
-            messages: messages, composer: composer, banner: banner, agentTyping: agentTyping, team: team,
-            texts: texts, appearance: appearance, now: now, timeZone: timeZone, availablePaywalls: availablePaywalls)
+            transcript: transcriptPresentation(
+                appearance: appearance, now: now, timeZone: timeZone, availablePaywalls: availablePaywalls),
+            composer: composerPresentation)
     }
 
     /// What a chat screen shows before the SDK has a chat (not configured yet): the empty state in `texts`.

@@ -2,67 +2,166 @@
 /// a recording fake in tests.
 @MainActor
 package protocol ChatSheetPresenting: AnyObject {
-    /// Presents the chat over the top-most view controller of the foreground active scene, with a close control.
-    /// Returns `false` when no window can show it now (a cold start before the first scene is active).
-    /// `dismissedByPerson` is called when the person swipes the sheet away.
-    func presentChat(dismissedByPerson: @escaping @MainActor () -> Void) -> Bool
+    /// Asks for the chat sheet over the top-most view controller of the foreground active scene, with a close
+    /// control. The presenter calls `answer` exactly once: `.presented` when the sheet is on screen (UIKit's
+    /// completion), `.noWindow` when no scene can show it yet (a cold start), `.busy` when UIKit refused because
+    /// another presentation or dismissal is in progress. `answer` may come during the call or later.
+    /// `dismissedByPerson` is called when the sheet goes without `dismissChat()` (a swipe-down, or the host
+    /// dismissing what it was presented over).
+    func presentChat(
+        answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
+        dismissedByPerson: @escaping @MainActor () -> Void)
     /// Calls `ready` once, when a window may be able to present (a scene became active).
     func waitForWindow(_ ready: @escaping @MainActor () -> Void)
+    /// Calls `ended` once, when the presentation or dismissal that refused the sheet has ended.
+    func waitForTransition(_ ended: @escaping @MainActor () -> Void)
     /// Dismisses the sheet this presenter showed, if it still shows.
     func dismissChat()
 }
 
+/// The presenter's answer to one `presentChat` call.
+package enum ChatSheetAnswer: Sendable, Hashable {
+    /// The sheet is on screen.
+    case presented
+    /// No window can show it yet.
+    case noWindow
+    /// UIKit refused: another presentation or dismissal is in progress.
+    case busy
+}
+
 /// Who keeps the chat on screen (seed 000 "Open & close the chat", seed 004 "Dedicated Support tab"): the SDK
-/// sheet that `openChat()` asked for, and the `ReceptionChatView`s a host embeds. The chat is open while either
-/// holds it; the facade acts on the changes of `isOpen`.
+/// sheet that `openChat()` asked for, and the `ReceptionChatView`s a host embeds. The chat is open while a sheet
+/// UIKit has presented, or an embedded screen, shows it: never while the sheet is only asked for, waits for a
+/// window or was refused. The facade acts on the changes of `isOpen`; every step here is tested on Linux with a
+/// presenter that can refuse or answer late (ChatSheetTests).
 struct ChatPresence: Sendable, Hashable {
     /// Where the SDK sheet stands.
     enum Sheet: Sendable, Hashable {
         /// Not shown.
         case hidden
-        /// Asked for before any window could show it; presented when a scene becomes active.
+        /// Asked for; the presenter has not answered.
+        case presenting
+        /// Asked for before any window could show it; asked again when a scene becomes active.
         case waitingForWindow
+        /// Refused while another transition ran; asked again when it ends.
+        case waitingForTransition
         /// On screen.
         case presented
     }
 
-    /// `openChat()` was called and no `closeChat()`, swipe-down, logout or reset ended it.
+    /// What the facade does after the presenter answered.
+    enum AnswerStep: Sendable, Hashable {
+        /// Nothing more: the sheet is on screen, or the answer is of a request that no longer stands.
+        case none
+        /// The sheet arrived after `closeChat()` (or logout) ended the request: dismiss it.
+        case dismiss
+        /// Wait for a window, then ask again.
+        case waitForWindow
+        /// Wait for the transition in progress to end, then ask again.
+        case waitForTransition
+        /// UIKit refused `maximumRefusals` times in a row: the request is dropped (and logged), so a later
+        /// `openChat()` asks afresh instead of doing nothing.
+        case givenUp
+    }
+
+    /// Refusals in a row after which an `openChat()` stops asking.
+    static let maximumRefusals = 3
+
+    /// `openChat()` was called and no `closeChat()`, swipe-down, logout, reset or refusal ended it.
     private(set) var requested = false
     /// The SDK sheet.
     private(set) var sheet = Sheet.hidden
     /// Embedded `ReceptionChatView`s on screen (a host may show one in a tab and another in a sheet of its own).
     private(set) var embeddedScreens = 0
+    /// Refusals of the current request in a row.
+    private(set) var refusals = 0
+    /// On a platform without a presenter the host draws the chat itself: a request counts as on screen.
+    private var hostDraws = false
 
-    /// Whether the chat is on screen (or about to be, while the sheet waits for a window).
-    var isOpen: Bool { requested || embeddedScreens > 0 }
+    /// Whether the chat is on screen.
+    var isOpen: Bool { sheet == .presented || (requested && hostDraws) || embeddedScreens > 0 }
 
-    /// `openChat()`: returns whether the sheet should be presented now (never twice, never over an embedded chat).
-    mutating func openRequested() -> Bool {
-        guard !isOpen else { return false }
+    /// `openChat()`: returns whether the sheet should be asked for now (never twice, never over an embedded chat).
+    /// `hasPresenter` is false where no SDK sheet exists (the host draws the chat).
+    mutating func openRequested(hasPresenter: Bool) -> Bool {
+        guard !requested, embeddedScreens == 0 else { return false }
         requested = true
+        refusals = 0
+        hostDraws = !hasPresenter
+        // A sheet closed and asked for again before its answer came is still on its way: no second request.
+        guard hasPresenter, sheet == .hidden else { return false }
+        sheet = .presenting
         return true
     }
 
-    /// The presenter answered: on screen, or waiting for a window.
-    mutating func sheetPresented(_ shown: Bool) { sheet = shown ? .presented : .waitingForWindow }
-
-    /// A window became available: returns whether the sheet should be presented now.
-    mutating func windowAvailable() -> Bool {
-        guard sheet == .waitingForWindow else { return false }
-        sheet = .hidden
-        return requested
+    /// The presenter answered the last request.
+    mutating func answered(_ answer: ChatSheetAnswer) -> AnswerStep {
+        guard sheet == .presenting else { return .none }
+        switch answer {
+        case .presented:
+            refusals = 0
+            guard requested else {
+                sheet = .hidden
+                return .dismiss
+            }
+            sheet = .presented
+            return .none
+        case .noWindow:
+            guard requested else {
+                sheet = .hidden
+                return .none
+            }
+            sheet = .waitingForWindow
+            return .waitForWindow
+        case .busy:
+            guard requested else {
+                sheet = .hidden
+                return .none
+            }
+            refusals += 1
+            guard refusals < Self.maximumRefusals else {
+                sheet = .hidden
+                requested = false
+                refusals = 0
+                return .givenUp
+            }
+            sheet = .waitingForTransition
+            return .waitForTransition
+        }
     }
 
-    /// `closeChat()`, logout, deletion or a reset: returns whether a shown sheet must be dismissed.
+    /// A window became available, or the transition that refused the sheet ended: returns whether to ask again.
+    mutating func retryAvailable() -> Bool {
+        guard sheet == .waitingForWindow || sheet == .waitingForTransition else { return false }
+        guard requested else {
+            sheet = .hidden
+            return false
+        }
+        sheet = .presenting
+        return true
+    }
+
+    /// `closeChat()`, logout, deletion or a reset: returns whether a shown sheet must be dismissed now. A sheet
+    /// still being presented is dismissed when its answer comes (`answered` says `.dismiss`).
     mutating func closeRequested() -> Bool {
         requested = false
-        defer { sheet = .hidden }
-        return sheet == .presented
+        hostDraws = false
+        refusals = 0
+        switch sheet {
+        case .presented:
+            sheet = .hidden
+            return true
+        case .waitingForWindow, .waitingForTransition:
+            sheet = .hidden
+            return false
+        case .hidden, .presenting:
+            return false
+        }
     }
 
-    /// The person swiped the sheet away.
+    /// The sheet went without `dismissChat()` (a swipe-down, or the host dismissing what it was presented over).
     mutating func sheetDismissedByPerson() {
-        guard sheet == .presented else { return }
+        guard sheet == .presented || sheet == .presenting else { return }
         sheet = .hidden
         requested = false
     }

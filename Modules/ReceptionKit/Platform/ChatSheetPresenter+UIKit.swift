@@ -4,25 +4,43 @@
     import UIKit
 
     /// The SDK sheet on iOS: a `ReceptionChatView` in a `UIHostingController`, presented over the top-most view
-    /// controller of the foreground active scene. A swipe-down reaches the facade through the presentation
-    /// controller's delegate. Compiled only where UIKit exists; the rules it follows (present once, wait for a
-    /// window, who dismisses) are `ChatPresence`'s, tested on Linux (Docs/Apple.md).
+    /// controller of the foreground active scene. It answers each request once: presented (UIKit's completion),
+    /// no window, or busy when UIKit refuses because a presentation or dismissal is in progress (then it waits for
+    /// that transition's end). A swipe-down reaches the facade through the presentation controller's delegate.
+    /// Compiled only where UIKit exists; the rules it follows (present once, count as open only once presented,
+    /// ask again after a refusal, who dismisses) are `ChatPresence`'s, tested on Linux (Docs/Apple.md).
     @MainActor
     final class UIKitChatSheetPresenter: NSObject, ChatSheetPresenting, UIAdaptivePresentationControllerDelegate {
         private weak var host: Reception?
-        /// The sheet this presenter showed, while it shows.
+        /// The sheet this presenter showed, or is presenting.
         private weak var sheet: UIViewController?
+        /// The answer owed to the facade for the presentation in progress: given once.
+        private var pendingAnswer: (@MainActor (ChatSheetAnswer) -> Void)?
         private var dismissedByPerson: (@MainActor () -> Void)?
         private var sceneObserver: (any NSObjectProtocol)?
+        /// The controller whose transition refused the last presentation.
+        private weak var blocker: UIViewController?
 
         init(host: Reception) {
             self.host = host
         }
 
-        func presentChat(dismissedByPerson: @escaping @MainActor () -> Void) -> Bool {
-            guard let host, let top = Self.topViewController() else { return false }
+        func presentChat(
+            answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
+            dismissedByPerson: @escaping @MainActor () -> Void
+        ) {
+            guard let host, let top = Self.topViewController() else { return answer(.noWindow) }
+            // UIKit refuses to present from a controller that is being presented or dismissed, or that still
+            // presents one being dismissed (the controller `topViewController` picks during a dismissal). It only
+            // logs the refusal and never calls the completion, so the sheet is not asked for then.
+            if Self.isInTransition(top) {
+                blocker = top
+                return answer(.busy)
+            }
             let controller = ChatSheetController(rootView: ReceptionChatView(host: host, placement: .sheet))
             controller.modalPresentationStyle = .pageSheet
+            // Reduce Motion: the sheet fades in and out instead of sliding.
+            if UIAccessibility.isReduceMotionEnabled { controller.modalTransitionStyle = .crossDissolve }
             controller.presentationController?.delegate = self
             // However the sheet goes (a swipe, or the host dismissing what it was presented over), the facade
             // learns it, so `isChatOpen` never stays true for a sheet that is gone.
@@ -30,10 +48,25 @@
                 guard let self, let controller, self.sheet === controller else { return }
                 self.sheetGone()
             }
+            // The completion says the sheet is on screen; its first appearance says so too, whichever comes first.
+            controller.appeared = { [weak self, weak controller] in
+                guard let self, let controller, self.sheet === controller else { return }
+                self.answer(.presented)
+            }
+            pendingAnswer = answer
             self.dismissedByPerson = dismissedByPerson
             sheet = controller
-            top.present(controller, animated: !UIAccessibility.isReduceMotionEnabled)
-            return true
+            top.present(controller, animated: true) { [weak self, weak controller] in
+                guard let self, let controller, self.sheet === controller else { return }
+                self.answer(.presented)
+            }
+            // Accepted, the sheet has its presenting controller at once; refused, it has none and never will.
+            if controller.presentingViewController == nil, !controller.isBeingPresented {
+                sheet = nil
+                self.dismissedByPerson = nil
+                blocker = top
+                self.answer(.busy)
+            }
         }
 
         func waitForWindow(_ ready: @escaping @MainActor () -> Void) {
@@ -49,21 +82,51 @@
             }
         }
 
+        func waitForTransition(_ ended: @escaping @MainActor () -> Void) {
+            let blocking = blocker
+            blocker = nil
+            let coordinator = blocking?.transitionCoordinator ?? blocking?.presentedViewController?.transitionCoordinator
+            if let coordinator {
+                // After the transition's completion, on the next turn, when UIKit has settled who presents what.
+                coordinator.animate(alongsideTransition: nil) { _ in
+                    Task { @MainActor in ended() }
+                }
+            } else {
+                // No coordinator to follow (a transition without animation, or one that ended already): ask again
+                // after a standard animation's time.
+                DispatchQueue.main.asyncAfter(deadline: .now() + Self.transitionRetryDelay) {
+                    MainActor.assumeIsolated { ended() }
+                }
+            }
+        }
+
+        /// How long to wait before asking again when a refusing transition has no coordinator.
+        static let transitionRetryDelay: TimeInterval = 0.35
+
         func dismissChat() {
             stopWaiting()
             dismissedByPerson = nil
+            pendingAnswer = nil
             guard let controller = sheet else { return }
             sheet = nil
-            controller.presentingViewController?.dismiss(animated: !UIAccessibility.isReduceMotionEnabled)
+            controller.presentingViewController?.dismiss(animated: true)
         }
 
         nonisolated func presentationControllerDidDismiss(_ presentationController: UIPresentationController) {
             MainActor.assumeIsolated { sheetGone() }
         }
 
+        /// The owed answer, once.
+        private func answer(_ answer: ChatSheetAnswer) {
+            let pending = pendingAnswer
+            pendingAnswer = nil
+            pending?(answer)
+        }
+
         /// The sheet went without `dismissChat()`: tell the facade once.
         private func sheetGone() {
             sheet = nil
+            pendingAnswer = nil
             let callback = dismissedByPerson
             dismissedByPerson = nil
             callback?()
@@ -74,8 +137,16 @@
             sceneObserver = nil
         }
 
+        /// Whether UIKit would refuse a presentation from `controller` now.
+        static func isInTransition(_ controller: UIViewController) -> Bool {
+            controller.isBeingPresented || controller.isBeingDismissed || controller.presentedViewController != nil
+                || controller.transitionCoordinator != nil
+        }
+
         /// The view controller on top of the key window of the foreground active scene; `nil` when no scene is
-        /// active yet (a cold start from a notification tap) or it has no root view controller.
+        /// active yet (a cold start from a notification tap) or it has no root view controller. A controller being
+        /// dismissed is passed over, so during a dismissal this is the controller it leaves (which is still in
+        /// transition: `isInTransition`).
         static func topViewController() -> UIViewController? {
             let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
             guard let scene = scenes.first(where: { $0.activationState == .foregroundActive }),
@@ -87,9 +158,17 @@
         }
     }
 
-    /// The SDK sheet's controller: it reports its own dismissal, whatever caused it.
+    /// The SDK sheet's controller: it reports its first appearance and its own dismissal, whatever caused it.
     final class ChatSheetController: UIHostingController<ReceptionChatView> {
+        var appeared: (@MainActor () -> Void)?
         var dismissed: (@MainActor () -> Void)?
+
+        override func viewDidAppear(_ animated: Bool) {
+            super.viewDidAppear(animated)
+            let callback = appeared
+            appeared = nil
+            callback?()
+        }
 
         override func viewDidDisappear(_ animated: Bool) {
             super.viewDidDisappear(animated)

@@ -4,15 +4,16 @@
 
     /// The bottom of the chat: the connection banner, then either the composer — its notices, the picked photos,
     /// the photo button, the growing text field and the send arrow — or the notice that replaces it (a blocked
-    /// device, "Sign in to send messages.", an unavailable app).
+    /// device, "Sign in to send messages.", an unavailable app). It reads the model's composer itself, so typing
+    /// invalidates this view and not the transcript.
     struct ComposerView: View {
-        let composer: ComposerPresentation
         let banner: ChatPresentation.Banner?
         let model: ChatModel
 
         @Environment(\.accessibilityReduceMotion) private var reduceMotion
 
         var body: some View {
+            let composer = model.composerPresentation
             VStack(spacing: 0) {
                 if let banner {
                     ConnectionBannerView(banner: banner)
@@ -21,14 +22,14 @@
                 if let replacement = composer.replacement {
                     ComposerReplacement(text: replacement)
                 } else {
-                    editor
+                    editor(composer)
                 }
             }
             .animation(reduceMotion ? nil : .easeInOut(duration: 0.2), value: banner)
             .background(.bar)
         }
 
-        private var editor: some View {
+        private func editor(_ composer: ComposerPresentation) -> some View {
             VStack(alignment: .leading, spacing: 8) {
                 if !composer.notices.isEmpty {
                     ComposerNotices(notices: composer.notices)

@@ -12,7 +12,7 @@
         @ScaledMetric(relativeTo: .body) private var thumbnailSize: CGFloat = 64
 
         var body: some View {
-            ScrollView(.horizontal, showsIndicators: false) {
+            ScrollView(.horizontal) {
                 HStack(spacing: 8) {
                     ForEach(photos) { photo in
                         PickedPhotoThumbnail(photo: photo, size: thumbnailSize, model: model)
@@ -27,6 +27,7 @@
                 .padding(.top, 6)
                 .padding(.horizontal, 4)
             }
+            .scrollIndicators(.hidden)
         }
     }
 

@@ -3,8 +3,8 @@
     import ReceptionCore
     import SwiftUI
 
-    /// A confirmed photo full screen (seed 001 "Viewing photos"): pinch and double-tap zoom, drag while zoomed, and
-    /// a close control. The photo is decoded for the screen (twice its pixel size, for zooming), not at full size.
+    /// A confirmed photo full screen (seed 001 "Viewing photos"): pinch and double-tap zoom, drag while zoomed, a
+    /// swipe down on the fitted photo and a close control to close it. The photo is decoded for the screen (twice its pixel size, for zooming), not at full size.
     struct PhotoViewer: View {
         let attachment: Attachment
         let model: ChatModel
@@ -14,6 +14,8 @@
         @Environment(\.displayScale) private var displayScale
         @State private var phase = PhotoPhase.loading
         @State private var attempt = 0
+        /// How far a swipe down has gone towards closing (the backdrop fades by it).
+        @State private var dismissProgress = 0.0
 
         /// The viewer's image is never decoded beyond this many pixels on its longest side.
         static let maximumPixelSize = 4096
@@ -29,10 +31,12 @@
                     PhotoKey.pixelSize(points: max(geometry.size.width, geometry.size.height) * 2, scale: displayScale),
                     Self.maximumPixelSize)
                 ZStack {
-                    Color.black.ignoresSafeArea()
+                    Color.black.opacity(1 - dismissProgress * 0.6).ignoresSafeArea()
                     switch phase {
                     case .loaded(let image):
-                        ZoomableImage(image: image, containerSize: geometry.size)
+                        ZoomableImage(
+                            image: image, containerSize: geometry.size, close: { dismiss() },
+                            dismissProgress: $dismissProgress)
                             .accessibilityLabel(model.texts.text(.viewPhoto))
                     case .loading:
                         ProgressView().tint(.white)
@@ -56,6 +60,8 @@
             }
             .overlay(alignment: .topTrailing) { closeButton }
             .environment(\.colorScheme, .dark)
+            // The chat shows through as a swipe down fades the backdrop.
+            .presentationBackground(.clear)
             .statusBarHidden()
         }
 

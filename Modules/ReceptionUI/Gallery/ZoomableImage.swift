@@ -1,38 +1,48 @@
 #if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
     import SwiftUI
 
-    /// An image fitted to the screen that zooms with a pinch (up to `maximumScale`) or a double tap, and pans with a
-    /// drag while zoomed, never past its edges. VoiceOver zooms it with the zoom gesture's action. Zoom changes
-    /// are animated unless Reduce Motion is on.
+    /// An image fitted to the screen that zooms with a pinch (up to `PhotoViewerGeometry.maximumScale`) or a double
+    /// tap at the tapped spot, pans with a drag while zoomed, never past its edges, and on the fitted image closes
+    /// the viewer with a drag or flick down (the backdrop fading as it goes). VoiceOver zooms it with the zoom
+    /// gesture's action. Every number comes from `PhotoViewerGeometry` (tested on Linux); zoom changes are
+    /// animated unless Reduce Motion is on.
     struct ZoomableImage: View {
         let image: UIImage
         /// The space the image is fitted into (the viewer's size).
         let containerSize: CGSize
+        /// A drag down on the fitted image: close the viewer.
+        let close: () -> Void
+        /// How far a drag down is towards closing, 0…1, for the viewer's backdrop.
+        @Binding var dismissProgress: Double
 
         @Environment(\.accessibilityReduceMotion) private var reduceMotion
         @State private var scale: CGFloat = 1
         @State private var settledScale: CGFloat = 1
         @State private var offset: CGSize = .zero
         @State private var settledOffset: CGSize = .zero
+        /// The fitted image's drag towards closing.
+        @State private var dismissOffset: CGSize = .zero
 
-        static let maximumScale: CGFloat = 4
-        static let doubleTapScale: CGFloat = 2.5
+        private var geometry: PhotoViewerGeometry {
+            PhotoViewerGeometry(containerSize: containerSize, imageSize: image.size)
+        }
 
         var body: some View {
             Image(uiImage: image)
                 .resizable()
                 .scaledToFit()
                 .scaleEffect(scale)
-                .offset(offset)
+                .offset(x: offset.width + dismissOffset.width, y: offset.height + dismissOffset.height)
                 .frame(width: containerSize.width, height: containerSize.height)
                 .contentShape(Rectangle())
                 .gesture(magnify.simultaneously(with: pan))
-                .onTapGesture(count: 2) { toggleZoom() }
+                .gesture(doubleTap)
                 .accessibilityAddTraits(.isImage)
                 .accessibilityZoomAction { action in
                     switch action.direction {
-                    case .zoomIn: zoom(to: min(settledScale * 1.5, Self.maximumScale))
-                    case .zoomOut: zoom(to: max(settledScale / 1.5, 1))
+                    case .zoomIn: zoom(to: min(settledScale * 1.5, PhotoViewerGeometry.maximumScale), offset: offset)
+                    case .zoomOut: zoom(to: max(settledScale / 1.5, 1), offset: offset)
                     @unknown default: break
                     }
                 }
@@ -41,12 +51,12 @@
         private var magnify: some Gesture {
             MagnifyGesture()
                 .onChanged { value in
-                    scale = min(max(settledScale * value.magnification, 1), Self.maximumScale)
-                    offset = clamped(offset)
+                    scale = min(max(settledScale * value.magnification, 1), PhotoViewerGeometry.maximumScale)
+                    offset = geometry.clamped(offset, scale: scale)
                 }
                 .onEnded { _ in
                     settledScale = scale
-                    offset = clamped(offset)
+                    offset = geometry.clamped(offset, scale: scale)
                     settledOffset = offset
                 }
         }
@@ -54,45 +64,48 @@
         private var pan: some Gesture {
             DragGesture()
                 .onChanged { value in
-                    guard scale > 1 else { return }
-                    offset = clamped(CGSize(
-                        width: settledOffset.width + value.translation.width,
-                        height: settledOffset.height + value.translation.height))
+                    if scale > 1 {
+                        offset = geometry.clamped(
+                            CGSize(
+                                width: settledOffset.width + value.translation.width,
+                                height: settledOffset.height + value.translation.height),
+                            scale: scale)
+                    } else {
+                        dismissOffset = CGSize(width: 0, height: max(0, value.translation.height))
+                        dismissProgress = geometry.dismissProgress(translation: value.translation, scale: scale)
+                    }
                 }
-                .onEnded { _ in settledOffset = offset }
+                .onEnded { value in
+                    settledOffset = offset
+                    guard scale <= 1 else { return }
+                    if geometry.closesOnDragEnd(
+                        translation: value.translation, predictedTranslation: value.predictedEndTranslation,
+                        scale: scale)
+                    {
+                        close()
+                    } else {
+                        withAnimation(reduceMotion ? nil : .spring(duration: 0.3)) {
+                            dismissOffset = .zero
+                            dismissProgress = 0
+                        }
+                    }
+                }
         }
 
-        private func toggleZoom() {
-            zoom(to: settledScale > 1 ? 1 : Self.doubleTapScale)
+        private var doubleTap: some Gesture {
+            SpatialTapGesture(count: 2).onEnded { value in
+                let answer = geometry.doubleTap(at: value.location, scale: settledScale)
+                zoom(to: answer.scale, offset: answer.offset)
+            }
         }
 
-        private func zoom(to target: CGFloat) {
+        private func zoom(to target: CGFloat, offset proposed: CGSize) {
             withAnimation(reduceMotion ? nil : .spring(duration: 0.3)) {
                 scale = target
                 settledScale = target
-                offset = clamped(target > 1 ? offset : .zero)
+                offset = target > 1 ? geometry.clamped(proposed, scale: target) : .zero
                 settledOffset = offset
             }
-        }
-
-        /// `proposed` limited so the zoomed image still covers the centre: at most half the overflow each way.
-        private func clamped(_ proposed: CGSize) -> CGSize {
-            let fitted = fittedSize
-            let limitX = max(0, (fitted.width * scale - containerSize.width) / 2)
-            let limitY = max(0, (fitted.height * scale - containerSize.height) / 2)
-            return CGSize(
-                width: min(max(proposed.width, -limitX), limitX),
-                height: min(max(proposed.height, -limitY), limitY))
-        }
-
-        /// The image's size when fitted into the container at scale 1.
-        private var fittedSize: CGSize {
-            let size = image.size
-            guard size.width > 0, size.height > 0, containerSize.width > 0, containerSize.height > 0 else {
-                return containerSize
-            }
-            let factor = min(containerSize.width / size.width, containerSize.height / size.height)
-            return CGSize(width: size.width * factor, height: size.height * factor)
         }
     }
 #endif
