@@ -25,6 +25,7 @@
             }
             .background { appearance.colors.backgroundColor.ignoresSafeArea() }
             .environment(\.photoDecoder, decoder)
+            .chatAnnouncements(presentation)
             .navigationTitle(presentation.title ?? "")
             .navigationBarTitleDisplayMode(.inline)
             .environment(\.layoutDirection, presentation.layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight)
