@@ -105,6 +105,11 @@ public enum ChatTextKey: String, Sendable, Hashable, CaseIterable {
     case close = "action.close"
     /// While a teammate is typing ("Typing…").
     case typing = "typing.indicator"
+    /// Plural over the count: the control that shows replies which arrived while the reader was scrolled up
+    /// ("3 new messages").
+    case newMessages = "transcript.newMessages"
+    /// What VoiceOver adds to that control ("Scrolls to the newest message.").
+    case newMessagesHint = "a11y.newMessagesHint"
 }
 
 /// Every built-in text of the chat in one language, with its layout direction: what a chat screen shows for

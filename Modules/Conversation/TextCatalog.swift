@@ -147,6 +147,8 @@ final class TextCatalog: Sendable {
         "composer.placeholder": .plain("Message"), "action.send": .plain("Send"),
         "action.addPhoto": .plain("Add photo"), "action.removePhoto": .plain("Remove photo"),
         "action.close": .plain("Close"), "typing.indicator": .plain("Typing…"),
+        "transcript.newMessages": .plural(["one": "%lld new message", "other": "%lld new messages"]),
+        "a11y.newMessagesHint": .plain("Scrolls to the newest message."),
     ]
 }
 

@@ -26,6 +26,7 @@
                 }
                 .background { appearance.colors.backgroundColor.ignoresSafeArea() }
                 .environment(\.photoDecoder, decoderSlot.decoder)
+                .chatAnnouncements(transcript)
                 .navigationTitle(transcript.title ?? "")
                 .navigationBarTitleDisplayMode(.inline)
         }

@@ -104,6 +104,27 @@ struct ChatTextsTests {
         }
     }
 
+    @Test func everyNonEnglishLanguageTranslatesTheNewMessagesControl() {
+        let english = ChatTexts.english
+        for language in Self.languages.dropFirst() {
+            let texts = ChatTexts(language: language)
+            #expect(texts.text(.newMessages, count: 3) != english.text(.newMessages, count: 3), "\(language)")
+            #expect(texts.text(.newMessagesHint) != english.text(.newMessagesHint), "\(language)")
+            #expect(texts.text(.newMessages, count: 3).contains("3"), "\(language)")
+        }
+    }
+
+    @Test(arguments: [
+        ("en", 1, "1 new message"), ("en", 3, "3 new messages"), ("de", 1, "1 neue Nachricht"), ("fr", 2, "2 nouveaux messages"),
+        ("ru", 1, "1 новое сообщение"), ("ru", 3, "3 новых сообщения"), ("ru", 5, "5 новых сообщений"), ("ru", 21, "21 новое сообщение"),
+        ("pl", 1, "1 nowa wiadomość"), ("pl", 3, "3 nowe wiadomości"), ("pl", 5, "5 nowych wiadomości"), ("cs", 4, "4 nové zprávy"),
+        ("sl", 2, "2 novi sporočili"), ("ar", 2, "2 رسالتان جديدتان"), ("ar", 3, "3 رسائل جديدة"), ("he", 2, "2 הודעות חדשות"),
+        ("ja", 4, "新着メッセージ4件"), ("ro", 20, "20 de mesaje noi"),
+    ])
+    func newMessagesTakeTheLanguagesPluralForm(language: String, count: Int, text: String) {
+        #expect(ChatTexts(language: language).text(.newMessages, count: count) == text)
+    }
+
     @Test(arguments: [
         ("ru", 1, "через 1 минуту"), ("ru", 3, "через 3 минуты"), ("ru", 5, "через 5 минут"), ("ru", 11, "через 11 минут"),
         ("ru", 21, "через 21 минуту"), ("ru", 22, "через 22 минуты"), ("pl", 2, "za 2 minuty"), ("pl", 5, "za 5 minut"),

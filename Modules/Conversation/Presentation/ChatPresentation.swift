@@ -184,18 +184,21 @@ public struct ChatPresentation: Sendable, Hashable {
             ? texts.text(.you)
             : (appearance.showsTeamNames ? profile?.name : nil) ?? texts.text(.team)
         var spoken = text.map { "\(sender): \($0)" } ?? sender
-        if !photos.isEmpty { spoken += ". " + texts.text(.photoCount, count: photos.count) }
+        let photoCount = photos.isEmpty ? nil : texts.text(.photoCount, count: photos.count)
+        if let photoCount { spoken += ". " + photoCount }
         if let card { spoken += ". " + card.buttonTitle }
+        let content = [text, photoCount, card?.buttonTitle].compactMap { $0 }
+        let announcement = content.isEmpty ? sender : "\(sender): " + content.joined(separator: ". ")
         if let status { spoken += ". " + status.accessibilityLabel }
         let progress = message.status == .sending ? message.uploadProgress.map { min(max($0, 0), 1) } : nil
         return MessageRow(
             id: message.id, side: side, text: text,
             isTextSelectable: message.status == .sent || message.status == .received, timestamp: timestamp,
-            timestampText: nil, startsGroup: startsGroup, endsGroup: endsGroup, author: author, reservesAvatarColumn: side == .team && appearance.showsTeamPhotos, photos: photos,
+            timestampText: nil, createdAt: message.createdAt, startsGroup: startsGroup, endsGroup: endsGroup, author: author, reservesAvatarColumn: side == .team && appearance.showsTeamPhotos, photos: photos,
             uploadProgress: progress.flatMap { $0.isNaN ? nil : $0 }, card: card, status: status,
             isPending: message.status == .sending && message.showsPendingIndicator,
             tapRetries: message.status == .notDelivered && message.retry == .available, fade: fade,
-            accessibilityLabel: spoken)
+            announcement: announcement, accessibilityLabel: spoken)
     }
 
     /// Seed 001 "Sending status" with spec 7.24's grouping: a failure always shows, with Retry, a countdown with

@@ -111,6 +111,9 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     /// `timestamp` in the chat language: the time alone today, else the day and the time (the year when it is not
     /// this year's).
     public var timestampText: String?
+    /// When the message was written (the service's time for a reply): what tells a reply written while the chat is
+    /// open from the history an opening loads (`ChatAnnouncements`).
+    public var createdAt: Date
     /// The row starts a group (spec 7.24: same side, author and minute): a screen spaces groups apart.
     public var startsGroup: Bool
     /// The row ends its group.
@@ -133,6 +136,10 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     public var tapRetries: Bool
     /// Spec 7.20 `fadesOlderMessages`: how much the own bubble lightens (0…0.24).
     public var fade: Double
+    /// What VoiceOver announces when this reply arrives (`ChatAnnouncements` says when; own messages never are):
+    /// "Name: text", the team ("Support: text") when no name is shown, with its photos and card button after the
+    /// text, or in place of it ("Anna: 1 photo").
+    public var announcement: String
     /// What VoiceOver reads for the whole row, e.g. "You: Hello. Not delivered. Retry".
     public var accessibilityLabel: String
 }

@@ -3,8 +3,11 @@
     import SwiftUI
 
     /// The transcript: the welcome state of an empty chat, the rows oldest first, and the typing indicator. It opens
-    /// at the newest row and keeps it in view as messages arrive or a teammate starts typing (animated unless
-    /// Reduce Motion is on). It measures its row width for the photo sizes and presents the photo viewer.
+    /// at the newest row and follows new rows and typing only while the reader is at or near the bottom; scrolled
+    /// up, it keeps their place and shows "3 new messages" instead. `TranscriptFollowing` makes every one of those
+    /// decisions: this view only reports the scroll geometry and the changes, and scrolls where it is told
+    /// (animated unless Reduce Motion is on). It measures its row width for the photo sizes and presents the photo
+    /// viewer.
     struct TranscriptView: View {
         let rows: [MessageRow]
         let emptyState: ChatPresentation.EmptyState?
@@ -17,6 +20,7 @@
         @Environment(\.accessibilityReduceMotion) private var reduceMotion
         @State private var rowWidth: CGFloat = 0
         @State private var viewedPhoto: ViewedPhoto?
+        @State private var following = TranscriptFollowing()
 
         /// What the transcript scrolls to.
         private enum Item: Hashable {
@@ -44,15 +48,35 @@
                     .onGeometryChange(for: CGFloat.self) { $0.size.width } action: { rowWidth = $0 }
                     .padding(.horizontal, 12)
                     .padding(.vertical, 8)
+                    // Where the reader is: the content's bottom edge against the visible area. The value changes
+                    // only when the reader crosses the near-bottom line or a size changes, not on every frame.
+                    .onGeometryChange(for: TranscriptFollowing.Position.self) { geometry in
+                        let content = geometry.frame(in: .scrollView)
+                        let visible = geometry.bounds(of: .scrollView).map { Double($0.height) } ?? .infinity
+                        return TranscriptFollowing.Position(
+                            contentBottom: content.maxY, contentHeight: content.height, visibleHeight: visible)
+                    } action: { position in
+                        scroll(proxy, following.readerMoved(to: position))
+                    }
                 }
                 .defaultScrollAnchor(.bottom)
                 .scrollDismissesKeyboard(.interactively)
+                .overlay(alignment: .bottom) {
+                    ZStack {
+                        if let control = following.newMessagesControl(texts: model.texts) {
+                            NewMessagesButton(control: control) { scroll(proxy, following.jumpTapped()) }
+                                .padding(.bottom, 8)
+                                .transition(.opacity)
+                        }
+                    }
+                    .animation(reduceMotion ? nil : .easeOut(duration: 0.2), value: following.unseenCount > 0)
+                }
                 .environment(\.transcriptWidth, rowWidth)
                 .environment(\.openPhoto, OpenPhotoAction { viewedPhoto = ViewedPhoto(attachment: $0) })
-                .onAppear { scroll(proxy, to: newestRowID.map(Item.row), animated: false) }
-                .onChange(of: newestRowID) { scroll(proxy, to: newestRowID.map(Item.row), animated: true) }
+                .onAppear { scroll(proxy, following.appeared(rows: rows)) }
+                .onChange(of: rows.map(\.id)) { scroll(proxy, following.rowsChanged(rows)) }
                 .onChange(of: typingText != nil) { _, isTyping in
-                    if isTyping { scroll(proxy, to: .typing, animated: true) }
+                    if isTyping { scroll(proxy, following.typingStarted()) }
                 }
             }
             .fullScreenCover(item: $viewedPhoto) { photo in
@@ -60,9 +84,14 @@
             }
         }
 
-        private func scroll(_ proxy: ScrollViewProxy, to item: Item?, animated: Bool) {
-            guard let item else { return }
-            withAnimation(animated && !reduceMotion ? .easeOut(duration: 0.25) : nil) {
+        /// The bottom: the typing indicator while it shows, else the newest row.
+        private var bottomItem: Item? {
+            typingText != nil ? .typing : newestRowID.map(Item.row)
+        }
+
+        private func scroll(_ proxy: ScrollViewProxy, _ scroll: TranscriptFollowing.Scroll?) {
+            guard let scroll, let item = bottomItem else { return }
+            withAnimation(scroll == .animated && !reduceMotion ? .easeOut(duration: 0.25) : nil) {
                 proxy.scrollTo(item, anchor: .bottom)
             }
         }

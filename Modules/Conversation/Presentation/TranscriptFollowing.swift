@@ -1,0 +1,162 @@
+import Foundation
+
+/// When the transcript follows the newest message, and when it leaves the reader where they are (issue 39).
+///
+/// A screen feeds it what happens (it appeared, the reader's place changed, the rows changed, a teammate started
+/// typing, the reader tapped the new-messages control) and obeys what it answers: scroll to the bottom, animated
+/// or at once, or stay. The rules:
+///
+/// - Opening the chat starts at the bottom, at once.
+/// - While the reader is at or near the bottom (`nearBottomDistance`), new rows and the typing indicator are
+///   followed: the transcript scrolls down, animated.
+/// - Scrolled up, the reader keeps their place: team replies that arrive are counted instead, and
+///   `newMessagesControl(texts:)` offers "3 new messages", which scrolls down when tapped and clears.
+/// - The customer's own send always scrolls down, and clears the count.
+/// - Rows that appear above the newest row already shown (older history) are never new, and neither is a
+///   transcript that shares no row with the one before (the first load into an empty chat, a reset): it is shown
+///   from its bottom at once.
+/// - Reaching the bottom by hand clears the count.
+/// - Only scrolling leaves the bottom: when the content grows under a following reader or the viewport shrinks (the
+///   keyboard), the transcript scrolls back down instead of treating the reader as gone.
+///
+/// It is a value with no clock and no view: every rule is tested on Linux.
+public struct TranscriptFollowing: Sendable, Hashable {
+    /// How to bring the bottom into view.
+    public enum Scroll: Sendable, Hashable {
+        /// With the screen's scroll animation (none under Reduce Motion).
+        case animated
+        /// At once (opening the chat, a first load into an empty transcript).
+        case immediate
+    }
+
+    /// Where the reader is, as the scroll view's geometry says: reported by the screen whenever it changes.
+    public struct Position: Sendable, Hashable {
+        /// The bottom of the content is within `nearBottomDistance` of the bottom of the visible area (or the
+        /// content is shorter than it).
+        public var isNearBottom: Bool
+        /// The content's height, in whole points.
+        public var contentHeight: Int
+        /// The visible area's height, in whole points.
+        public var visibleHeight: Int
+
+        /// The position of content whose bottom edge is at `contentBottom` in the visible area's coordinates (0 at
+        /// its top), `contentHeight` tall, in a visible area `visibleHeight` tall. Values that are not finite count
+        /// as at the bottom, so a geometry the screen cannot measure never strands the reader.
+        public init(contentBottom: Double, contentHeight: Double, visibleHeight: Double) {
+            let distance = contentBottom - visibleHeight
+            isNearBottom = !distance.isFinite || distance <= TranscriptFollowing.nearBottomDistance
+            self.contentHeight = Self.points(contentHeight)
+            self.visibleHeight = Self.points(visibleHeight)
+        }
+
+        /// Whole points, clamped so that no measurement can trap.
+        private static func points(_ value: Double) -> Int {
+            guard value.isFinite else { return 0 }
+            return Int(min(max(value, -1e9), 1e9).rounded())
+        }
+    }
+
+    /// The "New messages" control: its title (also its VoiceOver label) and hint.
+    public struct NewMessagesControl: Sendable, Hashable {
+        /// "1 new message", "3 new messages".
+        public var title: String
+        /// "Scrolls to the newest message."
+        public var accessibilityHint: String
+    }
+
+    /// How far above the bottom (in points) the reader still counts as at the bottom: a short scroll, a bubble's
+    /// status line, do not stop the transcript from following.
+    public static let nearBottomDistance: Double = 44
+
+    /// The transcript follows new rows and typing (the reader is at or near the bottom).
+    public private(set) var isFollowing = true
+    /// Team replies that arrived while the reader was scrolled up and that they have not scrolled down to.
+    public private(set) var unseenCount = 0
+    /// The rows last seen, by ID.
+    private var knownRows: Set<String> = []
+    /// The last position reported.
+    private var lastPosition: Position?
+
+    /// A transcript with no rows yet, following.
+    public init() {}
+
+    /// The screen appeared with `rows`: it starts over at the bottom, at once, with nothing unseen.
+    public mutating func appeared(rows: [MessageRow]) -> Scroll {
+        knownRows = Set(rows.map(\.id))
+        isFollowing = true
+        unseenCount = 0
+        lastPosition = nil
+        return .immediate
+    }
+
+    /// The rows are now `rows` (oldest first). Returns the scroll to make, or `nil` to leave the reader's place.
+    public mutating func rowsChanged(_ rows: [MessageRow]) -> Scroll? {
+        // Arrivals are the rows after the newest row already known; unknown rows above it are older history.
+        let lastKnown = rows.lastIndex { knownRows.contains($0.id) }
+        let arrivals = rows[(lastKnown.map { $0 + 1 } ?? 0)...]
+        knownRows = Set(rows.map(\.id))
+        guard !rows.isEmpty else {
+            unseenCount = 0
+            return nil
+        }
+        guard !arrivals.isEmpty else { return nil }
+        // None of the rows seen before: the first load into an empty chat, or a transcript replaced (a chat reset).
+        // It is shown from its bottom at once, and nothing in it is new.
+        guard lastKnown != nil else {
+            isFollowing = true
+            unseenCount = 0
+            return .immediate
+        }
+        if arrivals.contains(where: { $0.side == .own }) {
+            isFollowing = true
+            unseenCount = 0
+            return .animated
+        }
+        if isFollowing { return .animated }
+        unseenCount += arrivals.filter { $0.side == .team }.count
+        return nil
+    }
+
+    /// A teammate started typing: the typing indicator is followed only at the bottom.
+    public mutating func typingStarted() -> Scroll? {
+        isFollowing ? .animated : nil
+    }
+
+    /// The reader tapped the new-messages control: down to the newest message, following again.
+    public mutating func jumpTapped() -> Scroll {
+        isFollowing = true
+        unseenCount = 0
+        return .animated
+    }
+
+    /// The scroll view's geometry changed to `position`. Returns the scroll to make, or `nil`.
+    public mutating func readerMoved(to position: Position) -> Scroll? {
+        let last = lastPosition
+        lastPosition = position
+        if position.isNearBottom {
+            isFollowing = true
+            unseenCount = 0
+            return nil
+        }
+        guard isFollowing else { return nil }
+        // The first report after appearing, before the opening scroll landed.
+        guard let last else { return .immediate }
+        // The bottom went out of view while following. With the same content and viewport, only the reader's
+        // scroll can have moved it: they are reading above now. Otherwise the content grew below (a new row, a
+        // status line, a photo) or the viewport shrank (the keyboard): keep the bottom in view. iOS 17 has no
+        // scroll phase to tell a drag apart, so a scroll away in the very frame that a lazy row's estimated height
+        // is corrected reads as growth and scrolls down once; the reader's next scroll away then counts.
+        if last.contentHeight == position.contentHeight, last.visibleHeight == position.visibleHeight {
+            isFollowing = false
+            return nil
+        }
+        return .animated
+    }
+
+    /// The control to show over the transcript, in `texts`' language; `nil` while nothing is unseen.
+    public func newMessagesControl(texts: ChatTexts) -> NewMessagesControl? {
+        guard unseenCount > 0 else { return nil }
+        return NewMessagesControl(
+            title: texts.text(.newMessages, count: unseenCount), accessibilityHint: texts.text(.newMessagesHint))
+    }
+}

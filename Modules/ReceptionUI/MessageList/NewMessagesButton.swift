@@ -1,0 +1,36 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Conversation
+    import SwiftUI
+
+    /// "3 new messages" over the bottom of the transcript while the reader is scrolled up and team replies arrived
+    /// (`TranscriptFollowing` decides when and what it says): a capsule in the accent colour, at least 44 points
+    /// tall, read by VoiceOver with its hint. Tapping it scrolls down to the newest message.
+    struct NewMessagesButton: View {
+        let control: TranscriptFollowing.NewMessagesControl
+        let action: () -> Void
+
+        @Environment(\.chatAppearance) private var appearance
+
+        var body: some View {
+            Button(action: action) {
+                Label {
+                    Text(verbatim: control.title)
+                } icon: {
+                    Image(systemName: "arrow.down")
+                }
+                .chatFont(.footnote)
+                .fontWeight(.semibold)
+                .padding(.horizontal, 14)
+                .padding(.vertical, 8)
+                .background(.regularMaterial, in: Capsule())
+                .overlay { Capsule().strokeBorder(.separator, lineWidth: 0.5) }
+                .frame(minHeight: 44)
+                .contentShape(Capsule())
+            }
+            .buttonStyle(.plain)
+            .foregroundStyle(appearance.colors.accentColor)
+            .accessibilityLabel(control.title)
+            .accessibilityHint(control.accessibilityHint)
+        }
+    }
+#endif

@@ -1,0 +1,147 @@
+import Foundation
+import ReceptionCore
+import Testing
+@testable import Conversation
+
+/// What VoiceOver hears as the chat changes, and when (issue 39), rule by rule, through `ChatAnnouncements` fed the
+/// presentations a screen shows.
+@Suite("ChatAnnouncementsTests")
+struct ChatAnnouncementsTests {
+    typealias P = ChatPresentationTests
+
+    /// The chat opens 10 minutes after `P.start`; replies are stamped in seconds from `P.start`.
+    static let openedAt = P.start.addingTimeInterval(600)
+    static let anna = TeamProfile(id: "t1", name: "Anna", photo: nil)
+
+    static func reply(_ id: String, _ text: String = "Hello", at seconds: Double = 700, author: String? = "t1",
+                      attachments: [ReceptionCore.Attachment] = []) -> ChatMessage {
+        P.message(id, .agent, text: text, at: seconds, author: author, attachments: attachments)
+    }
+
+    static func screen(
+        _ messages: [ChatMessage], banner: ConnectionBanner = .hidden, typing: Bool = false,
+        texts: ChatTexts = .english, names: Bool = true
+    ) -> ChatPresentation {
+        var appearance = ChatAppearance()
+        appearance.showsTeamNames = names
+        return P.screen(
+            messages, banner: banner, typing: typing, team: [anna], texts: texts, appearance: appearance,
+            now: P.start.addingTimeInterval(800))
+    }
+
+    /// Announcements that saw `first` as the opening presentation.
+    static func opened(on first: ChatPresentation) -> ChatAnnouncements {
+        var announcements = ChatAnnouncements(openedAt: openedAt)
+        #expect(announcements.announcements(for: first).isEmpty)
+        return announcements
+    }
+
+    static let photo = ReceptionCore.Attachment(
+        id: "att1", url: "https://example.com/p.jpg", contentType: "image/jpeg", width: 10, height: 10)
+
+    @Test("the first presentation announces nothing: its rows, typing line and banner are the chat as opened")
+    func firstPresentationIsSilent() {
+        var announcements = ChatAnnouncements(openedAt: Self.openedAt)
+        let first = Self.screen([Self.reply("r1")], banner: .offline, typing: true)
+        #expect(announcements.announcements(for: first).isEmpty)
+        #expect(announcements.announcements(for: first).isEmpty)
+    }
+
+    @Test("a new team reply is announced as 'Name: text', once")
+    func newReplyIsAnnouncedOnce() {
+        var announcements = Self.opened(on: Self.screen([P.message("o1")]))
+        let withReply = Self.screen([P.message("o1"), Self.reply("r1", "We can help")])
+        #expect(announcements.announcements(for: withReply) == ["Anna: We can help"])
+        #expect(announcements.announcements(for: withReply).isEmpty)
+    }
+
+    @Test("the same reply presented again (status, link, name refresh) is never announced twice")
+    func representedReplyIsNotAnnouncedAgain() {
+        var announcements = Self.opened(on: Self.screen([]))
+        _ = announcements.announcements(for: Self.screen([Self.reply("r1")]))
+        // A refresh: its text edited, the name hidden, another own message sent after it.
+        let refreshed = Self.screen([Self.reply("r1", "Hello!"), P.message("o1")], names: false)
+        #expect(announcements.announcements(for: refreshed).isEmpty)
+        // Gone, then back (a window change): still not again.
+        _ = announcements.announcements(for: Self.screen([]))
+        #expect(announcements.announcements(for: Self.screen([Self.reply("r1")])).isEmpty)
+    }
+
+    @Test("without a shown name, a reply is announced as the team's: 'Support: text'")
+    func unnamedReplySaysTheTeam() {
+        var announcements = Self.opened(on: Self.screen([], names: false))
+        #expect(announcements.announcements(for: Self.screen([Self.reply("r1")], names: false)) == ["Support: Hello"])
+        var unknown = Self.opened(on: Self.screen([]))
+        #expect(unknown.announcements(for: Self.screen([Self.reply("r2", author: nil)])) == ["Support: Hello"])
+    }
+
+    @Test("a photo-only reply says what it holds: 'Anna: 1 photo'")
+    func photoOnlyReplySaysPhoto() {
+        var announcements = Self.opened(on: Self.screen([]))
+        let photoOnly = Self.screen([Self.reply("r1", "", attachments: [Self.photo])])
+        #expect(announcements.announcements(for: photoOnly) == ["Anna: 1 photo"])
+        let both = Self.screen([Self.reply("r1", "", attachments: [Self.photo]), Self.reply("r2", "Look", attachments: [Self.photo])])
+        #expect(announcements.announcements(for: both) == ["Anna: Look. 1 photo"])
+    }
+
+    @Test("the customer's own messages are never announced")
+    func ownMessagesAreNeverAnnounced() {
+        var announcements = Self.opened(on: Self.screen([]))
+        #expect(announcements.announcements(for: Self.screen([P.message("o1", status: .sending)])).isEmpty)
+        #expect(announcements.announcements(for: Self.screen([P.message("o1", status: .sent, at: 700)])).isEmpty)
+        #expect(announcements.announcements(for: Self.screen([P.message("o1"), P.message("o2", at: 710)])).isEmpty)
+    }
+
+    @Test("the history an opening loads is not announced; a reply written after the opening is")
+    func openingHistoryIsNotAnnounced() {
+        var announcements = Self.opened(on: Self.screen([Self.reply("r1", at: 100)]))
+        // The history GET brings replies written while the chat was closed (before it opened, less the allowance).
+        let history = Self.screen([
+            Self.reply("r1", at: 100), Self.reply("r2", "While you were away", at: 500),
+            Self.reply("r3", "Just before", at: 600 - ChatAnnouncements.clockAllowance - 1),
+        ])
+        #expect(announcements.announcements(for: history).isEmpty)
+        // Within the clock allowance of the opening, and after it: new.
+        let live = Self.screen([
+            Self.reply("r1", at: 100), Self.reply("r4", "Now", at: 600 - ChatAnnouncements.clockAllowance + 1),
+            Self.reply("r5", "Later", at: 900),
+        ])
+        #expect(announcements.announcements(for: live) == ["Anna: Now", "Anna: Later"])
+    }
+
+    @Test("typing is announced once when it starts, not on every presentation while it lasts")
+    func typingIsAnnouncedWhenItStarts() {
+        var announcements = Self.opened(on: Self.screen([]))
+        #expect(announcements.announcements(for: Self.screen([], typing: true)) == ["Typing…"])
+        #expect(announcements.announcements(for: Self.screen([], typing: true)).isEmpty)
+        #expect(announcements.announcements(for: Self.screen([P.message("o1")], typing: true)).isEmpty)
+        #expect(announcements.announcements(for: Self.screen([P.message("o1")])).isEmpty)
+        #expect(announcements.announcements(for: Self.screen([P.message("o1")], typing: true)) == ["Typing…"])
+    }
+
+    @Test("the banner is announced when it changes to a shown state, not initially, not when it hides")
+    func bannerIsAnnouncedOnChange() {
+        var announcements = Self.opened(on: Self.screen([], banner: .offline))
+        #expect(announcements.announcements(for: Self.screen([], banner: .offline)).isEmpty)
+        #expect(announcements.announcements(for: Self.screen([], banner: .connecting)) == ["Connecting"])
+        #expect(announcements.announcements(for: Self.screen([], banner: .connected)) == ["Connected"])
+        #expect(announcements.announcements(for: Self.screen([], banner: .hidden)).isEmpty)
+        #expect(announcements.announcements(for: Self.screen([], banner: .offline)) == ["No connection"])
+    }
+
+    @Test("several changes at once come in order: the banner, the replies oldest first, then typing")
+    func severalChangesComeInOrder() {
+        var announcements = Self.opened(on: Self.screen([]))
+        let busy = Self.screen([Self.reply("r1", "One"), Self.reply("r2", "Two", at: 710)], banner: .connected, typing: true)
+        #expect(announcements.announcements(for: busy) == ["Connected", "Anna: One", "Anna: Two", "Typing…"])
+    }
+
+    @Test("announcements are in the chat language")
+    func announcementsAreInTheChatLanguage() {
+        let german = ChatTexts(language: "de")
+        var announcements = Self.opened(on: Self.screen([], texts: german))
+        let changed = Self.screen([Self.reply("r1", "Hallo", author: nil)], banner: .offline, typing: true, texts: german)
+        #expect(announcements.announcements(for: changed) == ["Keine Verbindung", "Support: Hallo", german.text(.typing)])
+        #expect(german.text(.typing) != ChatTexts.english.text(.typing))
+    }
+}
