@@ -1,6 +1,7 @@
 #if canImport(SwiftUI) && canImport(UIKit)
     import Conversation
     import SwiftUI
+    import UIKit
 
     /// Posts what VoiceOver should hear as the chat changes: new team replies, the typing line, a changed
     /// connection banner. `ChatAnnouncements` decides what and when; this only feeds it each presentation shown
@@ -24,7 +25,9 @@
                     announcements = current
                     // One announcement, so that a reply does not cut off the banner said just before it.
                     guard !spoken.isEmpty else { return }
-                    AccessibilityNotification.Announcement(spoken.joined(separator: "\n")).post()
+                    // UIKit's announcement, which `AccessibilityNotification.Announcement` (iOS 17) wraps: the same
+                    // VoiceOver speech, from the UIKit the SDK links already.
+                    UIAccessibility.post(notification: .announcement, argument: spoken.joined(separator: "\n"))
                 }
         }
     }

@@ -1,9 +1,12 @@
+#if canImport(CoreGraphics)
+    import CoreGraphics
+#endif
 import Foundation
 
 /// The full-screen photo viewer's gestures as numbers (seed 001 "Viewing photos"), decided here so they are tested
 /// on Linux; `ZoomableImage` and `PhotoViewer` only feed them touches and apply the answers. Sizes and points are
 /// in the viewer's points; an offset moves the image's centre from the viewer's centre.
-public struct PhotoViewerGeometry: Sendable, Hashable {
+public struct PhotoViewerGeometry: Sendable, Equatable {
     /// The viewer's size.
     public var containerSize: CGSize
     /// The photo's pixel (or point) size, for its aspect ratio.
