@@ -186,7 +186,7 @@ let package = Package(
             name: "ReceptionKitTests",
             dependencies: [
                 "ReceptionKit", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator", "SecureStore",
-                "Conversation", "ImagePipeline", "Identity",
+                "Conversation", "ImagePipeline", "Identity", "MessageCache",
             ],
             path: "Tests/ReceptionKitTests"),
         .testTarget(

@@ -206,6 +206,7 @@ extension ChatEngine {
             storing("complete message") { try $0.complete(message.id, with: message) }
             outbox.confirmedByMerge(message.id)
         }
+        keepUploadedPhotos(merge.uploadedPhotos)
         if merge.agentReplied { hideAgentTyping() }
         if !merge.changed.isEmpty { storing("save window") { try $0.save(merge.changed) } }
         if advanceCursor, merge.highestSeq > (session.cursor ?? 0) { persistSession { $0.cursor = merge.highestSeq } }

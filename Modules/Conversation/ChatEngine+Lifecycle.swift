@@ -121,6 +121,8 @@ extension ChatEngine {
         storing("reset chat") { try $0.resetChat(revision: revision) }
         clearTeam()
         links.clear()
+        // Seed 000 "Reset support" deletes the device's images on the service; their copies here go too.
+        _ = try? deps.photos.write { $0.removeAll() }
         session = session.afterChatReset(revision: revision)
         composer.chatReset()
         transcript.reset()

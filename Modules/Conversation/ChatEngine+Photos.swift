@@ -3,7 +3,12 @@ import ReceptionCore
 
 extension ChatEngine {
     /// The bytes of the confirmed photo `attachmentID` of the transcript, for a bubble or the full-screen viewer
-    /// (spec 3.18). Its signed link is downloaded with a plain GET; when the service answers 403 the link has
+    /// (spec 3.18), fetched once (issue 39): the session's photo cache (`Dependencies.photos`) answers first, and
+    /// what is downloaded is kept there, as is what this device uploaded, under its attachment ID, when the message
+    /// is confirmed (`keepUploadedPhotos`). So a second view, the viewer, a rotation or a relaunch make no request,
+    /// and a photo just sent is never downloaded.
+    ///
+    /// On a miss its signed link is downloaded with a plain GET; when the service answers 403 the link has
     /// expired, so the attachment is resolved again with `GET attachments/<id>` (spec 3.15) and downloaded once
     /// more. A link known to have expired is resolved before any download, loads waiting on the same expiry share
     /// one resolution, and the fresh link is kept in the transcript and the cache for later loads and launches.
@@ -11,19 +16,46 @@ extension ChatEngine {
     /// Throws `invalid_input` for an ID that no message carries, `http_error` with the status when the download
     /// fails (show the photo as failed with Retry: calling again resolves again), or the resolution's error.
     public func photo(_ attachmentID: String) async throws(ReceptionError) -> Data {
-        var link = try currentLink(attachmentID)
+        let link = try currentLink(attachmentID)
+        if let kept = keptPhoto(attachmentID) { return kept }
+        let epoch = links.epoch
+        let data = try await download(attachmentID, link: link)
+        // A chat reset (or the session's end) meanwhile: the photo is no longer the transcript's.
+        if !isShutDown, links.epoch == epoch { keepPhoto(data, for: attachmentID) }
+        return data
+    }
+
+    /// Spec 3.8: the photos of own messages the service confirmed (`Transcript.Merge.uploadedPhotos`) are kept
+    /// under their attachment IDs, from the prepared JPEGs this device uploaded, so they are never downloaded.
+    func keepUploadedPhotos(_ photos: [Transcript.UploadedPhoto]) {
+        for photo in photos { keepPhoto(photo.jpeg, for: photo.attachmentID) }
+    }
+
+    /// The cached bytes of `attachmentID`; `nil` on a miss or once the session's cache is closed.
+    private func keptPhoto(_ attachmentID: String) -> Data? {
+        (try? deps.photos.read(orIfClosed: Data?.none) { $0.photo(for: attachmentID) }) ?? nil
+    }
+
+    /// Keeps `data` for `attachmentID` unless the session's cache is closed (a late download of an ended session).
+    private func keepPhoto(_ data: Data, for attachmentID: String) {
+        _ = try? deps.photos.write { $0.store(data, for: attachmentID) }
+    }
+
+    /// Downloads `attachmentID` from `link`, resolving an expired link first or after a 403 (spec 3.15, 3.18).
+    private func download(_ attachmentID: String, link current: String) async throws(ReceptionError) -> Data {
+        var link = current
         if links.hasExpired(attachmentID, link: link) {
             link = try await resolve(attachmentID, expired: link)
         }
         do {
-            return try await download(link)
+            return try await fetch(link)
         } catch {
             guard error.isExpiredLink, !isShutDown else { throw error }
             links.expire(attachmentID, link: link)
         }
         let fresh = try await resolve(attachmentID, expired: link)
         do {
-            return try await download(fresh)
+            return try await fetch(fresh)
         } catch {
             // Spec 3.18: once more only. The fresh link is remembered as expired, so Retry resolves again.
             if error.isExpiredLink, !isShutDown { links.expire(attachmentID, link: fresh) }
@@ -40,7 +72,8 @@ extension ChatEngine {
         throw ReceptionError(code: ReceptionError.Code.invalidInput)
     }
 
-    private func download(_ link: String) async throws(ReceptionError) -> Data {
+    /// One plain GET of a signed link.
+    private func fetch(_ link: String) async throws(ReceptionError) -> Data {
         guard let url = URL(string: link) else { throw ReceptionError(code: ReceptionError.Code.invalidResponse) }
         return try await service.attachmentPhoto(url: url)
     }

@@ -18,6 +18,9 @@ public actor ChatEngine {
         public var store: StoreGate<any ChatStoring>
         /// Turns picked photo files into upload-ready JPEGs.
         public var images: any ImagePreparing
+        /// The bytes of confirmed photos, downloaded or uploaded, so each is fetched once (`photo(_:)`); behind the
+        /// gate the session's owner closes when the session ends. Keeps nothing unless given.
+        public var photos: StoreGate<any PhotoCaching>
         /// The session's server waits, shared with the transport that records them.
         public var cooldowns: CooldownBook
         /// Time and sleeping.
@@ -32,25 +35,27 @@ public actor ChatEngine {
         /// Makes dependencies over `store`, which stays open for the engine's whole life.
         public init(
             service: any ConversationService, store: any ChatStoring, images: any ImagePreparing,
-            cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
+            photos: any PhotoCaching = NoPhotoCache(), cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
             ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
             logger: ReceptionLogger = ReceptionLogger(category: "Conversation")
         ) {
             self.init(
-                service: service, storage: StoreGate(store), images: images, cooldowns: cooldowns, clock: clock,
-                ids: ids, random: random, logger: logger)
+                service: service, storage: StoreGate(store), images: images, photos: StoreGate(photos),
+                cooldowns: cooldowns, clock: clock, ids: ids, random: random, logger: logger)
         }
 
-        /// Makes dependencies over a store the caller closes when the session ends (the facade's `SessionStore`).
+        /// Makes dependencies over a store and a photo cache the caller closes when the session ends (the facade's
+        /// `SessionStore`).
         public init(
             service: any ConversationService, storage: StoreGate<any ChatStoring>, images: any ImagePreparing,
-            cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
+            photos: StoreGate<any PhotoCaching> = StoreGate(NoPhotoCache()), cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
             ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
             logger: ReceptionLogger = ReceptionLogger(category: "Conversation")
         ) {
             self.service = service
             self.store = storage
             self.images = images
+            self.photos = photos
             self.cooldowns = cooldowns
             self.clock = clock
             self.ids = ids

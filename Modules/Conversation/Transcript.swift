@@ -1,3 +1,4 @@
+import Foundation
 import ReceptionCore
 
 /// The chat as the engine knows it (spec 7.10, 3.6): the messages in list order, whether the service has a
@@ -16,6 +17,15 @@ struct Transcript: Sendable, Hashable {
         var agentReplied = false
         /// Messages dropped as malformed (seq outside 1…2^53−1, empty ID).
         var malformed = 0
+        /// The photos of `completed` messages this device uploaded, by the attachment IDs the service confirmed
+        /// them under: the engine keeps their bytes, so a photo just sent is never downloaded (issue 39).
+        var uploadedPhotos: [UploadedPhoto] = []
+    }
+
+    /// A prepared JPEG this device uploaded and the attachment ID the service confirmed it as.
+    struct UploadedPhoto: Sendable, Hashable {
+        var attachmentID: String
+        var jpeg: Data
     }
 
     /// The messages in list order.
@@ -125,11 +135,28 @@ struct Transcript: Sendable, Hashable {
                 merged.expectedImageCount = local.expectedImageCount
             }
             if merged == local { continue }
-            if local.isConfirmed { merge.changed.append(merged) } else { merge.completed.append(merged) }
+            if local.isConfirmed {
+                merge.changed.append(merged)
+            } else {
+                merge.completed.append(merged)
+                merge.uploadedPhotos += Self.uploadedPhotos(of: local, confirmedAs: message)
+            }
             messages[match] = merged
         }
         messages = StoredMessage.inListOrder(messages)
         return merge
+    }
+
+    /// The uploaded JPEGs of `local` that `confirmed` carries: matched by the attachment ID each upload's
+    /// reservation gave (`attachmentIds[i]` is the ID of `images[i]`), never by position in the answer, so an
+    /// attachment the service added, dropped or reordered gets no wrong bytes.
+    static func uploadedPhotos(of local: StoredMessage, confirmedAs confirmed: Message) -> [UploadedPhoto] {
+        confirmed.attachments.compactMap { attachment in
+            guard let index = local.attachmentIds.firstIndex(of: attachment.id), index < local.images.count else {
+                return nil
+            }
+            return UploadedPhoto(attachmentID: attachment.id, jpeg: local.images[index])
+        }
     }
 
     /// Spec 7.12: a chat reset starts an empty chat without a conversation.

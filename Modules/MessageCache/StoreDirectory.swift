@@ -2,10 +2,13 @@ import Foundation
 import ReceptionCore
 
 /// The folder the cache file lives in: created on demand, kept out of backups on Apple platforms (seed 001,
-/// "the history cache is excluded from backups"), and where a damaged file is moved aside.
+/// "the history cache is excluded from backups"), and where a damaged file is moved aside. The photo cache's folder
+/// (`FilePhotoCache`) is prepared the same way.
 struct StoreDirectory {
     let url: URL
     let logger: ReceptionLogger
+    /// What the folder holds, for log lines.
+    var contents = "message cache"
 
     var databaseURL: URL { url.appendingPathComponent(SQLiteMessageStore.fileName) }
 
@@ -17,7 +20,7 @@ struct StoreDirectory {
         do {
             try PrivateFiles.createFolder(url)
         } catch {
-            logger.error("message cache folder could not be created")
+            logger.error("\(contents) folder could not be created")
             throw .storageUnavailable
         }
         excludeFromBackup()
@@ -74,7 +77,7 @@ struct StoreDirectory {
         var values = URLResourceValues()
         values.isExcludedFromBackup = true
         do { try folder.setResourceValues(values) } catch {
-            logger.error("message cache folder could not be excluded from backups")
+            logger.error("\(contents) folder could not be excluded from backups")
         }
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         // Spec 7.17: readable after the first unlock, like the reference cache file, so a launch in the

@@ -2,11 +2,11 @@ import Foundation
 
 extension ReceptionEmulator {
     /// Answers one request: queued faults first, then the route under the state lock. A delay fault answers
-    /// `later`: the connection waits parked and the route runs when the delay is over. `/v1/` requests land in
-    /// the request log with what they answered.
+    /// `later`: the connection waits parked and the route runs when the delay is over. `/v1/` requests and
+    /// attachment downloads land in the request log with what they answered.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
-        let logged = request.path.hasPrefix("/v1/")
+        let logged = Self.isLogged(request)
         let deviceId = logged && faults.needsDevice ? state.withLock { $0.deviceId(bearerOf: request) } : nil
         switch faults.take(method: request.method, path: request.path, deviceId: deviceId) {
         case .delay(let milliseconds)?:
@@ -40,7 +40,13 @@ extension ReceptionEmulator {
         }
     }
 
-    /// Adds one `/v1/` request to the request log (no header values, no secret query values, the body as its size
+    /// Whether `request` goes into the request log: every `/v1/` request, and the attachment downloads
+    /// (`GET /files/<id>`), so a developer (and a test) sees each photo the SDK fetched (Docs/Emulator.md).
+    static func isLogged(_ request: HTTPRequest) -> Bool {
+        request.path.hasPrefix("/v1/") || (request.method == "GET" && request.path.hasPrefix("/files/"))
+    }
+
+    /// Adds one `/v1/` request or attachment download to the request log (no header values, no secret query values, the body as its size
     /// and key names).
     private func log(
         _ request: HTTPRequest, _ response: HTTPResponse, started: ContinuousClock.Instant, fault: String?,

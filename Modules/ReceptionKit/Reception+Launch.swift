@@ -105,8 +105,8 @@ extension Reception {
             session: session, appearanceCache: cache, cachedAppearance: cache.load(appID: appID))
     }
 
-    /// Opens the store of `scope` (or takes one already open) behind a session's gate, and reads its state. A store
-    /// that cannot be opened leaves the chat in memory.
+    /// Opens the store and the photo cache of `scope` (or takes a store already open) behind a session's gate, and
+    /// reads its state. A store that cannot be opened leaves the chat in memory.
     nonisolated static func openSessionStore(
         scope: StorageScope, configuration: ReceptionConfiguration, opened: (any MessageStoring)? = nil
     ) -> OpenedSessionStore {
@@ -122,8 +122,17 @@ extension Reception {
                 inner = UnavailableMessageStore(scope: scope)
             }
         }
+        // Issue 39: the scope's photo cache (opening it removes the App ID's other scopes' photos); one that cannot
+        // be opened caches nothing, and photos are downloaded each time.
+        let photos: any PhotoCaching
+        do {
+            photos = try configuration.photoCache(configuration.dataDirectory, scope, logger("MessageCache"))
+        } catch {
+            logger("MessageCache").error("the photo cache could not be opened (\(error.code)); photos are not kept")
+            photos = NoPhotoCache()
+        }
         // Closed when the session ends, so the old session's late writes never reach the next one (SessionStore).
-        let store = SessionStore(inner)
+        let store = SessionStore(inner, photos: photos)
         return OpenedSessionStore(store: store, state: (try? store.sessionState()) ?? SessionState())
     }
 

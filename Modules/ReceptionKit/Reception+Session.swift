@@ -57,7 +57,8 @@ extension Reception {
                   logger: logger("Transport")),
             hooks: hooks)
         let engine = ChatEngine(.init(
-            service: client, storage: store.chat, images: configuration.images, cooldowns: cooldowns,
+            service: client, storage: store.chat, images: configuration.images, photos: store.photos,
+            cooldowns: cooldowns,
             clock: configuration.clock, ids: configuration.ids, random: configuration.random,
             logger: logger("Conversation")))
         let session = ReceptionSession(

@@ -17,7 +17,7 @@ public struct ReceptionConfiguration: Sendable {
     /// The service root. The hosted service by default; point it at a local emulator during development (release
     /// builds accept only the hosted root and roots on this machine, spec 1.1).
     public var serviceRoot: URL
-    /// Where the message store and the plain preferences live.
+    /// Where the message store, the photo cache and the plain preferences live.
     public var dataDirectory: URL
     /// The HTTP layer.
     public var transport: any HTTPTransporting
@@ -26,6 +26,12 @@ public struct ReceptionConfiguration: Sendable {
     /// Opens the message store for a storage scope in `dataDirectory`.
     public var messageStore: @Sendable (_ directory: URL, _ scope: StorageScope, _ logger: ReceptionLogger)
         throws(ReceptionError) -> any MessageStoring
+    /// Opens the photo cache for a storage scope in `dataDirectory`: the bytes of photos downloaded or sent, so each
+    /// is fetched once. `FilePhotoCache` (64 MiB, least recently used first, out of backups) by default; set your own
+    /// budget with `{ try FilePhotoCache(directory: $0, scope: $1, byteBudget: 16 << 20, logger: $2) }`, or
+    /// `{ _, _, _ in NoPhotoCache() }` to keep none. Logout, deletion and a chat reset remove it.
+    public var photoCache: @Sendable (_ directory: URL, _ scope: StorageScope, _ logger: ReceptionLogger)
+        throws(ReceptionError) -> any PhotoCaching
     /// Turns picked photos into upload-ready JPEGs.
     public var images: any ImagePreparing
     /// The app icon badge (nothing on hosts without one).
@@ -69,7 +75,7 @@ public struct ReceptionConfiguration: Sendable {
     /// 7.23: 60 s). A loaded test machine that runs hundreds of tests at once can take longer than that.
     package var setupCheckBudget: Duration = .seconds(60)
 
-    /// The standard composition: hosted service, SQLite store, URLSession, our JPEG pipeline, the platform's
+    /// The standard composition: hosted service, SQLite store and file photo cache, URLSession, our JPEG pipeline, the platform's
     /// secure store, badge, notification, lifecycle and network adapters where the platform has them.
     public init(
         serviceRoot: URL = ServiceEndpoint.hostedRoot ?? URL(fileURLWithPath: "/"),
@@ -85,6 +91,9 @@ public struct ReceptionConfiguration: Sendable {
         #endif
         self.messageStore = { directory, scope, logger throws(ReceptionError) in
             try SQLiteMessageStore(directory: directory, scope: scope, logger: logger)
+        }
+        self.photoCache = { directory, scope, logger throws(ReceptionError) in
+            try FilePhotoCache(directory: directory, scope: scope, logger: logger)
         }
         self.images = PhotoPreparer()
         #if canImport(UIKit) && canImport(UserNotifications)

@@ -157,7 +157,8 @@ struct ChatPresentationTests {
         let row = Self.screen([Self.message("a", .agent, text: "", attachments: [attachment])]).rows[0]
         #expect(row.photos.count == 1)
         #expect(row.photos[0].isConfirmed)
-        #expect(row.photos[0].id == "att1")
+        #expect(row.photos[0].id == "photo-0")
+        #expect(row.photos[0].source == .confirmed(attachment))
         #expect(row.photos[0].aspectRatio == 2)
         #expect(row.photos[0].accessibilityLabel == "View photo")
     }
@@ -178,6 +179,22 @@ struct ChatPresentationTests {
         #expect(row.photos.map(\.isConfirmed) == [false, false])
         #expect(row.photos.map(\.aspectRatio) == [0.5, 1])
         #expect(row.photos.map(\.accessibilityLabel) == ["Not sent yet", "Not sent yet"])
+    }
+
+    @Test("issue 39: a sent photo keeps its place's identity when confirmed, so its tile keeps the preview")
+    func confirmationKeepsThePhotoIdentity() {
+        let previews = [Self.jpeg(width: 100, height: 200), Self.jpeg(width: 300, height: 100)]
+        let pending = Self.screen([Self.message("a", status: .sending, localPhotos: previews)]).rows[0]
+        let attachments = [
+            ReceptionCore.Attachment(id: "att_9", url: "https://x/9", contentType: "image/jpeg", width: 100, height: 200),
+            ReceptionCore.Attachment(id: "att_3", url: "https://x/3", contentType: "image/jpeg", width: 300, height: 100),
+        ]
+        let confirmed = Self.screen([Self.message("a", status: .sent, attachments: attachments)]).rows[0]
+        #expect(pending.id == confirmed.id)
+        #expect(pending.photos.map(\.id) == ["photo-0", "photo-1"])
+        #expect(confirmed.photos.map(\.id) == pending.photos.map(\.id))
+        #expect(confirmed.photos.map(\.isConfirmed) == [true, true])
+        #expect(Set(confirmed.photos.map(\.id)).count == 2, "two photos of a row share an identity")
     }
 
     @Test("spec 7.24: a hostile ratio is clamped so a bubble never becomes a hairline")

@@ -2,8 +2,8 @@ import Foundation
 import ReceptionEmulator
 import Testing
 
-/// The developer console's request log (issue 19): every `/v1/` request with its status, error code and device,
-/// newest first, filtered by device and status, and never a token or secret.
+/// The developer console's request log (issue 19): every `/v1/` request and attachment download (issue 39) with its
+/// status, error code and device, newest first, filtered by device and status, and never a token or secret.
 @Suite("RequestLogTests")
 struct RequestLogTests {
     static func entries(_ harness: EmulatorHarness, _ query: String = "") async throws -> [[String: Any]] {
@@ -70,6 +70,20 @@ struct RequestLogTests {
                 "GET", "/admin/requests" + bad, headers: ["Authorization": "Bearer \(harness.adminToken)"])
             #expect(answer.status == 400, "\(bad)")
         }
+    }
+
+    @Test func attachmentDownloadsAreLoggedWithoutTheirSignatureAndTeamPhotosAreNot() async throws {
+        let harness = try EmulatorHarness()
+        let download = try await harness.raw("GET", "/files/att_logged?expires=99&sig=secretsig")
+        #expect(download.status == 403)
+        _ = try await harness.raw("GET", "/team-photos/ph_1?expires=99&sig=secretsig")
+        let entries = try await Self.entries(harness)
+        #expect(entries.map { $0["path"] as? String } == ["/files/att_logged"], "only the attachment download")
+        let entry = try #require(entries.first)
+        #expect(entry["method"] as? String == "GET" && entry["status"] as? Int == 403)
+        #expect(entry["query"] as? [String: String] == ["expires": "…", "sig": "…"])
+        #expect(entry["deviceId"] is NSNull)
+        #expect(entry["errorCode"] as? String == "expired_link")
     }
 
     @Test func aDroppedAnswerIsLoggedAsZeroWithTheCommittedStatusBesideIt() async throws {

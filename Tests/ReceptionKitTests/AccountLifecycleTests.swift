@@ -212,8 +212,9 @@ struct AccountLifecycleTests {
     }
 
     // Seed 000 ("Log out", "When deletion completes"): after either, nothing of the previous user is in any file —
-    // message text and ID, draft, device ID, user ID, name, email, metadata, push token or session secret — also
-    // when the cache file was damaged at a relaunch and its copy moved aside (issue 15).
+    // message text and ID, draft, device ID, user ID, name, email, metadata, push token or session secret, or a
+    // photo the chat showed (issue 39: the photo cache) — also when the cache file was damaged at a relaunch and
+    // its copy moved aside (issue 15).
     @Test(arguments: [false, true], [false, true])
     func nothingOfThePreviousUserIsLeftInAnyFile(deleting: Bool, damagedCache: Bool) async throws {
         let service = try Service()
@@ -226,6 +227,13 @@ struct AccountLifecycleTests {
         try await app.send("message of A 51d2")
         let messageID = try #require(app.reception.chat?.messages.first { $0.text == "message of A 51d2" }?.id)
         let deviceID = try #require(try await service.devices().first?["id"] as? String)
+        // A photo from the team, viewed: its bytes now live only in the photo cache.
+        let teamPhoto = try PhotoCacheTests.jpeg(width: 72, height: 40)
+        let attachment = try #require(try await PhotoCacheTests.receive([teamPhoto], in: app, text: "photo for A").first)
+        #expect(try await PhotoCacheTests.view(attachment, in: app) == teamPhoto)
+        // Entropy-coded bytes from the middle of the JPEG: no other file can hold them by chance.
+        let photoTrace = teamPhoto.subdata(in: teamPhoto.count / 2..<teamPhoto.count / 2 + 48)
+        try #require(allFileBytes(app).range(of: photoTrace) != nil, "the viewed photo is not in the app's files")
         await app.reception.chat?.engine.setDraft("draft of A 51d2")
         #expect(await until { allFileBytes(app).range(of: Data("draft of A 51d2".utf8)) != nil }, "the draft was kept")
         let secret = try #require(app.sessionSecret())
@@ -246,9 +254,10 @@ struct AccountLifecycleTests {
         let bytes = allFileBytes(app)
         #expect(!bytes.isEmpty)
         for trace in ["message of A 51d2", messageID, "draft of A 51d2", deviceID, "uid-a-51d2", "Name A 51d2",
-                      "a51d2@example.com", "meta-a-51d2", "a51d2a51d2", secret] {
+                      "a51d2@example.com", "meta-a-51d2", "a51d2a51d2", secret, attachment.id] {
             #expect(bytes.range(of: Data(trace.utf8)) == nil, "\(trace) is still in the app's files")
         }
+        #expect(bytes.range(of: photoTrace) == nil, "the photo A viewed is still in the app's files")
         #expect(app.reception.identityState == .anonymous)
         #expect(app.texts.isEmpty)
         withExtendedLifetime(first) {}

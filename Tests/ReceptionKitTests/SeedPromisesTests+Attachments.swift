@@ -6,7 +6,8 @@ import Testing
 /// Photos a host loads through the chat model (spec 3.15, 3.18; seed 001 "Viewing photos", "Local persistence"):
 /// an attachment link that expired is resolved again with `GET attachments/<id>` before the photo is handed out,
 /// once per expiry, and a photo that was never loaded shows after a relaunch online. The emulator runs on a manual
-/// clock, so links expire when the test moves it, never by waiting.
+/// clock, so links expire when the test moves it, never by waiting. The installs keep no photo cache: what is tested
+/// is what a download does, and a cached photo makes none (issue 39, `PhotoCacheTests`).
 @Suite("SeedPromisesTests+Attachments", .serialized)
 @MainActor
 struct SeedPromisesAttachmentsTests {
@@ -37,6 +38,13 @@ struct SeedPromisesAttachmentsTests {
         // A binary PPM starts "P6\n<width> <height>\n255\n".
         let header = String(decoding: result.output.prefix(32), as: UTF8.self).split(whereSeparator: \.isWhitespace)
         return header.count >= 3 && header[0] == "P6" && header[1] == "\(width)" && header[2] == "\(height)"
+    }
+
+    /// An install over `service` that downloads a photo each time it is shown.
+    static func uncachedApp(_ service: Service) -> App {
+        let app = App(service)
+        app.photoCache = { _, _, _ in NoPhotoCache() }
+        return app
     }
 
     /// The `GET attachments/<id>` requests the install made from `start` on.
@@ -75,7 +83,7 @@ struct SeedPromisesAttachmentsTests {
     @Test func anExpiredLinkIsResolvedOnceBeforeThePhotoIsHandedOut() async throws {
         let clock = ManualClock(now: Date())
         let service = try Service(clock: clock, attachmentURLLifetime: Self.lifetime)
-        let app = App(service)
+        let app = Self.uncachedApp(service)
         await app.launch()
         let attachment = try await Self.sendPhoto(app, text: "a photo")
         let chat = try #require(app.reception.chat)
@@ -111,7 +119,7 @@ struct SeedPromisesAttachmentsTests {
     @Test func aPhotoNeverLoadedShowsAgainAfterARelaunchOnline() async throws {
         let clock = ManualClock(now: Date())
         let service = try Service(clock: clock, attachmentURLLifetime: Self.lifetime)
-        let app = App(service)
+        let app = Self.uncachedApp(service)
         await app.launch()
         let attachment = try await Self.sendPhoto(app, text: "shown after the relaunch")
         // The photo is never loaded; the app is away for longer than the link lives.

@@ -154,6 +154,8 @@ final class App {
     var setupCheckBudget: Duration?
     /// Wraps the install's secure store (a failing keychain); `nil` uses the file store as it is.
     var wrapSecureStore: ((any SecureStoring) -> any SecureStoring)?
+    /// Opens the install's photo cache instead of the SDK's `FilePhotoCache` (a tiny budget, or none); `nil` keeps it.
+    var photoCache: (@Sendable (URL, StorageScope, ReceptionLogger) throws(ReceptionError) -> any PhotoCaching)?
     /// Every link the SDK asked the system to open (a review card's), in order.
     var openedURLs: [URL] { opened.withLock { $0 } }
     private let opened = Locked<[URL]>([])
@@ -170,6 +172,7 @@ final class App {
         configuration.secureStore = wrapSecureStore?(secureStore) ?? secureStore
         if let writePreferencesFile { configuration.writePreferencesFile = writePreferencesFile }
         if let setupCheckBudget { configuration.setupCheckBudget = setupCheckBudget }
+        if let photoCache { configuration.photoCache = photoCache }
         // On a Mac the defaults are AppKit's notifications and NWPathMonitor (Docs/Apple.md); the tests move the app
         // and the path by hand, as on Linux, where both are nil already.
         configuration.lifecycle = nil

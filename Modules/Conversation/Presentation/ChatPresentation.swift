@@ -253,7 +253,7 @@ public struct ChatPresentation: Sendable, Hashable {
             return message.attachments.enumerated().map { index, attachment in
                 // Several photos are told apart by their position ("View photo 2 of 3").
                 MessageRow.Photo(
-                    id: attachment.id, source: .confirmed(attachment),
+                    id: MessageRow.Photo.id(at: index), source: .confirmed(attachment),
                     aspectRatio: aspectRatio(width: attachment.width, height: attachment.height),
                     accessibilityLabel: count == 1
                         ? texts.text(.viewPhoto) : texts.text(.viewNumberedPhoto, String(index + 1), String(count)))
@@ -262,7 +262,7 @@ public struct ChatPresentation: Sendable, Hashable {
         return message.localPhotos.enumerated().map { index, jpeg in
             let size = JPEGSize(jpeg)
             return MessageRow.Photo(
-                id: "local-\(index)", source: .pending(jpeg),
+                id: MessageRow.Photo.id(at: index), source: .pending(jpeg),
                 aspectRatio: aspectRatio(width: size?.width, height: size?.height),
                 accessibilityLabel: texts.text(.photoPending))
         }

@@ -24,7 +24,9 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             case pending(Data)
         }
 
-        /// Stable within the row: the attachment ID, or `local-<index>` for a pending preview.
+        /// Its place in the row, `photo-<index>`: the same for the pending preview and the confirmed attachment
+        /// that replaces it, so a screen keeps the tile (and the image it shows) when a sent photo is confirmed
+        /// instead of starting over with a spinner (issue 39). The attachment is `source`'s.
         public var id: String
         /// The photo.
         public var source: Source
@@ -33,6 +35,9 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var aspectRatio: Double
         /// What VoiceOver reads for it ("View photo", or "Not sent yet").
         public var accessibilityLabel: String
+
+        /// The `id` of the photo at `index` of its row.
+        static func id(at index: Int) -> String { "photo-\(index)" }
 
         /// Whether it is a confirmed attachment (it opens the viewer).
         public var isConfirmed: Bool {

@@ -11,15 +11,20 @@ final class SessionStore: SessionStateStoring {
     private let gate: StoreGate<any MessageStoring>
     /// The engine's way in, sharing the gate.
     let chat: StoreGate<any ChatStoring>
+    /// The session's photo cache, behind its own gate, closed with the store's.
+    let photos: StoreGate<any PhotoCaching>
 
-    init(_ inner: any MessageStoring) {
+    init(_ inner: any MessageStoring, photos: any PhotoCaching = NoPhotoCache()) {
         gate = StoreGate(inner)
         chat = gate.role { $0 }
+        self.photos = StoreGate(photos)
     }
 
-    /// Closes the store for this session's parts, then switches the underlying store to `newScope`, erasing the
-    /// previous scope (spec 7.15).
+    /// Closes the store and the photo cache for this session's parts, removes the cached photos, then switches the
+    /// underlying store to `newScope`, erasing the previous scope (spec 7.15). A photo download of the old session
+    /// that ends later keeps nothing.
     func closeAndRotate(to newScope: StorageScope) throws(ReceptionError) {
+        try photos.close { cache in cache.removeAll() }
         try gate.close { store throws(ReceptionError) in try store.rotate(to: newScope) }
     }
 

@@ -17,6 +17,9 @@
         @Environment(\.photoDecoder) private var decoder
         @Environment(\.displayScale) private var displayScale
         @Environment(\.openPhoto) private var openPhoto
+        /// Survives the confirmation of a sent photo: the tile's identity is its place in the row
+        /// (`MessageRow.Photo.id`), so the pending preview stays drawn while the confirmed key loads, from the photo
+        /// cache the engine filled with the uploaded bytes (no download, no spinner).
         @State private var phase = PhotoPhase.loading
         /// Bumped by a tap on a failed photo: a new load.
         @State private var attempt = 0

@@ -24,14 +24,17 @@ struct EngineHarness {
     let store: InMemoryMessageStore
     let cooldowns: CooldownBook
     let service: FakeConversationService
+    /// The session's photo cache (issue 39).
+    let photos: InMemoryPhotoCache
     let engine: ChatEngine
 
     init(
         store: InMemoryMessageStore? = nil, registered: Bool = true, conversationExists: Bool = false,
         startedChat: Bool = true, clock: ManualClock = ManualClock(), service: FakeConversationService? = nil,
-        cooldowns: CooldownBook? = nil
+        cooldowns: CooldownBook? = nil, photos: InMemoryPhotoCache = InMemoryPhotoCache()
     ) async {
         self.clock = clock
+        self.photos = photos
         let store = store ?? InMemoryMessageStore(scope: StorageScope(appID: "app_test", generation: "g1"))
         self.store = store
         if startedChat { try? store.updateSessionState { $0.hasStartedChat = true } }
@@ -41,8 +44,8 @@ struct EngineHarness {
             cooldowns: cooldowns, clock: clock, registered: registered, conversationExists: conversationExists)
         self.service = service
         engine = ChatEngine(ChatEngine.Dependencies(
-            service: service, store: store, images: FakeImagePreparer(), cooldowns: cooldowns, clock: clock,
-            ids: IncrementingIDGenerator(), random: FixedRandomSource(), logger: .silent))
+            service: service, store: store, images: FakeImagePreparer(), photos: photos, cooldowns: cooldowns,
+            clock: clock, ids: IncrementingIDGenerator(), random: FixedRandomSource(), logger: .silent))
         await engine.start()
     }
 
@@ -51,7 +54,7 @@ struct EngineHarness {
         await engine.shutdown()
         return await EngineHarness(
             store: store.reopened(scope: store.scope), startedChat: false, clock: clock, service: service,
-            cooldowns: cooldowns)
+            cooldowns: cooldowns, photos: photos.reopened())
     }
 
     var snapshot: ChatSnapshot { get async { await engine.snapshot } }
