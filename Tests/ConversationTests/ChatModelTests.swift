@@ -18,13 +18,6 @@ func untilOnMain(_ condition: @MainActor () async -> Bool) async -> Bool {
 @Suite("ChatModelTests")
 @MainActor
 struct ChatModelTests {
-    /// A model connected to an engine whose chat is on screen.
-    private func openModel(_ h: EngineHarness) async -> ChatModel {
-        let model = ChatModel(engine: h.engine)
-        await model.connect()
-        await model.setVisible(true)
-        return model
-    }
 
     @Test("snapshots apply in version order: a stale snapshot never overwrites a newer one")
     func staleSnapshotIgnored() async {
@@ -60,7 +53,7 @@ struct ChatModelTests {
     func mirrorsEngine() async throws {
         let h = await EngineHarness(conversationExists: true)
         await h.service.agentReply("welcome")
-        let model = await openModel(h)
+        let model = await h.openModel()
         #expect(await untilOnMain { model.messages.map(\.text) == ["welcome"] })
         #expect(model.messages.first?.status == .received)
         await h.elapse(seconds: 0.5)
@@ -108,7 +101,7 @@ struct ChatModelTests {
     @Test("Retry passes through: a not-delivered message is sent again and shows Sent")
     func retryPassthrough() async throws {
         let h = await EngineHarness(conversationExists: true)
-        let model = await openModel(h)
+        let model = await h.openModel()
         await h.service.fail("send", with: ReceptionError(code: "bad_request", status: 400))
         model.setDraft("retry me")
         await model.send()
@@ -125,7 +118,7 @@ struct ChatModelTests {
     @Test("Cancel passes through: a countdown becomes a disabled Retry and nothing is resent")
     func cancelPassthrough() async throws {
         let h = await EngineHarness(conversationExists: true)
-        let model = await openModel(h)
+        let model = await h.openModel()
         await h.service.fail("send", with: rateLimited(20))
         model.setDraft("held")
         await model.send()
@@ -141,7 +134,7 @@ struct ChatModelTests {
     @Test("composer notices reach the screen: too long, a messages wait with its countdown, a storage problem")
     func composerNotices() async throws {
         let h = await EngineHarness(conversationExists: true)
-        let model = await openModel(h)
+        let model = await h.openModel()
         model.setDraft(String(repeating: "x", count: 4_001))
         #expect(await untilOnMain { model.composer.notices.contains(.textTooLong(length: 4_001, limit: 4_000)) })
         #expect(model.composer.canSend == false)
@@ -162,7 +155,7 @@ struct ChatModelTests {
     @Test("messages as a screen sees them: sending with the pending indicator and upload progress, then Sent")
     func statusAndProgress() async throws {
         let h = await EngineHarness(conversationExists: true)
-        let model = await openModel(h)
+        let model = await h.openModel()
         await model.addPhoto(Data([1]))
         await model.addPhoto(Data([2]))
         await h.service.hold("upload")

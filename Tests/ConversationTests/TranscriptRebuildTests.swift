@@ -46,18 +46,12 @@ final class ScreenBodies {
 @Suite("TranscriptRebuildTests")
 @MainActor
 struct TranscriptRebuildTests {
-    private func openModel(_ h: EngineHarness) async -> ChatModel {
-        let model = ChatModel(engine: h.engine)
-        await model.connect()
-        await model.setVisible(true)
-        return model
-    }
 
     @Test("100 keystrokes build no row and never invalidate the transcript; the composer follows every one")
     func keystrokesBuildNoRows() async throws {
         let h = await EngineHarness(conversationExists: true)
         await h.service.agentReply("How can we help?")
-        let model = await openModel(h)
+        let model = await h.openModel()
         #expect(await untilOnMain { model.messages.count == 1 })
         let bodies = ScreenBodies(model: model)
         let buildsBefore = model.rowBuilds
@@ -90,7 +84,7 @@ struct TranscriptRebuildTests {
     func newMessageBuildsOnce() async throws {
         let h = await EngineHarness(conversationExists: true)
         await h.service.agentReply("first")
-        let model = await openModel(h)
+        let model = await h.openModel()
         #expect(await untilOnMain { model.messages.count == 1 })
         let bodies = ScreenBodies(model: model)
         let builds = model.rowBuilds
@@ -109,7 +103,7 @@ struct TranscriptRebuildTests {
     func rowInputs() async throws {
         let h = await EngineHarness(conversationExists: true)
         await h.service.agentReply("hello")
-        let model = await openModel(h)
+        let model = await h.openModel()
         #expect(await untilOnMain { model.messages.count == 1 })
         let utc = try #require(TimeZone(identifier: "UTC"))
         let noon = Date(timeIntervalSince1970: 1_800_014_400)  // 2027-01-15 12:00 UTC
@@ -132,7 +126,7 @@ struct TranscriptRebuildTests {
     func partsMatchTheWhole() async throws {
         let h = await EngineHarness(conversationExists: true)
         await h.service.agentReply("hi there")
-        let model = await openModel(h)
+        let model = await h.openModel()
         #expect(await untilOnMain { model.messages.count == 1 })
         model.setDraft("a draft")
         let now = Date()

@@ -6,6 +6,11 @@ import ReceptionCore
 ///
 /// It is a pure function of the model's state, the texts and the appearance. The SwiftUI chat (`ReceptionUI`) lays
 /// it out and `reception-chat` prints it, so both show the same chat and every rule is tested on Linux.
+///
+/// It is made of two parts, so a screen can lay out the transcript without reading the composer: `transcript` and
+/// `composer`. The transcript's properties read (and write) through: `presentation.rows` is
+/// `presentation.transcript.rows`.
+@dynamicMemberLookup
 public struct ChatPresentation: Sendable, Hashable {
     /// What an empty chat shows instead of the transcript.
     public struct EmptyState: Sendable, Hashable {
@@ -30,43 +35,17 @@ public struct ChatPresentation: Sendable, Hashable {
     /// The composer, or the notice that replaces it.
     public var composer: ComposerPresentation
 
-    /// The navigation title; `nil` when the appearance hides it.
-    public var title: String? {
-        get { transcript.title }
-        set { transcript.title = newValue }
+    /// A property of the transcript part (`title`, `rows`, `emptyState`, `typingText`,
+    /// `typingReservesAvatarColumn`, `banner`, `layoutDirection`, `newestRowID`), read and written through.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<TranscriptPresentation, Value>) -> Value {
+        get { transcript[keyPath: keyPath] }
+        set { transcript[keyPath: keyPath] = newValue }
     }
-    /// The transcript, oldest first.
-    public var rows: [MessageRow] {
-        get { transcript.rows }
-        set { transcript.rows = newValue }
+
+    /// A read-only property of the transcript part (`newestRowID`).
+    public subscript<Value>(dynamicMember keyPath: KeyPath<TranscriptPresentation, Value>) -> Value {
+        transcript[keyPath: keyPath]
     }
-    /// Shown while the transcript is empty.
-    public var emptyState: EmptyState? {
-        get { transcript.emptyState }
-        set { transcript.emptyState = newValue }
-    }
-    /// "Typing…" while a teammate is typing.
-    public var typingText: String? {
-        get { transcript.typingText }
-        set { transcript.typingText = newValue }
-    }
-    /// The typing indicator lines up with team bubbles: it keeps the avatar column when team photos are shown.
-    public var typingReservesAvatarColumn: Bool {
-        get { transcript.typingReservesAvatarColumn }
-        set { transcript.typingReservesAvatarColumn = newValue }
-    }
-    /// The connection banner; `nil` while hidden (an unused chat keeps it hidden).
-    public var banner: Banner? {
-        get { transcript.banner }
-        set { transcript.banner = newValue }
-    }
-    /// Which way the chat reads.
-    public var layoutDirection: LayoutDirection {
-        get { transcript.layoutDirection }
-        set { transcript.layoutDirection = newValue }
-    }
-    /// The row to keep in view: the newest one.
-    public var newestRowID: String? { transcript.newestRowID }
 
     /// Spec 7.24: a timestamp row appears before a group that starts more than 5 minutes after the message before.
     public static let timestampGap: TimeInterval = 5 * 60

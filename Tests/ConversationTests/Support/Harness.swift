@@ -83,6 +83,15 @@ struct EngineHarness {
 
     /// Opens the chat in an active app.
     func open() async { await engine.setVisible(true) }
+
+    /// A model connected to this engine, whose chat is on screen.
+    @MainActor
+    func openModel() async -> ChatModel {
+        let model = ChatModel(engine: engine)
+        await model.connect()
+        await model.setVisible(true)
+        return model
+    }
 }
 
 /// Lets other tasks run until `condition` holds (bounded; no real sleeping). Returns whether it held.
