@@ -18,6 +18,7 @@ let package = Package(
         // Plug-ins.
         .library(name: "SecureStore", targets: ["SecureStore"]),
         .library(name: "MessageCache", targets: ["MessageCache"]),
+        .library(name: "JPEGCodec", targets: ["JPEGCodec"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "Transport", targets: ["Transport"]),
         // Feature modules.
@@ -79,11 +80,16 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The default message store: one SQLite file in WAL mode (Docs/MessageCache.md).
         .target(name: "MessageCache", dependencies: ["ReceptionCore", "CSQLite"], path: "Modules/MessageCache"),
-        // Photo preparation (spec 7.9): pure-Swift JPEG encoder and decoder, PNG decoding through CZlib, HEIC through
-        // ImageIO on Apple platforms and libheif (CHeif) on Linux, resizing.
+        // The JPEG codec (encoder, decoder, area resampler): imports nothing, not even Foundation, so it also
+        // compiles in Embedded Swift (`make arm-lab` runs it on arm64 under qemu; Docs/JPEGCodec.md).
+        .target(name: "JPEGCodec", path: "Modules/JPEGCodec"),
+        // Photo preparation (spec 7.9) over JPEGCodec: PNG decoding through CZlib, HEIC through ImageIO on Apple
+        // platforms and libheif (CHeif) on Linux, the preparation policy, the `ReceptionError` seam.
         .target(
             name: "ImagePipeline",
-            dependencies: ["ReceptionCore", "Digest", "CZlib", .target(name: "CHeif", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                "ReceptionCore", "Digest", "JPEGCodec", "CZlib", .target(name: "CHeif", condition: .when(platforms: [.linux])),
+            ],
             path: "Modules/ImagePipeline"),
         // The client side of the HTTP protocol: typed endpoints, cooldowns, token refresh, halting, the event stream.
         .target(name: "Transport", dependencies: ["ReceptionCore", "Digest"], path: "Modules/Transport"),
@@ -136,7 +142,7 @@ let package = Package(
             path: "Modules/reception-chat"),
         // Command-line front end of the image pipeline for host developers and benchmark harnesses.
         .executableTarget(
-            name: "reception-image", dependencies: ["ImagePipeline", "ReceptionCore"],
+            name: "reception-image", dependencies: ["ImagePipeline", "JPEGCodec", "ReceptionCore"],
             path: "Modules/reception-image"),
 
         // MARK: Tests (one target per module)
@@ -158,7 +164,7 @@ let package = Package(
             name: "message-cache-child", dependencies: ["MessageCache", "ReceptionCore", "ReceptionTesting", "CSQLite"],
             path: "Tests/MessageCacheChild"),
         .testTarget(
-            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ReceptionCore", "ReceptionTesting"],
+            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "JPEGCodec", "ReceptionCore", "ReceptionTesting"],
             path: "Tests/ImagePipelineTests"),
         .testTarget(
             name: "TransportTests",
@@ -206,7 +212,7 @@ let package = Package(
             path: "Benchmarks/CacheBench"),
         // Codec speed and size against libjpeg-turbo (through Pillow) on the same images in the same run.
         .executableTarget(
-            name: "ImageBench", dependencies: ["ImagePipeline", "ReceptionCore", "ReceptionTesting"], path: "Benchmarks/ImageBench"),
+            name: "ImageBench", dependencies: ["ImagePipeline", "JPEGCodec", "ReceptionCore", "ReceptionTesting"], path: "Benchmarks/ImageBench"),
         // Sequential authenticated requests through our client beside bare URLSession, same emulator, same run.
         .executableTarget(
             name: "TransportBench",

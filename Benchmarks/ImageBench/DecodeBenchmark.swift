@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 
 /// Issue 4's figures in one run: PNG and JPEG decode beside Pillow (zlib/libpng-class PNG, libjpeg-turbo JPEG),

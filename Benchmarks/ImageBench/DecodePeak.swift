@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 
 /// `ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]`: one JPEG decode at `EIGHTHS`/8 in a fresh process, for

@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 
 /// Builds the test image, runs every case, prints one line per case and the target ratios.
@@ -74,7 +75,7 @@ struct ImageBenchmark {
     /// Issue 21's smaller files: our progressive encoding beside `cjpeg -optimize` (bytes, at the same quality and
     /// so the same coefficients) and beside libjpeg-turbo's baseline speed (Pillow, standard tables), over
     /// qualities 60–90 at 4:2:0.
-    private func progressive(_ image: PixelBuffer, sourcePath: String) throws {
+    private func progressive(_ image: Bitmap, sourcePath: String) throws {
         let megapixels = Double(image.width * image.height) / 1e6
         let encoder = JPEGEncoder(options: .init(progressive: true))
         let memory = encoder.workingMemoryBytes(width: image.width, height: image.height, format: image.format)
@@ -119,7 +120,7 @@ struct ImageBenchmark {
     }
 
     /// Best wall time of repeated in-process encodes, and the bytes of the last one.
-    func time(_ encoder: JPEGEncoder, _ image: PixelBuffer) throws -> (Double, [UInt8]) {
+    func time(_ encoder: JPEGEncoder, _ image: Bitmap) throws -> (Double, [UInt8]) {
         let clock = ContinuousClock()
         var best = Double.infinity
         var bytes: [UInt8] = []
@@ -144,7 +145,7 @@ struct ImageBenchmark {
     }
 
     /// Tiles the fixture photos row by row into one `width`×`height` RGB image.
-    func tiledImage(from directory: String, width: Int, height: Int) throws -> PixelBuffer {
+    func tiledImage(from directory: String, width: Int, height: Int) throws -> Bitmap {
         let photos = try ["astronaut", "coffee", "chelsea"].map { name in
             guard let data = FileManager.default.contents(atPath: "\(directory)/\(name).ppm") else {
                 throw BenchFailure("missing fixture \(name)")
@@ -173,7 +174,7 @@ struct ImageBenchmark {
             y += rowHeight
             row += 1
         }
-        return PixelBuffer(width: width, height: height, format: .rgb8, bytes: bytes)
+        return Bitmap(width: width, height: height, format: .rgb8, bytes: bytes)
     }
 
     private func fmt(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }

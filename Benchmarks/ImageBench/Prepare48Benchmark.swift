@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 
 /// `ImageBench --prepare-48mp [RUNS]` (issue 21): the whole spec 7.9 preparation of a 48 MP camera JPEG

@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 import ReceptionTesting
 
@@ -62,7 +63,7 @@ enum Reference {
     }
 
     /// Luma PSNR of `jpeg` (decoded by `djpeg`) against `source`.
-    static func psnr(source: PixelBuffer, jpeg: String) throws -> Double {
+    static func psnr(source: Bitmap, jpeg: String) throws -> Double {
         let decoded = try PortablePixmap.decode(output("djpeg", ["-ppm", jpeg]))
         guard decoded.width == source.width, decoded.height == source.height else { throw BenchFailure("djpeg size") }
         var squared = 0.0

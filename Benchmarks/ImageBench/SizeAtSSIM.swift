@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 
 /// `ImageBench --size-at-ssim`: issue 21's size goal, our bytes against `cjpeg -optimize`'s at equal luma SSIM.
@@ -106,7 +107,7 @@ struct SizeAtSSIM {
         if let names = value(after: "--modes")?.split(separator: ",").map(String.init) {
             modes = Self.allModes.filter { names.contains($0.name) }
         }
-        var photos: [(name: String, image: PixelBuffer, path: String, set: String)] = []
+        var photos: [(name: String, image: Bitmap, path: String, set: String)] = []
         let tiled = try bench.tiledImage(from: directory, width: 2048, height: 2048)
         let tiledPath = directory + "/bench-2048.ppm"
         try Data(PortablePixmap.encode(tiled)).write(to: URL(fileURLWithPath: tiledPath))
@@ -166,7 +167,7 @@ struct SizeAtSSIM {
     }
 
     private func measure(
-        _ name: String, _ image: PixelBuffer, source: String, qualities: [Int], lambda: Float?,
+        _ name: String, _ image: Bitmap, source: String, qualities: [Int], lambda: Float?,
         into ratios: inout [String: [Double]]
     ) throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("imagebench-ssim-\(getpid())").path
@@ -240,7 +241,7 @@ struct SizeAtSSIM {
     }
 
     /// Our speed per mode against libjpeg-turbo's baseline (Pillow, standard tables) in the same run.
-    private func speed(_ image: PixelBuffer, source: String, qualities: [Int], lambda: Float?) throws {
+    private func speed(_ image: Bitmap, source: String, qualities: [Int], lambda: Float?) throws {
         let megapixels = Double(image.width * image.height) / 1e6
         var worst: [String: Double] = [:]
         for quality in qualities {
@@ -269,7 +270,7 @@ struct SizeAtSSIM {
     }
 
     /// Best in-process encode time, timed as the encoder rows time theirs.
-    private func bestTime(_ encoder: JPEGEncoder, _ image: PixelBuffer) throws -> Double {
+    private func bestTime(_ encoder: JPEGEncoder, _ image: Bitmap) throws -> Double {
         try ImageBenchmark(seconds: seconds, rounds: 1).time(encoder, image).0
     }
 

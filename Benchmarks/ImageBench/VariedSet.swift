@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 
 /// Issue 31: the baseline encoder (q80 4:2:0, standard tables) and the full-size decoder on a varied set of real

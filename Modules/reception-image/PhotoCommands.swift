@@ -1,38 +1,42 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 
 /// The `decode` and `prepare` commands: the decoders and spec 7.9 preparation on a file, timed in process.
 enum PhotoCommands {
     /// PNG, JPEG or HEIC through our decoders (alpha flattened onto white, EXIF orientation not applied; a HEIC
     /// comes out upright), else PPM/PGM.
-    static func readImage(_ bytes: [UInt8]) throws(ReceptionError) -> PixelBuffer {
+    static func readImage(_ bytes: [UInt8]) throws(CodecError) -> Bitmap {
         if bytes.starts(with: [0x50]) { return try PortablePixmap.decode(bytes) }
         return PixelOperations.flattenOntoWhite(try ImageDecoder.decode(bytes).pixels)
     }
 
-    /// `decode IN OUT.ppm`: full-size decode, written as PPM (PGM for grey), with `decode_seconds=X`.
+    /// `decode [--scale N/8] IN OUT.ppm`: full-size decode (or a JPEG at `eighths`/8 in the DCT domain), written as
+    /// PPM (PGM for grey), with `decode_seconds=X`.
     /// The file is read into one array and the pixels are written from the decoder's own buffer, so the process's
     /// peak memory is the input plus the decoded image (what `/usr/bin/time -v` measures against issue 4).
-    static func decode(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 2 else { return ImageCommand.fail(usage, status: 2) }
-        guard let bytes = readFile(arguments[0]) else {
-            return ImageCommand.fail("reception-image: cannot read \(arguments[0])", status: 1)
+    static func decode(eighths: Int?, _ input: String, _ output: String) -> Int32 {
+        guard let bytes = readFile(input) else {
+            return ImageCommand.fail("reception-image: cannot read \(input)", status: 1)
         }
         do {
             let clock = ContinuousClock()
             let start = clock.now
-            let image = try ImageDecoder.decode(bytes)
+            let image: DecodedImage
+            if let eighths { image = try JPEGDecoder.decode(bytes, eighths: eighths) } else {
+                image = try ImageDecoder.decode(bytes)
+            }
             let elapsed = clock.now - start
             let flat = PixelOperations.flattenOntoWhite(image.pixels)
-            guard writePortablePixmap(flat, to: arguments[1]) else {
-                return ImageCommand.fail("reception-image: cannot write \(arguments[1])", status: 1)
+            guard writePortablePixmap(flat, to: output) else {
+                return ImageCommand.fail("reception-image: cannot write \(output)", status: 1)
             }
             print("width=\(flat.width) height=\(flat.height) orientation=\(image.orientation.rawValue)")
             print("decode_seconds=\(seconds(elapsed))")
             return 0
         } catch {
-            return ImageCommand.fail("reception-image: \(error.code)", status: 1)
+            return ImageCommand.fail("reception-image: \(ReceptionError(error).code)", status: 1)
         }
     }
 
@@ -44,7 +48,7 @@ enum PhotoCommands {
 
     /// Writes P6/P5 straight from a tightly packed grey or RGB buffer (no 36 MB copy for a 12 MP photo); any
     /// other layout goes through `PortablePixmap.encode`.
-    static func writePortablePixmap(_ image: PixelBuffer, to path: String) -> Bool {
+    static func writePortablePixmap(_ image: Bitmap, to path: String) -> Bool {
         let tight = image.format != .rgba8 && image.bytesPerRow == image.width * image.format.bytesPerPixel
         guard let file = fopen(path, "wb") else { return false }
         defer { fclose(file) }
@@ -59,18 +63,17 @@ enum PhotoCommands {
     }
 
     /// `prepare IN OUT.jpg`: the whole spec 7.9 preparation, with what it chose and `prepare_seconds=X`.
-    static func prepare(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 2 else { return ImageCommand.fail(usage, status: 2) }
-        guard let bytes = readFile(arguments[0]) else {
-            return ImageCommand.fail("reception-image: cannot read \(arguments[0])", status: 1)
+    static func prepare(_ input: String, _ output: String) -> Int32 {
+        guard let bytes = readFile(input) else {
+            return ImageCommand.fail("reception-image: cannot read \(input)", status: 1)
         }
         do {
             let clock = ContinuousClock()
             let start = clock.now
             let outcome = try PhotoPreparer().prepareReporting(bytes)
             let elapsed = clock.now - start
-            guard FileManager.default.createFile(atPath: arguments[1], contents: outcome.photo.jpeg) else {
-                return ImageCommand.fail("reception-image: cannot write \(arguments[1])", status: 1)
+            guard FileManager.default.createFile(atPath: output, contents: outcome.photo.jpeg) else {
+                return ImageCommand.fail("reception-image: cannot write \(output)", status: 1)
             }
             let quality = String(format: "%.2f", Double(outcome.quality) / 100)
             print("quality=\(quality) edge=\(outcome.maximumEdge) width=\(outcome.photo.width) height=\(outcome.photo.height)")

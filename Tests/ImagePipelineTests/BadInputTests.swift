@@ -1,4 +1,5 @@
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 import Testing
 
@@ -6,45 +7,51 @@ import Testing
 @Suite struct BadInputTests {
     struct Bad: CustomTestStringConvertible, Sendable {
         let name: String
-        let image: PixelBuffer
+        let image: Bitmap
         var testDescription: String { name }
     }
 
     static func zeros(_ count: Int) -> [UInt8] { [UInt8](repeating: 0, count: count) }
 
     static let cases: [Bad] = [
-        Bad(name: "zero width", image: PixelBuffer(width: 0, height: 4, format: .rgb8, bytes: [])),
-        Bad(name: "zero height", image: PixelBuffer(width: 4, height: 0, format: .rgb8, bytes: [])),
-        Bad(name: "negative width", image: PixelBuffer(width: -3, height: 4, format: .rgb8, bytes: zeros(64))),
+        Bad(name: "zero width", image: Bitmap(width: 0, height: 4, format: .rgb8, bytes: [])),
+        Bad(name: "zero height", image: Bitmap(width: 4, height: 0, format: .rgb8, bytes: [])),
+        Bad(name: "negative width", image: Bitmap(width: -3, height: 4, format: .rgb8, bytes: zeros(64))),
         Bad(
-            name: "width past 65535", image: PixelBuffer(width: 65_536, height: 1, format: .gray8, bytes: zeros(65_536))),
-        Bad(name: "huge height", image: PixelBuffer(width: 1, height: Int.max, format: .gray8, bytes: [0])),
+            name: "width past 65535", image: Bitmap(width: 65_536, height: 1, format: .gray8, bytes: zeros(65_536))),
+        Bad(name: "huge height", image: Bitmap(width: 1, height: Int.max, format: .gray8, bytes: [0])),
         Bad(name: "stride shorter than a row",
-            image: PixelBuffer(width: 4, height: 2, format: .rgb8, bytesPerRow: 11, bytes: zeros(24))),
+            image: Bitmap(width: 4, height: 2, format: .rgb8, bytesPerRow: 11, bytes: zeros(24))),
         Bad(name: "negative stride",
-            image: PixelBuffer(width: 4, height: 2, format: .rgb8, bytesPerRow: -12, bytes: zeros(24))),
+            image: Bitmap(width: 4, height: 2, format: .rgb8, bytesPerRow: -12, bytes: zeros(24))),
         Bad(name: "buffer one byte short",
-            image: PixelBuffer(width: 4, height: 2, format: .rgba8, bytes: zeros(31))),
+            image: Bitmap(width: 4, height: 2, format: .rgba8, bytes: zeros(31))),
         Bad(name: "stride overflowing Int",
-            image: PixelBuffer(width: 2, height: 3, format: .gray8, bytesPerRow: Int.max / 2, bytes: [0, 0, 0, 0])),
-        Bad(name: "empty buffer", image: PixelBuffer(width: 1, height: 1, format: .rgb8, bytes: [])),
+            image: Bitmap(width: 2, height: 3, format: .gray8, bytesPerRow: Int.max / 2, bytes: [0, 0, 0, 0])),
+        Bad(name: "empty buffer", image: Bitmap(width: 1, height: 1, format: .rgb8, bytes: [])),
     ]
 
-    @Test("bad geometry throws invalid_image", arguments: cases)
+    @Test("bad geometry throws invalid_image: the codec's error, and the SDK's code through ImageEncoding",
+          arguments: cases)
     func badGeometry(bad: Bad) {
-        #expect(throws: ReceptionError.invalidImage) { try JPEGEncoder().encodeJPEG(bad.image, quality: 80) }
+        #expect(throws: CodecError.invalidImage) { try JPEGEncoder().encodeJPEG(bad.image, quality: 80) }
+        let encoder: any ImageEncoding = JPEGEncoder()
+        #expect(throws: ReceptionError.invalidImage) { try encoder.encodeJPEG(PixelBuffer(bad.image), quality: 80) }
     }
 
     @Test("quality outside 1...100 throws invalid_image", arguments: [Int.min, -1, 0, 101, 1000, Int.max])
     func badQuality(quality: Int) {
-        let image = PixelBuffer(width: 2, height: 2, format: .gray8, bytes: [0, 1, 2, 3])
-        #expect(throws: ReceptionError.invalidImage) { try JPEGEncoder().encodeJPEG(image, quality: quality) }
+        let image = Bitmap(width: 2, height: 2, format: .gray8, bytes: [0, 1, 2, 3])
+        #expect(throws: CodecError.invalidImage) { try JPEGEncoder().encodeJPEG(image, quality: quality) }
+        #expect(throws: ReceptionError.invalidImage) {
+            try JPEGEncoder().encodeJPEG(PixelBuffer(image), quality: quality)
+        }
     }
 
     @Test("a restart interval outside 0...65535 throws invalid_image", arguments: [-1, 65_536])
     func badRestartInterval(interval: Int) {
-        let image = PixelBuffer(width: 2, height: 2, format: .gray8, bytes: [0, 1, 2, 3])
-        #expect(throws: ReceptionError.invalidImage) {
+        let image = Bitmap(width: 2, height: 2, format: .gray8, bytes: [0, 1, 2, 3])
+        #expect(throws: CodecError.invalidImage) {
             try JPEGEncoder(options: .init(restartInterval: interval)).encodeJPEG(image, quality: 80)
         }
     }
@@ -52,7 +59,7 @@ import Testing
     @Test("the last row needs no full stride, and the extremes of quality still encode", arguments: [1, 100])
     func boundaries(quality: Int) throws {
         // 3 rows of stride 10 holding 4 grey pixels each: the last row ends at byte 24, not 30.
-        let image = PixelBuffer(
+        let image = Bitmap(
             width: 4, height: 3, format: .gray8, bytesPerRow: 10, bytes: [UInt8](repeating: 200, count: 24))
         let jpeg = try JPEGEncoder().encodeJPEG(image, quality: quality)
         #expect(Array(jpeg.prefix(2)) == [0xFF, 0xD8])
@@ -64,6 +71,6 @@ import Testing
               "P6\n99999999999 1\n255\n",
           ])
     func badPixmap(text: String) {
-        #expect(throws: ReceptionError.invalidImage) { try PortablePixmap.decode(Array(text.utf8)) }
+        #expect(throws: CodecError.invalidImage) { try PortablePixmap.decode(Array(text.utf8)) }
     }
 }

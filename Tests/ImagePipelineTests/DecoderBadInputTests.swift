@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 import ReceptionTesting
 import Testing
@@ -7,9 +8,9 @@ import Testing
 /// Hostile and broken files: every one is `invalid_image` or `image_too_large`, never a crash, hang or huge
 /// allocation.
 @Suite struct DecoderBadInputTests {
-    static let tooLarge = ReceptionError(code: ReceptionError.Code.imageTooLarge)
+    static let tooLarge = CodecError.imageTooLarge
 
-    static func isCleanFailure(_ body: () throws(ReceptionError) -> DecodedImage) -> Bool {
+    static func isCleanFailure(_ body: () throws(CodecError) -> DecodedImage) -> Bool {
         do {
             _ = try body()
             return false
@@ -25,7 +26,7 @@ import Testing
                      "/testdata/video-001.jpeg", "/testdata/video-001.progressive.jpeg"] {
             let bytes = try DecodingReference.file(directory + path)
             for cut in stride(from: 0, to: bytes.count - 2, by: 97) {
-                #expect(Self.isCleanFailure { () throws(ReceptionError) in try ImageDecoder.decode(Array(bytes[..<cut])) },
+                #expect(Self.isCleanFailure { () throws(CodecError) in try ImageDecoder.decode(Array(bytes[..<cut])) },
                         "\(path) cut at \(cut)")
             }
         }
@@ -57,13 +58,13 @@ import Testing
                 for i in 0..<4 { png[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
             }
             // The CRC now fails unless fixed: either way the lie must not allocate or crash.
-            #expect(Self.isCleanFailure { () throws(ReceptionError) in try PNGDecoder.decode(png) })
+            #expect(Self.isCleanFailure { () throws(CodecError) in try PNGDecoder.decode(png) })
         }
         // JPEG: SOF0 of a real file patched to 65,535 × 65,535 with only a few kilobytes of data behind it.
         var jpeg = try DecodingReference.file(DecodingReference.goImages + "/testdata/video-001.jpeg")
         let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
         for i in 5...8 { jpeg[sof + i] = 0xFF }
-        #expect(Self.isCleanFailure { () throws(ReceptionError) in try JPEGDecoder.decode(jpeg) })
+        #expect(Self.isCleanFailure { () throws(CodecError) in try JPEGDecoder.decode(jpeg) })
     }
 
     @Test("a PNG header within the pixel limit but beyond what its IDAT could inflate to is refused", DecodingReference.needsGoImages)
@@ -74,12 +75,12 @@ import Testing
         for (offset, value) in [(16, 8_000), (20, 8_000)] {
             for i in 0..<4 { png[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
         }
-        let error = #expect(throws: ReceptionError.self) {
-            try png.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+        let error = #expect(throws: CodecError.self) {
+            try png.withUnsafeBufferPointer { (file) throws(CodecError) in
                 try PNGDecoder.decode(file, verifiesChecksums: false)
             }
         }
-        #expect(error?.code == ReceptionError.Code.invalidImage)
+        #expect(error == .invalidImage)
     }
 
     @Test("a component sampled 3× finer than the others decodes at every scale without a trap", DecodingReference.needsGoImages)
@@ -105,7 +106,7 @@ import Testing
     func notImages() {
         for bytes: [UInt8] in [[], [0xFF, 0xD8, 0xFF, 0xD9], [0xFF, 0xD8, 0xFF, 0xDA, 0, 2, 0xFF, 0xD9],
                                Array("GIF89a".utf8), PNGTestData.signatureOnly] {
-            #expect(Self.isCleanFailure { () throws(ReceptionError) in try ImageDecoder.decode(bytes) })
+            #expect(Self.isCleanFailure { () throws(CodecError) in try ImageDecoder.decode(bytes) })
         }
     }
 }

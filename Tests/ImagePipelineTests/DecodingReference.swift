@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 import Testing
 
@@ -75,7 +76,7 @@ enum DecodingReference {
     }
 
     /// Any decoded buffer widened to tightly packed RGBA.
-    static func rgba(_ image: PixelBuffer) -> [UInt8] {
+    static func rgba(_ image: Bitmap) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(image.width * image.height * 4)
         for y in 0..<image.height {
@@ -92,7 +93,7 @@ enum DecodingReference {
     }
 
     /// Any decoded buffer as tightly packed RGB.
-    static func rgb(_ image: PixelBuffer) -> [UInt8] {
+    static func rgb(_ image: Bitmap) -> [UInt8] {
         var out = [UInt8]()
         for (index, byte) in rgba(image).enumerated() where index % 4 != 3 { out.append(byte) }
         return out

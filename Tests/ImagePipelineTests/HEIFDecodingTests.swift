@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 import ReceptionTesting
 import Testing
@@ -40,18 +41,18 @@ import Testing
     }
 
     /// libheif's decode of `NAME.heic`: "W H C\n" and 8-bit samples.
-    static func reference(_ name: String) throws -> PixelBuffer {
+    static func reference(_ name: String) throws -> Bitmap {
         let bytes = try file(name + ".ref")
         let newline = try #require(bytes.firstIndex(of: 0x0A))
         let header = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ").compactMap { Int($0) }
         try #require(header.count == 3)
-        return PixelBuffer(
+        return Bitmap(
             width: header[0], height: header[1], format: header[2] == 4 ? .rgba8 : .rgb8,
             bytes: Array(bytes[(newline + 1)...]))
     }
 
     /// PSNR in dB over every sample of two buffers of one size and format.
-    static func psnr(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+    static func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
         var squared = 0.0
         for (x, y) in zip(a.bytes, b.bytes) { squared += (Double(x) - Double(y)) * (Double(x) - Double(y)) }
         return 10 * log10(255 * 255 / max(squared / Double(max(a.bytes.count, 1)), 1e-10))
@@ -154,27 +155,27 @@ import Testing
 
     @Test("an image sequence, AVIF and other ftyp brands stay invalid_image", needsFixtures)
     func otherBrands() throws {
-        #expect(throws: ReceptionError.invalidImage) { try ImageDecoder.decode(Self.file("sequence.heic")) }
+        #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(Self.file("sequence.heic")) }
         var avif = try Self.file("orientation.heic")
         avif.replaceSubrange(8..<12, with: Array("avif".utf8))
-        #expect(throws: ReceptionError.invalidImage) { try ImageDecoder.decode(avif) }
+        #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(avif) }
         var video = try Self.file("orientation.heic")
         video.replaceSubrange(8..<12, with: Array("isom".utf8))
-        #expect(throws: ReceptionError.invalidImage) { try ImageDecoder.decode(video) }
+        #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(video) }
     }
 
     @Test("a cut or corrupted HEIC is invalid_image (or decodes), never a crash", needsFixtures)
     func hostile() throws {
         let original = try Self.file("orientation.heic")
         for cut in [12, 16, 24, 32, 64, 100, 200, 300, 400, 500, 600, original.count - 1] {
-            #expect(throws: ReceptionError.invalidImage, "cut at \(cut)") {
+            #expect(throws: CodecError.invalidImage, "cut at \(cut)") {
                 try ImageDecoder.decode(Array(original[..<cut]))
             }
         }
         // An ftyp box that claims more bytes than the file has.
         var lying = original
         lying.replaceSubrange(0..<4, with: [0x7F, 0xFF, 0xFF, 0xFF])
-        #expect(throws: ReceptionError.invalidImage) { try ImageDecoder.decode(lying) }
+        #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(lying) }
         // A crash ends the process before any message, so the seed is printed first.
         var generator = SeededRandomNumberGenerator.fromEnvironment()
         print("HEIFDecodingTests, flipped bytes: \(generator.reproduction)")
@@ -188,9 +189,8 @@ import Testing
                 let image = try ImageDecoder.decode(bytes)
                 #expect(image.pixels.bytes.count == image.pixels.height * image.pixels.bytesPerRow)
             } catch {
-                let expected = [ReceptionError.Code.invalidImage, ReceptionError.Code.imageTooLarge].map(\.rawValue)
-                #expect(expected.contains(error.code),
-                        "round \(round): \(error.code); \(generator.reproduction)")
+                #expect([CodecError.invalidImage, .imageTooLarge].contains(error),
+                        "round \(round): \(error); \(generator.reproduction)")
             }
         }
     }

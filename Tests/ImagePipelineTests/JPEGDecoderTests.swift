@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
     ]
 
     /// `djpeg`'s decode of a JPEG file as RGB (grey widened).
-    static func djpeg(_ path: String) throws -> PixelBuffer {
+    static func djpeg(_ path: String) throws -> Bitmap {
         let result = try Reference.run("djpeg", ["-pnm", path])
         #expect(result.status == 0, "djpeg failed: \(result.stderr)")
         return try PortablePixmap.decode(result.stdout)

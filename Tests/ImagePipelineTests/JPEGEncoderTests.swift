@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 import Testing
 
@@ -50,7 +51,7 @@ import Testing
                 + 0.114 * Double(photo.bytes[p + 2])
             grey[index] = UInt8(min(255, y.rounded()))
         }
-        let image = PixelBuffer(width: photo.width, height: photo.height, format: .gray8, bytes: grey)
+        let image = Bitmap(width: photo.width, height: photo.height, format: .gray8, bytes: grey)
         let ours = try JPEGEncoder().encodeJPEG(image, quality: quality)
         let frame = try #require(Reference.segment(0xC0, in: ours))
         #expect(frame[5] == 1, "one component")
@@ -82,7 +83,7 @@ import Testing
             let start = (y * 7 % photo.height) * photo.bytesPerRow
             bytes += photo.bytes[start..<(start + width * 3)]
         }
-        let image = PixelBuffer(width: width, height: height, format: .rgb8, bytes: bytes)
+        let image = Bitmap(width: width, height: height, format: .rgb8, bytes: bytes)
         for chroma in [JPEGEncoder.ChromaSubsampling.halved, .full] {
             let jpeg = try JPEGEncoder(options: .init(chroma: chroma)).encodeJPEG(image, quality: 90)
             let decoded = try Reference.djpeg(jpeg)
@@ -101,7 +102,7 @@ import Testing
                 (y * stride)..<(y * stride + photo.width * 3),
                 with: photo.bytes[(y * photo.bytesPerRow)..<(y * photo.bytesPerRow + photo.width * 3)])
         }
-        let strided = PixelBuffer(
+        let strided = Bitmap(
             width: photo.width, height: photo.height, format: .rgb8, bytesPerRow: stride, bytes: padded)
         #expect(try JPEGEncoder().encodeJPEG(strided, quality: 80) == JPEGEncoder().encodeJPEG(photo, quality: 80))
     }
@@ -116,15 +117,15 @@ import Testing
             opaque += photo.bytes[(index * 3)..<(index * 3 + 3)] + [255]
             clear += photo.bytes[(index * 3)..<(index * 3 + 3)] + [0]
         }
-        let rgba = PixelBuffer(width: photo.width, height: photo.height, format: .rgba8, bytes: opaque)
+        let rgba = Bitmap(width: photo.width, height: photo.height, format: .rgba8, bytes: opaque)
         #expect(try JPEGEncoder().encodeJPEG(rgba, quality: 85) == JPEGEncoder().encodeJPEG(photo, quality: 85))
 
-        let transparent = PixelBuffer(width: photo.width, height: photo.height, format: .rgba8, bytes: clear)
+        let transparent = Bitmap(width: photo.width, height: photo.height, format: .rgba8, bytes: clear)
         let decoded = try Reference.djpeg(JPEGEncoder().encodeJPEG(transparent, quality: 85))
         #expect(decoded.bytes.allSatisfy { $0 >= 254 }, "fully transparent pixels must decode as white")
 
         // Half-transparent black over white is mid grey (255 − 255·128/255 = 127).
-        let half = PixelBuffer(
+        let half = Bitmap(
             width: 16, height: 16, format: .rgba8, bytes: Array(repeating: [0, 0, 0, 128], count: 256).flatMap { $0 })
         let grey = try Reference.djpeg(JPEGEncoder().encodeJPEG(half, quality: 100))
         #expect(grey.bytes.allSatisfy { (125...129).contains($0) })
@@ -164,7 +165,7 @@ import Testing
     func sampledCounting() throws {
         let photo = try Reference.photo("coffee")
         // Three copies stacked: 1,200 rows, 75 strips at 4:2:0, so the counting pass samples every fourth strip.
-        let tall = PixelBuffer(
+        let tall = Bitmap(
             width: photo.width, height: photo.height * 3, format: .rgb8, bytes: photo.bytes + photo.bytes + photo.bytes)
         let ours = try JPEGEncoder().encodeJPEG(tall, quality: 85)
         let reference = try Reference.cjpeg(tall, quality: 85, chroma: .halved, optimize: true)
@@ -186,7 +187,7 @@ import Testing
                 bytes[index] = UInt8(truncatingIfNeeded: state >> 24)
             }
         }
-        let image = PixelBuffer(width: width, height: height, format: .rgb8, bytes: bytes)
+        let image = Bitmap(width: width, height: height, format: .rgb8, bytes: bytes)
         let decoded = try Reference.djpeg(JPEGEncoder().encodeJPEG(image, quality: 95))
         let reference = try Reference.cjpeg(image, quality: 95, chroma: .halved, optimize: true)
         let threshold = Reference.lumaPSNR(image, try Reference.djpeg(reference)) - 0.1

@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 import Testing
 
@@ -43,6 +44,6 @@ import Testing
     @Test("invalid files fail with invalid_image", DecodingReference.needsGoImages, arguments: ["invalid-crc32.png", "invalid-noend.png", "invalid-trunc.png", "invalid-zlib.png"])
     func invalidFilesFail(name: String) throws {
         let bytes = try DecodingReference.file(DecodingReference.goImages + "/png/testdata/" + name)
-        #expect(throws: ReceptionError.invalidImage) { try PNGDecoder.decode(bytes) }
+        #expect(throws: CodecError.invalidImage) { try PNGDecoder.decode(bytes) }
     }
 }

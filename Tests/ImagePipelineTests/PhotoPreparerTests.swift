@@ -1,6 +1,7 @@
 import Digest
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionCore
 import Testing
 

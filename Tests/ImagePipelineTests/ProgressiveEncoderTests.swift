@@ -1,4 +1,5 @@
 @testable import ImagePipeline
+@testable import JPEGCodec
 import Foundation
 import ReceptionCore
 import Testing
@@ -28,7 +29,7 @@ import Testing
     ]
 
     /// A crop of a fixture photo at the variant's size, grey when asked.
-    static func image(_ variant: Variant) throws -> PixelBuffer {
+    static func image(_ variant: Variant) throws -> Bitmap {
         let photo = try Reference.photo("chelsea")
         let channels = variant.grey ? 1 : 3
         var bytes = [UInt8](repeating: 0, count: variant.width * variant.height * channels)
@@ -42,7 +43,7 @@ import Testing
                 }
             }
         }
-        return PixelBuffer(
+        return Bitmap(
             width: variant.width, height: variant.height, format: variant.grey ? .gray8 : .rgb8, bytes: bytes)
     }
 
@@ -122,7 +123,7 @@ import Testing
             let r = Int(state >> 24)
             bytes[index] = UInt8(128 + (r < 200 ? 0 : r % 7 - 3))
         }
-        let image = PixelBuffer(width: width, height: height, format: grey ? .gray8 : .rgb8, bytes: bytes)
+        let image = Bitmap(width: width, height: height, format: grey ? .gray8 : .rgb8, bytes: bytes)
         var options = JPEGEncoder.Options(quality: quality, chroma: .halved)
         let baseline = try JPEGEncoder(options: options).encodeJPEG(image, quality: quality)
         options.progressive = true

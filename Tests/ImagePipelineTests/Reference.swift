@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import JPEGCodec
 import ReceptionTesting
 import ReceptionCore
 import Testing
@@ -21,7 +22,7 @@ enum Reference {
     static let photoNames = ["astronaut", "coffee", "chelsea"]
 
     /// A fixture photo as an RGB buffer.
-    static func photo(_ name: String) throws -> PixelBuffer {
+    static func photo(_ name: String) throws -> Bitmap {
         let directory = try #require(fixtureDirectory, "scripts/image-fixtures could not prepare the photos")
         let data = try #require(FileManager.default.contents(atPath: "\(directory)/\(name).ppm"))
         return try PortablePixmap.decode([UInt8](data))
@@ -48,7 +49,7 @@ enum Reference {
     }
 
     /// Decodes JPEG bytes with `djpeg`, requiring success and no warning on stderr.
-    static func djpeg(_ jpeg: [UInt8], grey: Bool = false) throws -> PixelBuffer {
+    static func djpeg(_ jpeg: [UInt8], grey: Bool = false) throws -> Bitmap {
         let path = temporaryPath(UUID().uuidString + ".jpg")
         try Data(jpeg).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -59,7 +60,7 @@ enum Reference {
     }
 
     /// libjpeg-turbo's own output at the same settings (`cjpeg`, default integer DCT).
-    static func cjpeg(_ image: PixelBuffer, quality: Int, chroma: JPEGEncoder.ChromaSubsampling, optimize: Bool)
+    static func cjpeg(_ image: Bitmap, quality: Int, chroma: JPEGEncoder.ChromaSubsampling, optimize: Bool)
         throws -> [UInt8]
     {
         let path = temporaryPath(UUID().uuidString + (image.format == .gray8 ? ".pgm" : ".ppm"))
@@ -74,8 +75,8 @@ enum Reference {
     }
 
     /// PSNR in dB of the JFIF luma of `decoded` against `source` (both RGB, or both grey).
-    static func lumaPSNR(_ source: PixelBuffer, _ decoded: PixelBuffer) -> Double {
-        func luma(_ image: PixelBuffer, _ x: Int, _ y: Int) -> Double {
+    static func lumaPSNR(_ source: Bitmap, _ decoded: Bitmap) -> Double {
+        func luma(_ image: Bitmap, _ x: Int, _ y: Int) -> Double {
             let p = y * image.bytesPerRow + x * image.format.bytesPerPixel
             if image.format == .gray8 { return Double(image.bytes[p]) }
             return 0.299 * Double(image.bytes[p]) + 0.587 * Double(image.bytes[p + 1])

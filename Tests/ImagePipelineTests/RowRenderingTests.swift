@@ -1,4 +1,5 @@
 @testable import ImagePipeline
+@testable import JPEGCodec
 import ReceptionCore
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// decodes, and targets from one tap per output row to six, plus the decoder's own whole-picture output.
 @Suite struct RowRenderingTests {
     /// A deterministic picture with edges, gradients and fine texture (no random source, so nothing to seed).
-    static func picture(width: Int, height: Int, format: PixelFormat) -> PixelBuffer {
+    static func picture(width: Int, height: Int, format: BitmapFormat) -> Bitmap {
         let channels = format.bytesPerPixel
         var bytes = [UInt8](repeating: 0, count: width * height * channels)
         for y in 0..<height {
@@ -20,7 +21,7 @@ import Testing
                 }
             }
         }
-        return PixelBuffer(width: width, height: height, format: format, bytes: bytes)
+        return Bitmap(width: width, height: height, format: format, bytes: bytes)
     }
 
     /// How many bytes differ, a length difference counting in full (a count, so a failure reports a number rather
@@ -31,7 +32,7 @@ import Testing
 
     /// The frame's rows of `jpeg` decoded with at least `edge` pixels on the longer side.
     static func rows(_ jpeg: [UInt8], edge: Int) throws -> JPEGFrameRows {
-        try jpeg.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+        try jpeg.withUnsafeBufferPointer { (file) throws(CodecError) in
             try JPEGDecoder.decodeRows(file, minimumLongestEdge: edge).rows
         }
     }
@@ -39,11 +40,11 @@ import Testing
     @Test(
         "resizing from rendered rows gives the bytes of resizing the whole decoded picture",
         arguments: [
-            (PixelFormat.rgb8, JPEGEncoder.ChromaSubsampling.halved),
+            (BitmapFormat.rgb8, JPEGEncoder.ChromaSubsampling.halved),
             (.rgb8, .full),
             (.gray8, .halved),
         ])
-    func ringMatchesWholePicture(format: PixelFormat, chroma: JPEGEncoder.ChromaSubsampling) throws {
+    func ringMatchesWholePicture(format: BitmapFormat, chroma: JPEGEncoder.ChromaSubsampling) throws {
         let source = Self.picture(width: 331, height: 251, format: format)
         let jpeg = try JPEGEncoder(options: .init(chroma: chroma)).encodeJPEG(source, quality: 90)
         var compared = 0

@@ -1,4 +1,5 @@
 @testable import ImagePipeline
+@testable import JPEGCodec
 import Foundation
 import ReceptionCore
 import Testing

@@ -1,4 +1,5 @@
 @testable import ImagePipeline
+@testable import JPEGCodec
 import Foundation
 import ReceptionCore
 import Testing
@@ -96,7 +97,7 @@ extension Reference {
         let window: [Double]
         let source: [Double], sourceMean: [Double], sourceSquares: [Double]
 
-        init(source image: PixelBuffer) {
+        init(source image: Bitmap) {
             width = image.width
             height = image.height
             var window = (0..<11).map { exp(-Double(($0 - 5) * ($0 - 5)) / (2 * 1.5 * 1.5)) }
@@ -108,7 +109,7 @@ extension Reference {
             sourceSquares = Self.filter(source.map { $0 * $0 }, width: width, height: height, window: window)
         }
 
-        static func luma(_ image: PixelBuffer, width: Int, height: Int) -> [Double] {
+        static func luma(_ image: Bitmap, width: Int, height: Int) -> [Double] {
             var plane = [Double](repeating: 0, count: width * height)
             let channels = image.format.bytesPerPixel, stride = image.bytesPerRow
             image.bytes.withUnsafeBufferPointer { bytes in
@@ -156,7 +157,7 @@ extension Reference {
         }
 
         /// The mean SSIM of `decoded` (the source's size) against the source; 1 for pictures too small to filter.
-        func score(_ decoded: PixelBuffer) -> Double {
+        func score(_ decoded: Bitmap) -> Double {
             guard width > 10, height > 10 else { return 1 }
             let b = Self.luma(decoded, width: width, height: height)
             let mb = Self.filter(b, width: width, height: height, window: window)

@@ -1,4 +1,5 @@
 @testable import ImagePipeline
+@testable import JPEGCodec
 import ReceptionCore
 import ReceptionTesting
 import Testing
@@ -180,9 +181,9 @@ import Testing
             }
             let encoder = JPEGEncoder(options: .init(quality: 80, chroma: .halved))
             let fromRGB = try encoder.encodeJPEG(
-                PixelBuffer(width: width, height: height, format: .rgb8, bytes: rgb), quality: 80)
+                Bitmap(width: width, height: height, format: .rgb8, bytes: rgb), quality: 80)
             let fromRGBA = try encoder.encodeJPEG(
-                PixelBuffer(width: width, height: height, format: .rgba8, bytes: rgba), quality: 80)
+                Bitmap(width: width, height: height, format: .rgba8, bytes: rgba), quality: 80)
             #expect(fromRGB == fromRGBA, "width \(width); \(generator.reproduction)")
         }
     }

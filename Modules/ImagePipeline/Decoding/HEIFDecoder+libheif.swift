@@ -1,5 +1,6 @@
 #if canImport(CHeif)
     import CHeif
+    import JPEGCodec
     import ReceptionCore
 
     /// HEIC and HEIF photos through libheif (Debian's `libheif-dev`; the platforms without ImageIO). The primary
@@ -9,7 +10,7 @@
     /// flatten onto white. Every failure of libheif is `invalid_image`, a size over the decoders' limits
     /// `image_too_large`; nothing of the file can make this code trap.
     enum HEIFDecoder {
-        static func decode(_ file: UnsafeBufferPointer<UInt8>) throws(ReceptionError) -> DecodedImage {
+        static func decode(_ file: UnsafeBufferPointer<UInt8>) throws(CodecError) -> DecodedImage {
             guard let base = file.baseAddress, let context = heif_context_alloc() else { throw .invalidImage }
             defer { heif_context_free(context) }
             guard heif_context_read_from_memory_without_copy(context, base, file.count, nil).code == heif_error_Ok,
@@ -37,8 +38,8 @@
             return try Self.pixels(of: image, channels: hasAlpha ? 4 : 3, premultiplied: premultiplied)
         }
 
-        /// The interleaved 8-bit plane copied into a `PixelBuffer`, row by row (libheif pads rows to its stride).
-        private static func pixels(of image: OpaquePointer, channels: Int, premultiplied: Bool) throws(ReceptionError)
+        /// The interleaved 8-bit plane copied into a `Bitmap`, row by row (libheif pads rows to its stride).
+        private static func pixels(of image: OpaquePointer, channels: Int, premultiplied: Bool) throws(CodecError)
             -> DecodedImage
         {
             let width = Int(heif_image_get_width(image, heif_channel_interleaved))
@@ -57,12 +58,12 @@
             }
             if premultiplied { PixelOperations.unpremultiply(&bytes) }
             return DecodedImage(
-                pixels: PixelBuffer(width: width, height: height, format: channels == 4 ? .rgba8 : .rgb8, bytes: bytes))
+                pixels: Bitmap(width: width, height: height, format: channels == 4 ? .rgba8 : .rgb8, bytes: bytes))
         }
 
         /// libheif's own size limit is `image_too_large`, as our decoders' is; any other failure `invalid_image`.
-        private static func error(_ error: heif_error) -> ReceptionError {
-            error.subcode == heif_suberror_Security_limit_exceeded ? DecodeLimits.tooLarge : .invalidImage
+        private static func error(_ error: heif_error) -> CodecError {
+            error.subcode == heif_suberror_Security_limit_exceeded ? CodecError.imageTooLarge : .invalidImage
         }
     }
 #endif

@@ -1,4 +1,4 @@
-import ReceptionCore
+import JPEGCodec
 
 /// Recognises a HEIF still image (an iPhone's HEIC photo) by its `ftyp` box, before any decoder sees it. Only the
 /// still-image brands are taken: an image sequence (`msf1`, `hevc`, …), AVIF or anything else stays

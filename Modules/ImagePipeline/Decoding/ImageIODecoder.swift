@@ -2,6 +2,7 @@
     import CoreGraphics
     import Foundation
     import ImageIO
+    import JPEGCodec
     import ReceptionCore
 
     /// HEIC and HEIF photos on Apple platforms, through ImageIO (`CGImageSource`): the photo an iPhone takes, with
@@ -15,7 +16,7 @@
     /// Compiled only where ImageIO exists, which the Linux machines this package is built on are not; the same
     /// files go through `HEIFDecoder` (libheif) there and are tested that way (Docs/Apple.md).
     enum ImageIODecoder {
-        static func decode(_ file: UnsafeBufferPointer<UInt8>, maximumLongestEdge: Int? = nil) throws(ReceptionError)
+        static func decode(_ file: UnsafeBufferPointer<UInt8>, maximumLongestEdge: Int? = nil) throws(CodecError)
             -> DecodedImage
         {
             let data = Data(buffer: file) as CFData
@@ -41,7 +42,7 @@
         }
 
         /// The image drawn over opaque white into 8-bit sRGB, returned as `rgb8`.
-        private static func draw(_ image: CGImage) throws(ReceptionError) -> DecodedImage {
+        private static func draw(_ image: CGImage) throws(CodecError) -> DecodedImage {
             let width = image.width, height = image.height
             try DecodeLimits.check(width: width, height: height)
             var rgbx = [UInt8](repeating: 255, count: width * height * 4)
@@ -68,7 +69,7 @@
                 }
             }
             rgbx.removeSubrange((count * 3)...)
-            return DecodedImage(pixels: PixelBuffer(width: width, height: height, format: .rgb8, bytes: rgbx))
+            return DecodedImage(pixels: Bitmap(width: width, height: height, format: .rgb8, bytes: rgbx))
         }
     }
 #endif

@@ -1,5 +1,5 @@
 import CZlib
-import ReceptionCore
+import JPEGCodec
 
 /// The chunks of a PNG file that decoding needs, read and CRC-checked in one walk: the header, the palette and
 /// transparency, where the `IDAT` payloads are (not copied), and the EXIF orientation if an `eXIf` chunk has one.
@@ -21,7 +21,7 @@ struct PNGChunks {
 
     /// Walks every chunk from after the signature to `IEND`, checking each CRC unless `verifiesChecksums` is off
     /// (fuzzing only).
-    static func read(_ file: UnsafeBufferPointer<UInt8>, verifiesChecksums: Bool = true) throws(ReceptionError)
+    static func read(_ file: UnsafeBufferPointer<UInt8>, verifiesChecksums: Bool = true) throws(CodecError)
         -> PNGChunks
     {
         guard let base = file.baseAddress else { throw .invalidImage }
@@ -87,7 +87,7 @@ struct PNGTransparency {
     var grey: Int = -1
     var red: Int = -1, green: Int = -1, blue: Int = -1
 
-    init(_ data: UnsafeBufferPointer<UInt8>, header: PNGHeader, palette: inout [UInt8]) throws(ReceptionError) {
+    init(_ data: UnsafeBufferPointer<UInt8>, header: PNGHeader, palette: inout [UInt8]) throws(CodecError) {
         func sample(_ at: Int) -> Int { Int(data[at]) << 8 | Int(data[at + 1]) }
         switch header.colorType {
         case 0:

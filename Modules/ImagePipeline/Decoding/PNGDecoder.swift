@@ -1,4 +1,4 @@
-import ReceptionCore
+import JPEGCodec
 
 /// Decodes PNG files (ISO/IEC 15948) through the system zlib: every colour type and bit depth, palette and
 /// `tRNS` transparency, Adam7 interlacing, CRC checks on every chunk, any number of `IDAT` chunks.
@@ -18,14 +18,14 @@ package enum PNGDecoder {
     }
 
     /// Decodes a whole PNG file.
-    package static func decode(_ bytes: [UInt8]) throws(ReceptionError) -> DecodedImage {
-        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in try decode(file) }
+    package static func decode(_ bytes: [UInt8]) throws(CodecError) -> DecodedImage {
+        try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in try decode(file) }
     }
 
     /// Decodes a whole PNG file held in memory. `verifiesChecksums: false` skips the chunk CRCs; only the fuzz
     /// targets use it, so that mutated inputs reach the decoder instead of stopping at the first CRC.
     package static func decode(_ file: UnsafeBufferPointer<UInt8>, verifiesChecksums: Bool = true)
-        throws(ReceptionError) -> DecodedImage
+        throws(CodecError) -> DecodedImage
     {
         guard matches(file) else { throw .invalidImage }
         let chunks = try PNGChunks.read(file, verifiesChecksums: verifiesChecksums)
@@ -34,7 +34,7 @@ package enum PNGDecoder {
         // rows than the IDAT payloads can hold is a lie, refused before the output is allocated.
         let compressed = chunks.data.reduce(0) { $0 + $1.count }
         guard header.filteredByteCount <= compressed * 1032 + 1024 else { throw .invalidImage }
-        let format: PixelFormat =
+        let format: BitmapFormat =
             header.hasAlpha || chunks.transparency != nil ? .rgba8 : (header.colorType == 0 ? .gray8 : .rgb8)
         let rows = PNGRowConverter(header: header, format: format, palette: chunks.palette, transparency: chunks.transparency)
         let inflater = try PNGInflater(file: file, ranges: chunks.data)
@@ -43,7 +43,7 @@ package enum PNGDecoder {
         let lines = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * lineCapacity)
         defer { lines.deallocate() }
         let outputRow = header.width * format.bytesPerPixel
-        func fill(_ out: UnsafeMutableBufferPointer<UInt8>) throws(ReceptionError) {
+        func fill(_ out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) {
             guard let outBase = out.baseAddress else { throw .invalidImage }
             // Interlaced passes fill the image in pieces; start from zeros so no byte is ever uninitialised.
             if header.interlaced { outBase.initialize(repeating: 0, count: out.count) }
@@ -63,9 +63,9 @@ package enum PNGDecoder {
         }
         // The closure does not throw: the Swift 6.1 standard library (Xcode 16's SDKs, which the package supports)
         // takes only an untyped-throwing closure here, so a failure is kept and thrown after it returns.
-        var failure: ReceptionError?
+        var failure: CodecError?
         let pixels = [UInt8](unsafeUninitializedCapacity: header.height * outputRow) { out, initialized in
-            do throws(ReceptionError) {
+            do throws(CodecError) {
                 try fill(out)
                 initialized = out.count
             } catch {
@@ -76,7 +76,7 @@ package enum PNGDecoder {
         }
         if let failure { throw failure }
         return DecodedImage(
-            pixels: PixelBuffer(width: header.width, height: header.height, format: format, bytes: pixels),
+            pixels: Bitmap(width: header.width, height: header.height, format: format, bytes: pixels),
             orientation: chunks.orientation)
     }
 }
@@ -126,7 +126,7 @@ struct PNGHeader {
     var filteredByteCount: Int { passes.reduce(0) { $0 + $1.height * (1 + rowBytes(width: $1.width)) } }
 
     /// Parses and validates the 13 IHDR bytes.
-    init(_ data: UnsafeBufferPointer<UInt8>) throws(ReceptionError) {
+    init(_ data: UnsafeBufferPointer<UInt8>) throws(CodecError) {
         guard data.count == 13 else { throw .invalidImage }
         let width = PNGChunks.bigEndian32(data, 0), height = PNGChunks.bigEndian32(data, 4)
         bitDepth = Int(data[8])

@@ -1,4 +1,4 @@
-import ReceptionCore
+import JPEGCodec
 
 /// The five PNG row filters (PNG spec §9), undone in place. `previous` is the already unfiltered row above, or nil
 /// for the first row of a pass (treated as zeros).
@@ -6,7 +6,7 @@ enum PNGFilter {
     static func unfilter(
         type: UInt8, row: UnsafeMutablePointer<UInt8>, previous: UnsafeMutablePointer<UInt8>?, count: Int,
         bytesPerPixel bpp: Int
-    ) throws(ReceptionError) {
+    ) throws(CodecError) {
         switch type {
         case 0:
             return

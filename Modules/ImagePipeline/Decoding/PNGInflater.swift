@@ -1,5 +1,5 @@
 import CZlib
-import ReceptionCore
+import JPEGCodec
 
 /// The zlib stream of a PNG's `IDAT` chunks, inflated on demand a row at a time straight from the file: the
 /// payloads are never concatenated and the whole filtered image never exists at once, so decoding holds only the
@@ -12,7 +12,7 @@ final class PNGInflater {
     private let stream: UnsafeMutablePointer<z_stream>
     private var ended = false
 
-    init(file: UnsafeBufferPointer<UInt8>, ranges: [Range<Int>]) throws(ReceptionError) {
+    init(file: UnsafeBufferPointer<UInt8>, ranges: [Range<Int>]) throws(CodecError) {
         guard let base = file.baseAddress else { throw .invalidImage }
         self.file = base
         self.ranges = ranges
@@ -30,7 +30,7 @@ final class PNGInflater {
     }
 
     /// Fills exactly `count` bytes at `out`, or throws `invalid_image` when the stream is corrupt or ends first.
-    func read(into out: UnsafeMutablePointer<UInt8>, count: Int) throws(ReceptionError) {
+    func read(into out: UnsafeMutablePointer<UInt8>, count: Int) throws(CodecError) {
         stream.pointee.next_out = out
         stream.pointee.avail_out = uInt(count)
         while stream.pointee.avail_out > 0 {

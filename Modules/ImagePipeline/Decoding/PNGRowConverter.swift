@@ -1,15 +1,15 @@
-import ReceptionCore
+import JPEGCodec
 
 /// Turns one unfiltered PNG row (any colour type and depth) into 8-bit output pixels at `x0, x0 + dx, …` of an
 /// output row, applying the palette and `tRNS` transparency.
 struct PNGRowConverter {
     let header: PNGHeader
-    let format: PixelFormat
+    let format: BitmapFormat
     /// The palette padded to 256 RGBA entries (opaque black beyond the file's palette).
     let palette: [UInt8]
     let transparency: PNGTransparency?
 
-    init(header: PNGHeader, format: PixelFormat, palette: [UInt8], transparency: PNGTransparency?) {
+    init(header: PNGHeader, format: BitmapFormat, palette: [UInt8], transparency: PNGTransparency?) {
         self.header = header
         self.format = format
         var padded = palette

@@ -1,14 +1,14 @@
-import ReceptionCore
+import JPEGCodec
 
 /// Picks the decoder by the file's signature: PNG, JPEG, or a HEIF still image (HEIC) where the platform has a
 /// HEIF decoder (ImageIO on Apple platforms, libheif on Linux); anything else is `invalid_image`.
 package enum ImageDecoder {
     /// Decodes `bytes`; a JPEG is decoded at the smallest DCT scale whose longer edge is still at least
     /// `minimumLongestEdge` (PNG has no cheaper reduced decode and is always full size).
-    package static func decode(_ bytes: [UInt8], minimumLongestEdge: Int? = nil) throws(ReceptionError)
+    package static func decode(_ bytes: [UInt8], minimumLongestEdge: Int? = nil) throws(CodecError)
         -> DecodedImage
     {
-        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+        try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in
             if PNGDecoder.matches(file) { return try PNGDecoder.decode(file) }
             if JPEGDecoder.matches(file) { return try JPEGDecoder.decode(file, minimumLongestEdge: minimumLongestEdge) }
             if HEIFFile.matches(file) { return try decodeHEIF(file, minimumLongestEdge: minimumLongestEdge) }
@@ -19,7 +19,7 @@ package enum ImageDecoder {
     /// What preparation resizes from: decoded pixels, or a JPEG frame whose rows are rendered as the resampler
     /// reads them (the full-size RGB picture is never held).
     enum Source {
-        case pixels(PixelBuffer)
+        case pixels(Bitmap)
         case rows(JPEGFrameRows)
 
         var width: Int {
@@ -37,7 +37,7 @@ package enum ImageDecoder {
         }
 
         /// The picture resized to `width`×`height` (each at most the source's; the source itself when equal).
-        func resized(width: Int, height: Int) -> PixelBuffer {
+        func resized(width: Int, height: Int) -> Bitmap {
             switch self {
             case .pixels(let image): AreaResampler.resize(image, width: width, height: height)
             case .rows(let rows): AreaResampler.resize(rendering: rows, width: width, height: height)
@@ -47,12 +47,12 @@ package enum ImageDecoder {
 
     /// Decodes `bytes` for preparation like `decode(_:minimumLongestEdge:)`, a JPEG up to its rows only;
     /// transparency is already flattened onto white.
-    static func decodeForPreparation(_ bytes: [UInt8], minimumLongestEdge: Int) throws(ReceptionError)
+    static func decodeForPreparation(_ bytes: [UInt8], minimumLongestEdge: Int) throws(CodecError)
         -> (source: Source, orientation: Orientation)
     {
         let isJPEG = bytes.withUnsafeBufferPointer { JPEGDecoder.matches($0) }
         if isJPEG {
-            let (rows, orientation) = try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+            let (rows, orientation) = try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in
                 try JPEGDecoder.decodeRows(file, minimumLongestEdge: minimumLongestEdge)
             }
             // Spec 7.9 step 1: the frame header's size was checked before any plane existed (`DecodeLimits`).
@@ -67,7 +67,7 @@ package enum ImageDecoder {
 
     /// A HEIF still image through the platform's decoder; `invalid_image` where there is none. ImageIO scales
     /// while decoding, to a long edge of `minimumLongestEdge`; libheif decodes at full size.
-    private static func decodeHEIF(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(ReceptionError)
+    private static func decodeHEIF(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
         -> DecodedImage
     {
         #if canImport(ImageIO) && canImport(CoreGraphics)
@@ -87,21 +87,6 @@ package enum ImageDecoder {
             let h = Int(bytes[20]) << 24 | Int(bytes[21]) << 16 | Int(bytes[22]) << 8 | Int(bytes[23])
             return (w, h)
         }
-        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-        var at = 2
-        while at + 9 < bytes.count {
-            guard bytes[at] == 0xFF else { return nil }
-            let marker = bytes[at + 1]
-            if marker == 0xFF { at += 1; continue }
-            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
-                let h = Int(bytes[at + 5]) << 8 | Int(bytes[at + 6])
-                let w = Int(bytes[at + 7]) << 8 | Int(bytes[at + 8])
-                return (w, h)
-            }
-            guard marker != 0xDA, length >= 2 else { return nil }
-            at += 2 + length
-        }
-        return nil
+        return JPEGDecoder.declaredSize(bytes)
     }
 }

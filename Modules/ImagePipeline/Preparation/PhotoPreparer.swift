@@ -1,5 +1,6 @@
 import Digest
 import Foundation
+import JPEGCodec
 import ReceptionCore
 
 /// The default `ImagePreparing`: decodes a PNG or JPEG with our own decoders, then follows spec 7.9 exactly —
@@ -47,7 +48,7 @@ public struct PhotoPreparer: ImagePreparing {
     /// bytes at equal luma SSIM on average over q60–90, ×0.987 at worst (the progressive encoder used before:
     /// ×0.990 and ×1.218), prepares as fast or faster, and needs no coefficient store. The Annex K tables keep
     /// each quality step of the ladder the picture it was (Docs/ImagePipeline.md, "Issue 31").
-    public static let defaultEncoder = JPEGEncoder(options: .init(trellis: true, tables: .annexK))
+    public static let defaultEncoder = JPEGEncoder(options: JPEGEncoder.preparationOptions)
 
     /// A preparer using `encoder` (`defaultEncoder` unless given).
     public init(
@@ -65,8 +66,11 @@ public struct PhotoPreparer: ImagePreparing {
     /// Prepares one photo and reports the quality and maximum edge that produced it.
     package func prepareReporting(_ file: [UInt8]) throws(ReceptionError) -> Outcome {
         let declared = ImageDecoder.declaredSize(file)
-        let (source, orientation) = try ImageDecoder.decodeForPreparation(
-            file, minimumLongestEdge: configuration.maximumEdge)
+        let source: ImageDecoder.Source, orientation: Orientation
+        do {
+            (source, orientation) = try ImageDecoder.decodeForPreparation(
+                file, minimumLongestEdge: configuration.maximumEdge)
+        } catch { throw ReceptionError(error) }
         // Target sizes follow the file's own dimensions; a reduced JPEG decode only changes where we start from.
         let width = declared.map { max($0.width, 1) } ?? source.width
         let height = declared.map { max($0.height, 1) } ?? source.height
@@ -78,7 +82,7 @@ public struct PhotoPreparer: ImagePreparing {
                 width: min(targetWidth, source.width), height: min(targetHeight, source.height))
             let oriented = PixelOperations.apply(orientation, to: resized)
             for quality in configuration.qualities {
-                let jpeg = try encoder.encodeJPEG(oriented, quality: quality)
+                let jpeg = try encoder.encodeJPEG(PixelBuffer(oriented), quality: quality)
                 if jpeg.count <= configuration.byteLimit {
                     let checksum = Base64.encode(SHA256.hash(jpeg))
                     let photo = PreparedPhoto(
@@ -88,15 +92,12 @@ public struct PhotoPreparer: ImagePreparing {
             }
             edge *= configuration.shrinkFactor
         }
-        throw DecodeLimits.tooLarge
+        throw .imageTooLarge
     }
 
     /// Spec 7.9 step 3: scale down (never up) so the longer edge fits, each dimension rounded to the nearest
     /// pixel, at least 1.
     package static func fit(width: Int, height: Int, maximumEdge: Int) -> (Int, Int) {
-        let longer = max(width, height)
-        guard longer > maximumEdge else { return (width, height) }
-        let factor = Double(maximumEdge) / Double(longer)
-        return (max(1, Int((Double(width) * factor).rounded())), max(1, Int((Double(height) * factor).rounded())))
+        AreaResampler.fit(width: width, height: height, maximumEdge: maximumEdge)
     }
 }

@@ -1,10 +1,9 @@
-import ReceptionCore
 
 /// The pixel steps of preparation besides resizing: flattening transparency onto white (spec 7.9 step 3) and
 /// applying the EXIF orientation (spec 7.9, "with the stored orientation applied").
 package enum PixelOperations {
     /// An `rgba8` buffer composited onto opaque white as `rgb8`; other formats are returned unchanged.
-    package static func flattenOntoWhite(_ image: PixelBuffer) -> PixelBuffer {
+    package static func flattenOntoWhite(_ image: Bitmap) -> Bitmap {
         guard image.format == .rgba8 else { return image }
         var out = [UInt8](repeating: 0, count: image.width * image.height * 3)
         for y in 0..<image.height {
@@ -16,7 +15,7 @@ package enum PixelOperations {
                 }
             }
         }
-        return PixelBuffer(width: image.width, height: image.height, format: .rgb8, bytes: out)
+        return Bitmap(width: image.width, height: image.height, format: .rgb8, bytes: out)
     }
 
     /// Interleaved RGBA with premultiplied colour turned into straight alpha (a HEIF image may store either), so
@@ -33,7 +32,7 @@ package enum PixelOperations {
     }
 
     /// `image` turned so it looks right: EXIF orientations 2–8 mirror and rotate; width and height swap for 5–8.
-    package static func apply(_ orientation: Orientation, to image: PixelBuffer) -> PixelBuffer {
+    package static func apply(_ orientation: Orientation, to image: Bitmap) -> Bitmap {
         guard orientation != .up else { return image }
         let w = image.width, h = image.height, channels = image.format.bytesPerPixel
         let (outW, outH) = orientation.swapsAxes ? (h, w) : (w, h)
@@ -55,6 +54,6 @@ package enum PixelOperations {
                 for c in 0..<channels { out[q + c] = image.bytes[p + c] }
             }
         }
-        return PixelBuffer(width: outW, height: outH, format: image.format, bytes: out)
+        return Bitmap(width: outW, height: outH, format: image.format, bytes: out)
     }
 }

@@ -1,4 +1,3 @@
-import ReceptionCore
 
 /// One scan (T.81 B.2.3, Annex F and G.1.2): the header, then the entropy-coded data in MCU order with restart
 /// intervals. Sequential scans are transformed block by block straight into the planes; progressive scans refine
@@ -11,7 +10,7 @@ extension JPEGDecoding {
     }
 
     /// Decodes the scan whose header is `header` and returns where its entropy-coded data ends (the next marker).
-    mutating func decodeScan(header segment: Range<Int>) throws(ReceptionError) -> Int {
+    mutating func decodeScan(header segment: Range<Int>) throws(CodecError) -> Int {
         guard let frame else { throw .invalidImage }
         scans += 1
         guard scans <= Self.maximumScans, segment.count >= 1 else { throw .invalidImage }
@@ -79,7 +78,7 @@ extension JPEGDecoding {
     }
 
     private func decodeSequential(_ header: ScanHeader, frame: JPEGFrame, reader: inout JPEGBitReader)
-        throws(ReceptionError)
+        throws(CodecError)
     {
         let count = header.components.count
         // One block of dequantized coefficients, kept zero between blocks, and a scratch entry for dropped ones.
@@ -115,7 +114,7 @@ extension JPEGDecoding {
                     blocksX: component.blocksX, blocksY: component.blocksY,
                     keptLimit: (0..<64).last { slots[$0] < 64 } ?? 0))
         }
-        try targets.withUnsafeMutableBufferPointer { (targets) throws(ReceptionError) in
+        try targets.withUnsafeMutableBufferPointer { (targets) throws(CodecError) in
             guard let first = targets.baseAddress else { throw .invalidImage }
             let single = count == 1
             // A one-component scan visits that component's own block grid (T.81 A.2.2), one block per "MCU".
@@ -151,7 +150,7 @@ extension JPEGDecoding {
     private func decodeBlock(
         _ target: UnsafeMutablePointer<SequentialTarget>, _ bx: Int, _ by: Int, _ block: UnsafeMutablePointer<Int32>,
         _ reader: inout JPEGBitReader
-    ) throws(ReceptionError) {
+    ) throws(CodecError) {
         let last = reader.decodeBlock(target, into: block)
         guard last >= 0 else { throw .invalidImage }
         let bounds = Int(target.pointee.bounds[last])

@@ -1,4 +1,3 @@
-import ReceptionCore
 
 /// Shrinks an image by area averaging: every output pixel is the mean of the source area it covers, with
 /// fractional weights at the borders. That is the exact low-pass for downscaling, so fine patterns (fabric,
@@ -7,7 +6,7 @@ import ReceptionCore
 /// Works one output row at a time (a vertical pass into one `Float` row, then the horizontal pass), so its
 /// working memory is two rows whatever the image height; from a JPEG frame's rows (`JPEGFrameRows`) it also
 /// holds only the source rows of one output row's window.
-enum AreaResampler {
+package enum AreaResampler {
     /// For each output index, the first source index it covers and the weights of `taps` sources from there, in
     /// one flat array (`taps` per output). Outputs that cover fewer sources are padded with zero weights (at the
     /// end, or at the start where the window would pass the last source), which adds exact zeros to the sums, so
@@ -31,7 +30,7 @@ enum AreaResampler {
                 self.first.append(first)
                 rows.append(row)
             }
-            taps = rows.map(\.count).max() ?? 1
+            taps = rows.map { $0.count }.max() ?? 1
             weights.reserveCapacity(target * taps)
             for o in 0..<target {
                 let row = rows[o]
@@ -43,8 +42,17 @@ enum AreaResampler {
         }
     }
 
+    /// The size that fits `width`×`height` within `maximumEdge` on its longer side: scaled down (never up), each
+    /// dimension rounded to the nearest pixel, at least 1 (spec 7.9 step 3).
+    package static func fit(width: Int, height: Int, maximumEdge: Int) -> (Int, Int) {
+        let longer = max(width, height)
+        guard longer > maximumEdge else { return (width, height) }
+        let factor = Double(maximumEdge) / Double(longer)
+        return (max(1, Int((Double(width) * factor).rounded())), max(1, Int((Double(height) * factor).rounded())))
+    }
+
     /// `image` (gray8 or rgb8) resized to `width`×`height`, each at most the source's.
-    static func resize(_ image: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+    package static func resize(_ image: Bitmap, width: Int, height: Int) -> Bitmap {
         if width == image.width && height == image.height { return image }
         let vertical = Footprint(source: image.height, target: height)
         return image.bytes.withUnsafeBufferPointer { source in
@@ -60,7 +68,7 @@ enum AreaResampler {
     /// holding only the source rows the vertical pass is reading: one ring slot per tap, each row rendered once
     /// (the windows of consecutive output rows only move down, and a window's rows fall in distinct slots).
     /// The same bytes as resizing the fully rendered picture.
-    static func resize(rendering rows: JPEGFrameRows, width: Int, height: Int) -> PixelBuffer {
+    package static func resize(rendering rows: JPEGFrameRows, width: Int, height: Int) -> Bitmap {
         if width == rows.width && height == rows.height { return rows.renderAll() }
         let vertical = Footprint(source: rows.height, target: height)
         let slots = vertical.taps, bytesPerRow = rows.width * rows.format.bytesPerPixel
@@ -82,9 +90,9 @@ enum AreaResampler {
 
     /// The resampling itself: `row(y)` gives source row `y`, asked for in windows that only move down.
     private static func resample(
-        sourceWidth: Int, format: PixelFormat, vertical: Footprint, width: Int, height: Int,
+        sourceWidth: Int, format: BitmapFormat, vertical: Footprint, width: Int, height: Int,
         row: (Int) -> UnsafePointer<UInt8>
-    ) -> PixelBuffer {
+    ) -> Bitmap {
         let channels = format.bytesPerPixel
         let horizontal = Footprint(source: sourceWidth, target: width)
         var out = [UInt8](repeating: 0, count: width * height * channels)
@@ -115,7 +123,7 @@ enum AreaResampler {
                 }
             }
         }
-        return PixelBuffer(width: width, height: height, format: format, bytes: out)
+        return Bitmap(width: width, height: height, format: format, bytes: out)
     }
 
     /// One output row from the vertically reduced row `acc`: each pixel the weighted sum of `taps` pixels from
@@ -216,5 +224,17 @@ enum AreaResampler {
         out[0] = bytes[0]
         out[1] = bytes[1]
         out[2] = bytes[2]
+    }
+}
+
+extension Bitmap {
+    /// This bitmap shrunk to `width`×`height` by area averaging (every output pixel the mean of the area it covers),
+    /// the exact low-pass for downscaling, so fine patterns average out instead of turning into moiré. It never
+    /// enlarges: each target dimension is clamped to 1 through this bitmap's own. A bitmap whose geometry
+    /// `validate()` refuses is returned as it is. Working memory is two rows, whatever the height.
+    public func resized(width: Int, height: Int) -> Bitmap {
+        do { try validate() } catch { return self }
+        return AreaResampler.resize(
+            self, width: min(max(width, 1), self.width), height: min(max(height, 1), self.height))
     }
 }

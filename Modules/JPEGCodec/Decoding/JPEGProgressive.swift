@@ -1,11 +1,10 @@
-import ReceptionCore
 
 /// Progressive scans (T.81 G.1.2): DC first and refinement scans, AC spectral-selection scans with end-of-band
 /// runs, and AC successive-approximation refinement. Coefficients stay quantized until the last scan, stored as
 /// `JPEGComponent+Coefficients.swift` describes (only those the scaled IDCT reads).
 extension JPEGDecoding {
     func decodeProgressive(_ header: ScanHeader, frame: JPEGFrame, reader: inout JPEGBitReader)
-        throws(ReceptionError)
+        throws(CodecError)
     {
         let start = header.spectralStart, end = header.spectralEnd, low = header.low
         let dcScan = start == 0
@@ -50,8 +49,8 @@ extension JPEGDecoding {
             if slot >= 0 { kept |= 1 << UInt64(k) }
         }
         let lookups = (JPEGBitReader.selectTable, JPEGBitReader.windowTable)
-        try lookups.0.withUnsafeBufferPointer { (select) throws(ReceptionError) in
-            try lookups.1.withUnsafeBufferPointer { (window) throws(ReceptionError) in
+        try lookups.0.withUnsafeBufferPointer { (select) throws(CodecError) in
+            try lookups.1.withUnsafeBufferPointer { (window) throws(CodecError) in
                 guard select.count == 256 * 8, window.count == 256 * 16, let select = select.baseAddress,
                     let window = window.baseAddress
                 else { throw .invalidImage }
@@ -100,7 +99,7 @@ extension JPEGDecoding {
     /// A DC first or refinement scan (T.81 G.1.2.1), interleaved over MCUs or over one component's block grid.
     private func decodeDC(
         _ header: ScanHeader, frame: JPEGFrame, tables: [HuffmanLookup?], reader: inout JPEGBitReader
-    ) throws(ReceptionError) {
+    ) throws(CodecError) {
         var targets: [DCTarget] = []
         for (component, table) in zip(header.components, tables) {
             guard let values = component.coefficients.baseAddress else { throw .invalidImage }
@@ -116,7 +115,7 @@ extension JPEGDecoding {
         let refining = header.high > 0, low = header.low
         let bit = Int16(truncatingIfNeeded: 1 << low)
         let interval = restartInterval
-        try targets.withUnsafeMutableBufferPointer { (targets) throws(ReceptionError) in
+        try targets.withUnsafeMutableBufferPointer { (targets) throws(CodecError) in
             guard let first = targets.baseAddress else { throw .invalidImage }
             let count = targets.count
             var untilRestart = interval

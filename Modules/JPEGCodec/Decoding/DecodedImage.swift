@@ -1,41 +1,38 @@
-import ReceptionCore
 
 /// What a decoder hands to photo preparation: the pixels (rows top to bottom as stored in the file) and the
 /// orientation the file asks the viewer to apply (EXIF tag 0x0112), which preparation applies after resizing.
-package struct DecodedImage: Sendable {
+public struct DecodedImage: Sendable {
     /// The decoded pixels: `gray8`, `rgb8`, or `rgba8` with straight alpha.
-    package var pixels: PixelBuffer
+    public var pixels: Bitmap
     /// The stored orientation; `.up` when the file says nothing.
-    package var orientation: Orientation
+    public var orientation: Orientation
 
-    package init(pixels: PixelBuffer, orientation: Orientation = .up) {
+    public init(pixels: Bitmap, orientation: Orientation = .up) {
         self.pixels = pixels
         self.orientation = orientation
     }
 }
 
 /// The eight EXIF orientations (TIFF tag 0x0112): how the stored pixels must be turned to look right.
-package enum Orientation: Int, Sendable, Hashable {
+public enum Orientation: Int, Sendable, Hashable {
     case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
     /// Whether applying this orientation swaps width and height.
-    package var swapsAxes: Bool { rawValue >= 5 }
+    public var swapsAxes: Bool { rawValue >= 5 }
 }
 
 /// Limits every decoder enforces before allocating, so a header that lies cannot make memory grow.
-package enum DecodeLimits {
+public enum DecodeLimits {
     /// The most pixels (width × height) a file may declare: 64 MP covers the 48–50 MP sensors of current phones.
     /// A larger header is refused with `image_too_large` before any pixel buffer exists.
-    package static let maximumPixels = 64 * 1024 * 1024
+    public static let maximumPixels = 64 * 1024 * 1024
 
     /// Throws unless both dimensions are in 1...65,535 (`invalid_image`) and their product is within
     /// `maximumPixels` (`image_too_large`).
-    package static func check(width: Int, height: Int) throws(ReceptionError) {
-        guard (1...PixelBuffer.maximumDimension).contains(width), (1...PixelBuffer.maximumDimension).contains(height)
+    package static func check(width: Int, height: Int) throws(CodecError) {
+        guard (1...Bitmap.maximumDimension).contains(width), (1...Bitmap.maximumDimension).contains(height)
         else { throw .invalidImage }
-        guard width * height <= maximumPixels else { throw tooLarge }
+        guard width * height <= maximumPixels else { throw .imageTooLarge }
     }
 
-    /// `image_too_large` (spec 7.9, 5.4): also what preparation throws when no encoding fits.
-    package static let tooLarge = ReceptionError(code: ReceptionError.Code.imageTooLarge)
 }

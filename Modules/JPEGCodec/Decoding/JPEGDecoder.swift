@@ -1,4 +1,3 @@
-import ReceptionCore
 
 /// A pure-Swift JPEG decoder (ITU T.81): baseline and extended sequential and progressive Huffman frames with 8-bit
 /// samples, restart intervals, any integer chroma subsampling (4:4:4, 4:2:2, 4:2:0, 4:4:0, 4:1:1, 4:1:0…),
@@ -8,28 +7,54 @@ import ReceptionCore
 /// photo preparation avoids reconstructing every pixel of a 12–48 MP camera photo it is about to shrink.
 /// Output is `gray8` or `rgb8`. Anything it cannot decode — arithmetic coding, 12-bit or lossless frames, a missing
 /// frame, corrupt Huffman data, a file that ends inside a scan — throws `invalid_image`.
-package enum JPEGDecoder {
+public enum JPEGDecoder {
     /// Whether `bytes` start like a JPEG (SOI followed by a marker).
-    package static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF
     }
 
+    /// Whether `bytes` start like a JPEG (SOI followed by a marker).
+    public static func matches(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { matches($0) }
+    }
+
+    /// The pixel size a JPEG's frame header declares, read without decoding; nil when `bytes` are not a JPEG or no
+    /// frame header is reachable before the first scan.
+    public static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var at = 2
+        while at + 9 < bytes.count {
+            guard bytes[at] == 0xFF else { return nil }
+            let marker = bytes[at + 1]
+            if marker == 0xFF { at += 1; continue }
+            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
+                let h = Int(bytes[at + 5]) << 8 | Int(bytes[at + 6])
+                let w = Int(bytes[at + 7]) << 8 | Int(bytes[at + 8])
+                return (w, h)
+            }
+            guard marker != 0xDA, length >= 2 else { return nil }
+            at += 2 + length
+        }
+        return nil
+    }
+
     /// The output scales in eighths, smallest first: 1/8, 1/4, 3/8, 1/2 and full size.
-    package static let scales = [1, 2, 3, 4, 8]
+    public static let scales = [1, 2, 3, 4, 8]
 
     /// Decodes at the smallest of 1/8, 1/4, 3/8, 1/2 and 1/1 scale whose longer edge is still at least
     /// `minimumLongestEdge` (full size when nil).
-    package static func decode(_ bytes: [UInt8], minimumLongestEdge: Int? = nil) throws(ReceptionError)
+    public static func decode(_ bytes: [UInt8], minimumLongestEdge: Int? = nil) throws(CodecError)
         -> DecodedImage
     {
-        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+        try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in
             try decode(file, minimumLongestEdge: minimumLongestEdge)
         }
     }
 
     /// Decodes at a fixed scale of `eighths`/8 (1, 2, 3, 4 or 8).
-    package static func decode(_ bytes: [UInt8], eighths: Int) throws(ReceptionError) -> DecodedImage {
-        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+    public static func decode(_ bytes: [UInt8], eighths: Int) throws(CodecError) -> DecodedImage {
+        try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in
             guard JPEGDecoder.scales.contains(eighths), let base = file.baseAddress else { throw .invalidImage }
             var decoding = JPEGDecoding(base, count: file.count) { _ in eighths }
             return try decoding.run()
@@ -39,10 +64,10 @@ package enum JPEGDecoder {
     /// Decodes at a fixed scale of `eighths`/8 like `decode(_:eighths:)` and reports the most bytes the decode held
     /// at once in buffers that grow with the picture: coefficients, sample planes, upsampling rows and the output.
     /// A test knob and a benchmark figure; the input array is the caller's and is not counted.
-    package static func decodeReportingMemory(_ bytes: [UInt8], eighths: Int) throws(ReceptionError)
+    package static func decodeReportingMemory(_ bytes: [UInt8], eighths: Int) throws(CodecError)
         -> (image: DecodedImage, peakBufferBytes: Int)
     {
-        try bytes.withUnsafeBufferPointer { (file) throws(ReceptionError) in
+        try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in
             guard JPEGDecoder.scales.contains(eighths), matches(file), let base = file.baseAddress else {
                 throw .invalidImage
             }
@@ -53,7 +78,7 @@ package enum JPEGDecoder {
     }
 
     /// Decodes a JPEG file held in memory; see `decode(_:minimumLongestEdge:)`.
-    package static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(ReceptionError)
+    package static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
         -> DecodedImage
     {
         let (rows, orientation) = try decodeRows(file, minimumLongestEdge: minimumLongestEdge)
@@ -63,7 +88,7 @@ package enum JPEGDecoder {
     /// Decodes every scan of a JPEG file like `decode(_:minimumLongestEdge:)` but leaves the last step, the
     /// upsampling and colour conversion, to the caller, one output row at a time (photo preparation resizes
     /// from these rows without holding the full RGB picture). The rows do not refer to `file`.
-    static func decodeRows(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(ReceptionError)
+    package static func decodeRows(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
         -> (rows: JPEGFrameRows, orientation: Orientation)
     {
         guard matches(file), let base = file.baseAddress else { throw .invalidImage }
@@ -105,13 +130,13 @@ struct JPEGDecoding {
 
     private func u16(_ at: Int) -> Int { Int(data[at]) << 8 | Int(data[at + 1]) }
 
-    mutating func run() throws(ReceptionError) -> DecodedImage {
+    mutating func run() throws(CodecError) -> DecodedImage {
         let (rows, orientation) = try decodeRows()
         return DecodedImage(pixels: rows.renderAll(), orientation: orientation)
     }
 
     /// Reads every segment and scan up to EOI and returns the frame's rows, ready to be rendered.
-    mutating func decodeRows() throws(ReceptionError) -> (rows: JPEGFrameRows, orientation: Orientation) {
+    mutating func decodeRows() throws(CodecError) -> (rows: JPEGFrameRows, orientation: Orientation) {
         var position = 2
         while true {
             // Find the next marker; bytes between segments are skipped as libjpeg-class decoders do.
@@ -164,7 +189,7 @@ struct JPEGDecoding {
         return (JPEGFrameRows(frame, adobeTransform: adobeTransform, ledger: ledger), orientation)
     }
 
-    private mutating func readQuantizationTables(_ segment: Range<Int>) throws(ReceptionError) {
+    private mutating func readQuantizationTables(_ segment: Range<Int>) throws(CodecError) {
         var at = segment.lowerBound
         while at < segment.upperBound {
             let precision = Int(data[at] >> 4), slot = Int(data[at] & 15)
@@ -177,7 +202,7 @@ struct JPEGDecoding {
         }
     }
 
-    private mutating func readHuffmanTables(_ segment: Range<Int>) throws(ReceptionError) {
+    private mutating func readHuffmanTables(_ segment: Range<Int>) throws(CodecError) {
         var at = segment.lowerBound
         while at < segment.upperBound {
             guard at + 17 <= segment.upperBound else { throw .invalidImage }

@@ -1,4 +1,3 @@
-import ReceptionCore
 
 /// The last step of a JPEG decode: each component's plane brought to output resolution (triangle-filter
 /// upsampling for factors of two, the same "fancy" upsampling libjpeg-class decoders use by default; replication
@@ -14,7 +13,7 @@ extension JPEGFrame {
         case 1: return .grey
         case 3:
             if adobeTransform == 0 { return .rgb }
-            let ids = components.map(\.id)
+            let ids = components.map { $0.id }
             return adobeTransform == nil && ids == [0x52, 0x47, 0x42] ? .rgb : .yCbCr  // "RGB"
         default:
             return adobeTransform == 2 ? .ycck : .cmyk
@@ -27,10 +26,10 @@ extension JPEGFrame {
 /// asks for the few rows its resampler is reading (`AreaResampler.resize(rendering:width:height:)`), so the
 /// full-size RGB picture of a 12–48 MP photo is never held (36 MB at 12 MP full size, 20 MB at 48 MP and 3/8).
 /// Every row is the same bytes either way.
-final class JPEGFrameRows {
+package final class JPEGFrameRows {
     let model: JPEGFrame.ColorModel
-    let format: PixelFormat
-    let width: Int, height: Int
+    let format: BitmapFormat
+    package let width: Int, height: Int
     private let rows: [UpsampledRow]
     private let samples: UnsafeMutablePointer<UnsafePointer<UInt8>>
     private let ledger: BufferLedger
@@ -52,7 +51,7 @@ final class JPEGFrameRows {
     }
 
     /// The whole picture (its bytes counted in the decode's ledger).
-    func renderAll() -> PixelBuffer {
+    func renderAll() -> Bitmap {
         let bytesPerRow = width * format.bytesPerPixel, byteCount = bytesPerRow * height
         ledger.record(byteCount)
         // Every byte is written below, row by row, so the output starts uninitialised (no 36 MB memset for 12 MP).
@@ -61,7 +60,7 @@ final class JPEGFrameRows {
             guard let out = output.baseAddress else { return }
             for y in 0..<height { render(row: y, into: out + y * bytesPerRow) }
         }
-        return PixelBuffer(width: width, height: height, format: format, bytes: bytes)
+        return Bitmap(width: width, height: height, format: format, bytes: bytes)
     }
 
     /// Writes output row `y` (`width` × bytes per pixel) at `line`.

@@ -35,8 +35,8 @@ struct FrameLayout {
             case .yCbCr444: [(1, 1, 0), (1, 1, 1), (1, 1, 1)]
             case .yCbCr420: [(2, 2, 0), (1, 1, 1), (1, 1, 1)]
             }
-        let maxH = factors.map(\.h).max() ?? 1
-        let maxV = factors.map(\.v).max() ?? 1
+        let maxH = factors.map { $0.h }.max() ?? 1
+        let maxV = factors.map { $0.v }.max() ?? 1
         self.width = width
         self.height = height
         mcuWidth = 8 * maxH

@@ -1,13 +1,12 @@
-import ReceptionCore
 
 /// Reads binary Netpbm images (P6 colour, P5 grey, 8-bit), the simplest lossless input the `reception-image`
 /// tool, the tests and the benchmark share. Malformed headers or short data throw `invalid_image`.
 package enum PortablePixmap {
     /// Parses a whole `.ppm`/`.pgm` file.
-    package static func decode(_ bytes: [UInt8]) throws(ReceptionError) -> PixelBuffer {
+    package static func decode(_ bytes: [UInt8]) throws(CodecError) -> Bitmap {
         var position = 0
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "P") else { throw .invalidImage }
-        let format: PixelFormat
+        let format: BitmapFormat
         switch bytes[1] {
         case UInt8(ascii: "6"): format = .rgb8
         case UInt8(ascii: "5"): format = .gray8
@@ -20,16 +19,16 @@ package enum PortablePixmap {
         // Exactly one whitespace byte separates the header from the samples.
         guard maximum == 255, position < bytes.count, isSpace(bytes[position]) else { throw .invalidImage }
         position += 1
-        guard (1...PixelBuffer.maximumDimension).contains(width), (1...PixelBuffer.maximumDimension).contains(height)
+        guard (1...Bitmap.maximumDimension).contains(width), (1...Bitmap.maximumDimension).contains(height)
         else { throw .invalidImage }
         let needed = width * height * format.bytesPerPixel
         guard bytes.count - position >= needed else { throw .invalidImage }
-        return PixelBuffer(
+        return Bitmap(
             width: width, height: height, format: format, bytes: Array(bytes[position..<(position + needed)]))
     }
 
     /// Encodes a buffer as P6 (colour; alpha is dropped) or P5 (grey), for tests and tools.
-    package static func encode(_ image: PixelBuffer) -> [UInt8] {
+    package static func encode(_ image: Bitmap) -> [UInt8] {
         let grey = image.format == .gray8
         var out = Array("\(grey ? "P5" : "P6")\n\(image.width) \(image.height)\n255\n".utf8)
         for y in 0..<image.height {
@@ -47,7 +46,7 @@ package enum PortablePixmap {
     }
 
     /// The next decimal header field, skipping whitespace and `#` comments; at most 9 digits.
-    private static func number(_ bytes: [UInt8], _ position: inout Int) throws(ReceptionError) -> Int {
+    private static func number(_ bytes: [UInt8], _ position: inout Int) throws(CodecError) -> Int {
         while position < bytes.count {
             if isSpace(bytes[position]) {
                 position += 1

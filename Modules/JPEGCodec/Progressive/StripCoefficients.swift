@@ -34,8 +34,8 @@ final class StripCoefficients {
     let planes: [Plane]
 
     init(planes strip: StripPlanes, layout: FrameLayout) {
-        let maxH = layout.components.map(\.horizontal).max() ?? 1
-        let maxV = layout.components.map(\.vertical).max() ?? 1
+        let maxH = layout.components.map { $0.horizontal }.max() ?? 1
+        let maxV = layout.components.map { $0.vertical }.max() ?? 1
         planes = layout.components.enumerated().map { index, component in
             let count = component.blocksWide * component.vertical * 3
             let masks = UnsafeMutablePointer<UInt64>.allocate(capacity: count)

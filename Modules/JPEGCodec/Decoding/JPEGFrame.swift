@@ -1,4 +1,3 @@
-import ReceptionCore
 
 /// A frame header (SOF0/1/2, T.81 B.2.2) and the geometry derived from it at the chosen output scale.
 struct JPEGFrame {
@@ -14,7 +13,7 @@ struct JPEGFrame {
     init(
         _ data: UnsafePointer<UInt8>, _ segment: Range<Int>, progressive: Bool, fileSize: Int,
         scale chooseScale: (Int) -> Int, ledger: BufferLedger
-    ) throws(ReceptionError) {
+    ) throws(CodecError) {
         let s = segment.lowerBound
         guard segment.count >= 6, data[s] == 8 else { throw .invalidImage }  // 8-bit samples only
         height = Int(data[s + 1]) << 8 | Int(data[s + 2])
@@ -32,7 +31,7 @@ struct JPEGFrame {
             components.append(JPEGComponent(id: data[at], h: h, v: v, quantizationTable: table, ledger: ledger))
         }
         self.components = components
-        let hMax = components.map(\.h).max() ?? 1, vMax = components.map(\.v).max() ?? 1
+        let hMax = components.map { $0.h }.max() ?? 1, vMax = components.map { $0.v }.max() ?? 1
         guard components.allSatisfy({ hMax % $0.h == 0 && vMax % $0.v == 0 }) else { throw .invalidImage }
         (self.hMax, self.vMax) = (hMax, vMax)
         mcusX = (width + 8 * hMax - 1) / (8 * hMax)

@@ -1,11 +1,10 @@
-import ReceptionCore
 
 /// The pure-Swift JPEG encoder ReceptionKit uses to prepare photos for upload (spec 7.9).
 ///
 /// It writes baseline JFIF (or progressive, `Options.progressive`) (4:2:0 with averaged chroma, 4:4:4, or grayscale for grey input), scales the Annex K
 /// quantization tables by quality the way libjpeg does, and by default builds optimised Huffman tables from a
 /// counting pass. It works one strip of MCU rows at a time, so its working memory depends on the image width only.
-public struct JPEGEncoder: ImageEncoding {
+public struct JPEGEncoder: Sendable {
     /// How much chroma resolution colour images keep.
     public enum ChromaSubsampling: Sendable, Hashable {
         /// Chroma averaged over 2×2 pixels (4:2:0): the usual choice for photos.
@@ -75,6 +74,10 @@ public struct JPEGEncoder: ImageEncoding {
         }
     }
 
+    /// The options photo preparation (spec 7.9) encodes with: baseline with trellis quantisation over the Annex K
+    /// tables, optimised Huffman tables, 4:2:0 (Docs/ImagePipeline.md, "Issue 31").
+    public static let preparationOptions = Options(trellis: true, tables: .annexK)
+
     /// The options used by `encode`; `encodeJPEG` takes its quality from its argument instead.
     public var options: Options
 
@@ -84,7 +87,7 @@ public struct JPEGEncoder: ImageEncoding {
     }
 
     /// Encodes `image` at `quality` (1...100) with the other options of this encoder and returns the bytes.
-    public func encodeJPEG(_ image: PixelBuffer, quality: Int) throws(ReceptionError) -> [UInt8] {
+    public func encodeJPEG(_ image: Bitmap, quality: Int) throws(CodecError) -> [UInt8] {
         var options = options
         options.quality = quality
         var sink = ByteArraySink()
@@ -93,13 +96,13 @@ public struct JPEGEncoder: ImageEncoding {
     }
 
     /// Encodes `image` into `sink`. Nothing is written when the input is rejected.
-    public func encode<Sink: JPEGByteSink>(_ image: PixelBuffer, into sink: inout Sink) throws(ReceptionError) {
+    public func encode<Sink: JPEGByteSink>(_ image: Bitmap, into sink: inout Sink) throws(CodecError) {
         try image.validate()
         guard (1...100).contains(options.quality), (0...65_535).contains(options.restartInterval) else {
             throw .invalidImage
         }
         let plan = EncodingPlan(image: image, options: options)
-        try image.bytes.withUnsafeBufferPointer { (pixels) throws(ReceptionError) in
+        try image.bytes.withUnsafeBufferPointer { (pixels) throws(CodecError) in
             guard let base = pixels.baseAddress else { throw .invalidImage }
             plan.run(pixels: base, into: &sink)
         }
@@ -107,7 +110,7 @@ public struct JPEGEncoder: ImageEncoding {
 
     /// Bytes of working memory (strip planes and the initial output buffer) the encoder allocates for an image of
     /// this size, beyond the input and the output; independent of `height` by construction.
-    package func workingMemoryBytes(width: Int, height: Int, format: PixelFormat) -> Int {
+    package func workingMemoryBytes(width: Int, height: Int, format: BitmapFormat) -> Int {
         let layout = FrameLayout(width: width, height: height, sampling: EncodingPlan.sampling(format, options))
         let progressive = options.progressive ? EncodingPlan.progressiveWorkingBytes(layout) : 0
         return StripPlanes.byteCount(layout) + EncodingPlan.initialOutputCapacity(layout) + progressive

@@ -1,9 +1,9 @@
 /// Reads the one EXIF field preparation needs: orientation (TIFF tag 0x0112 in IFD0). Everything else in the
 /// metadata is ignored and never copied to the output (privacy: no GPS, no camera data leaves the device).
-enum ExifOrientation {
+package enum ExifOrientation {
     /// The orientation in a TIFF structure ("II*\0" or "MM\0*" header, as in a JPEG APP1 after "Exif\0\0" or a PNG
     /// eXIf chunk); `.up` when the structure is malformed or the tag is absent or out of range.
-    static func read(tiff: UnsafeBufferPointer<UInt8>) -> Orientation {
+    package static func read(tiff: UnsafeBufferPointer<UInt8>) -> Orientation {
         guard tiff.count >= 8 else { return .up }
         let little: Bool
         switch (tiff[0], tiff[1]) {

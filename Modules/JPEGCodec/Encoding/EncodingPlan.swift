@@ -1,14 +1,13 @@
-import ReceptionCore
 
 /// One encoding: the frame layout, tables and strip buffers for one image and one set of options, and the passes
 /// that turn pixels into a JPEG stream.
 struct EncodingPlan {
-    let image: PixelBuffer
+    let image: Bitmap
     let options: JPEGEncoder.Options
     let layout: FrameLayout
     let quantization: [QuantizationTable]
 
-    init(image: PixelBuffer, options: JPEGEncoder.Options) {
+    init(image: Bitmap, options: JPEGEncoder.Options) {
         self.image = image
         self.options = options
         layout = FrameLayout(width: image.width, height: image.height, sampling: Self.sampling(image.format, options))
@@ -20,7 +19,7 @@ struct EncodingPlan {
     }
 
     /// Grey input makes a one-component frame; colour input follows the requested chroma subsampling.
-    static func sampling(_ format: PixelFormat, _ options: JPEGEncoder.Options) -> FrameSampling {
+    static func sampling(_ format: BitmapFormat, _ options: JPEGEncoder.Options) -> FrameSampling {
         if format == .gray8 { return .grayscale }
         return options.chroma == .halved ? .yCbCr420 : .yCbCr444
     }

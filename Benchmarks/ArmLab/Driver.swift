@@ -1,0 +1,113 @@
+// The arm64 build of `reception-image` for `make arm-lab` (scripts/arm-lab): the codec's sources, this file and
+// Modules/reception-image/ImageArguments.swift compiled as one Embedded Swift module for aarch64, linked statically
+// against Debian's arm64 C library and run under qemu-aarch64. No Foundation exists there, so the few C calls it
+// needs (files, stderr) are declared here. Its `encode`, `decode` and `prepare` take `reception-image`'s arguments
+// (the same parser) and write the same bytes; `prepare` is the first round of spec 7.9's preparation (the longest
+// edge fitted to 2,048 px, quality 0.85), which is what a camera photo under 1 MiB at 0.85 gets from
+// `reception-image prepare`. Not part of the package: SwiftPM never builds this folder.
+
+@_extern(c, "fopen") func cOpen(_ path: UnsafePointer<UInt8>, _ mode: UnsafePointer<UInt8>) -> OpaquePointer?
+@_extern(c, "fclose") func cClose(_ file: OpaquePointer) -> Int32
+@_extern(c, "fread") func cRead(_ to: UnsafeMutableRawPointer?, _ size: Int, _ count: Int, _ file: OpaquePointer) -> Int
+@_extern(c, "fwrite") func cWrite(_ from: UnsafeRawPointer?, _ size: Int, _ count: Int, _ file: OpaquePointer) -> Int
+@_extern(c, "write") func cWriteDescriptor(_ descriptor: Int32, _ from: UnsafeRawPointer?, _ count: Int) -> Int
+
+enum ArmLabFiles {
+    /// `text` as a NUL-terminated C string.
+    static func cString(_ text: String) -> [UInt8] { Array(text.utf8) + [0] }
+
+    /// The whole file, or nil when it cannot be read.
+    static func read(_ path: String) -> [UInt8]? {
+        let name = cString(path), mode = cString("rb")
+        guard let file = cOpen(name, mode) else { return nil }
+        defer { _ = cClose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { cRead($0.baseAddress, 1, $0.count, file) }
+            if got <= 0 { break }
+            bytes += chunk[0..<got]
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` to `path`, replacing it; false when that fails.
+    static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        let name = cString(path), mode = cString("wb")
+        guard let file = cOpen(name, mode) else { return false }
+        let written = bytes.withUnsafeBytes { cWrite($0.baseAddress, 1, $0.count, file) }
+        return cClose(file) == 0 && written == bytes.count
+    }
+
+    /// One line on standard error.
+    static func complain(_ message: String) {
+        let line = Array((message + "\n").utf8)
+        _ = line.withUnsafeBytes { cWriteDescriptor(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The arm64 command: 0 success, 1 failure, 2 usage, like `reception-image`.
+enum ArmLabCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let command = ImageArguments.parse(arguments) else { return fail(ImageArguments.usage, 2) }
+        do throws(CodecError) {
+            switch command {
+            case let .encode(options, input, output):
+                guard let bytes = ArmLabFiles.read(input) else { return fail("reception-image: cannot read \(input)", 1) }
+                var sink = ByteArraySink()
+                try JPEGEncoder(options: options).encode(try PortablePixmap.decode(bytes), into: &sink)
+                return store(sink.bytes, output)
+            case let .decode(eighths, input, output):
+                guard let bytes = ArmLabFiles.read(input) else { return fail("reception-image: cannot read \(input)", 1) }
+                let image: DecodedImage
+                if let eighths { image = try JPEGDecoder.decode(bytes, eighths: eighths) } else {
+                    image = try JPEGDecoder.decode(bytes)
+                }
+                print("width=\(image.pixels.width) height=\(image.pixels.height) orientation=\(image.orientation.rawValue)")
+                return store(PortablePixmap.encode(image.pixels), output)
+            case let .prepare(input, output):
+                guard let bytes = ArmLabFiles.read(input) else { return fail("reception-image: cannot read \(input)", 1) }
+                let jpeg = try prepareFirstRound(bytes)
+                print("quality=0.85 edge=2048 width=\(jpeg.width) height=\(jpeg.height) bytes=\(jpeg.bytes.count)")
+                return store(jpeg.bytes, output)
+            }
+        } catch {
+            return fail("reception-image: \(error == .imageTooLarge ? "image_too_large" : "invalid_image")", 1)
+        }
+    }
+
+    /// Spec 7.9's first round for a JPEG, as `PhotoPreparer` does it: decoded at the smallest DCT scale still
+    /// covering 2,048 px, area-resampled from the frame's rows to the file's size fitted within 2,048 px, turned by
+    /// its EXIF orientation, encoded at 85 with preparation's options.
+    static func prepareFirstRound(_ bytes: [UInt8]) throws(CodecError) -> (bytes: [UInt8], width: Int, height: Int) {
+        guard let declared = JPEGDecoder.declaredSize(bytes) else { throw .invalidImage }
+        let (rows, orientation) = try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in
+            try JPEGDecoder.decodeRows(file, minimumLongestEdge: 2048)
+        }
+        let (width, height) = AreaResampler.fit(
+            width: max(declared.width, 1), height: max(declared.height, 1), maximumEdge: 2048)
+        let resized = AreaResampler.resize(rendering: rows, width: min(width, rows.width), height: min(height, rows.height))
+        let oriented = PixelOperations.apply(orientation, to: resized)
+        let jpeg = try JPEGEncoder(options: JPEGEncoder.preparationOptions).encodeJPEG(oriented, quality: 85)
+        return (jpeg, oriented.width, oriented.height)
+    }
+
+    static func store(_ bytes: [UInt8], _ path: String) -> Int32 {
+        ArmLabFiles.write(bytes, to: path) ? 0 : fail("reception-image: cannot write \(path)", 1)
+    }
+
+    static func fail(_ message: String, _ status: Int32) -> Int32 {
+        ArmLabFiles.complain(message)
+        return status
+    }
+}
+
+@_cdecl("main")
+func main(_ count: Int32, _ values: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int32 {
+    var arguments: [String] = []
+    for index in 1..<max(Int(count), 1) {
+        guard let value = values[index] else { continue }
+        arguments.append(String(cString: value))
+    }
+    return ArmLabCommand.run(arguments)
+}
