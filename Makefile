@@ -2,11 +2,11 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
 
-APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb chromium chromium-driver libheif-dev libcurl4-openssl-dev libssl-dev
+APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb chromium chromium-driver libheif-dev libcurl4-openssl-dev libssl-dev qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
 PIP_PACKAGES := Pillow PyJWT selenium pillow-heif h2 cryptography
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only check-imports ios-check privacy-check version-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
+.PHONY: install test test-only arm-lab check-imports ios-check privacy-check version-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. It prints one line per step
 # that installs something ("installing apt: <packages>", "installing pip: <packages>"); apt's and pip's own output
@@ -32,6 +32,16 @@ install:
 	    flags="$$flags --root-user-action=ignore"; \
 	  python3 -m pip install $$flags $(PIP_PACKAGES) </dev/null >>"$(INSTALL_LOG)" 2>&1 || { \
 	    echo "install: pip failed; the end of $(INSTALL_LOG):"; tail -n 30 "$(INSTALL_LOG)"; exit 1; }; }
+
+# The photo codec on arm64 (scripts/arm-lab; Docs/JPEGCodec.md, "On arm64"): Modules/JPEGCodec built in Embedded Swift
+# for aarch64 into .build/arm-lab/reception-image-arm64 and run under qemu-aarch64: every output byte-identical to
+# the x86-64 reception-image's (`--check`, also in `make test`, about a minute), where the executed instructions go
+# and which are vector ones (`--disassembly`), and the executed instructions of our encode, decode and preparation
+# beside libjpeg-turbo's arm64 cjpeg and djpeg (NEON) on the varied set cropped to 1 MP (`--count`, also in
+# `make bench`; counting runs at about 1 M instructions a second, so the whole set takes about half an hour;
+# ARM_LAB_PHOTOS=N counts the first N photos).
+arm-lab: install
+	python3 scripts/arm-lab
 
 # The import rule of Docs/ARCHITECTURE.md, and the checker's own self-test.
 check-imports:
@@ -82,6 +92,7 @@ DASHBOARD_SCREENSHOTS ?= .build/dashboard-screenshots
 test: install check-imports ios-check privacy-check version-check
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	python3 scripts/run-tests -- $(SWIFT_TEST_FLAGS)
+	python3 scripts/arm-lab --check --disassembly
 	python3 scripts/probe "$$(swift build --show-bin-path)"
 	scripts/dashboard-js-check
 	python3 scripts/dashboard-tests "$$(swift build --show-bin-path)" --screenshots "$(DASHBOARD_SCREENSHOTS)"
@@ -117,7 +128,9 @@ test-only:
 
 bench: install
 	@if ls Benchmarks/*/ >/dev/null 2>&1; then \
-	  for b in Benchmarks/*/; do n=$$(basename $$b); swift run -c release $$n || exit 1; done; \
+	  for b in Benchmarks/*/; do n=$$(basename $$b); \
+	    if [ $$n = ArmLab ]; then python3 scripts/arm-lab --count || exit 1; else swift run -c release $$n || exit 1; fi; \
+	  done; \
 	else echo "no benchmarks yet"; fi
 
 # A bounded reliability run on loopback (Benchmarks/Soak): several installs send text and photos while answers are

@@ -10,6 +10,8 @@
 @_extern(c, "fclose") func cClose(_ file: OpaquePointer) -> Int32
 @_extern(c, "fread") func cRead(_ to: UnsafeMutableRawPointer?, _ size: Int, _ count: Int, _ file: OpaquePointer) -> Int
 @_extern(c, "fwrite") func cWrite(_ from: UnsafeRawPointer?, _ size: Int, _ count: Int, _ file: OpaquePointer) -> Int
+@_extern(c, "fseek") func cSeek(_ file: OpaquePointer, _ offset: Int, _ whence: Int32) -> Int32
+@_extern(c, "ftell") func cTell(_ file: OpaquePointer) -> Int
 @_extern(c, "write") func cWriteDescriptor(_ descriptor: Int32, _ from: UnsafeRawPointer?, _ count: Int) -> Int
 
 enum ArmLabFiles {
@@ -21,22 +23,32 @@ enum ArmLabFiles {
         let name = cString(path), mode = cString("rb")
         guard let file = cOpen(name, mode) else { return nil }
         defer { _ = cClose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { cRead($0.baseAddress, 1, $0.count, file) }
-            if got <= 0 { break }
-            bytes += chunk[0..<got]
+        guard cSeek(file, 0, 2) == 0 else { return nil }
+        let size = cTell(file)
+        guard size >= 0, cSeek(file, 0, 0) == 0 else { return nil }
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { target, initialized in
+            initialized = size == 0 ? 0 : cRead(target.baseAddress, 1, size, file)
+            complete = initialized == size
         }
-        return bytes
+        return complete ? bytes : nil
     }
 
     /// Writes `bytes` to `path`, replacing it; false when that fails.
     static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        write([bytes], counts: [-1], to: path)
+    }
+
+    /// Writes the first `counts[i]` bytes of each of `parts` (all of it for -1) to `path`, one after another.
+    static func write(_ parts: [[UInt8]], counts: [Int], to path: String) -> Bool {
         let name = cString(path), mode = cString("wb")
         guard let file = cOpen(name, mode) else { return false }
-        let written = bytes.withUnsafeBytes { cWrite($0.baseAddress, 1, $0.count, file) }
-        return cClose(file) == 0 && written == bytes.count
+        var complete = true
+        for (part, limit) in zip(parts, counts) {
+            let count = limit < 0 ? part.count : min(limit, part.count)
+            complete = complete && part.withUnsafeBytes { cWrite($0.baseAddress, 1, count, file) } == count
+        }
+        return cClose(file) == 0 && complete
     }
 
     /// One line on standard error.
@@ -64,7 +76,11 @@ enum ArmLabCommand {
                     image = try JPEGDecoder.decode(bytes)
                 }
                 print("width=\(image.pixels.width) height=\(image.pixels.height) orientation=\(image.orientation.rawValue)")
-                return store(PortablePixmap.encode(image.pixels), output)
+                // The header, then the decoder's own rows (a decoded JPEG is tight), as `reception-image` writes it.
+                guard PortablePixmap.isTight(image.pixels) else { return store(PortablePixmap.encode(image.pixels), output) }
+                let count = image.pixels.height * image.pixels.bytesPerRow
+                return ArmLabFiles.write([PortablePixmap.header(image.pixels), image.pixels.bytes], counts: [-1, count], to: output)
+                    ? 0 : fail("reception-image: cannot write \(output)", 1)
             case let .prepare(input, output):
                 guard let bytes = ArmLabFiles.read(input) else { return fail("reception-image: cannot read \(input)", 1) }
                 let jpeg = try prepareFirstRound(bytes)

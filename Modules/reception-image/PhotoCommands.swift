@@ -49,14 +49,13 @@ enum PhotoCommands {
     /// Writes P6/P5 straight from a tightly packed grey or RGB buffer (no 36 MB copy for a 12 MP photo); any
     /// other layout goes through `PortablePixmap.encode`.
     static func writePortablePixmap(_ image: Bitmap, to path: String) -> Bool {
-        let tight = image.format != .rgba8 && image.bytesPerRow == image.width * image.format.bytesPerPixel
         guard let file = fopen(path, "wb") else { return false }
         defer { fclose(file) }
-        guard tight else {
+        guard PortablePixmap.isTight(image) else {
             let encoded = PortablePixmap.encode(image)
             return fwrite(encoded, 1, encoded.count, file) == encoded.count
         }
-        let header = Array("\(image.format == .gray8 ? "P5" : "P6")\n\(image.width) \(image.height)\n255\n".utf8)
+        let header = PortablePixmap.header(image)
         let count = image.height * image.bytesPerRow
         return fwrite(header, 1, header.count, file) == header.count
             && image.bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, count, file) } == count

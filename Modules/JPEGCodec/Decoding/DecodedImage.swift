@@ -7,6 +7,7 @@ public struct DecodedImage: Sendable {
     /// The stored orientation; `.up` when the file says nothing.
     public var orientation: Orientation
 
+    /// Pairs decoded pixels with the orientation their file asked for.
     public init(pixels: Bitmap, orientation: Orientation = .up) {
         self.pixels = pixels
         self.orientation = orientation
@@ -15,7 +16,22 @@ public struct DecodedImage: Sendable {
 
 /// The eight EXIF orientations (TIFF tag 0x0112): how the stored pixels must be turned to look right.
 public enum Orientation: Int, Sendable, Hashable {
-    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+    /// 1: stored as it is seen.
+    case up = 1
+    /// 2: mirrored left to right.
+    case upMirrored
+    /// 3: turned 180°.
+    case down
+    /// 4: mirrored top to bottom.
+    case downMirrored
+    /// 5: mirrored along the top-left to bottom-right diagonal.
+    case leftMirrored
+    /// 6: must be turned 90° clockwise to look right (a phone held upright).
+    case right
+    /// 7: mirrored along the top-right to bottom-left diagonal.
+    case rightMirrored
+    /// 8: must be turned 90° counter-clockwise to look right.
+    case left
 
     /// Whether applying this orientation swaps width and height.
     public var swapsAxes: Bool { rawValue >= 5 }

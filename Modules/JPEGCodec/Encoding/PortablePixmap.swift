@@ -23,14 +23,25 @@ package enum PortablePixmap {
         else { throw .invalidImage }
         let needed = width * height * format.bytesPerPixel
         guard bytes.count - position >= needed else { throw .invalidImage }
-        return Bitmap(
-            width: width, height: height, format: format, bytes: Array(bytes[position..<(position + needed)]))
+        return Bitmap(width: width, height: height, format: format, bytes: copy(bytes, from: position, count: needed))
     }
 
     /// Encodes a buffer as P6 (colour; alpha is dropped) or P5 (grey), for tests and tools.
     package static func encode(_ image: Bitmap) -> [UInt8] {
         let grey = image.format == .gray8
-        var out = Array("\(grey ? "P5" : "P6")\n\(image.width) \(image.height)\n255\n".utf8)
+        var out = header(image)
+        if isTight(image) {
+            let samples = image.height * image.bytesPerRow
+            return [UInt8](unsafeUninitializedCapacity: out.count + samples) { target, initialized in
+                let raw = UnsafeMutableRawBufferPointer(target)
+                out.withUnsafeBytes { raw.copyMemory(from: $0) }
+                image.bytes.withUnsafeBytes {
+                    UnsafeMutableRawBufferPointer(rebasing: raw[out.count...]).copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: $0[0..<samples]))
+                }
+                initialized = out.count + samples
+            }
+        }
         for y in 0..<image.height {
             let row = y * image.bytesPerRow
             for x in 0..<image.width {
@@ -66,5 +77,28 @@ package enum PortablePixmap {
         }
         guard digits > 0 else { throw .invalidImage }
         return value
+    }
+
+    /// The P6 (colour) or P5 (grey) header of `image`: what precedes its samples in a file.
+    package static func header(_ image: Bitmap) -> [UInt8] {
+        Array("\(image.format == .gray8 ? "P5" : "P6")\n\(image.width) \(image.height)\n255\n".utf8)
+    }
+
+    /// Whether `image`'s bytes are already a pixmap's samples: grey or RGB rows with no padding, so a writer can
+    /// follow the header with them as they are.
+    package static func isTight(_ image: Bitmap) -> Bool {
+        image.format != .rgba8 && image.bytesPerRow == image.width * image.format.bytesPerPixel
+    }
+
+    /// `count` bytes of `bytes` from `start` (the caller has checked the range) as one block copy: an array built
+    /// from a slice is copied byte by byte in Embedded Swift, a fifth of an arm64 encode's instructions.
+    static func copy(_ bytes: [UInt8], from start: Int, count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+            bytes.withUnsafeBytes { source in
+                UnsafeMutableRawBufferPointer(target).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: source[start..<(start + count)]))
+            }
+            initialized = count
+        }
     }
 }
