@@ -6,7 +6,7 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT selenium pillow-heif h2 cryptography
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only arm-lab check-imports ios-check privacy-check version-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
+.PHONY: install test test-only arm-lab check-imports ios-check privacy-check notification-ownership-check version-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. It prints one line per step
 # that installs something ("installing apt: <packages>", "installing pip: <packages>"); apt's and pip's own output
@@ -66,6 +66,13 @@ privacy-check:
 	@python3 scripts/privacy-check --self-test
 	@python3 scripts/privacy-check
 
+# Seed 002: the host app owns notification permission, APNs registration, delegates and foreground presentation; a
+# host-linked module that calls requestAuthorization, registerForRemoteNotifications, sets a notification-center or
+# application delegate, or names presentation options fails (scripts/notification-ownership-check, self-test first).
+notification-ownership-check:
+	@python3 scripts/notification-ownership-check --self-test
+	@python3 scripts/notification-ownership-check
+
 # Reception.version equals the newest CHANGELOG.md entry (README, "Versions").
 version-check:
 	@python3 scripts/version-check
@@ -89,7 +96,7 @@ FUZZ_TEST_SECONDS ?= 15
 # Where the browser tests put their page screenshots: outside the tree by default, so a test run never changes a
 # tracked file; `make test DASHBOARD_SCREENSHOTS=Docs/images` refreshes the ones Docs/Dashboard.md shows.
 DASHBOARD_SCREENSHOTS ?= .build/dashboard-screenshots
-test: install check-imports ios-check privacy-check version-check
+test: install check-imports ios-check privacy-check notification-ownership-check version-check
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	python3 scripts/run-tests -- $(SWIFT_TEST_FLAGS)
 	python3 scripts/arm-lab --check --disassembly

@@ -157,10 +157,11 @@ public enum EmulatorCommand {
                   App ID:           \(credentials.appId)
                   Admin token:      \(credentials.adminToken)
                   Identity secret:  \(credentials.identitySecret ?? "(none)")
-                Dashboard: \(emulator.dashboardURL)
+                Dashboard: \(emulator.dashboardURL)  (signs in \(emulator.dashboardOwnerName), an Owner)
                   Database:         \(configuration.dataDirectory)/emulator.sqlite
                 The credentials are kept in the database; the same ones print on every start. The dashboard URL
-                signs a browser in; every start prints a new one.
+                signs a browser in as that team member; every start prints a new one. Owners invite members (Owner
+                or Agent) in Settings → Team members, which shows each member's own link.
 
                 """
             // Written straight to the file descriptor so it shows at once even when stdout is a pipe.

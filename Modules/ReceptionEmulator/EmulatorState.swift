@@ -12,13 +12,16 @@ final class EmulatorState {
     var baseURL = ""
     /// Open rate-limit windows by `scope|subject`.
     var rateWindows: [String: RateWindow] = [:]
-    /// The dashboard's sign-in secret and sessions (kept in memory: a restart signs every browser out).
+    /// The team members' dashboard sign-in links and sessions (kept in memory: a restart signs every browser out).
     var dashboard: DashboardAccess
     /// Records that event streams handed `changed` lines for these agent messages to their connections; set by
     /// the emulator to take its state lock, since streams write on their own threads.
     var streamReceived: @Sendable ([String]) -> Void = { _ in }
     /// The saved APNs key, read from its own settings row (``apnsKeyRow``); `nil` when none is saved.
     var apnsKey: APNsSigningKey?
+    /// Who calls the admin endpoint being answered (``TeamCaller/operator_`` between requests): what an answer may
+    /// show depends on it (an Agent never sees the identity secret).
+    var currentCaller = TeamCaller.operator_
     /// Hands a push to the APNs provider's worker; set by the emulator (the worker records results under the
     /// state lock, so it runs on a queue of its own).
     var pushQueued: @Sendable (PushJob) -> Void = { _ in }
@@ -26,7 +29,7 @@ final class EmulatorState {
     init(configuration: EmulatorConfiguration, hub: EventHub) throws {
         self.configuration = configuration
         self.hub = hub
-        dashboard = DashboardAccess(secret: configuration.randomText(40))
+        dashboard = DashboardAccess()
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         db = try SQLiteDatabase(path: configuration.dataDirectory + "/emulator.sqlite")
@@ -43,6 +46,7 @@ final class EmulatorState {
             try saveSettings()
         }
         apnsKey = try loadAPNsKey()
+        try ensureOwner()
     }
 
     /// Writes the settings document.

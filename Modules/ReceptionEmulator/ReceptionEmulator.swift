@@ -69,6 +69,9 @@ public final class ReceptionEmulator: Sendable {
     /// empty before ``start()``.
     public var dashboardURL: String { state.withLock { $0.baseURL.isEmpty ? "" : $0.dashboardURL } }
 
+    /// The name of the Owner ``dashboardURL`` signs in (the team's first Owner).
+    public var dashboardOwnerName: String { state.withLock { $0.dashboardOwnerName } }
+
     /// Why the dashboard's pages cannot be served (its files are missing), for standard error; `nil` when they can.
     /// The device and admin APIs work either way.
     public var dashboardProblem: String? { dashboardAssets.problem }

@@ -99,6 +99,10 @@ extension EmulatorState {
         apnsKey = try loadAPNsKey()
         rateWindows.removeAll()
         hub.closeAll()
+        // A snapshot from before team roles (or one without an Owner) still opens with an Owner; members it lacks
+        // are signed out.
+        try ensureOwner()
+        try forgetRemovedMembers()
     }
 
     /// `POST /admin/reset`: no devices (with their sessions, tokens, conversations, messages and photos) and an

@@ -1,13 +1,16 @@
 import Foundation
 import Digest
 
-/// Who may use the dashboard (Docs/Dashboard.md "Sign-in"): the secret of the printed sign-in URL, the session
-/// cookies it handed out, and the CSRF token of each session. Lives in ``EmulatorState`` (one request at a time).
+/// Who may use the dashboard (Docs/Dashboard.md "Sign-in"): each team member's sign-in secret, the session cookies
+/// they handed out (each naming its member), and the CSRF token of each session. Lives in ``EmulatorState`` (one
+/// request at a time); nothing of it is stored, so a restart signs every browser out and makes new links.
 struct DashboardAccess {
-    /// The secret in `…/dashboard/sign-in/<secret>`: fresh on every start, never stored.
-    let secret: String
-    /// Open sessions: cookie value → when it was created (oldest dropped past ``sessionLimit``).
-    private(set) var sessions: [(id: String, createdAt: Double)] = []
+    /// Sign-in secrets: member ID → the secret of its `…/dashboard/sign-in/<secret>` link (one a member, made on
+    /// first use).
+    private(set) var links: [(memberId: String, secret: String)] = []
+    /// Open sessions: cookie value, the member it signed in, and when it was created (oldest dropped past
+    /// ``sessionLimit``).
+    private(set) var sessions: [(id: String, memberId: String, createdAt: Double)] = []
 
     /// Browsers signed in at once; one more drops the oldest session (a client that signs in in a loop cannot grow
     /// the list).
@@ -17,16 +20,26 @@ struct DashboardAccess {
     /// The header state-changing calls carry.
     static let csrfHeader = "x-csrf-token"
 
-    init(secret: String) { self.secret = secret }
-
-    /// Whether `candidate` is the sign-in secret (constant time).
-    func isSecret(_ candidate: String) -> Bool {
-        HMACSHA256.constantTimeEquals(Array(candidate.utf8), Array(secret.utf8))
+    /// The sign-in secret of `memberId`, made with `random` the first time it is asked for.
+    mutating func link(for memberId: String, random: () -> String) -> String {
+        if let link = links.first(where: { $0.memberId == memberId }) { return link.secret }
+        let secret = random()
+        links.append((memberId, secret))
+        return secret
     }
 
-    /// Opens a session and returns its cookie value.
-    mutating func open(id: String, now: Double) -> String {
-        sessions.append((id, now))
+    /// The member whose sign-in secret `candidate` is. Every secret is compared in constant time.
+    func member(ofSecret candidate: String) -> String? {
+        var found: String?
+        for link in links where HMACSHA256.constantTimeEquals(Array(candidate.utf8), Array(link.secret.utf8)) {
+            found = link.memberId
+        }
+        return found
+    }
+
+    /// Opens a session of `memberId` and returns its cookie value.
+    mutating func open(id: String, memberId: String, now: Double) -> String {
+        sessions.append((id, memberId, now))
         if sessions.count > Self.sessionLimit { sessions.removeFirst(sessions.count - Self.sessionLimit) }
         return id
     }
@@ -36,14 +49,21 @@ struct DashboardAccess {
         sessions.removeAll { HMACSHA256.constantTimeEquals(Array($0.id.utf8), Array(id.utf8)) }
     }
 
-    /// The session the request's cookie names, if it is open. Every open session is compared in constant time, so
-    /// the answer's timing says nothing about how much of a guess matched.
+    /// Drops the links and sessions of members not in `members` (removed from the team): their browsers are signed
+    /// out and their links stop working.
+    mutating func forget(keeping members: Set<String>) {
+        links.removeAll { !members.contains($0.memberId) }
+        sessions.removeAll { !members.contains($0.memberId) }
+    }
+
+    /// The session the request's cookie names, if it is open, with its member. Every open session is compared in
+    /// constant time, so the answer's timing says nothing about how much of a guess matched.
     /// A header may carry the name more than once (a stale cookie beside a fresh one): any value may match.
-    func session(of request: HTTPRequest) -> String? {
-        var found: String?
+    func session(of request: HTTPRequest) -> (id: String, memberId: String)? {
+        var found: (id: String, memberId: String)?
         for value in Self.cookies(Self.cookieName, in: request.header("cookie") ?? "").prefix(4) {
             for session in sessions where HMACSHA256.constantTimeEquals(Array(session.id.utf8), Array(value.utf8)) {
-                found = session.id
+                found = (session.id, session.memberId)
             }
         }
         return found

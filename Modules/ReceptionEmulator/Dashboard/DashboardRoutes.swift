@@ -4,9 +4,6 @@ import Foundation
 /// emulator's resource bundle, read once (``DashboardAssets``); data calls under `/dashboard/api/` reuse the admin API's handlers, authorised by the
 /// session cookie (and, when they change something, the session's CSRF token) instead of the admin token.
 extension EmulatorState {
-    /// `http://host:port/dashboard/sign-in/<secret>`: the URL printed at start.
-    var dashboardURL: String { "\(baseURL)/dashboard/sign-in/\(dashboard.secret)" }
-
     /// What the dashboard sends with every answer: nothing loads from elsewhere, nothing inline runs, and no page
     /// may frame it.
     static let dashboardHeaders: [(String, String)] = [
@@ -24,17 +21,20 @@ extension EmulatorState {
         segments.count == 3 && segments[0] == "dashboard" && segments[1] == "sign-in"
     }
 
-    /// The head check of a dashboard request (before any body byte is read): a session cookie, and for anything
-    /// but GET and HEAD the session's CSRF token. The sign-in URL checks its secret itself.
-    func checkDashboard(_ request: HTTPRequest) throws(APIError) {
+    /// The head check of a dashboard request (before any body byte is read): a session cookie of a member still in
+    /// the team, for anything but GET and HEAD the session's CSRF token, and for an Agent's data call an endpoint
+    /// that is not an Owner's (403 `owner_required`). The sign-in URL checks its secret itself.
+    func checkDashboard(_ request: HTTPRequest) throws {
         let segments = request.segments.map(String.init)
         if Self.isSignIn(segments) { return }
         guard let session = dashboard.session(of: request) else { throw Self.dashboardSignedOut }
         if request.method != "GET", request.method != "HEAD",
-            !DashboardAccess.hasCSRFToken(request, session: session, key: settings.signingKey)
+            !DashboardAccess.hasCSRFToken(request, session: session.id, key: settings.signingKey)
         {
             throw APIError(403, "csrf_token_invalid", "The request lacks this session's CSRF token; reload the page.")
         }
+        let caller = try dashboardCaller(request)
+        if segments.count > 2, segments[1] == "api" { try checkRole(caller, request.method, Array(segments.dropFirst(2))) }
     }
 
     /// 401 for a request without a dashboard session.
@@ -61,8 +61,10 @@ extension EmulatorState {
 
     private func answerDashboard(_ request: HTTPRequest, _ path: [String], emulator: ReceptionEmulator) throws -> HTTPResponse {
         if path.count == 2, path[0] == "sign-in" {
-            guard request.method == "GET", dashboard.isSecret(path[1]) else { throw Self.dashboardSignedOut }
-            let session = dashboard.open(id: configuration.randomText(40), now: now)
+            guard request.method == "GET", let member = dashboard.member(ofSecret: path[1]) else {
+                throw Self.dashboardSignedOut
+            }
+            let session = dashboard.open(id: configuration.randomText(40), memberId: member, now: now)
             // The redirect drops the secret from the address bar (and from the history entry it would leave).
             return HTTPResponse(
                 status: 303,
@@ -83,19 +85,20 @@ extension EmulatorState {
             return Self.asset(p[1], of: emulator.dashboardAssets)
         case ("GET", ["api", "session"]):
             guard let session = dashboard.session(of: request) else { throw Self.dashboardSignedOut }
+            let caller = try dashboardCaller(request)
             return .json(
                 200,
                 [
-                    "csrfToken": .string(DashboardAccess.csrfToken(session: session, key: settings.signingKey)),
-                    "appId": .string(settings.appId),
+                    "csrfToken": .string(DashboardAccess.csrfToken(session: session.id, key: settings.signingKey)),
+                    "appId": .string(settings.appId), "member": caller.json["member"] ?? .null,
                 ])
         case ("POST", ["api", "sign-out"]):
-            if let session = dashboard.session(of: request) { dashboard.close(session) }
+            if let session = dashboard.session(of: request) { dashboard.close(session.id) }
             return .json(
                 200, [:],
                 headers: [("Set-Cookie", "\(DashboardAccess.cookieName)=; Path=/dashboard; Max-Age=0; HttpOnly; SameSite=Strict")])
         case (_, let p) where p.first == "api":
-            return try adminEndpoint(request, Array(p.dropFirst()), emulator: emulator)
+            return try adminEndpoint(request, Array(p.dropFirst()), emulator: emulator, caller: try dashboardCaller(request))
         default:
             throw APIError.notFound
         }

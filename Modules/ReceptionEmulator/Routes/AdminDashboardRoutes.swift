@@ -115,13 +115,14 @@ extension EmulatorState {
         return .json(200, [:])
     }
 
-    /// `GET /admin/team`: `[{id, name, photoId, photoUrl}]`, the photo as a signed link (whatever the appearance
+    /// `GET /admin/team`: `[{id, name, role, photoId, photoUrl}]`, the photo as a signed link (whatever the appearance
     /// shows to customers).
     func teamMembersJSON() throws -> [JSONValue] {
-        try db.query("SELECT id, name, photo_id FROM team ORDER BY rowid").map { row in
+        try db.query("SELECT id, name, role, photo_id FROM team ORDER BY rowid").map { row in
             let photoId = row.text("photo_id")
             return [
-                "id": .optional(row.text("id")), "name": .optional(row.text("name")), "photoId": .optional(photoId),
+                "id": .optional(row.text("id")), "name": .optional(row.text("name")), "role": .optional(row.text("role")),
+                "photoId": .optional(photoId),
                 "photoUrl": photoId.map {
                     .string(
                         signedLink(

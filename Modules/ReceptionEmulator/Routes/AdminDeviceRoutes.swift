@@ -51,14 +51,18 @@ extension EmulatorState {
     }
 
     /// Dashboard "Reset support" (seed 000): deletes conversations and images, keeps the device, session, identity,
-    /// metadata and push token, clears the block and chat activity, and bumps the reset revision so the client's
-    /// next request gets 409 `chat_reset` (spec 7.12).
+    /// metadata, push token and review-request timestamp, clears the block and chat activity (typing, Last active
+    /// in chat, and In chat: the open streams end), and bumps the reset revision so the client's next request gets
+    /// 409 `chat_reset` (spec 7.12).
     private func resetSupport(_ deviceId: String) throws -> HTTPResponse {
         try db.transaction {
             try db.query("DELETE FROM conversations WHERE device_id = ?", [.text(deviceId)])
             try db.query("DELETE FROM attachments WHERE device_id = ?", [.text(deviceId)])
             try db.query(
-                "UPDATE devices SET blocked = 0, read_seq = 0, user_typing = 0, reset_revision = reset_revision + 1 WHERE id = ?",
+                """
+                UPDATE devices SET blocked = 0, read_seq = 0, user_typing = 0, last_active_in_chat_at = NULL,
+                reset_revision = reset_revision + 1 WHERE id = ?
+                """,
                 [.text(deviceId)])
         }
         hub.close(deviceId: deviceId)
@@ -106,6 +110,10 @@ extension EmulatorState {
         }
         let (record, messageId) = try db.transaction { () throws -> (ConversationRecord, String) in
             message.attachmentIds = try photos.map { try storeAgentPhoto($0, deviceId: deviceId) }
+            // seed 000: the device's review-request state, kept by Reset support, removed with the device.
+            if message.kind == "REVIEW" {
+                try db.query("UPDATE devices SET review_requested_at = ? WHERE id = ?", [.double(now), .text(deviceId)])
+            }
             return try addMessage(message, deviceId: deviceId)
         }
         try queuePush(for: message, photoCount: photos.count, conversationId: record.id, deviceId: deviceId)
@@ -172,6 +180,7 @@ extension EmulatorState {
             device["displayName"] = .optional(row.text("display_name"))
             device["lastSeenAt"] = InternetDate.json(row.double("last_seen_at"))
             device["verifiedAt"] = InternetDate.json(row.double("verified_at"))
+            device["reviewRequestedAt"] = InternetDate.json(row.double("review_requested_at"))
             device.merge(Self.identityJSON(row)) { _, identity in identity }
             return JSONValue.object(device)
         }

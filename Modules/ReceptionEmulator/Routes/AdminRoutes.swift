@@ -13,14 +13,22 @@ extension EmulatorState {
 
     func routeAdmin(_ request: HTTPRequest, _ path: [String], emulator: ReceptionEmulator) throws -> HTTPResponse {
         try checkAdminToken(request)
-        return try adminEndpoint(request, path, emulator: emulator)
+        return try adminEndpoint(request, path, emulator: emulator, caller: .operator_)
     }
 
     /// The admin endpoint at `path` (after `admin`), once the caller was authorised: by the admin token on
-    /// `/admin/`, by a dashboard session and its CSRF token on `/dashboard/api/`.
-    func adminEndpoint(_ request: HTTPRequest, _ path: [String], emulator: ReceptionEmulator) throws -> HTTPResponse {
+    /// `/admin/`, by a dashboard session and its CSRF token on `/dashboard/api/`. `caller` is who calls: an Agent
+    /// gets 403 `owner_required` from an Owner's endpoint and the app without its identity secret.
+    func adminEndpoint(
+        _ request: HTTPRequest, _ path: [String], emulator: ReceptionEmulator, caller: TeamCaller
+    ) throws -> HTTPResponse {
+        try checkRole(caller, request.method, path)
+        currentCaller = caller
+        defer { currentCaller = .operator_ }
         switch (request.method, path) {
+        case ("GET", ["me"]): return .json(200, caller.json)
         case ("GET", ["app"]): return .json(200, appJSON())
+        case ("GET", ["identity-secret"]): return .json(200, ["identitySecret": .optional(settings.identitySecret)])
         case ("PATCH", ["app"]): return try updateApp(request)
         case ("PUT", ["rate-limits"]): return try setRateLimits(request)
         case ("POST", ["identity-secret"]): return try regenerateSecret(request)
@@ -32,6 +40,8 @@ extension EmulatorState {
         case ("PUT", let p) where p.count == 3 && p[0] == "appearance" && p[1] == "images":
             return try putAppearanceImage(request, id: p[2])
         case ("PUT", ["team"]): return try setTeam(request)
+        case (_, let p) where p.count >= 2 && p[0] == "team" && p[1] == "members":
+            return try routeTeamMembers(request, Array(p.dropFirst(2)))
         case ("GET", ["push-outbox"]): return try pushOutbox()
         case ("DELETE", ["push-outbox"]):
             try db.query("DELETE FROM push_outbox")
@@ -59,10 +69,10 @@ extension EmulatorState {
         }
     }
 
-    /// The settings the team sees, including the identity secret ("Reveal").
+    /// The settings the team sees, with the identity secret ("Reveal") only for an Owner.
     func appJSON() -> JSONValue {
         let push = settings.push
-        return [
+        var app: [String: JSONValue] = [
             "appId": .string(settings.appId), "identitySecret": .optional(settings.identitySecret),
             "disabled": .bool(settings.disabled), "onlyVerifiedUsers": .bool(settings.onlyVerifiedUsers),
             "rateLimits": .object(
@@ -86,6 +96,8 @@ extension EmulatorState {
             "lastVerifiedAt": InternetDate.json(
                 (try? db.row("SELECT MAX(verified_at) AS at FROM devices"))?.double("at")),
         ]
+        if currentCaller.role != .owner { app["identitySecret"] = nil }
+        return .object(app)
     }
 
     /// `PATCH /admin/app`: `disabled`, `onlyVerifiedUsers`, `unreadPolling` (array or null), `push` settings.

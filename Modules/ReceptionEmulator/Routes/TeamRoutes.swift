@@ -40,45 +40,65 @@ struct TeamPhoto {
 /// The team (authors of agent replies) with names and photos: `PUT /admin/team`, the `team` array of conversation
 /// responses (spec 3.6, 3.7, 4.5) and the signed photo downloads (spec 3.18).
 extension EmulatorState {
-    /// `PUT /admin/team` `{members: [{id, name, photo?}]}`: replaces the team. `photo` is standard Base64 of a JPEG
-    /// or PNG (≤ 512 KiB), `null` removes the member's photo, and an absent key keeps the photo that member ID has.
+    /// `PUT /admin/team` `{members: [{id, name, role?, photo?}]}`: replaces the team. `photo` is standard Base64 of
+    /// a JPEG or PNG (≤ 512 KiB), `null` removes the member's photo, and an absent key keeps the photo that member ID
+    /// has. `role` is `"owner"` or `"agent"`; absent keeps the role that member ID has, and a new ID is an Agent. The
+    /// team always has an Owner: a list that names none keeps the current Owners. Removed members are signed out.
     func setTeam(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let members = try request.jsonObject()["members"]?.arrayValue else {
             throw APIError.invalidRequest("members must be an array")
         }
-        let team = try db.transaction { () throws -> [(id: String, name: String, photo: TeamPhoto?)] in
-            // Every member is read (and a kept photo fetched) before the old rows go.
-            let team = try members.map { member throws -> (id: String, name: String, photo: TeamPhoto?) in
+        let team = try db.transaction { () throws -> [TeamEntry] in
+            // Every member is read (and a kept photo and role fetched) before the old rows go.
+            let team = try members.map { member throws -> TeamEntry in
                 guard let id = member["id"]?.stringValue, let name = member["name"]?.stringValue, !id.isEmpty,
                     !id.containsNUL
-                else { throw APIError.invalidRequest("a member is {id (no U+0000), name, photo?}") }
+                else { throw APIError.invalidRequest("a member is {id (no U+0000), name, role?, photo?}") }
+                let stored = try db.row("SELECT role FROM team WHERE id = ?", [.text(id)])?.text("role")
+                let role = try member["role"].map { value throws(APIError) in try TeamRole(json: value) }
+                    ?? TeamRole(rawValue: stored ?? "") ?? .agent
                 switch member["photo"] {
-                case nil: return (id, name, try teamPhoto(memberId: id))
-                case .null?: return (id, name, nil)
+                case nil: return TeamEntry(id: id, name: name, role: role, photo: try teamPhoto(memberId: id))
+                case .null?: return TeamEntry(id: id, name: name, role: role, photo: nil)
                 case let value?:
                     guard let text = value.stringValue else {
                         throw APIError.invalidRequest("photo must be standard Base64 of a JPEG or PNG, or null")
                     }
-                    return (id, name, try TeamPhoto(base64: text))
+                    return TeamEntry(id: id, name: name, role: role, photo: try TeamPhoto(base64: text))
                 }
             }
-            try db.query("DELETE FROM team")
+            let namesOwner = team.contains { $0.role == .owner }
+            try db.query(namesOwner ? "DELETE FROM team" : "DELETE FROM team WHERE role <> 'owner'")
             for member in team {
                 try db.query(
-                    "INSERT OR REPLACE INTO team (id, name, photo_id, photo_type, photo) VALUES (?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO team (id, name, role, photo_id, photo_type, photo) VALUES (?, ?, ?, ?, ?, ?)",
                     [
-                        .text(member.id), .text(member.name), .optional(member.photo?.id),
+                        .text(member.id), .text(member.name), .text(member.role.rawValue), .optional(member.photo?.id),
                         .optional(member.photo?.contentType), member.photo.map { .blob($0.data) } ?? .null,
                     ])
             }
             return team
         }
+        try forgetRemovedMembers()
         return .json(
             200,
             [
                 "members": .array(
-                    team.map { ["id": .string($0.id), "name": .string($0.name), "photoId": .optional($0.photo?.id)] })
+                    team.map {
+                        [
+                            "id": .string($0.id), "name": .string($0.name), "role": .string($0.role.rawValue),
+                            "photoId": .optional($0.photo?.id),
+                        ]
+                    })
             ])
+    }
+
+    /// One member of a `PUT /admin/team` list, as it is stored.
+    private struct TeamEntry {
+        var id: String
+        var name: String
+        var role: TeamRole
+        var photo: TeamPhoto?
     }
 
     /// The stored photo of member `memberId`, if it has one.

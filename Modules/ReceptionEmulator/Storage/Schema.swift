@@ -105,6 +105,17 @@ package enum Schema {
             ALTER TABLE devices ADD COLUMN push_rejection TEXT;
             """
         ),
+        (
+            // Team roles (seed 000, issue 41): each member is an Owner or an Agent. Members written before this
+            // migration are Agents; the emulator makes the member `owner` an Owner whenever the team has none.
+            // Review-request state (seed 000 "Delete support data", "Reset support"): when an agent last sent the
+            // device a review card, kept by Reset support and removed with the device.
+            "008_team_roles",
+            """
+            ALTER TABLE team ADD COLUMN role TEXT NOT NULL DEFAULT 'agent' CHECK (role IN ('owner', 'agent'));
+            ALTER TABLE devices ADD COLUMN review_requested_at REAL;
+            """
+        ),
     ]
 
     /// Applies every migration not yet recorded.
@@ -128,7 +139,8 @@ package enum Columns {
     package static let devices = """
         id, created_at, info, external_user_id, name, email, language, metadata, paywalls, push_token, \
         push_environment, updates_app_badge, verified_user_id, verified_name, verified_email, verified_at, blocked, \
-        reset_revision, read_seq, user_typing, last_active_in_chat_at, display_name, last_seen_at, push_rejection
+        reset_revision, read_seq, user_typing, last_active_in_chat_at, display_name, last_seen_at, push_rejection, \
+        review_requested_at
         """
     /// `conversations`, every column.
     package static let conversations = "id, device_id, status, created_at, last_message_at, last_seq, team_read_seq"

@@ -3,6 +3,8 @@
 
 let csrfToken = null;
 let noticeTimer = null;
+/// The signed-in team member `{id, name, role}` (seed 000 roles), read once by `loadSession()` before any page draws.
+let member = null;
 
 export class APIError extends Error {
   constructor(status, code, message) { super(message); this.status = status; this.code = code; }
@@ -29,6 +31,28 @@ function signedOut(message) {
 async function token() {
   if (!csrfToken) csrfToken = (await call("GET", "session")).csrfToken;
   return csrfToken;
+}
+
+/// Reads the session: the CSRF token and who is signed in. Resolves to the member.
+export async function loadSession() {
+  const session = await call("GET", "session");
+  csrfToken = session.csrfToken;
+  member = session.member;
+  return member;
+}
+
+/// Whether the signed-in member is an Owner: only Owners see what the emulator refuses Agents (403 owner_required).
+export function isOwner() { return !!member && member.role === "owner"; }
+
+/// The signed-in member's ID (the composer's default "Reply as").
+export function memberId() { return member ? member.id : null; }
+
+/// Why an Agent does not see a control: shown in its place.
+export function ownerOnlyNote(what) {
+  const p = document.createElement("p");
+  p.className = "small muted owner-only";
+  p.textContent = "Only Owners can " + what + ". You are signed in as an Agent; ask an Owner of the team.";
+  return p;
 }
 
 async function call(method, path, body, raw) {

@@ -1,7 +1,7 @@
 // `app.js`: the router. Each page module's `render(main, argument)` returns the function that stops its polling when
 // the page changes.
 
-import { api } from "./api.js";
+import { api, loadSession } from "./api.js";
 import * as inbox from "./inbox.js";
 import * as conversation from "./conversation.js";
 import * as users from "./users.js";
@@ -33,4 +33,8 @@ window.addEventListener("hashchange", route);
 document.getElementById("sign-out").addEventListener("click", async () => {
   try { await api("POST", "sign-out"); } finally { location.reload(); }
 });
-route();
+loadSession().then((member) => {
+  const who = document.getElementById("signed-in-as");
+  if (member) who.textContent = member.name + " · " + (member.role === "owner" ? "Owner" : "Agent");
+  route();
+}).catch(() => {});

@@ -1,7 +1,7 @@
 // `composer.js`: the reply composer — text and up to five photos as the chosen team member, review and paywall cards,
 // agent typing while the agent types.
 
-import { api, notify, APIError } from "./api.js";
+import { api, notify, APIError, memberId } from "./api.js";
 import { el, clear, jpegFromFile } from "./dom.js";
 
 export function createComposer(deviceId, getState, refresh) {
@@ -130,7 +130,9 @@ export function createComposer(deviceId, getState, refresh) {
     if (author.dataset.key !== optionsKey) {
       author.dataset.key = optionsKey;
       author.replaceChildren(...options);
-      author.value = chosen || (members[0] ? members[0].id : "");
+      // The signed-in member by default (the admin API knows who calls), else the first member.
+      const me = members.find((m) => m.id === memberId());
+      author.value = chosen || (me ? me.id : (members[0] ? members[0].id : ""));
     }
     const paywalls = Array.isArray(device.paywalls) ? device.paywalls : [];
     const paywallKey = JSON.stringify(paywalls);

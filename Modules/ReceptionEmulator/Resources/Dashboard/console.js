@@ -1,7 +1,7 @@
 // `console.js`: the developer console (issue 19): the live request log with filters, the faults with "fail the next N",
 // the push inbox as a phone shows each push with its JSON, and the state (export, import, reset).
 
-import { api, upload, notify } from "./api.js";
+import { api, upload, notify, isOwner, ownerOnlyNote } from "./api.js";
 import { el, clear, when, poll, confirmAction } from "./dom.js";
 import { sendTestPush } from "./details.js";
 
@@ -113,7 +113,7 @@ export function renderPush(main) {
   main.append(el("h1", {}, "Push inbox"),
     el("p", { class: "small muted" }, "Every push the emulator produced, newest first, as the phone shows it; with an APNs key saved, each attempt to deliver it, its status and apns-id."),
     el("form", { class: "row", onsubmit: (e) => e.preventDefault() }, el("label", { for: "push-device" }, "Device"), filter,
-      el("button", { type: "button", id: "push-send-test", onclick: () => sendTestPush(filter.value.trim() || null).then(load).catch(() => {}) }, "Send test"),
+      isOwner() ? el("button", { type: "button", id: "push-send-test", onclick: () => sendTestPush(filter.value.trim() || null).then(load).catch(() => {}) }, "Send test") : null,
       el("button", { type: "button", class: "quiet", id: "push-clear", onclick: async () => { await api("DELETE", "push-outbox"); load(); } }, "Empty the inbox")),
     list);
   async function load() {
@@ -146,6 +146,10 @@ export function renderPush(main) {
 
 /// #/state: export, import and reset.
 export function renderState(main) {
+  if (!isOwner()) {
+    main.append(el("h1", {}, "State"), ownerOnlyNote("export, import or reset the emulator's state (a snapshot holds the credentials and the identity secret)"));
+    return;
+  }
   const file = el("input", { type: "file", id: "snapshot-file", accept: "application/json,.json" });
   main.append(el("h1", {}, "State"),
     el("h2", {}, "Export"),

@@ -1,7 +1,7 @@
 // `details.js`: the customer details beside a conversation (identity, custom fields, display name, device, push,
 // activity) and the team's actions, each confirmed first; "Send test" with seed 002's device picker.
 
-import { api, notify } from "./api.js";
+import { api, notify, isOwner, ownerOnlyNote } from "./api.js";
 import { el, clear, badge, when, confirmAction, mailLink } from "./dom.js";
 
 function fields(pairs) {
@@ -114,6 +114,7 @@ export function renderDetails(node, device, reload) {
   node.append(el("h3", {}, "Activity"));
   node.append(fields([
     ["In chat", device.inChat ? "Yes" : "No"], ["Last active in chat", when(device.lastActiveInChatAt)],
+    ["Review requested", when(device.reviewRequestedAt)],
     ["First seen", when(device.createdAt)], ["Last seen", when(device.lastSeenAt)]]));
 
   const action = (label, handler, { danger = false, disabled = false } = {}) =>
@@ -129,6 +130,13 @@ export function renderDetails(node, device, reload) {
           if (!await confirmAction("Block " + device.label + "?", "The customer can still read the conversation but cannot send messages or photos; the app replaces its composer with a notice.", { confirmLabel: "Block", danger: true })) return;
           await api("POST", `devices/${id}/block`); notify("Blocked.", true); reload();
         }),
+    ...(isOwner() ? ownerActions(device, id, verified, action, reload) : [])));
+  if (!isOwner()) node.append(ownerOnlyNote("reset support, mark a customer unverified, delete a device or send a test push"));
+}
+
+/// The actions seed 000 and 002 give Owners only (the emulator answers an Agent 403 owner_required).
+function ownerActions(device, id, verified, action, reload) {
+  return [
     action("Reset support", async () => {
       if (!await confirmAction("Reset support for " + device.label + "?", "Deletes this device's conversations and images but keeps the device, its session, identity, metadata and push token. Clears the block and chat activity. The app clears its chat.", { confirmLabel: "Reset support", danger: true })) return;
       await api("POST", `devices/${id}/reset`); notify("Support reset.", true); reload();
@@ -141,5 +149,5 @@ export function renderDetails(node, device, reload) {
       if (!await confirmAction("Delete " + device.label + "'s device?", "Removes the device and its support content: conversations, messages and images. The app starts a new chat with its next send. This cannot be undone.", { confirmLabel: "Delete device", danger: true })) return;
       await api("DELETE", `devices/${id}`); notify("Device deleted.", true); location.hash = "#/inbox";
     }, { danger: true }),
-    action("Send test push", () => sendTestPush(device.id).catch(() => {}))));
+    action("Send test push", () => sendTestPush(device.id).catch(() => {}))];
 }

@@ -1,6 +1,8 @@
 // `dom.js`: building elements. Text always goes in as text nodes or `textContent`, never as markup, and links built
 // from data accept only http(s) and same-origin paths.
 
+import { isOwner } from "./api.js";
+
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(props || {})) {
@@ -49,7 +51,7 @@ export function when(value) {
 let tips = 0;
 
 /// The badge of seed 000. With `tip` (the conversation header and the customer details), Unverified is a button whose
-/// tooltip links to Settings → Identity verification: every dashboard session is the app's owner.
+/// tooltip says what it means and, for Owners only (seed 000), links to Settings → Identity verification.
 export function badge(kind, { tip = false } = {}) {
   if (kind === "verified") return el("span", { class: "badge verified", title: "Verified by an identity token" }, "✓ Verified");
   if (kind !== "unverified") return null;
@@ -57,7 +59,8 @@ export function badge(kind, { tip = false } = {}) {
   if (!tip) return el("span", { class: "badge unverified", title: meaning }, "Unverified");
   const id = "unverified-tip-" + (++tips);
   const tooltip = el("span", { class: "tip", id, role: "tooltip", hidden: true }, meaning + ". ",
-    el("a", { href: "#/settings/identity" }, "Set up identity verification"));
+    isOwner() ? el("a", { href: "#/settings/identity" }, "Set up identity verification")
+      : "Only Owners can set up identity verification.");
   const button = el("button", { type: "button", class: "badge unverified", "aria-expanded": "false", "aria-describedby": id }, "Unverified");
   const holder = el("span", { class: "badge-tip" }, button, tooltip);
   // Open while the pointer is over it, or from a click (or Enter) until focus leaves it or Escape.

@@ -2,7 +2,7 @@
 // photos, Apple Push Notifications (its connection and Send test are `apns.js`) with notification content and its
 // preview (seed 002), rate limits and unread polling stages (spec 4.7, 6.3.1). Chat appearance is `appearance.js`.
 
-import { api, notify } from "./api.js";
+import { api, notify, isOwner, ownerOnlyNote } from "./api.js";
 import { el, clear, when, confirmAction, base64FromFile } from "./dom.js";
 import { appearanceSection } from "./appearance.js";
 import { apnsConnection } from "./apns.js";
@@ -48,6 +48,20 @@ function identitySection(app, reload) {
     el("p", { class: "small muted" }, "Last user verified: " + (app.lastVerifiedAt ? when(app.lastVerifiedAt) : "never")));
 }
 
+/// What an Agent sees of Settings → Identity verification: what it is for and when the last user was verified; the
+/// secret and its management are the Owners' (seed 000).
+function agentIdentitySection(app) {
+  return el("section", { "aria-labelledby": "identity-heading", id: "identity-verification" },
+    el("h2", { id: "identity-heading", tabindex: -1 }, "Identity verification"),
+    ownerOnlyNote("reveal, regenerate or manage the identity secret and choose who may chat"),
+    el("p", { class: "small muted" }, "Last user verified: " + (app.lastVerifiedAt ? when(app.lastVerifiedAt) : "never")));
+}
+
+/// A section an Agent sees only as its heading and why its controls are missing.
+function ownerOnlySection(id, title, what) {
+  return el("section", { "aria-labelledby": id }, el("h2", { id }, title), ownerOnlyNote(what));
+}
+
 function appSection(app) {
   const storeId = el("input", { type: "text", id: "app-store-id", inputmode: "numeric", value: app.appStoreId || "", placeholder: "e.g. 1234567890" });
   const save = el("button", { type: "button", class: "quiet" }, "Save App Store ID");
@@ -64,9 +78,45 @@ function appSection(app) {
     el("label", { for: "app-store-id" }, "App Store ID (the default review URL of review cards)"), storeId, " ", save);
 }
 
+/// Team members for an Agent: who is in the team, with roles; managing it is the Owners'.
+function agentTeamSection(members) {
+  return el("section", { "aria-labelledby": "team-heading" },
+    el("h2", { id: "team-heading" }, "Team members"),
+    ownerOnlyNote("invite or remove members, change roles, names and photos"),
+    el("table", { "aria-label": "Team members" }, el("thead", {}, el("tr", {}, ["Name", "ID", "Role"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, members.map((m) => el("tr", {}, el("td", {}, m.name), el("td", {}, m.id), el("td", {}, roleName(m.role)))))));
+}
+
+function roleName(role) { return role === "owner" ? "Owner" : "Agent"; }
+
+/// "Invite member" (seed 000 roles): a name and a role; the answer's sign-in link is shown for the Owner to pass on.
+function inviteForm(reload) {
+  const name = el("input", { type: "text", id: "invite-name", maxlength: 200 });
+  const role = el("select", { id: "invite-role" }, el("option", { value: "agent" }, "Agent"), el("option", { value: "owner" }, "Owner"));
+  const link = el("p", { class: "small", id: "invite-link", hidden: true });
+  const form = el("form", { class: "row", "aria-label": "Invite member" },
+    el("div", {}, el("label", { for: "invite-name" }, "Name"), name),
+    el("div", {}, el("label", { for: "invite-role" }, "Role"), role),
+    el("button", { type: "submit" }, "Invite member"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const answer = await api("POST", "team/members", { name: name.value.trim(), role: role.value });
+    notify(answer.member.name + " was invited as " + roleName(answer.member.role) + ". Pass on their sign-in link.", true);
+    sessionStorage.setItem("invite-link", JSON.stringify({ name: answer.member.name, url: answer.signInURL }));
+    reload();
+  });
+  // The link of the last invitation survives the redraw that follows it.
+  const last = JSON.parse(sessionStorage.getItem("invite-link") || "null");
+  if (last) {
+    link.hidden = false;
+    link.append("Sign-in link for " + last.name + ": ", el("code", { id: "invite-url" }, last.url));
+  }
+  return el("div", {}, el("h3", {}, "Invite member"), form, link);
+}
+
 function teamSection(members, reload) {
   const rows = el("tbody");
-  const draft = members.map((m) => ({ id: m.id, name: m.name, photoUrl: m.photoUrl, photo: undefined }));
+  const draft = members.map((m) => ({ id: m.id, name: m.name, role: m.role || "agent", photoUrl: m.photoUrl, photo: undefined }));
   function draw() {
     clear(rows);
     draft.forEach((member, index) => {
@@ -74,6 +124,9 @@ function teamSection(members, reload) {
       name.addEventListener("input", () => { member.name = name.value; });
       const idInput = el("input", { type: "text", value: member.id, "aria-label": "ID of member " + (index + 1) });
       idInput.addEventListener("input", () => { member.id = idInput.value; });
+      const role = el("select", { "aria-label": "Role of " + (member.name || member.id) },
+        el("option", { value: "agent", selected: member.role !== "owner" }, "Agent"), el("option", { value: "owner", selected: member.role === "owner" }, "Owner"));
+      role.addEventListener("change", () => { member.role = role.value; });
       const file = el("input", { type: "file", accept: "image/jpeg,image/png", "aria-label": "Photo of " + (member.name || member.id) });
       file.addEventListener("change", async () => {
         const chosen = file.files[0];
@@ -85,8 +138,13 @@ function teamSection(members, reload) {
       });
       rows.append(el("tr", {},
         el("td", {}, member.photoUrl && member.photo !== null ? el("img", { class: "team-photo", src: member.photoUrl, alt: "Photo of " + member.name }) : el("span", { class: "team-photo", "aria-label": "No photo" })),
-        el("td", {}, idInput), el("td", {}, name), el("td", {}, file),
+        el("td", {}, idInput), el("td", {}, name), el("td", {}, role), el("td", {}, file),
         el("td", {},
+          el("button", { type: "button", class: "quiet", "aria-label": "Sign-in link of " + (member.name || member.id), onclick: async () => {
+            const answer = await api("POST", "team/members/" + encodeURIComponent(member.id) + "/sign-in-link");
+            sessionStorage.setItem("invite-link", JSON.stringify({ name: member.name, url: answer.signInURL }));
+            reload();
+          } }, "Sign-in link"),
           el("button", { type: "button", class: "quiet", onclick: () => { member.photo = null; member.photoUrl = null; draw(); } }, "Remove photo"),
           el("button", { type: "button", class: "quiet", onclick: () => { draft.splice(index, 1); draw(); } }, "Remove member"))));
     });
@@ -96,7 +154,7 @@ function teamSection(members, reload) {
   const save = el("button", { type: "button" }, "Save team");
   save.addEventListener("click", async () => {
     const payload = draft.map((m) => {
-      const entry = { id: m.id.trim(), name: m.name.trim() };
+      const entry = { id: m.id.trim(), name: m.name.trim(), role: m.role };
       if (m.photo !== undefined) entry.photo = m.photo;
       return entry;
     });
@@ -104,9 +162,10 @@ function teamSection(members, reload) {
   });
   return el("section", { "aria-labelledby": "team-heading" },
     el("h2", { id: "team-heading" }, "Team members"),
-    el("p", { class: "small muted" }, "The authors of replies. Photos (JPEG or PNG, at most 512 KiB) and names show in the app when Chat appearance turns them on."),
-    el("table", { "aria-label": "Team members" }, el("thead", {}, el("tr", {}, ["Photo", "ID", "Name", "New photo", ""].map((h) => el("th", {}, h)))), rows),
-    el("p", {}, add, " ", save));
+    el("p", { class: "small muted" }, "Each member is an Owner (manages the app: identity secret, APNs key, app settings, the team) or an Agent (works the inbox, the conversations and the customer details); the team always keeps an Owner. Members are the authors of replies: photos (JPEG or PNG, at most 512 KiB) and names show in the app when Chat appearance turns them on. Removing a member (then Save team) signs them out."),
+    el("table", { "aria-label": "Team members" }, el("thead", {}, el("tr", {}, ["Photo", "ID", "Name", "Role", "New photo", ""].map((h) => el("th", {}, h)))), rows),
+    el("p", {}, add, " ", save),
+    inviteForm(reload));
 }
 
 function notificationSection(app, reload) {
@@ -195,7 +254,7 @@ function notificationSection(app, reload) {
     el("p", {}, save, " ", cancel, " ", reset));
 }
 
-function limitsSection(app, reload) {
+function limitsSection(app, reload, owner) {
   const rows = el("tbody");
   const inputs = {};
   for (const scope of scopes) {
@@ -243,7 +302,7 @@ function limitsSection(app, reload) {
     el("h2", {}, "Unread polling stages"),
     el("p", { class: "small muted" }, "While the chat is closed the SDK polls the unread count every N seconds for the stage's minutes; 0 or less stops polling."),
     el("table", { "aria-label": "Unread polling stages" }, el("thead", {}, el("tr", {}, ["For minutes", "Every seconds", ""].map((h) => el("th", {}, h)))), stageRows),
-    el("p", {}, addStage, " ", saveStages));
+    owner ? el("p", {}, addStage, " ", saveStages) : ownerOnlyNote("change the unread polling stages (an app setting)"));
 }
 
 /// `#/settings`, or `#/settings/identity` (the Unverified badge's link): the page scrolled to that section.
@@ -253,8 +312,14 @@ export function render(main, section) {
   async function load() {
     const [app, team, appearance] = await Promise.all([api("GET", "app"), api("GET", "team"), api("GET", "appearance")]);
     clear(page);
-    page.append(identitySection(app, load), appSection(app), appearanceSection(appearance, load),
-      teamSection(team.members, load), notificationSection(app, load), limitsSection(app, load));
+    const owner = isOwner();
+    page.append(owner ? identitySection(app, load) : agentIdentitySection(app),
+      owner ? appSection(app) : ownerOnlySection("app-heading", "App", "disable the app or set its App Store ID"),
+      appearanceSection(appearance, load),
+      owner ? teamSection(team.members, load) : agentTeamSection(team.members),
+      owner ? notificationSection(app, load)
+        : ownerOnlySection("push-heading", "Apple Push Notifications", "connect the APNs key, edit notification content, turn on offer pushes or send a test push"),
+      limitsSection(app, load, owner));
   }
   load().then(() => {
     if (section !== "identity") return;
