@@ -354,3 +354,33 @@ struct DashboardSignalsTests {
         #expect(try await harness.admin("POST", "devices/dev_old/test-push").status == 201)
     }
 }
+
+/// Seed 002 "Send test": the selector lists at most ten eligible devices ordered by recent chat activity.
+@Suite("SendTestPickerTests")
+struct SendTestPickerTests {
+    @Test(arguments: [UInt64(7), 41])
+    func sendTestListsAtMostTenEligibleDevicesMostRecentChatActivityFirst(seed: UInt64) async throws {
+        let harness = try EmulatorHarness()
+        var devices: [Device] = []
+        for index in 0..<12 {
+            let device = try await harness.register(["pushToken": String(format: "%064x", index + 1), "pushEnvironment": "SANDBOX"])
+            try #require(try await harness.send(device, "hi \(index)").status == 201)
+            devices.append(device)
+        }
+        // Not eligible: no push token; no conversation.
+        let silent = try await harness.register()
+        try #require(try await harness.send(silent, "no token").status == 201)
+        let quiet = try await harness.register(["pushToken": String(repeating: "e", count: 64)])
+        // Chat activity in a seeded random order, a second apart.
+        var generator = SeededGenerator(seed: seed)
+        let order = devices.shuffled(using: &generator)
+        for device in order {
+            harness.clock.advance(by: 1)
+            try #require(try await harness.api("GET", "conversation", token: device.token).status == 200)
+        }
+        let listed = try #require(try await harness.admin("GET", "test-push-devices").json["devices"] as? [[String: Any]])
+        #expect(listed.compactMap { $0["id"] as? String } == order.reversed().prefix(10).map(\.id))
+        #expect(!listed.contains { [silent.id, quiet.id].contains($0["id"] as? String) })
+    }
+}
+

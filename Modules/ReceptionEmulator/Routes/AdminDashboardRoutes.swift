@@ -115,6 +115,17 @@ extension EmulatorState {
         return .json(200, [:])
     }
 
+    /// `GET /admin/test-push-devices`: seed 002's Send test picker — at most ten eligible devices (a push token and an
+    /// existing conversation), most recent chat activity first (devices never active in chat last, newest first).
+    func testPushDevices() throws -> HTTPResponse {
+        let rows = try db.query(
+            """
+            SELECT d.id FROM devices d JOIN conversations c ON c.device_id = d.id WHERE d.push_token IS NOT NULL
+            ORDER BY d.last_active_in_chat_at IS NULL, d.last_active_in_chat_at DESC, d.rowid DESC LIMIT 10
+            """)
+        return .json(200, ["devices": .array(try rows.compactMap { try devicesJSON($0.text("id")).first })])
+    }
+
     /// `GET /admin/team`: `[{id, name, role, photoId, photoUrl}]`, the photo as a signed link (whatever the appearance
     /// shows to customers).
     func teamMembersJSON() throws -> [JSONValue] {

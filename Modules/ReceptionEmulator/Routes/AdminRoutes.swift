@@ -51,6 +51,7 @@ extension EmulatorState {
         case ("GET", ["devices"]): return try devicesSearch(request)
         case ("GET", ["conversations"]): return try conversationsList()
         case ("GET", ["inbox"]): return try inbox()
+        case ("GET", ["test-push-devices"]): return try testPushDevices()
         case ("GET", ["team"]): return .json(200, ["members": .array(try teamMembersJSON())])
         case ("GET", ["appearance"]):
             return .json(

@@ -19,10 +19,8 @@ export function environmentName(value) {
 /// seed 002 "Send test": up to ten eligible devices (a push token and an existing conversation), most
 /// recent chat activity first, labelled Sandbox or Production.
 export async function sendTestPush(preferred) {
-  const { devices } = await api("GET", "devices");
-  const eligible = devices.filter((d) => d.pushToken && d.conversationId)
-    .sort((a, b) => String(b.lastActiveInChatAt || "").localeCompare(String(a.lastActiveInChatAt || "")))
-    .slice(0, 10);
+  // The emulator chooses and orders them (GET test-push-devices).
+  const { devices: eligible } = await api("GET", "test-push-devices");
   if (!eligible.length) {
     notify("No device can get a test push yet: it needs a push token and an existing conversation. Use the chat on your test device, then try again.");
     return;
