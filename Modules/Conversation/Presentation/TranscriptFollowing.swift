@@ -30,23 +30,41 @@ public struct TranscriptFollowing: Sendable, Hashable {
     }
 
     /// Where the reader is, as the scroll view's geometry says: reported by the screen whenever it changes.
+    ///
+    /// The viewport is the scroll view less its bottom inset: the composer (a `.safeAreaInset`), the home
+    /// indicator and the keyboard cover the content there, and a transcript at rest at the bottom ends at the
+    /// inset's top edge, not at the scroll view's. Measured against the whole scroll view, the reader at the bottom
+    /// would sit the inset's height short of it and the near-bottom line would be the inset plus
+    /// `nearBottomDistance` away.
     public struct Position: Sendable, Hashable {
-        /// The bottom of the content is within `nearBottomDistance` of the bottom of the visible area (or the
+        /// The bottom of the content is within `nearBottomDistance` of the bottom of the viewport (or the
         /// content is shorter than it).
         public var isNearBottom: Bool
         /// The content's height, in whole points.
         public var contentHeight: Int
-        /// The visible area's height, in whole points.
+        /// The viewport's height (the visible area less its bottom inset), in whole points.
         public var visibleHeight: Int
 
-        /// The position of content whose bottom edge is at `contentBottom` in the visible area's coordinates (0 at
-        /// its top), `contentHeight` tall, in a visible area `visibleHeight` tall. Values that are not finite count
-        /// as at the bottom, so a geometry the screen cannot measure never strands the reader.
-        public init(contentBottom: Double, contentHeight: Double, visibleHeight: Double) {
-            let distance = contentBottom - visibleHeight
+        /// The position of content whose bottom edge is at `contentBottom` in the scroll view's coordinates (0 at
+        /// its top), `contentHeight` tall, in a scroll view `visibleHeight` tall whose bottom `bottomInset` points
+        /// are covered (the composer, the home indicator, the keyboard). Values that are not finite count as at
+        /// the bottom, so a geometry the screen cannot measure never strands the reader.
+        public init(contentBottom: Double, contentHeight: Double, visibleHeight: Double, bottomInset: Double = 0) {
+            let inset = bottomInset.isFinite ? max(0, bottomInset) : 0
+            let viewport = visibleHeight - inset
+            let distance = contentBottom - viewport
             isNearBottom = !distance.isFinite || distance <= TranscriptFollowing.nearBottomDistance
             self.contentHeight = Self.points(contentHeight)
-            self.visibleHeight = Self.points(visibleHeight)
+            self.visibleHeight = Self.points(viewport)
+        }
+
+        /// The position from a scroll view's own geometry (iOS 18's `ScrollGeometry`): the content
+        /// `contentHeight` tall, scrolled so that `visibleTop` (the visible rect's top, in content coordinates) is
+        /// at the top of a container `containerHeight` tall, with `bottomInset` points covered at its bottom.
+        public init(contentHeight: Double, visibleTop: Double, containerHeight: Double, bottomInset: Double) {
+            self.init(
+                contentBottom: contentHeight - visibleTop, contentHeight: contentHeight,
+                visibleHeight: containerHeight, bottomInset: bottomInset)
         }
 
         /// Whole points, clamped so that no measurement can trap.
