@@ -235,6 +235,35 @@ struct TranscriptFollowingTests {
         #expect(!following.isFollowing)
     }
 
+    @Test("a flick up in the frame a lazy row above is measured again leaves the bottom: no pull back down")
+    func flickDuringRowCorrectionLeavesTheBottom() {
+        var following = Self.atBottom("a")
+        // The reader scrolled 30 points up (still near the bottom, reported: the distance counts there) ...
+        let near = Position(contentBottom: 630, contentHeight: 1000, visibleHeight: 600)
+        #expect(near.isNearBottom)
+        #expect(near != Self.bottom, "near the bottom every point of distance is reported")
+        #expect(following.readerMoved(to: near) == nil)
+        // ... then, in one frame, flicked 40 points further while a row above grew by 120 once measured.
+        let flicked = Position(contentBottom: 630 + 40 + 120, contentHeight: 1120, visibleHeight: 600)
+        #expect(following.readerMoved(to: flicked) == nil, "the reader is not scrolled back down")
+        #expect(!following.isFollowing)
+        // The same correction with no scroll keeps the bottom in view.
+        var still = Self.atBottom("a")
+        #expect(still.readerMoved(to: Position(contentBottom: 720, contentHeight: 1120, visibleHeight: 600)) == .animated)
+        #expect(still.isFollowing)
+    }
+
+    @Test("far from the bottom a scroll is not reported; near it, or a size change, is")
+    func positionsEqualWhereNoReportIsNeeded() {
+        let far = Position(contentBottom: 900, contentHeight: 1000, visibleHeight: 600)
+        #expect(far == Position(contentBottom: 1000, contentHeight: 1000, visibleHeight: 600))
+        #expect(far.distanceFromBottom == 300)
+        #expect(far != Position(contentBottom: 900, contentHeight: 1010, visibleHeight: 600))
+        #expect(Position(contentBottom: 610, contentHeight: 1000, visibleHeight: 600)
+            != Position(contentBottom: 620, contentHeight: 1000, visibleHeight: 600))
+        #expect(Set([far, Position(contentBottom: 1000, contentHeight: 1000, visibleHeight: 600)]).count == 1)
+    }
+
     @Test("scrolled up, later geometry changes leave the reader's place")
     func scrolledUpGeometryStays() {
         var following = Self.scrolledUp("a")

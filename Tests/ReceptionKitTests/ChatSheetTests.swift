@@ -448,3 +448,41 @@ struct ChatSheetTests {
         #expect(app.events.contains(.reviewOpened))
     }
 }
+
+/// Which iPad window the SDK sheet opens in (`ChatSceneChoice`).
+@Suite("ChatSceneChoiceTests")
+struct ChatSceneChoiceTests {
+    typealias Scene = ChatSceneChoice.Scene
+
+    static func scene(active: Bool = true, present: Bool = true, key: Bool = false, used: Int? = nil) -> Scene {
+        Scene(isForegroundActive: active, canPresent: present, holdsKeyWindow: key, lastUse: used)
+    }
+
+    @Test("two windows side by side: the chat opens in the one used last, not the first UIKit lists")
+    func lastUsedWins() {
+        let scenes = [Self.scene(key: true, used: 3), Self.scene(key: true, used: 7)]
+        #expect(ChatSceneChoice.pick(scenes) == 1)
+        #expect(ChatSceneChoice.pick(scenes.reversed()) == 0)
+    }
+
+    @Test("a background or inactive scene is never chosen, however recently used")
+    func onlyForegroundActive() {
+        let scenes = [Self.scene(active: false, used: 9), Self.scene(used: 2)]
+        #expect(ChatSceneChoice.pick(scenes) == 1)
+        #expect(ChatSceneChoice.pick([Self.scene(active: false, key: true, used: 1)]) == nil)
+        #expect(ChatSceneChoice.pick([]) == nil)
+    }
+
+    @Test("a scene without a window to present from is skipped")
+    func needsAWindow() {
+        #expect(ChatSceneChoice.pick([Self.scene(present: false, used: 5), Self.scene(used: 1)]) == 1)
+        #expect(ChatSceneChoice.pick([Self.scene(present: false)]) == nil)
+    }
+
+    @Test("with no use seen yet: the scene holding a key window, else the first")
+    func noUseSeen() {
+        #expect(ChatSceneChoice.pick([Self.scene(), Self.scene(key: true)]) == 1)
+        #expect(ChatSceneChoice.pick([Self.scene(), Self.scene()]) == 0)
+        #expect(ChatSceneChoice.pick([Self.scene(key: true), Self.scene(used: 1)]) == 1, "a seen use beats a key window")
+    }
+}

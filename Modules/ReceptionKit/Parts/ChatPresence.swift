@@ -230,3 +230,38 @@ struct ChatPresence: Sendable, Hashable {
     mutating func embeddedScreenAppeared() { embeddedScreens += 1 }
     mutating func embeddedScreenDisappeared() { embeddedScreens = max(0, embeddedScreens - 1) }
 }
+
+/// Which window scene the SDK sheet goes to when several are connected (iPad windows, an external display): the
+/// one the person is using. Decided outside UIKit from each scene's facts, so it is tested on Linux.
+package enum ChatSceneChoice {
+    /// What the presenter knows of one connected window scene.
+    package struct Scene: Sendable, Hashable {
+        /// The scene is in the foreground and receiving events.
+        package var isForegroundActive: Bool
+        /// It has a window with a root view controller to present from.
+        package var canPresent: Bool
+        /// One of its windows is a key window.
+        package var holdsKeyWindow: Bool
+        /// When the person last used the scene (it became active, or one of its windows became key: a tap or a
+        /// keystroke in it), as a counter, larger is later; `nil` if not seen since the presenter started.
+        package var lastUse: Int?
+
+        package init(isForegroundActive: Bool, canPresent: Bool, holdsKeyWindow: Bool, lastUse: Int?) {
+            self.isForegroundActive = isForegroundActive
+            self.canPresent = canPresent
+            self.holdsKeyWindow = holdsKeyWindow
+            self.lastUse = lastUse
+        }
+    }
+
+    /// The index in `scenes` to present in, or `nil` when none is foreground active with a window (a cold start:
+    /// the presenter then waits for a scene to activate). Among the foreground active scenes that can present: the
+    /// one used last; else one holding a key window; else the first in UIKit's order. Never a scene in the
+    /// background or inactive, where the person would not see the sheet.
+    package static func pick(_ scenes: [Scene]) -> Int? {
+        let usable = scenes.indices.filter { scenes[$0].isForegroundActive && scenes[$0].canPresent }
+        let used = usable.filter { scenes[$0].lastUse != nil }
+        if let latest = used.max(by: { (scenes[$0].lastUse ?? 0) < (scenes[$1].lastUse ?? 0) }) { return latest }
+        return usable.first { scenes[$0].holdsKeyWindow } ?? usable.first
+    }
+}

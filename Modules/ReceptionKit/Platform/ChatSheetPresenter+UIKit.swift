@@ -28,15 +28,47 @@
         /// The controller whose transition refused the last presentation.
         private weak var blocker: UIViewController?
 
+        /// When the person last used each connected scene (`ChatSceneChoice`): a counter, not a time.
+        private var uses: [ObjectIdentifier: Int] = [:]
+        private var useCount = 0
+        private var useObservers: [any NSObjectProtocol] = []
+
         init(host: Reception) {
             self.host = host
+            super.init()
+            // A scene that becomes active, or whose window becomes key (the person tapped or typed in it), is the
+            // one in use: on an iPad with two windows side by side the chat opens where the person is.
+            let center = NotificationCenter.default
+            useObservers.append(center.addObserver(
+                forName: UIScene.didActivateNotification, object: nil, queue: .main
+            ) { [weak self] note in
+                let id = (note.object as? UIScene).map(ObjectIdentifier.init)
+                MainActor.assumeIsolated { self?.sceneUsed(id) }
+            })
+            useObservers.append(center.addObserver(
+                forName: UIWindow.didBecomeKeyNotification, object: nil, queue: .main
+            ) { [weak self] note in
+                MainActor.assumeIsolated {
+                    let id = (note.object as? UIWindow)?.windowScene.map(ObjectIdentifier.init)
+                    self?.sceneUsed(id)
+                }
+            })
+        }
+
+        private func sceneUsed(_ id: ObjectIdentifier?) {
+            guard let id else { return }
+            useCount += 1
+            uses[id] = useCount
+            // Forget scenes that are gone, so the table never grows with windows opened and closed.
+            let connected = Set(UIApplication.shared.connectedScenes.map(ObjectIdentifier.init))
+            uses = uses.filter { connected.contains($0.key) }
         }
 
         func presentChat(
             answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
             dismissedByPerson: @escaping @MainActor () -> Void
         ) {
-            guard let host, let top = Self.topViewController() else { return answer(.noWindow) }
+            guard let host, let top = topViewController() else { return answer(.noWindow) }
             // UIKit refuses to present from a controller that is being presented or dismissed, or that still
             // presents one being dismissed (the controller `topViewController` picks during a dismissal). It only
             // logs the refusal and never calls the completion, so the sheet is not asked for then.
@@ -232,18 +264,28 @@
                 || controller.transitionCoordinator != nil
         }
 
-        /// The view controller on top of the key window of the foreground active scene; `nil` when no scene is
-        /// active yet (a cold start from a notification tap) or it has no root view controller. A controller being
-        /// dismissed is passed over, so during a dismissal this is the controller it leaves (which is still in
-        /// transition: `isInTransition`).
-        static func topViewController() -> UIViewController? {
+        /// The view controller on top of the window of the scene the person is using (`ChatSceneChoice`: among
+        /// the foreground active scenes, the one used last); `nil` when no scene is active yet (a cold start from a
+        /// notification tap) or it has no root view controller. A controller being dismissed is passed over, so
+        /// during a dismissal this is the controller it leaves (which is still in transition: `isInTransition`).
+        func topViewController() -> UIViewController? {
             let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
-            guard let scene = scenes.first(where: { $0.activationState == .foregroundActive }),
-                  let window = scene.windows.first(where: \.isKeyWindow) ?? scene.windows.first,
-                  var top = window.rootViewController
+            let facts = scenes.map { scene in
+                ChatSceneChoice.Scene(
+                    isForegroundActive: scene.activationState == .foregroundActive,
+                    canPresent: Self.window(of: scene)?.rootViewController != nil,
+                    holdsKeyWindow: scene.windows.contains(where: \.isKeyWindow),
+                    lastUse: uses[ObjectIdentifier(scene)])
+            }
+            guard let chosen = ChatSceneChoice.pick(facts), var top = Self.window(of: scenes[chosen])?.rootViewController
             else { return nil }
             while let next = top.presentedViewController, !next.isBeingDismissed { top = next }
             return top
+        }
+
+        /// The window of `scene` to present in: its key window, else its first.
+        private static func window(of scene: UIWindowScene) -> UIWindow? {
+            scene.windows.first(where: \.isKeyWindow) ?? scene.windows.first
         }
     }
 
