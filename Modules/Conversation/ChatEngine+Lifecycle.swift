@@ -122,7 +122,7 @@ extension ChatEngine {
         clearTeam()
         links.clear()
         // Seed 000 "Reset support" deletes the device's images on the service; their copies here go too.
-        _ = try? deps.photos.write { $0.removeAll() }
+        photoKeeper.clear()
         session = session.afterChatReset(revision: revision)
         composer.chatReset()
         transcript.reset()

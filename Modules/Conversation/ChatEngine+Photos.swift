@@ -17,28 +17,29 @@ extension ChatEngine {
     /// fails (show the photo as failed with Retry: calling again resolves again), or the resolution's error.
     public func photo(_ attachmentID: String) async throws(ReceptionError) -> Data {
         let link = try currentLink(attachmentID)
-        if let kept = keptPhoto(attachmentID) { return kept }
         let epoch = links.epoch
+        let keeping = photoKeeper.epoch
+        // The cache is read on the keeper, off this actor: a file read and its SHA-256 never hold up the chat.
+        if let kept = await photoKeeper.photo(for: attachmentID) {
+            guard !isShutDown, links.epoch == epoch else { throw .cancelled }
+            return kept
+        }
         let data = try await download(attachmentID, link: link)
         // A chat reset (or the session's end) meanwhile: the photo is no longer the transcript's.
-        if !isShutDown, links.epoch == epoch { keepPhoto(data, for: attachmentID) }
+        if !isShutDown, links.epoch == epoch { await photoKeeper.keep(data, for: attachmentID, epoch: keeping) }
         return data
     }
 
     /// Spec 3.8: the photos of own messages the service confirmed (`Transcript.Merge.uploadedPhotos`) are kept
-    /// under their attachment IDs, from the prepared JPEGs this device uploaded, so they are never downloaded.
+    /// under their attachment IDs, from the prepared JPEGs this device uploaded, so they are never downloaded. The
+    /// writes are handed to the keeper, which makes them before its next read.
     func keepUploadedPhotos(_ photos: [Transcript.UploadedPhoto]) {
-        for photo in photos { keepPhoto(photo.jpeg, for: photo.attachmentID) }
+        photoKeeper.keepLater(photos.map { ($0.attachmentID, $0.jpeg) }, epoch: photoKeeper.epoch)
     }
 
-    /// The cached bytes of `attachmentID`; `nil` on a miss or once the session's cache is closed.
-    private func keptPhoto(_ attachmentID: String) -> Data? {
-        (try? deps.photos.read(orIfClosed: Data?.none) { $0.photo(for: attachmentID) }) ?? nil
-    }
-
-    /// Keeps `data` for `attachmentID` unless the session's cache is closed (a late download of an ended session).
-    private func keepPhoto(_ data: Data, for attachmentID: String) {
-        _ = try? deps.photos.write { $0.store(data, for: attachmentID) }
+    /// Makes the photo cache writes still pending (tests, before they reopen the cache).
+    package func photoWritesSettled() async {
+        await photoKeeper.settled()
     }
 
     /// Downloads `attachmentID` from `link`, resolving an expired link first or after a 403 (spec 3.15, 3.18).

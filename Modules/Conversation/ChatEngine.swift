@@ -97,6 +97,8 @@ public actor ChatEngine {
     var team = Team()
     /// The expired links of confirmed photos and their resolutions.
     var links = AttachmentLinks()
+    /// Reads and writes the session's photo cache off the engine's executor.
+    let photoKeeper: PhotoKeeper
     /// Snapshot observers and event receivers.
     var observers = Observers()
 
@@ -118,6 +120,7 @@ public actor ChatEngine {
     /// Makes an engine; call `start()` to load the cache.
     public init(_ dependencies: Dependencies) {
         self.deps = dependencies
+        photoKeeper = PhotoKeeper(dependencies.photos)
         let clock = dependencies.clock
         let service = dependencies.service
         outbox = Outbox(clock: clock)

@@ -11,7 +11,9 @@ extension Reception {
     public func openChat() {
         whenConfigured("openChat") { [weak self] _, _ in
             guard let self else { return }
-            if self.presence.openRequested(hasPresenter: self.sheetPresenter != nil) { self.askForSheet() }
+            let presenter = self.sheetPresenter
+            let shows = presenter?.showsSheet ?? false
+            if self.presence.openRequested(hasPresenter: presenter != nil, sheetShows: shows) { self.askForSheet() }
             self.chatPresenceChanged()
         }
     }
@@ -47,18 +49,28 @@ extension Reception {
         case .dismiss:
             presenter.dismissChat()
         case .waitForWindow:
-            presenter.waitForWindow { [weak self] in self?.retrySheet() }
+            presenter.waitForWindow { [weak self] in self?.retrySheet(timedOut: false) }
         case .waitForTransition:
-            presenter.waitForTransition { [weak self] in self?.retrySheet() }
+            presenter.waitForTransition { [weak self] end in self?.retrySheet(timedOut: end == .timedOut) }
         case .givenUp:
-            logger("Chat").error("the chat sheet was not presented: another presentation stayed in progress")
+            logSheetGivenUp()
         }
         chatPresenceChanged()
     }
 
-    /// A window became available, or the transition that refused the sheet ended.
-    private func retrySheet() {
-        if presence.retryAvailable() { askForSheet() }
+    /// A window became available, or the wait for the transition that refused the sheet ended or timed out.
+    private func retrySheet(timedOut: Bool) {
+        switch presence.retryAvailable(timedOut: timedOut) {
+        case .none: break
+        case .ask: askForSheet()
+        case .givenUp:
+            logSheetGivenUp()
+            chatPresenceChanged()
+        }
+    }
+
+    private func logSheetGivenUp() {
+        logger("Chat").error("the chat sheet was not presented: another presentation stayed in progress")
     }
 
     /// Ends an `openChat()`: the sheet goes if it shows (seed 000: closeChat, logout, deletion, a token for another

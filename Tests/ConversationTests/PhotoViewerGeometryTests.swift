@@ -54,30 +54,46 @@ struct PhotoViewerGeometryTests {
     @Test("a drag down on the fitted photo closes the viewer past its distance, or with a flick")
     func dragDownCloses() {
         let short = CGSize(width: 5, height: 60)
-        #expect(!geometry.closesOnDragEnd(translation: short, predictedTranslation: short, scale: 1))
+        #expect(!geometry.closesOnDragEnd(translation: short, predictedTranslation: short, scale: 1, pinched: false))
         #expect(geometry.closesOnDragEnd(
             translation: CGSize(width: 0, height: PhotoViewerGeometry.dismissDistance), predictedTranslation: .zero,
-            scale: 1))
+            scale: 1, pinched: false))
         #expect(geometry.closesOnDragEnd(
-            translation: short, predictedTranslation: CGSize(width: 0, height: 400), scale: 1), "a flick")
+            translation: short, predictedTranslation: CGSize(width: 0, height: 400), scale: 1, pinched: false), "a flick")
     }
 
     @Test("a drag does not close a zoomed photo, nor one going up or sideways")
     func dragThatDoesNotClose() {
         let far = CGSize(width: 0, height: 500)
-        #expect(!geometry.closesOnDragEnd(translation: far, predictedTranslation: far, scale: 2), "zoomed: a pan")
+        #expect(!geometry.closesOnDragEnd(translation: far, predictedTranslation: far, scale: 2, pinched: false), "zoomed: a pan")
         let up = CGSize(width: 0, height: -500)
-        #expect(!geometry.closesOnDragEnd(translation: up, predictedTranslation: up, scale: 1))
+        #expect(!geometry.closesOnDragEnd(translation: up, predictedTranslation: up, scale: 1, pinched: false))
         let sideways = CGSize(width: 300, height: 130)
-        #expect(!geometry.closesOnDragEnd(translation: sideways, predictedTranslation: sideways, scale: 1))
+        #expect(!geometry.closesOnDragEnd(translation: sideways, predictedTranslation: sideways, scale: 1, pinched: false))
     }
 
     @Test("the backdrop fades with the drag down, from 0 to 1, and not while zoomed")
     func dismissProgress() {
-        #expect(geometry.dismissProgress(translation: .zero, scale: 1) == 0)
-        #expect(geometry.dismissProgress(translation: CGSize(width: 0, height: 120), scale: 1) == 0.5)
-        #expect(geometry.dismissProgress(translation: CGSize(width: 0, height: 10_000), scale: 1) == 1)
-        #expect(geometry.dismissProgress(translation: CGSize(width: 0, height: 120), scale: 2) == 0)
+        #expect(geometry.dismissProgress(translation: .zero, scale: 1, pinched: false) == 0)
+        #expect(geometry.dismissProgress(translation: CGSize(width: 0, height: 120), scale: 1, pinched: false) == 0.5)
+        #expect(geometry.dismissProgress(translation: CGSize(width: 0, height: 10_000), scale: 1, pinched: false) == 1)
+        #expect(geometry.dismissProgress(translation: CGSize(width: 0, height: 120), scale: 2, pinched: false) == 0)
+    }
+
+    @Test("a pinch in the gesture stops the drag from closing or fading, even once the pinch ended at scale 1")
+    func pinchStopsTheDismissDrag() {
+        let down = CGSize(width: 0, height: 500)
+        #expect(geometry.dragRole(scale: 1, pinched: true) == .ignored)
+        #expect(geometry.dragRole(scale: 3, pinched: true) == .pan, "a zoomed photo pans as it is pinched")
+        #expect(!geometry.closesOnDragEnd(translation: down, predictedTranslation: down, scale: 1, pinched: true))
+        #expect(geometry.dismissProgress(translation: down, scale: 1, pinched: true) == 0)
+        #expect(geometry.closesOnDragEnd(translation: down, predictedTranslation: down, scale: 1, pinched: false))
+    }
+
+    @Test("a drag pans a zoomed photo and moves a fitted one towards closing")
+    func dragRoles() {
+        #expect(geometry.dragRole(scale: 2, pinched: false) == .pan)
+        #expect(geometry.dragRole(scale: 1, pinched: false) == .dismiss)
     }
 
     @Test("a pan is clamped to the overflow, and a non-finite proposal stays put")

@@ -71,6 +71,42 @@ struct TranscriptFollowingTests {
         #expect(Position(contentBottom: .nan, contentHeight: .nan, visibleHeight: 600).isNearBottom)
     }
 
+    @Test("the bottom is the composer's top edge: the inset under the composer is not part of the viewport")
+    func nearTheBottomIsMeasuredAboveTheComposer() {
+        // An 800-point scroll view with the composer and the home indicator (130 points) over its bottom.
+        let atRest = Position(contentBottom: 670, contentHeight: 2000, visibleHeight: 800, bottomInset: 130)
+        #expect(atRest.isNearBottom)
+        #expect(atRest.visibleHeight == 670)
+        let justWithin = Position(contentBottom: 714, contentHeight: 2000, visibleHeight: 800, bottomInset: 130)
+        #expect(justWithin.isNearBottom)
+        // 60 points up is past the 44-point line, though its bottom is still 70 points inside the scroll view.
+        let scrolledUp = Position(contentBottom: 730, contentHeight: 2000, visibleHeight: 800, bottomInset: 130)
+        #expect(!scrolledUp.isNearBottom)
+        #expect(Position(contentBottom: 730, contentHeight: 2000, visibleHeight: 800, bottomInset: .nan).isNearBottom,
+                "an inset that cannot be measured counts as none")
+    }
+
+    @Test("iOS 18's scroll geometry (visible rect, content insets) gives the same position as the frames")
+    func positionFromScrollGeometry() {
+        // At the bottom the content offset is the content height plus the bottom inset less the container.
+        let atRest = Position(contentHeight: 2000, visibleTop: 2000 + 130 - 800, containerHeight: 800, bottomInset: 130)
+        #expect(atRest.isNearBottom)
+        #expect(atRest == Position(contentBottom: 670, contentHeight: 2000, visibleHeight: 800, bottomInset: 130))
+        let scrolledUp = Position(contentHeight: 2000, visibleTop: 1230, containerHeight: 800, bottomInset: 130)
+        #expect(!scrolledUp.isNearBottom)
+    }
+
+    @Test("the keyboard growing the bottom inset shrinks the viewport: a following transcript scrolls back down")
+    func keyboardInsetKeepsFollowing() {
+        var following = Self.atBottom("a")
+        _ = following.readerMoved(
+            to: Position(contentBottom: 670, contentHeight: 2000, visibleHeight: 800, bottomInset: 130))
+        let keyboard = Position(contentBottom: 670, contentHeight: 2000, visibleHeight: 800, bottomInset: 400)
+        #expect(!keyboard.isNearBottom)
+        #expect(following.readerMoved(to: keyboard) == .animated)
+        #expect(following.isFollowing)
+    }
+
     @Test("scrolled up, a team reply keeps the reader's place and is counted")
     func scrolledUpRepliesAreCountedNotFollowed() {
         var following = Self.scrolledUp("a")
@@ -197,6 +233,35 @@ struct TranscriptFollowingTests {
         _ = following.readerMoved(to: Position(contentBottom: 300, contentHeight: 1100, visibleHeight: 300))
         #expect(following.readerMoved(to: scrolled) == nil)
         #expect(!following.isFollowing)
+    }
+
+    @Test("a flick up in the frame a lazy row above is measured again leaves the bottom: no pull back down")
+    func flickDuringRowCorrectionLeavesTheBottom() {
+        var following = Self.atBottom("a")
+        // The reader scrolled 30 points up (still near the bottom, reported: the distance counts there) ...
+        let near = Position(contentBottom: 630, contentHeight: 1000, visibleHeight: 600)
+        #expect(near.isNearBottom)
+        #expect(near != Self.bottom, "near the bottom every point of distance is reported")
+        #expect(following.readerMoved(to: near) == nil)
+        // ... then, in one frame, flicked 40 points further while a row above grew by 120 once measured.
+        let flicked = Position(contentBottom: 630 + 40 + 120, contentHeight: 1120, visibleHeight: 600)
+        #expect(following.readerMoved(to: flicked) == nil, "the reader is not scrolled back down")
+        #expect(!following.isFollowing)
+        // The same correction with no scroll keeps the bottom in view.
+        var still = Self.atBottom("a")
+        #expect(still.readerMoved(to: Position(contentBottom: 720, contentHeight: 1120, visibleHeight: 600)) == .animated)
+        #expect(still.isFollowing)
+    }
+
+    @Test("far from the bottom a scroll is not reported; near it, or a size change, is")
+    func positionsEqualWhereNoReportIsNeeded() {
+        let far = Position(contentBottom: 900, contentHeight: 1000, visibleHeight: 600)
+        #expect(far == Position(contentBottom: 1000, contentHeight: 1000, visibleHeight: 600))
+        #expect(far.distanceFromBottom == 300)
+        #expect(far != Position(contentBottom: 900, contentHeight: 1010, visibleHeight: 600))
+        #expect(Position(contentBottom: 610, contentHeight: 1000, visibleHeight: 600)
+            != Position(contentBottom: 620, contentHeight: 1000, visibleHeight: 600))
+        #expect(Set([far, Position(contentBottom: 1000, contentHeight: 1000, visibleHeight: 600)]).count == 1)
     }
 
     @Test("scrolled up, later geometry changes leave the reader's place")

@@ -23,7 +23,7 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
     private(set) var isShowing = false
     private var dismissedByPerson: (@MainActor () -> Void)?
     private var ready: (@MainActor () -> Void)?
-    private var transitionEnded: (@MainActor () -> Void)?
+    private var transitionEnded: (@MainActor (ChatSheetTransitionEnd) -> Void)?
     private var lateAnswer: (@MainActor (ChatSheetAnswer) -> Void)?
 
     func presentChat(
@@ -41,7 +41,9 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
 
     func waitForWindow(_ ready: @escaping @MainActor () -> Void) { self.ready = ready }
 
-    func waitForTransition(_ ended: @escaping @MainActor () -> Void) { transitionEnded = ended }
+    func waitForTransition(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) { transitionEnded = ended }
+
+    var showsSheet: Bool { isShowing }
 
     func dismissChat() {
         dismissals += 1
@@ -67,7 +69,21 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
         transitionInProgress = stillBusy
         let ended = transitionEnded
         transitionEnded = nil
-        ended?()
+        ended?(.ended)
+    }
+
+    /// The transition that refused the sheet does not end within the presenter's bound.
+    func timeOutTransition(stillBusy: Bool = true) {
+        transitionInProgress = stillBusy
+        let ended = transitionEnded
+        transitionEnded = nil
+        ended?(.timedOut)
+    }
+
+    /// The sheet goes with no report: the host dismisses the whole stack it was in (a paywall presented over it,
+    /// then the root's `dismiss(animated:)`), or the scene holding it is closed before any callback.
+    func loseSheetSilently() {
+        isShowing = false
     }
 
     /// UIKit's completion of the presentation in progress.
@@ -187,6 +203,57 @@ struct ChatSheetTests {
         presenter.transitionInProgress = false
         app.reception.openChat()
         #expect(presenter.presentations == 1, "the next openChat is not swallowed")
+        #expect(app.reception.isChatOpen)
+    }
+
+    @Test("a sheet gone with no report (the host dismissed the stack it was in) is presented again by openChat")
+    func sheetLostSilently() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        app.reception.openChat()
+        presenter.loseSheetSilently()
+        app.reception.openChat()
+        #expect(presenter.presentations == 2, "openChat does not trust a sheet the presenter no longer shows")
+        #expect(app.reception.isChatOpen)
+        #expect(presenter.isShowing)
+    }
+
+    @Test("a transition wait ends once: the completion, the retry delay and the timeout after it do nothing")
+    func transitionWaitEndsOnce() {
+        var ends: [ChatSheetTransitionEnd] = []
+        let wait = ChatSheetTransitionWait { ends.append($0) }
+        #expect(!wait.isOver)
+        wait.end(.ended)
+        wait.end(.ended)
+        wait.end(.timedOut)
+        #expect(ends == [.ended])
+        #expect(wait.isOver)
+    }
+
+    @Test("a transition wait that times out counts as a refusal: the request is dropped, not left waiting")
+    func transitionTimeoutCountsAsRefusal() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.transitionInProgress = true
+        app.reception.openChat()
+        presenter.timeOutTransition()
+        #expect(presenter.requests == Reception.maximumSheetRefusals - 1, "a timeout asks again")
+        #expect(!presenter.isWaitingForTransition, "the timeout and the refusal after it used up the refusals")
+        #expect(!app.reception.isChatOpen)
+        presenter.transitionInProgress = false
+        app.reception.openChat()
+        #expect(presenter.presentations == 1, "the next openChat is not swallowed")
+        #expect(app.reception.isChatOpen)
+    }
+
+    @Test("a transition wait that times out asks again, and opens if UIKit accepts then")
+    func transitionTimeoutRetries() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.transitionInProgress = true
+        app.reception.openChat()
+        presenter.timeOutTransition(stillBusy: false)
+        #expect(presenter.presentations == 1)
         #expect(app.reception.isChatOpen)
     }
 
@@ -379,5 +446,43 @@ struct ChatSheetTests {
         app.reception.tapCard(messageID: card.id)
         #expect(app.openedURLs.map(\.host) == ["apps.apple.com"])
         #expect(app.events.contains(.reviewOpened))
+    }
+}
+
+/// Which iPad window the SDK sheet opens in (`ChatSceneChoice`).
+@Suite("ChatSceneChoiceTests")
+struct ChatSceneChoiceTests {
+    typealias Scene = ChatSceneChoice.Scene
+
+    static func scene(active: Bool = true, present: Bool = true, key: Bool = false, used: Int? = nil) -> Scene {
+        Scene(isForegroundActive: active, canPresent: present, holdsKeyWindow: key, lastUse: used)
+    }
+
+    @Test("two windows side by side: the chat opens in the one used last, not the first UIKit lists")
+    func lastUsedWins() {
+        let scenes = [Self.scene(key: true, used: 3), Self.scene(key: true, used: 7)]
+        #expect(ChatSceneChoice.pick(scenes) == 1)
+        #expect(ChatSceneChoice.pick(scenes.reversed()) == 0)
+    }
+
+    @Test("a background or inactive scene is never chosen, however recently used")
+    func onlyForegroundActive() {
+        let scenes = [Self.scene(active: false, used: 9), Self.scene(used: 2)]
+        #expect(ChatSceneChoice.pick(scenes) == 1)
+        #expect(ChatSceneChoice.pick([Self.scene(active: false, key: true, used: 1)]) == nil)
+        #expect(ChatSceneChoice.pick([]) == nil)
+    }
+
+    @Test("a scene without a window to present from is skipped")
+    func needsAWindow() {
+        #expect(ChatSceneChoice.pick([Self.scene(present: false, used: 5), Self.scene(used: 1)]) == 1)
+        #expect(ChatSceneChoice.pick([Self.scene(present: false)]) == nil)
+    }
+
+    @Test("with no use seen yet: the scene holding a key window, else the first")
+    func noUseSeen() {
+        #expect(ChatSceneChoice.pick([Self.scene(), Self.scene(key: true)]) == 1)
+        #expect(ChatSceneChoice.pick([Self.scene(), Self.scene()]) == 0)
+        #expect(ChatSceneChoice.pick([Self.scene(key: true), Self.scene(used: 1)]) == 1, "a seen use beats a key window")
     }
 }

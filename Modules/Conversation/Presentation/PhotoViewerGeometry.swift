@@ -59,18 +59,40 @@ public struct PhotoViewerGeometry: Sendable, Equatable {
         return (target, clamped(CGSize(width: dx, height: dy), scale: target))
     }
 
+    /// What a drag does now: on a zoomed photo it pans; on the fitted photo it moves the photo towards closing,
+    /// unless a pinch is (or was) part of the same drag, so a quick pinch with a downward drift never closes the
+    /// viewer. `pinched` stays true from a pinch's first change until the drag ends.
+    public enum DragRole: Sendable, Hashable {
+        /// Move the zoomed photo, within its edges.
+        case pan
+        /// Move the fitted photo down, fading the backdrop, towards closing.
+        case dismiss
+        /// Leave the fitted photo where the pinch puts it; the drag towards closing is zero.
+        case ignored
+    }
+
+    /// The role of a drag at `scale`, `pinched` when a pinch took part in the gesture.
+    public func dragRole(scale: CGFloat, pinched: Bool) -> DragRole {
+        if scale > 1 { return .pan }
+        return pinched ? .ignored : .dismiss
+    }
+
     /// Whether a drag that ended with `translation` (and `predictedTranslation`, its flick's predicted end)
-    /// closes the viewer: only on the fitted photo, and only downwards and mostly vertical.
-    public func closesOnDragEnd(translation: CGSize, predictedTranslation: CGSize, scale: CGFloat) -> Bool {
-        guard scale <= 1, translation.height > 0, abs(translation.height) > abs(translation.width) else {
-            return false
-        }
+    /// closes the viewer: only on the fitted photo, with no pinch in the gesture (`pinched`), and only downwards
+    /// and mostly vertical.
+    public func closesOnDragEnd(
+        translation: CGSize, predictedTranslation: CGSize, scale: CGFloat, pinched: Bool
+    ) -> Bool {
+        guard dragRole(scale: scale, pinched: pinched) == .dismiss, translation.height > 0,
+              abs(translation.height) > abs(translation.width)
+        else { return false }
         return translation.height >= Self.dismissDistance || predictedTranslation.height >= Self.dismissPredictedDistance
     }
 
-    /// How far a downward drag of the fitted photo is towards closing, 0…1 (the backdrop fades by it).
-    public func dismissProgress(translation: CGSize, scale: CGFloat) -> Double {
-        guard scale <= 1, translation.height > 0 else { return 0 }
+    /// How far a downward drag of the fitted photo is towards closing, 0…1 (the backdrop fades by it): 0 on a
+    /// zoomed photo and whenever a pinch took part in the gesture.
+    public func dismissProgress(translation: CGSize, scale: CGFloat, pinched: Bool) -> Double {
+        guard dragRole(scale: scale, pinched: pinched) == .dismiss, translation.height > 0 else { return 0 }
         return Double(min(translation.height / (Self.dismissDistance * 2), 1))
     }
 

@@ -17,7 +17,8 @@ import Foundation
 ///   from its bottom at once.
 /// - Reaching the bottom by hand clears the count.
 /// - Only scrolling leaves the bottom: when the content grows under a following reader or the viewport shrinks (the
-///   keyboard), the transcript scrolls back down instead of treating the reader as gone.
+///   keyboard), the transcript scrolls back down instead of treating the reader as gone; a scroll up in the same
+///   frame as such a change (a lazy row measured again as the reader flicks up) still leaves the bottom.
 ///
 /// It is a value with no clock and no view: every rule is tested on Linux.
 public struct TranscriptFollowing: Sendable, Hashable {
@@ -30,23 +31,65 @@ public struct TranscriptFollowing: Sendable, Hashable {
     }
 
     /// Where the reader is, as the scroll view's geometry says: reported by the screen whenever it changes.
+    ///
+    /// The viewport is the scroll view less its bottom inset: the composer (a `.safeAreaInset`), the home
+    /// indicator and the keyboard cover the content there, and a transcript at rest at the bottom ends at the
+    /// inset's top edge, not at the scroll view's. Measured against the whole scroll view, the reader at the bottom
+    /// would sit the inset's height short of it and the near-bottom line would be the inset plus
+    /// `nearBottomDistance` away.
+    ///
+    /// Two positions are equal when the screen need not report the second: the same side of the near-bottom line,
+    /// the same sizes, and, near the bottom only, the same distance from it. So a reader scrolling far above the
+    /// bottom is reported only when a size changes, and the last report before they cross the line says exactly
+    /// where they were.
     public struct Position: Sendable, Hashable {
-        /// The bottom of the content is within `nearBottomDistance` of the bottom of the visible area (or the
+        /// The bottom of the content is within `nearBottomDistance` of the bottom of the viewport (or the
         /// content is shorter than it).
         public var isNearBottom: Bool
         /// The content's height, in whole points.
         public var contentHeight: Int
-        /// The visible area's height, in whole points.
+        /// The viewport's height (the visible area less its bottom inset), in whole points.
         public var visibleHeight: Int
+        /// How far the content's bottom is below the viewport's, in whole points (0 or less at the bottom, 0 when
+        /// it cannot be measured).
+        public var distanceFromBottom: Int
 
-        /// The position of content whose bottom edge is at `contentBottom` in the visible area's coordinates (0 at
-        /// its top), `contentHeight` tall, in a visible area `visibleHeight` tall. Values that are not finite count
-        /// as at the bottom, so a geometry the screen cannot measure never strands the reader.
-        public init(contentBottom: Double, contentHeight: Double, visibleHeight: Double) {
-            let distance = contentBottom - visibleHeight
+        /// The distance as far as equality goes: only near the bottom.
+        private var reportedDistance: Int { isNearBottom ? distanceFromBottom : 0 }
+
+        public static func == (lhs: Position, rhs: Position) -> Bool {
+            lhs.isNearBottom == rhs.isNearBottom && lhs.contentHeight == rhs.contentHeight
+                && lhs.visibleHeight == rhs.visibleHeight && lhs.reportedDistance == rhs.reportedDistance
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(isNearBottom)
+            hasher.combine(contentHeight)
+            hasher.combine(visibleHeight)
+            hasher.combine(reportedDistance)
+        }
+
+        /// The position of content whose bottom edge is at `contentBottom` in the scroll view's coordinates (0 at
+        /// its top), `contentHeight` tall, in a scroll view `visibleHeight` tall whose bottom `bottomInset` points
+        /// are covered (the composer, the home indicator, the keyboard). Values that are not finite count as at
+        /// the bottom, so a geometry the screen cannot measure never strands the reader.
+        public init(contentBottom: Double, contentHeight: Double, visibleHeight: Double, bottomInset: Double = 0) {
+            let inset = bottomInset.isFinite ? max(0, bottomInset) : 0
+            let viewport = visibleHeight - inset
+            let distance = contentBottom - viewport
             isNearBottom = !distance.isFinite || distance <= TranscriptFollowing.nearBottomDistance
             self.contentHeight = Self.points(contentHeight)
-            self.visibleHeight = Self.points(visibleHeight)
+            self.visibleHeight = Self.points(viewport)
+            distanceFromBottom = Self.points(distance)
+        }
+
+        /// The position from a scroll view's own geometry (iOS 18's `ScrollGeometry`): the content
+        /// `contentHeight` tall, scrolled so that `visibleTop` (the visible rect's top, in content coordinates) is
+        /// at the top of a container `containerHeight` tall, with `bottomInset` points covered at its bottom.
+        public init(contentHeight: Double, visibleTop: Double, containerHeight: Double, bottomInset: Double) {
+            self.init(
+                contentBottom: contentHeight - visibleTop, contentHeight: contentHeight,
+                visibleHeight: containerHeight, bottomInset: bottomInset)
         }
 
         /// Whole points, clamped so that no measurement can trap.
@@ -141,16 +184,29 @@ public struct TranscriptFollowing: Sendable, Hashable {
         guard isFollowing else { return nil }
         // The first report after appearing, before the opening scroll landed.
         guard let last else { return .immediate }
-        // The bottom went out of view while following. With the same content and viewport, only the reader's
-        // scroll can have moved it: they are reading above now. Otherwise the content grew below (a new row, a
-        // status line, a photo) or the viewport shrank (the keyboard): keep the bottom in view. iOS 17 has no
-        // scroll phase to tell a drag apart, so a scroll away in the very frame that a lazy row's estimated height
-        // is corrected reads as growth and scrolls down once; the reader's next scroll away then counts.
-        if last.contentHeight == position.contentHeight, last.visibleHeight == position.visibleHeight {
+        // The bottom went out of view while following. The content growing (a new row, a status line, a photo, a
+        // lazy row's estimated height corrected) moves the bottom down by the growth, the viewport shrinking (the
+        // keyboard) by the shrink; whatever else moved it away is the reader's own scroll. So a reader who flicks
+        // up in the very frame a row above is measured again is not pulled back down: they are reading above now.
+        // Only growth and shrink alone keep the bottom in view.
+        if Self.readerScroll(from: last, to: position) > Self.readerScrollTolerance {
             isFollowing = false
             return nil
         }
         return .animated
+    }
+
+    /// How far (in points) the reader may seem to scroll up between two reports, from rounding, and still count as
+    /// not having scrolled.
+    public static let readerScrollTolerance = 2
+
+    /// How far the reader scrolled up between two reports: the change in distance from the bottom that neither the
+    /// content's growth nor the viewport's shrink accounts for.
+    static func readerScroll(from last: Position, to position: Position) -> Int {
+        let moved = Int64(position.distanceFromBottom) - Int64(last.distanceFromBottom)
+        let grown = Int64(position.contentHeight) - Int64(last.contentHeight)
+        let shrunk = Int64(last.visibleHeight) - Int64(position.visibleHeight)
+        return Int(clamping: moved - grown - shrunk)
     }
 
     /// The control to show over the transcript, in `texts`' language; `nil` while nothing is unseen.

@@ -13,10 +13,45 @@ package protocol ChatSheetPresenting: AnyObject {
         dismissedByPerson: @escaping @MainActor () -> Void)
     /// Calls `ready` once, when a window may be able to present (a scene became active).
     func waitForWindow(_ ready: @escaping @MainActor () -> Void)
-    /// Calls `ended` once, when the presentation or dismissal that refused the sheet has ended.
-    func waitForTransition(_ ended: @escaping @MainActor () -> Void)
-    /// Dismisses the sheet this presenter showed, if it still shows.
+    /// Calls `ended` once: `.ended` when the presentation or dismissal that refused the sheet has ended (or, with
+    /// no transition to follow, after a short delay), `.timedOut` when it has not ended within a bound.
+    func waitForTransition(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void)
+    /// Dismisses the sheet this presenter showed, if it still shows: at once, or once the transition in progress
+    /// ends (UIKit refuses a dismissal during one). The presenter keeps track of that sheet until it is gone.
     func dismissChat()
+    /// Whether the sheet this presenter last presented is still shown: false once it has gone without a report
+    /// (the host dismissed the whole stack it was in, its window scene was closed, it was released).
+    var showsSheet: Bool { get }
+}
+
+/// How a wait for a refusing transition ended (`ChatSheetPresenting.waitForTransition`).
+package enum ChatSheetTransitionEnd: Sendable, Hashable {
+    /// The transition ended: ask again.
+    case ended
+    /// It did not end within the bound: it counts as one more refusal (`ChatPresence.maximumRefusals`), and the
+    /// sheet is asked for again while refusals remain.
+    case timedOut
+}
+
+/// One wait's end, given once whichever comes first: the transition's completion, a retry after a delay, the
+/// timeout. The UIKit presenter arms all of them; later ones do nothing.
+@MainActor
+package final class ChatSheetTransitionWait {
+    private var ended: (@MainActor (ChatSheetTransitionEnd) -> Void)?
+
+    package init(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) {
+        self.ended = ended
+    }
+
+    /// Whether the wait has ended.
+    package var isOver: Bool { ended == nil }
+
+    /// Ends the wait `how`, unless it has ended already.
+    package func end(_ how: ChatSheetTransitionEnd) {
+        let callback = ended
+        ended = nil
+        callback?(how)
+    }
 }
 
 /// The presenter's answer to one `presentChat` call.
@@ -64,6 +99,16 @@ struct ChatPresence: Sendable, Hashable {
         case givenUp
     }
 
+    /// What the facade does once a wait (for a window, or for a transition) ended.
+    enum RetryStep: Sendable, Hashable {
+        /// Nothing: the request no longer stands, or nothing waited.
+        case none
+        /// Ask for the sheet again.
+        case ask
+        /// The wait timed out once too often: the request is dropped, as after `maximumRefusals` refusals.
+        case givenUp
+    }
+
     /// Refusals in a row after which an `openChat()` stops asking.
     static let maximumRefusals = 3
 
@@ -82,8 +127,12 @@ struct ChatPresence: Sendable, Hashable {
     var isOpen: Bool { sheet == .presented || (requested && hostDraws) || embeddedScreens > 0 }
 
     /// `openChat()`: returns whether the sheet should be asked for now (never twice, never over an embedded chat).
-    /// `hasPresenter` is false where no SDK sheet exists (the host draws the chat).
-    mutating func openRequested(hasPresenter: Bool) -> Bool {
+    /// `hasPresenter` is false where no SDK sheet exists (the host draws the chat). `sheetShows` is the presenter's
+    /// word that the sheet it presented is still shown: a presented sheet it no longer shows went without a
+    /// report (the host dismissed the stack it was in, its scene was closed), so it counts as dismissed and is
+    /// asked for again instead of `openChat()` doing nothing for ever.
+    mutating func openRequested(hasPresenter: Bool, sheetShows: Bool = true) -> Bool {
+        if sheet == .presented, !sheetShows { sheetDismissedByPerson() }
         guard !requested, embeddedScreens == 0 else { return false }
         requested = true
         refusals = 0
@@ -118,27 +167,33 @@ struct ChatPresence: Sendable, Hashable {
                 sheet = .hidden
                 return .none
             }
-            refusals += 1
-            guard refusals < Self.maximumRefusals else {
-                sheet = .hidden
-                requested = false
-                refusals = 0
-                return .givenUp
-            }
+            guard refusalCounted() else { return .givenUp }
             sheet = .waitingForTransition
             return .waitForTransition
         }
     }
 
-    /// A window became available, or the transition that refused the sheet ended: returns whether to ask again.
-    mutating func retryAvailable() -> Bool {
-        guard sheet == .waitingForWindow || sheet == .waitingForTransition else { return false }
+    /// A window became available, or the transition that refused the sheet ended (`timedOut`: it did not end in
+    /// time, one more refusal): returns whether to ask again, or that the request is dropped.
+    mutating func retryAvailable(timedOut: Bool = false) -> RetryStep {
+        guard sheet == .waitingForWindow || sheet == .waitingForTransition else { return .none }
         guard requested else {
             sheet = .hidden
-            return false
+            return .none
         }
+        if timedOut, sheet == .waitingForTransition, !refusalCounted() { return .givenUp }
         sheet = .presenting
-        return true
+        return .ask
+    }
+
+    /// Counts one more refusal; after `maximumRefusals` in a row the request is dropped and this returns false.
+    private mutating func refusalCounted() -> Bool {
+        refusals += 1
+        guard refusals >= Self.maximumRefusals else { return true }
+        sheet = .hidden
+        requested = false
+        refusals = 0
+        return false
     }
 
     /// `closeChat()`, logout, deletion or a reset: returns whether a shown sheet must be dismissed now. A sheet
@@ -159,7 +214,8 @@ struct ChatPresence: Sendable, Hashable {
         }
     }
 
-    /// The sheet went without `dismissChat()` (a swipe-down, or the host dismissing what it was presented over).
+    /// The sheet went without `dismissChat()` (a swipe-down, the host dismissing what it was presented over, its
+    /// scene closed, its controller released).
     mutating func sheetDismissedByPerson() {
         guard sheet == .presented || sheet == .presenting else { return }
         sheet = .hidden
@@ -169,4 +225,39 @@ struct ChatPresence: Sendable, Hashable {
     /// An embedded chat screen appeared or disappeared.
     mutating func embeddedScreenAppeared() { embeddedScreens += 1 }
     mutating func embeddedScreenDisappeared() { embeddedScreens = max(0, embeddedScreens - 1) }
+}
+
+/// Which window scene the SDK sheet goes to when several are connected (iPad windows, an external display): the
+/// one the person is using. Decided outside UIKit from each scene's facts, so it is tested on Linux.
+package enum ChatSceneChoice {
+    /// What the presenter knows of one connected window scene.
+    package struct Scene: Sendable, Hashable {
+        /// The scene is in the foreground and receiving events.
+        package var isForegroundActive: Bool
+        /// It has a window with a root view controller to present from.
+        package var canPresent: Bool
+        /// One of its windows is a key window.
+        package var holdsKeyWindow: Bool
+        /// When the person last used the scene (it became active, or one of its windows became key: a tap or a
+        /// keystroke in it), as a counter, larger is later; `nil` if not seen since the presenter started.
+        package var lastUse: Int?
+
+        package init(isForegroundActive: Bool, canPresent: Bool, holdsKeyWindow: Bool, lastUse: Int?) {
+            self.isForegroundActive = isForegroundActive
+            self.canPresent = canPresent
+            self.holdsKeyWindow = holdsKeyWindow
+            self.lastUse = lastUse
+        }
+    }
+
+    /// The index in `scenes` to present in, or `nil` when none is foreground active with a window (a cold start:
+    /// the presenter then waits for a scene to activate). Among the foreground active scenes that can present: the
+    /// one used last; else one holding a key window; else the first in UIKit's order. Never a scene in the
+    /// background or inactive, where the person would not see the sheet.
+    package static func pick(_ scenes: [Scene]) -> Int? {
+        let usable = scenes.indices.filter { scenes[$0].isForegroundActive && scenes[$0].canPresent }
+        let used = usable.filter { scenes[$0].lastUse != nil }
+        if let latest = used.max(by: { (scenes[$0].lastUse ?? 0) < (scenes[$1].lastUse ?? 0) }) { return latest }
+        return usable.first { scenes[$0].holdsKeyWindow } ?? usable.first
+    }
 }

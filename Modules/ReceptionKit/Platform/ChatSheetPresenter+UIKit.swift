@@ -6,30 +6,67 @@
     /// The SDK sheet on iOS: a `ReceptionChatView` in a `UIHostingController`, presented over the top-most view
     /// controller of the foreground active scene. It answers each request once: presented (UIKit's completion),
     /// no window, or busy when UIKit refuses because a presentation or dismissal is in progress (then it waits for
-    /// that transition's end). A swipe-down reaches the facade through the presentation controller's delegate.
-    /// Compiled only where UIKit exists; the rules it follows (present once, count as open only once presented,
-    /// ask again after a refusal, who dismisses) are `ChatPresence`'s, tested on Linux (Docs/Apple.md).
+    /// that transition's end, a retry delay, or a timeout). However the sheet goes without `dismissChat()` (a
+    /// swipe-down, its last disappearance, its release when the host dismissed the stack it was in, its window
+    /// scene closed) the facade is told once; and `showsSheet` says whether it is still shown, for a loss nothing
+    /// reported. Compiled only where UIKit exists; the rules it follows (present once, count as open only once
+    /// presented, ask again after a refusal, a timeout as a refusal, a silent loss as a dismissal) are
+    /// `ChatPresence`'s, tested on Linux (Docs/Apple.md).
     @MainActor
     final class UIKitChatSheetPresenter: NSObject, ChatSheetPresenting, UIAdaptivePresentationControllerDelegate {
         private weak var host: Reception?
         /// The sheet this presenter showed, or is presenting.
         private weak var sheet: UIViewController?
+        /// Which sheet `sheet` is: a report from an earlier one (its release comes later) is not about it.
+        private var generation = 0
         /// The answer owed to the facade for the presentation in progress: given once.
         private var pendingAnswer: (@MainActor (ChatSheetAnswer) -> Void)?
         private var dismissedByPerson: (@MainActor () -> Void)?
         private var sceneObserver: (any NSObjectProtocol)?
+        /// Watches the sheet's window scene: closed (an iPad window), the sheet is gone.
+        private var disconnectObserver: (any NSObjectProtocol)?
         /// The controller whose transition refused the last presentation.
         private weak var blocker: UIViewController?
 
+        /// When the person last used each connected scene (`ChatSceneChoice`): a counter, not a time.
+        private var uses: [ObjectIdentifier: Int] = [:]
+        private var useCount = 0
+        private var useObservers: [any NSObjectProtocol] = []
+
         init(host: Reception) {
             self.host = host
+            super.init()
+            // A scene that becomes active, or whose window becomes key (the person tapped or typed in it), is the
+            // one in use: on an iPad with two windows side by side the chat opens where the person is.
+            let center = NotificationCenter.default
+            useObservers.append(center.addObserver(
+                forName: UIScene.didActivateNotification, object: nil, queue: .main
+            ) { [weak self] note in
+                let id = (note.object as? UIScene).map(ObjectIdentifier.init)
+                MainActor.assumeIsolated { self?.sceneUsed(id) }
+            })
+            useObservers.append(center.addObserver(
+                forName: UIWindow.didBecomeKeyNotification, object: nil, queue: .main
+            ) { [weak self] note in
+                let window = note.object as? UIWindow
+                MainActor.assumeIsolated { self?.sceneUsed(window?.windowScene.map(ObjectIdentifier.init)) }
+            })
+        }
+
+        private func sceneUsed(_ id: ObjectIdentifier?) {
+            guard let id else { return }
+            useCount += 1
+            uses[id] = useCount
+            // Forget scenes that are gone, so the table never grows with windows opened and closed.
+            let connected = Set(UIApplication.shared.connectedScenes.map(ObjectIdentifier.init))
+            uses = uses.filter { connected.contains($0.key) }
         }
 
         func presentChat(
             answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
             dismissedByPerson: @escaping @MainActor () -> Void
         ) {
-            guard let host, let top = Self.topViewController() else { return answer(.noWindow) }
+            guard let host, let top = topViewController() else { return answer(.noWindow) }
             // UIKit refuses to present from a controller that is being presented or dismissed, or that still
             // presents one being dismissed (the controller `topViewController` picks during a dismissal). It only
             // logs the refusal and never calls the completion, so the sheet is not asked for then.
@@ -37,36 +74,47 @@
                 blocker = top
                 return answer(.busy)
             }
-            let controller = ChatSheetController(rootView: ReceptionChatView(host: host, placement: .sheet))
+            generation += 1
+            let current = generation
+            // However the sheet goes (a swipe, the host dismissing what it was presented over, the host
+            // dismissing the whole stack, which leaves it no second disappearance but releases it), the facade
+            // learns it, so `isChatOpen` never stays true for a sheet that is gone.
+            let controller = ChatSheetController(
+                rootView: ReceptionChatView(host: host, placement: .sheet),
+                released: { [weak self] in Task { @MainActor in self?.sheetGone(current) } })
             controller.modalPresentationStyle = .pageSheet
             // Reduce Motion: the sheet fades in and out instead of sliding.
             if UIAccessibility.isReduceMotionEnabled { controller.modalTransitionStyle = .crossDissolve }
             controller.presentationController?.delegate = self
-            // However the sheet goes (a swipe, or the host dismissing what it was presented over), the facade
-            // learns it, so `isChatOpen` never stays true for a sheet that is gone.
-            controller.dismissed = { [weak self, weak controller] in
-                guard let self, let controller, self.sheet === controller else { return }
-                self.sheetGone()
-            }
+            controller.dismissed = { [weak self] in self?.sheetGone(current) }
             // The completion says the sheet is on screen; its first appearance says so too, whichever comes first.
-            controller.appeared = { [weak self, weak controller] in
-                guard let self, let controller, self.sheet === controller else { return }
+            controller.appeared = { [weak self] in
+                guard let self, self.generation == current else { return }
                 self.answer(.presented)
             }
             pendingAnswer = answer
             self.dismissedByPerson = dismissedByPerson
             sheet = controller
-            top.present(controller, animated: true) { [weak self, weak controller] in
-                guard let self, let controller, self.sheet === controller else { return }
+            watchScene(top.viewIfLoaded?.window?.windowScene, of: current)
+            top.present(controller, animated: true) { [weak self] in
+                guard let self, self.generation == current else { return }
                 self.answer(.presented)
             }
             // Accepted, the sheet has its presenting controller at once; refused, it has none and never will.
             if controller.presentingViewController == nil, !controller.isBeingPresented {
                 sheet = nil
                 self.dismissedByPerson = nil
+                stopWatchingScene()
                 blocker = top
                 self.answer(.busy)
             }
+        }
+
+        /// The sheet is shown while UIKit still has it presented and it is in a window, or covered by a
+        /// controller it presents (a full-screen paywall takes it out of the window without dismissing it).
+        var showsSheet: Bool {
+            guard let sheet, sheet.presentingViewController != nil else { return false }
+            return sheet.viewIfLoaded?.window != nil || sheet.presentedViewController != nil
         }
 
         func waitForWindow(_ ready: @escaping @MainActor () -> Void) {
@@ -82,38 +130,90 @@
             }
         }
 
-        func waitForTransition(_ ended: @escaping @MainActor () -> Void) {
+        func waitForTransition(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) {
             let blocking = blocker
             blocker = nil
+            let wait = ChatSheetTransitionWait(ended)
+            // A transition that never reports its end (a coordinator whose completion never runs) counts as a
+            // refusal once the bound passes, so the request cannot hang in its wait.
+            DispatchQueue.main.asyncAfter(deadline: .now() + Self.transitionTimeout) {
+                MainActor.assumeIsolated { wait.end(.timedOut) }
+            }
             let coordinator = blocking?.transitionCoordinator ?? blocking?.presentedViewController?.transitionCoordinator
-            if let coordinator {
-                // After the transition's completion, on the next turn, when UIKit has settled who presents what.
-                coordinator.animate(alongsideTransition: nil) { _ in
-                    Task { @MainActor in ended() }
+            // After the transition's completion, on the next turn, when UIKit has settled who presents what. The
+            // coordinator refuses the completion (returns false) when its transition can no longer take one.
+            let followed = coordinator?.animate(alongsideTransition: nil) { _ in
+                Task { @MainActor in wait.end(.ended) }
+            } ?? false
+            guard !followed else { return }
+            // No coordinator to follow (a transition without animation, one that ended already, or one that
+            // refused the completion): ask again after a standard animation's time.
+            DispatchQueue.main.asyncAfter(deadline: .now() + Self.transitionRetryDelay) {
+                MainActor.assumeIsolated { wait.end(.ended) }
+            }
+        }
+
+        /// How long to wait before asking again when a refusing transition has no coordinator to follow.
+        static let transitionRetryDelay: TimeInterval = 0.35
+        /// How long a refusing transition may take before the wait counts as one more refusal.
+        static let transitionTimeout: TimeInterval = 2
+        /// Tries at dismissing a sheet whose presenter stays in transition, before leaving it to the person.
+        static let maximumDismissTries = 8
+
+        func dismissChat() {
+            stopWaiting()
+            stopWatchingScene()
+            dismissedByPerson = nil
+            pendingAnswer = nil
+            guard let controller = sheet else { return }
+            dismiss(controller, tries: Self.maximumDismissTries)
+        }
+
+        /// Dismisses `controller`, keeping it as `sheet` until UIKit's completion. UIKit silently refuses a
+        /// dismissal while a transition runs, so then it waits for that transition (its coordinator, or the retry
+        /// delay) and tries again, `tries` times at most.
+        private func dismiss(_ controller: UIViewController, tries: Int) {
+            guard let presenting = controller.presentingViewController else { return forget(controller) }
+            guard !controller.isBeingDismissed else { return }
+            let again: @MainActor () -> Void = { [weak self, weak controller] in
+                guard let self, let controller, tries > 1 else { return }
+                self.dismiss(controller, tries: tries - 1)
+            }
+            if Self.isInTransition(presenting) || controller.isBeingPresented {
+                let coordinator = controller.transitionCoordinator ?? presenting.transitionCoordinator
+                let followed = coordinator?.animate(alongsideTransition: nil) { _ in
+                    Task { @MainActor in again() }
+                } ?? false
+                if !followed {
+                    DispatchQueue.main.asyncAfter(deadline: .now() + Self.transitionRetryDelay) {
+                        MainActor.assumeIsolated { again() }
+                    }
                 }
-            } else {
-                // No coordinator to follow (a transition without animation, or one that ended already): ask again
-                // after a standard animation's time.
+                return
+            }
+            presenting.dismiss(animated: true) { [weak self, weak controller] in
+                guard let self, let controller else { return }
+                self.forget(controller)
+            }
+            // Refused after all (a transition UIKit does not report): try again after the retry delay.
+            if !controller.isBeingDismissed, controller.presentingViewController != nil {
                 DispatchQueue.main.asyncAfter(deadline: .now() + Self.transitionRetryDelay) {
-                    MainActor.assumeIsolated { ended() }
+                    MainActor.assumeIsolated { again() }
                 }
             }
         }
 
-        /// How long to wait before asking again when a refusing transition has no coordinator.
-        static let transitionRetryDelay: TimeInterval = 0.35
-
-        func dismissChat() {
-            stopWaiting()
-            dismissedByPerson = nil
-            pendingAnswer = nil
-            guard let controller = sheet else { return }
-            sheet = nil
-            controller.presentingViewController?.dismiss(animated: true)
+        /// `controller` is gone after `dismissChat()`: no longer tracked (a newer sheet stays).
+        private func forget(_ controller: UIViewController) {
+            if sheet === controller { sheet = nil }
         }
 
         nonisolated func presentationControllerDidDismiss(_ presentationController: UIPresentationController) {
-            MainActor.assumeIsolated { sheetGone() }
+            MainActor.assumeIsolated {
+                // Only a swipe-down of this presenter's current sheet.
+                guard let sheet, presentationController.presentedViewController === sheet else { return }
+                sheetGone(generation)
+            }
         }
 
         /// The owed answer, once.
@@ -123,13 +223,32 @@
             pending?(answer)
         }
 
-        /// The sheet went without `dismissChat()`: tell the facade once.
-        private func sheetGone() {
+        /// The sheet of `which` went without `dismissChat()`: tell the facade once. A report about an earlier
+        /// sheet (its release can come after a newer one was presented) does nothing.
+        private func sheetGone(_ which: Int) {
+            guard which == generation else { return }
             sheet = nil
             pendingAnswer = nil
+            stopWatchingScene()
             let callback = dismissedByPerson
             dismissedByPerson = nil
             callback?()
+        }
+
+        /// Reports the sheet of `which` gone when `scene` disconnects (an iPad window closed with the sheet in it).
+        private func watchScene(_ scene: UIScene?, of which: Int) {
+            stopWatchingScene()
+            guard let scene else { return }
+            disconnectObserver = NotificationCenter.default.addObserver(
+                forName: UIScene.didDisconnectNotification, object: scene, queue: .main
+            ) { [weak self] _ in
+                Task { @MainActor in self?.sheetGone(which) }
+            }
+        }
+
+        private func stopWatchingScene() {
+            if let disconnectObserver { NotificationCenter.default.removeObserver(disconnectObserver) }
+            disconnectObserver = nil
         }
 
         private func stopWaiting() {
@@ -143,25 +262,53 @@
                 || controller.transitionCoordinator != nil
         }
 
-        /// The view controller on top of the key window of the foreground active scene; `nil` when no scene is
-        /// active yet (a cold start from a notification tap) or it has no root view controller. A controller being
-        /// dismissed is passed over, so during a dismissal this is the controller it leaves (which is still in
-        /// transition: `isInTransition`).
-        static func topViewController() -> UIViewController? {
+        /// The view controller on top of the window of the scene the person is using (`ChatSceneChoice`: among
+        /// the foreground active scenes, the one used last); `nil` when no scene is active yet (a cold start from a
+        /// notification tap) or it has no root view controller. A controller being dismissed is passed over, so
+        /// during a dismissal this is the controller it leaves (which is still in transition: `isInTransition`).
+        func topViewController() -> UIViewController? {
             let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
-            guard let scene = scenes.first(where: { $0.activationState == .foregroundActive }),
-                  let window = scene.windows.first(where: \.isKeyWindow) ?? scene.windows.first,
-                  var top = window.rootViewController
+            let facts = scenes.map { scene in
+                ChatSceneChoice.Scene(
+                    isForegroundActive: scene.activationState == .foregroundActive,
+                    canPresent: Self.window(of: scene)?.rootViewController != nil,
+                    holdsKeyWindow: scene.windows.contains(where: \.isKeyWindow),
+                    lastUse: uses[ObjectIdentifier(scene)])
+            }
+            guard let chosen = ChatSceneChoice.pick(facts), var top = Self.window(of: scenes[chosen])?.rootViewController
             else { return nil }
             while let next = top.presentedViewController, !next.isBeingDismissed { top = next }
             return top
         }
+
+        /// The window of `scene` to present in: its key window, else its first.
+        private static func window(of scene: UIWindowScene) -> UIWindow? {
+            scene.windows.first(where: \.isKeyWindow) ?? scene.windows.first
+        }
     }
 
-    /// The SDK sheet's controller: it reports its first appearance and its own dismissal, whatever caused it.
+    /// The SDK sheet's controller: it reports its first appearance, its own dismissal (its last disappearance),
+    /// and its release, which is all that a dismissal of the whole stack it was in leaves (no second
+    /// `viewDidDisappear`).
     final class ChatSheetController: UIHostingController<ReceptionChatView> {
         var appeared: (@MainActor () -> Void)?
         var dismissed: (@MainActor () -> Void)?
+        /// Called from `deinit`; it hops to the main actor itself.
+        private let released: @Sendable () -> Void
+
+        init(rootView: ReceptionChatView, released: @escaping @Sendable () -> Void) {
+            self.released = released
+            super.init(rootView: rootView)
+        }
+
+        @available(*, unavailable)
+        required init?(coder aDecoder: NSCoder) {
+            nil
+        }
+
+        deinit {
+            released()
+        }
 
         override func viewDidAppear(_ animated: Bool) {
             super.viewDidAppear(animated)

@@ -4,7 +4,8 @@
 
     /// An image fitted to the screen that zooms with a pinch (up to `PhotoViewerGeometry.maximumScale`) or a double
     /// tap at the tapped spot, pans with a drag while zoomed, never past its edges, and on the fitted image closes
-    /// the viewer with a drag or flick down (the backdrop fading as it goes). VoiceOver zooms it with the zoom
+    /// the viewer with a drag or flick down (the backdrop fading as it goes) in which no pinch took part; a pinch
+    /// puts the photo back in place and the backdrop back to opaque. VoiceOver zooms it with the zoom
     /// gesture's action. Every number comes from `PhotoViewerGeometry` (tested on Linux); zoom changes are
     /// animated unless Reduce Motion is on.
     struct ZoomableImage: View {
@@ -23,6 +24,10 @@
         @State private var settledOffset: CGSize = .zero
         /// The fitted image's drag towards closing.
         @State private var dismissOffset: CGSize = .zero
+        /// A pinch is in progress.
+        @State private var pinching = false
+        /// A pinch took part in the drag in progress: that drag neither pans nor closes until it ends.
+        @State private var pinchedInDrag = false
 
         private var geometry: PhotoViewerGeometry {
             PhotoViewerGeometry(containerSize: containerSize, imageSize: image.size)
@@ -51,6 +56,8 @@
         private var magnify: some Gesture {
             MagnifyGesture()
                 .onChanged { value in
+                    pinching = true
+                    resetDismissDrag(animated: false)
                     scale = min(max(settledScale * value.magnification, 1), PhotoViewerGeometry.maximumScale)
                     offset = geometry.clamped(offset, scale: scale)
                 }
@@ -58,38 +65,49 @@
                     settledScale = scale
                     offset = geometry.clamped(offset, scale: scale)
                     settledOffset = offset
+                    pinching = false
+                    resetDismissDrag(animated: false)
                 }
         }
 
         private var pan: some Gesture {
             DragGesture()
                 .onChanged { value in
-                    if scale > 1 {
+                    if pinching { pinchedInDrag = true }
+                    switch geometry.dragRole(scale: scale, pinched: pinchedInDrag) {
+                    case .pan:
                         offset = geometry.clamped(
                             CGSize(
                                 width: settledOffset.width + value.translation.width,
                                 height: settledOffset.height + value.translation.height),
                             scale: scale)
-                    } else {
+                    case .dismiss:
                         dismissOffset = CGSize(width: 0, height: max(0, value.translation.height))
-                        dismissProgress = geometry.dismissProgress(translation: value.translation, scale: scale)
+                        dismissProgress = geometry.dismissProgress(
+                            translation: value.translation, scale: scale, pinched: pinchedInDrag)
+                    case .ignored:
+                        break
                     }
                 }
                 .onEnded { value in
-                    settledOffset = offset
-                    guard scale <= 1 else { return }
-                    if geometry.closesOnDragEnd(
+                    let closes = geometry.closesOnDragEnd(
                         translation: value.translation, predictedTranslation: value.predictedEndTranslation,
-                        scale: scale)
-                    {
-                        close()
-                    } else {
-                        withAnimation(reduceMotion ? nil : .spring(duration: 0.3)) {
-                            dismissOffset = .zero
-                            dismissProgress = 0
-                        }
-                    }
+                        scale: scale, pinched: pinchedInDrag || pinching)
+                    pinchedInDrag = false
+                    settledOffset = offset
+                    if closes { return close() }
+                    resetDismissDrag(animated: true)
                 }
+        }
+
+        /// The photo back in place and the backdrop opaque: after a drag that did not close, and whenever a pinch
+        /// takes over (so the drag towards closing never leaks into the zoomed photo's position).
+        private func resetDismissDrag(animated: Bool) {
+            guard dismissOffset != .zero || dismissProgress != 0 else { return }
+            withAnimation(animated && !reduceMotion ? .spring(duration: 0.3) : nil) {
+                dismissOffset = .zero
+                dismissProgress = 0
+            }
         }
 
         private var doubleTap: some Gesture {

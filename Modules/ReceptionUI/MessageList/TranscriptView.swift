@@ -21,6 +21,9 @@
         @State private var rowWidth: CGFloat = 0
         @State private var viewedPhoto: ViewedPhoto?
         @State private var following = TranscriptFollowing()
+        /// The scroll view's bottom safe-area inset (the composer, the home indicator, the keyboard): on iOS 17,
+        /// where the content's frame is all there is to measure, the part of the scroll view it covers.
+        @State private var bottomInset: CGFloat = 0
 
         /// What the transcript scrolls to.
         private enum Item: Hashable {
@@ -48,17 +51,10 @@
                     .onGeometryChange(for: CGFloat.self) { $0.size.width } action: { rowWidth = $0 }
                     .padding(.horizontal, 12)
                     .padding(.vertical, 8)
-                    // Where the reader is: the content's bottom edge against the visible area. The value changes
-                    // only when the reader crosses the near-bottom line or a size changes, not on every frame.
-                    .onGeometryChange(for: TranscriptFollowing.Position.self) { geometry in
-                        let content = geometry.frame(in: .scrollView)
-                        let visible = geometry.bounds(of: .scrollView).map { Double($0.height) } ?? .infinity
-                        return TranscriptFollowing.Position(
-                            contentBottom: content.maxY, contentHeight: content.height, visibleHeight: visible)
-                    } action: { position in
-                        scroll(proxy, following.readerMoved(to: position))
-                    }
+                    .modifier(ContentFrameReader(bottomInset: bottomInset) { readerMoved(proxy, $0) })
                 }
+                .modifier(ScrollGeometryReader { readerMoved(proxy, $0) })
+                .onGeometryChange(for: CGFloat.self) { $0.safeAreaInsets.bottom } action: { bottomInset = $0 }
                 .defaultScrollAnchor(.bottom)
                 .scrollDismissesKeyboard(.interactively)
                 .overlay(alignment: .bottom) {
@@ -89,10 +85,55 @@
             typingText != nil ? .typing : newestRowID.map(Item.row)
         }
 
+        private func readerMoved(_ proxy: ScrollViewProxy, _ position: TranscriptFollowing.Position) {
+            scroll(proxy, following.readerMoved(to: position))
+        }
+
         private func scroll(_ proxy: ScrollViewProxy, _ scroll: TranscriptFollowing.Scroll?) {
             guard let scroll, let item = bottomItem else { return }
             withAnimation(scroll == .animated && !reduceMotion ? .easeOut(duration: 0.25) : nil) {
                 proxy.scrollTo(item, anchor: .bottom)
+            }
+        }
+    }
+
+    /// Where the reader is on iOS 17: the content's bottom edge in the scroll view, against the scroll view less
+    /// its bottom inset (`TranscriptFollowing.Position`). The value changes only when the reader crosses the
+    /// near-bottom line or a size changes, not on every frame. On iOS 18 `ScrollGeometryReader` reports instead.
+    private struct ContentFrameReader: ViewModifier {
+        let bottomInset: CGFloat
+        let moved: (TranscriptFollowing.Position) -> Void
+
+        func body(content: Content) -> some View {
+            if #available(iOS 18, *) {
+                content
+            } else {
+                content.onGeometryChange(for: TranscriptFollowing.Position.self) { geometry in
+                    let frame = geometry.frame(in: .scrollView)
+                    let visible = geometry.bounds(of: .scrollView).map { Double($0.height) } ?? .infinity
+                    return TranscriptFollowing.Position(
+                        contentBottom: frame.maxY, contentHeight: frame.height, visibleHeight: visible,
+                        bottomInset: bottomInset)
+                } action: { moved($0) }
+            }
+        }
+    }
+
+    /// Where the reader is on iOS 18: the scroll view's own geometry, its visible rect and content insets.
+    private struct ScrollGeometryReader: ViewModifier {
+        let moved: (TranscriptFollowing.Position) -> Void
+
+        func body(content: Content) -> some View {
+            if #available(iOS 18, *) {
+                content.onScrollGeometryChange(for: TranscriptFollowing.Position.self) { geometry in
+                    TranscriptFollowing.Position(
+                        contentHeight: geometry.contentSize.height, visibleTop: geometry.visibleRect.minY,
+                        containerHeight: geometry.containerSize.height, bottomInset: geometry.contentInsets.bottom)
+                } action: { _, position in
+                    moved(position)
+                }
+            } else {
+                content
             }
         }
     }

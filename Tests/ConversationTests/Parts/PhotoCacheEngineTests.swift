@@ -12,12 +12,17 @@ struct PhotoCacheEngineTests {
     static let link = URL(string: "https://files.test/att_1")!
 
     /// An engine whose transcript holds one agent photo, `att_1`, downloadable from `link`.
-    static func harness(photos: InMemoryPhotoCache = InMemoryPhotoCache()) async throws -> EngineHarness {
+    static func harness(
+        photos: InMemoryPhotoCache = InMemoryPhotoCache(), inFront held: HeldPhotoCache? = nil
+    ) async throws -> EngineHarness {
         let store = InMemoryMessageStore(scope: StorageScope(appID: "app_test", generation: "g1"))
         try store.save([StoredMessage(
             id: "agent-1", seq: 1, sender: .agent, text: "", createdAt: Date(timeIntervalSince1970: 1_790_000_000),
             attachments: [Attachment(id: "att_1", url: link.absoluteString, contentType: "image/jpeg")])])
-        let harness = await EngineHarness(store: store, conversationExists: true, photos: photos)
+        var inFront: (@Sendable (InMemoryPhotoCache) -> any PhotoCaching)?
+        if let held { inFront = { cache in held.inFront(of: cache) } }
+        let harness = await EngineHarness(
+            store: store, conversationExists: true, photos: photos, photoCacheInFront: inFront)
         await harness.service.setAttachmentPhoto(tinyJPEG(tag: 7), at: link)
         return harness
     }
@@ -36,6 +41,21 @@ struct PhotoCacheEngineTests {
         let relaunched = await harness.relaunched()
         #expect(try await relaunched.engine.photo("att_1") == tinyJPEG(tag: 7))
         #expect(await Self.downloads(relaunched).count == 1, "the relaunch downloaded the photo again")
+    }
+
+    @Test("a slow cache read runs off the engine: the chat answers while the read is held")
+    func cacheReadsDoNotHoldTheEngine() async throws {
+        let held = HeldPhotoCache()
+        let harness = try await Self.harness(photos: InMemoryPhotoCache(), inFront: held)
+        let view = Task { try await harness.engine.photo("att_1") }
+        try #require(await eventually { held.hasEntered }, "the cache was never read")
+        // The engine is asked something while its cache read is held on the disk.
+        await harness.engine.setDraft("typed while the photo loads")
+        let answeredWhileHeld = held.isHolding
+        held.release()
+        #expect(answeredWhileHeld, "the engine waited for the photo cache's read")
+        #expect(try await view.value == tinyJPEG(tag: 7))
+        #expect(await harness.snapshot.composer.text == "typed while the photo loads")
     }
 
     @Test("an ID no message carries is refused before the cache is asked, even when the cache holds it")
@@ -58,9 +78,9 @@ struct PhotoCacheEngineTests {
         let message = try #require(await harness.message(id))
         let ids = message.attachments.map(\.id)
         try #require(ids.count == 2)
-        #expect(harness.photos.storedIDs == ids, "the uploaded photos were not kept at the confirmation")
         #expect(try await harness.engine.photo(ids[0]) == tinyJPEG(tag: 0x41))
         #expect(try await harness.engine.photo(ids[1]) == tinyJPEG(tag: 0x42))
+        #expect(harness.photos.storedIDs == ids, "the uploaded photos were not kept at the confirmation")
         #expect(await Self.downloads(harness).isEmpty, "a photo this device sent was downloaded")
     }
 
@@ -118,5 +138,47 @@ struct PhotoCacheEngineTests {
         try gate.close { $0.removeAll() }
         #expect(try await engine.photo("att_1") == tinyJPEG(tag: 7))
         #expect(photos.storedIDs.isEmpty, "a closed session's cache was written")
+    }
+}
+
+/// A photo cache whose reads are held until `release()`, as a slow disk holds them: the first read says that
+/// it started. The hold is bounded (10 s) so a broken engine fails the test instead of hanging it.
+final class HeldPhotoCache: Sendable {
+    private let entered = Locked(false)
+    private let gate = DispatchSemaphore(value: 0)
+    private let released = Locked(false)
+    private let inner = Locked<InMemoryPhotoCache?>(nil)
+
+    private let holding = Locked(false)
+
+    var isReleased: Bool { released.withLock { $0 } }
+    /// A read is held now (released neither by `release()` nor by the bound).
+    var isHolding: Bool { holding.withLock { $0 } }
+
+    func inFront(of cache: InMemoryPhotoCache) -> any PhotoCaching {
+        inner.withLock { $0 = cache }
+        return Front(owner: self)
+    }
+
+    /// A read has started.
+    var hasEntered: Bool { entered.withLock { $0 } }
+
+    func release() {
+        released.withLock { $0 = true }
+        gate.signal()
+    }
+
+    private struct Front: PhotoCaching {
+        let owner: HeldPhotoCache
+        func photo(for attachmentID: String) -> Data? {
+            owner.holding.withLock { $0 = !owner.isReleased }
+            owner.entered.withLock { $0 = true }
+            if !owner.isReleased { _ = owner.gate.wait(timeout: .now() + 10) }
+            owner.holding.withLock { $0 = false }
+            owner.gate.signal()
+            return owner.inner.withLock { $0 }?.photo(for: attachmentID)
+        }
+        func store(_ data: Data, for attachmentID: String) { owner.inner.withLock { $0 }?.store(data, for: attachmentID) }
+        func removeAll() { owner.inner.withLock { $0 }?.removeAll() }
     }
 }

@@ -31,7 +31,8 @@ struct EngineHarness {
     init(
         store: InMemoryMessageStore? = nil, registered: Bool = true, conversationExists: Bool = false,
         startedChat: Bool = true, clock: ManualClock = ManualClock(), service: FakeConversationService? = nil,
-        cooldowns: CooldownBook? = nil, photos: InMemoryPhotoCache = InMemoryPhotoCache()
+        cooldowns: CooldownBook? = nil, photos: InMemoryPhotoCache = InMemoryPhotoCache(),
+        photoCacheInFront: (@Sendable (InMemoryPhotoCache) -> any PhotoCaching)? = nil
     ) async {
         self.clock = clock
         self.photos = photos
@@ -44,13 +45,15 @@ struct EngineHarness {
             cooldowns: cooldowns, clock: clock, registered: registered, conversationExists: conversationExists)
         self.service = service
         engine = ChatEngine(ChatEngine.Dependencies(
-            service: service, store: store, images: FakeImagePreparer(), photos: photos, cooldowns: cooldowns,
+            service: service, store: store, images: FakeImagePreparer(),
+            photos: photoCacheInFront?(photos) ?? photos, cooldowns: cooldowns,
             clock: clock, ids: IncrementingIDGenerator(), random: FixedRandomSource(), logger: .silent))
         await engine.start()
     }
 
     /// The same store, cooldowns and service after a relaunch.
     func relaunched() async -> EngineHarness {
+        await engine.photoWritesSettled()
         await engine.shutdown()
         return await EngineHarness(
             store: store.reopened(scope: store.scope), startedChat: false, clock: clock, service: service,
