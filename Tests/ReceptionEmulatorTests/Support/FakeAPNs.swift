@@ -17,6 +17,8 @@ final class FakeAPNs {
     let caFile: String
     private let process: Process
     private let folder: String
+    /// Held while a fake's process is launched.
+    private static let launches = NSLock()
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fake-apns-\(UUID().uuidString)").path
@@ -30,7 +32,9 @@ final class FakeAPNs {
         process.arguments = ["python3", script, folder + "/state"]
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
-        try process.run()
+        // Foundation's `Process.run()` on Linux is not safe to call from two threads at once (two suites' fakes
+        // starting together crashed in its copying of the launch arguments), so launches take turns.
+        try Self.launches.withLock { try process.run() }
         self.process = process
         // The fake prints one JSON line once it listens (making its certificates takes a moment).
         var ports: [String: Any] = [:]
