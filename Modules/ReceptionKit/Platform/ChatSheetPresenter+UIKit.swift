@@ -174,12 +174,29 @@
         /// delay) and tries again, `tries` times at most.
         private func dismiss(_ controller: UIViewController, tries: Int) {
             guard let presenting = controller.presentingViewController else { return forget(controller) }
-            guard !controller.isBeingDismissed else { return }
             let again: @MainActor () -> Void = { [weak self, weak controller] in
                 guard let self, let controller, tries > 1 else { return }
                 self.dismiss(controller, tries: tries - 1)
             }
-            if Self.isInTransition(presenting) || controller.isBeingPresented {
+            // Already going (the person's swipe-down in progress): if they cancel the swipe, the sheet stays, so
+            // dismiss it then; if it completes, it is gone.
+            if controller.isBeingDismissed {
+                _ = controller.transitionCoordinator?.animate(alongsideTransition: nil) { [weak self, weak controller] context in
+                    let cancelled = context.isCancelled
+                    Task { @MainActor in
+                        guard let self, let controller else { return }
+                        if cancelled { again() } else { self.forget(controller) }
+                    }
+                }
+                return
+            }
+            // Only a transition in progress refuses a dismissal: `presenting` always presents the sheet itself, so
+            // its `presentedViewController` says nothing here (unlike in `isInTransition`, which asks about
+            // presenting something new).
+            let inTransition = presenting.isBeingPresented || presenting.isBeingDismissed
+                || presenting.transitionCoordinator != nil || controller.isBeingPresented
+                || controller.presentedViewController?.isBeingDismissed == true
+            if inTransition {
                 let coordinator = controller.transitionCoordinator ?? presenting.transitionCoordinator
                 let followed = coordinator?.animate(alongsideTransition: nil) { _ in
                     Task { @MainActor in again() }
