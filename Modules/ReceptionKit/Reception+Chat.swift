@@ -92,8 +92,9 @@ extension Reception {
         guard open != isChatOpen, let session else { return }
         isChatOpen = open
         let monitor = unreadMonitor
+        let change = visibility.changed()
         guard open else {
-            Task {
+            visibility.enqueue {
                 await session.engine.setVisible(false)
                 // Spec 7.11: closing the chat refreshes the count.
                 await monitor?.chatVisibilityChanged(visible: false)
@@ -105,13 +106,14 @@ extension Reception {
         resolveAppearance()
         onEvent?(.chatOpened)
         let active = foreground.isActive
-        Task {
-            await monitor?.chatVisibilityChanged(visible: true)
+        visibility.enqueue { await monitor?.chatVisibilityChanged(visible: true) }
+        Task { [weak self] in
             // Spec 7.2: the opening load of a used chat follows a device update.
             if active, await session.isActivated() {
                 try? await session.client.updateDevice(probe: false, allowRegistration: false)
             }
-            await session.engine.setVisible(true)
+            // A close (or a newer opening) came during the update: this opening is stale.
+            self?.visibility.openingReady(change) { await session.engine.setVisible(true) }
         }
     }
 

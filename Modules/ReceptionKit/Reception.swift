@@ -126,6 +126,9 @@ public final class Reception {
     var launch = LaunchState()
     /// Who keeps the chat on screen: the SDK sheet and embedded chat screens (`Reception+Chat.swift`).
     var presence = ChatPresence()
+    /// Orders the engine's openings and closings, and drops an opening overtaken by a closing
+    /// (`Reception+Chat.swift`).
+    @ObservationIgnored var visibility = ChatVisibilityLine()
     /// Presents the SDK sheet: UIKit on iOS, none elsewhere (`openChat()` then only opens the chat); tests set a
     /// recording one.
     @ObservationIgnored package var sheetPresenter: (any ChatSheetPresenting)?

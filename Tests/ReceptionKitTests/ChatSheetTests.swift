@@ -31,6 +31,8 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
         dismissedByPerson: @escaping @MainActor () -> Void
     ) {
         requests += 1
+        // As UIKit's presenter: a request ends the wait for a window; a `.noWindow` answer starts a new one.
+        ready = nil
         guard windowAvailable else { return answer(.noWindow) }
         guard !transitionInProgress else { return answer(.busy) }
         presentations += 1
@@ -164,7 +166,9 @@ struct ChatSheetTests {
         #expect(presenter.isWaitingForWindow)
         #expect(!app.reception.isChatOpen, "nothing is on screen yet")
         app.reception.openChat()
-        #expect(presenter.requests == 1, "no second request while one waits")
+        #expect(presenter.requests == 2, "a second openChat looks for a window again")
+        #expect(presenter.isWaitingForWindow)
+        #expect(!app.reception.isChatOpen)
         presenter.sceneActivated()
         #expect(presenter.presentations == 1)
         #expect(app.reception.isChatOpen)
@@ -300,6 +304,21 @@ struct ChatSheetTests {
         presenter.finishPresentation()
         #expect(presenter.dismissals == 0)
         #expect(app.reception.isChatOpen)
+    }
+
+    @Test("a window that arrives with no signal (no scene activation, no key window change): the next openChat presents")
+    func windowWithoutSignal() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service, window: false)
+        app.reception.openChat()
+        #expect(presenter.isWaitingForWindow)
+        presenter.windowAvailable = true
+        app.reception.openChat()
+        #expect(presenter.presentations == 1)
+        #expect(app.reception.isChatOpen)
+        #expect(!presenter.isWaitingForWindow, "the wait ended with the presentation")
+        app.reception.openChat()
+        #expect(presenter.requests == 2, "nothing more once it shows")
     }
 
     @Test("a chat closed before any window appeared is not presented later")
@@ -484,5 +503,72 @@ struct ChatSceneChoiceTests {
         #expect(ChatSceneChoice.pick([Self.scene(), Self.scene(key: true)]) == 1)
         #expect(ChatSceneChoice.pick([Self.scene(), Self.scene()]) == 0)
         #expect(ChatSceneChoice.pick([Self.scene(key: true), Self.scene(used: 1)]) == 1, "a seen use beats a key window")
+    }
+}
+
+/// Which window of the scene the SDK sheet is presented from (`ChatWindowChoice`).
+@Suite("ChatWindowChoiceTests")
+struct ChatWindowChoiceTests {
+    static func window(root: Bool = true, visible: Bool = true, normal: Bool = true, key: Bool = false) -> ChatWindowChoice.Window {
+        ChatWindowChoice.Window(hasRootViewController: root, isVisible: visible, isNormalLevel: normal, isKey: key)
+    }
+
+    @Test("a key window without a root view controller (being set up) is passed over for one that has one")
+    func keyWithoutRoot() {
+        #expect(ChatWindowChoice.pick([Self.window(root: false, key: true), Self.window()]) == 1)
+        #expect(ChatWindowChoice.pick([Self.window(root: false, key: true)]) == nil)
+    }
+
+    @Test("an alert or overlay window that is key is passed over for the app's own window")
+    func overlayKey() {
+        #expect(ChatWindowChoice.pick([Self.window(), Self.window(normal: false, key: true)]) == 0)
+        #expect(ChatWindowChoice.pick([Self.window(normal: false, key: true)]) == 0, "the only window that can present")
+    }
+
+    @Test("a hidden window is never chosen; the key one among the app's windows comes first")
+    func hiddenAndKey() {
+        #expect(ChatWindowChoice.pick([Self.window(visible: false, key: true), Self.window()]) == 1)
+        #expect(ChatWindowChoice.pick([Self.window(), Self.window(key: true)]) == 1)
+        #expect(ChatWindowChoice.pick([Self.window(), Self.window()]) == 0)
+        #expect(ChatWindowChoice.pick([]) == nil)
+    }
+}
+
+/// How `dismissChat()` goes about the sheet (`ChatSheetDismissal`): UIKit ignores a dismissal during a transition.
+@Suite("ChatSheetDismissalTests")
+struct ChatSheetDismissalTests {
+    typealias Facts = ChatSheetDismissal.Facts
+
+    @Test("a sheet UIKit no longer presents is forgotten, whatever else is said of it")
+    func gone() {
+        #expect(ChatSheetDismissal.step(Facts(isPresented: false)) == .forget)
+        #expect(ChatSheetDismissal.step(Facts(isPresented: false, isBeingDismissed: true, presenterInTransition: true)) == .forget)
+    }
+
+    @Test("a sheet resting on screen is dismissed at once: its presenter presenting it is no transition")
+    func resting() {
+        #expect(ChatSheetDismissal.step(Facts(isPresented: true)) == .dismiss)
+    }
+
+    @Test("the person's swipe in progress is followed, not interrupted, even during another transition")
+    func swipe() {
+        #expect(ChatSheetDismissal.step(Facts(isPresented: true, isBeingDismissed: true)) == .followTheSwipe)
+        #expect(ChatSheetDismissal.step(Facts(isPresented: true, isBeingDismissed: true, isBeingPresented: true)) == .followTheSwipe)
+    }
+
+    @Test("each transition UIKit would let swallow the dismissal makes it wait")
+    func transitions() {
+        #expect(ChatSheetDismissal.step(Facts(isPresented: true, isBeingPresented: true)) == .waitForTransition,
+                "closeChat right after openChat")
+        #expect(ChatSheetDismissal.step(Facts(isPresented: true, presenterInTransition: true)) == .waitForTransition)
+        #expect(ChatSheetDismissal.step(Facts(isPresented: true, coverIsLeaving: true)) == .waitForTransition,
+                "the photo viewer over the sheet is closing")
+    }
+
+    @Test("a dismissal UIKit ignored without saying (still presented, not going) is tried again")
+    func ignored() {
+        #expect(ChatSheetDismissal.ignored(Facts(isPresented: true)))
+        #expect(!ChatSheetDismissal.ignored(Facts(isPresented: true, isBeingDismissed: true)))
+        #expect(!ChatSheetDismissal.ignored(Facts(isPresented: false)))
     }
 }

@@ -133,6 +133,12 @@ struct ChatPresence: Sendable, Hashable {
     /// asked for again instead of `openChat()` doing nothing for ever.
     mutating func openRequested(hasPresenter: Bool, sheetShows: Bool = true) -> Bool {
         if sheet == .presented, !sheetShows { sheetDismissedByPerson() }
+        // Waiting for a window: a later `openChat()` looks again now, so a wait whose signal never comes (a
+        // window that got its root view controller without a scene activating) does not leave it doing nothing.
+        if requested, sheet == .waitingForWindow, embeddedScreens == 0 {
+            sheet = .presenting
+            return true
+        }
         guard !requested, embeddedScreens == 0 else { return false }
         requested = true
         refusals = 0
@@ -260,4 +266,93 @@ package enum ChatSceneChoice {
         if let latest = used.max(by: { (scenes[$0].lastUse ?? 0) < (scenes[$1].lastUse ?? 0) }) { return latest }
         return usable.first { scenes[$0].holdsKeyWindow } ?? usable.first
     }
+}
+
+/// Which window of the chosen scene the SDK sheet is presented from. The key window is not always the app's: an
+/// alert or overlay window a host (or a library) raised can be key, and a window being set up has no root view
+/// controller yet. Presenting from such a window would fail, or answer "no window" for a scene that has one.
+package enum ChatWindowChoice {
+    /// What the presenter knows of one window of the scene.
+    package struct Window: Sendable, Hashable {
+        /// It has a root view controller to present from.
+        package var hasRootViewController: Bool
+        /// It is shown (`isHidden` is false).
+        package var isVisible: Bool
+        /// Its level is `.normal`: the app's own windows, not an alert, status bar or overlay window.
+        package var isNormalLevel: Bool
+        /// It is the key window.
+        package var isKey: Bool
+
+        package init(hasRootViewController: Bool, isVisible: Bool, isNormalLevel: Bool, isKey: Bool) {
+            self.hasRootViewController = hasRootViewController
+            self.isVisible = isVisible
+            self.isNormalLevel = isNormalLevel
+            self.isKey = isKey
+        }
+    }
+
+    /// The index in `windows` to present from, or `nil` when no window is shown with a root view controller (the
+    /// presenter then waits for a window to become key or visible). Among the shown windows with a root view
+    /// controller: a normal-level one before any other, and among those the key one before the first.
+    package static func pick(_ windows: [Window]) -> Int? {
+        let usable = windows.indices.filter { windows[$0].hasRootViewController && windows[$0].isVisible }
+        let normal = usable.filter { windows[$0].isNormalLevel }
+        let preferred = normal.isEmpty ? usable : normal
+        return preferred.first { windows[$0].isKey } ?? preferred.first
+    }
+}
+
+/// How `dismissChat()` goes about a sheet it presented. UIKit ignores a dismissal asked for while a transition
+/// runs (it logs it and never calls the completion), so the presenter looks first, and keeps the sheet tracked
+/// until it is really gone. Decided outside UIKit from the controllers' facts, so it is tested on Linux.
+package enum ChatSheetDismissal {
+    /// What the presenter knows of the sheet and the controller presenting it.
+    package struct Facts: Sendable, Hashable {
+        /// UIKit still has the sheet presented (it has a presenting view controller).
+        package var isPresented: Bool
+        /// The sheet is already going: the person's swipe-down, or a dismissal in progress.
+        package var isBeingDismissed: Bool
+        /// The sheet's own presentation has not finished.
+        package var isBeingPresented: Bool
+        /// The presenting controller is itself being presented or dismissed, or has a transition coordinator.
+        package var presenterInTransition: Bool
+        /// A controller the sheet presents (a photo viewer, a paywall) is being dismissed.
+        package var coverIsLeaving: Bool
+
+        package init(
+            isPresented: Bool, isBeingDismissed: Bool = false, isBeingPresented: Bool = false,
+            presenterInTransition: Bool = false, coverIsLeaving: Bool = false
+        ) {
+            self.isPresented = isPresented
+            self.isBeingDismissed = isBeingDismissed
+            self.isBeingPresented = isBeingPresented
+            self.presenterInTransition = presenterInTransition
+            self.coverIsLeaving = coverIsLeaving
+        }
+    }
+
+    /// What to do now.
+    package enum Step: Sendable, Hashable {
+        /// Gone already: stop tracking it.
+        case forget
+        /// The person is swiping it away: follow the swipe; dismiss again if it is cancelled.
+        case followTheSwipe
+        /// A transition would make UIKit ignore the dismissal: try again when it ends.
+        case waitForTransition
+        /// Dismiss it now.
+        case dismiss
+    }
+
+    /// The step for a sheet in the state `facts`. The presenting controller always presents the sheet itself, so
+    /// that it presents something is no reason to wait (unlike for a new presentation, `isInTransition`).
+    package static func step(_ facts: Facts) -> Step {
+        guard facts.isPresented else { return .forget }
+        if facts.isBeingDismissed { return .followTheSwipe }
+        if facts.presenterInTransition || facts.isBeingPresented || facts.coverIsLeaving { return .waitForTransition }
+        return .dismiss
+    }
+
+    /// Right after asking UIKit to dismiss: whether it ignored the request after all (a transition it does not
+    /// report), so the presenter tries again after the retry delay.
+    package static func ignored(_ after: Facts) -> Bool { after.isPresented && !after.isBeingDismissed }
 }

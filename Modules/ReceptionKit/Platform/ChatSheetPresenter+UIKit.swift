@@ -22,7 +22,8 @@
         /// The answer owed to the facade for the presentation in progress: given once.
         private var pendingAnswer: (@MainActor (ChatSheetAnswer) -> Void)?
         private var dismissedByPerson: (@MainActor () -> Void)?
-        private var sceneObserver: (any NSObjectProtocol)?
+        /// The observers of a wait for a window (`waitForWindow`).
+        private var windowObservers: [any NSObjectProtocol] = []
         /// Watches the sheet's window scene: closed (an iPad window), the sheet is gone.
         private var disconnectObserver: (any NSObjectProtocol)?
         /// The controller whose transition refused the last presentation.
@@ -66,6 +67,8 @@
             answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
             dismissedByPerson: @escaping @MainActor () -> Void
         ) {
+            // A request asked while a window was awaited (a later `openChat()`) looks now; the wait ends.
+            stopWaiting()
             guard let host, let top = topViewController() else { return answer(.noWindow) }
             // UIKit refuses to present from a controller that is being presented or dismissed, or that still
             // presents one being dismissed (the controller `topViewController` picks during a dismissal). It only
@@ -117,15 +120,22 @@
             return sheet.viewIfLoaded?.window != nil || sheet.presentedViewController != nil
         }
 
+        /// Waits for any of the signals that a window may now present: a scene activating (a cold start), a window
+        /// becoming key or visible (an active scene whose window had no root view controller yet, or only an
+        /// overlay window). The first one ends the wait; the others then do nothing.
         func waitForWindow(_ ready: @escaping @MainActor () -> Void) {
-            if let sceneObserver { NotificationCenter.default.removeObserver(sceneObserver) }
-            sceneObserver = NotificationCenter.default.addObserver(
-                forName: UIScene.didActivateNotification, object: nil, queue: .main
-            ) { [weak self] _ in
-                // Posted on the main queue; the next turn lets SwiftUI finish installing the scene's root view.
-                Task { @MainActor in
-                    self?.stopWaiting()
-                    ready()
+            stopWaiting()
+            let wait = ChatSheetTransitionWait { _ in ready() }
+            let names = [UIScene.didActivateNotification, UIWindow.didBecomeKeyNotification,
+                         UIWindow.didBecomeVisibleNotification]
+            windowObservers = names.map { name in
+                NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { [weak self] _ in
+                    // Posted on the main queue; the next turn lets SwiftUI finish installing the scene's root view.
+                    Task { @MainActor in
+                        guard !wait.isOver else { return }
+                        self?.stopWaiting()
+                        wait.end(.ended)
+                    }
                 }
             }
         }
@@ -173,14 +183,16 @@
         /// dismissal while a transition runs, so then it waits for that transition (its coordinator, or the retry
         /// delay) and tries again, `tries` times at most.
         private func dismiss(_ controller: UIViewController, tries: Int) {
-            guard let presenting = controller.presentingViewController else { return forget(controller) }
             let again: @MainActor () -> Void = { [weak self, weak controller] in
                 guard let self, let controller, tries > 1 else { return }
                 self.dismiss(controller, tries: tries - 1)
             }
-            // Already going (the person's swipe-down in progress): if they cancel the swipe, the sheet stays, so
-            // dismiss it then; if it completes, it is gone.
-            if controller.isBeingDismissed {
+            switch ChatSheetDismissal.step(Self.dismissalFacts(controller)) {
+            case .forget:
+                forget(controller)
+            case .followTheSwipe:
+                // The person's swipe-down in progress: if they cancel it the sheet stays, so dismiss it then; if
+                // it completes, it is gone.
                 _ = controller.transitionCoordinator?.animate(alongsideTransition: nil) { [weak self, weak controller] context in
                     let cancelled = context.isCancelled
                     Task { @MainActor in
@@ -188,16 +200,8 @@
                         if cancelled { again() } else { self.forget(controller) }
                     }
                 }
-                return
-            }
-            // Only a transition in progress refuses a dismissal: `presenting` always presents the sheet itself, so
-            // its `presentedViewController` says nothing here (unlike in `isInTransition`, which asks about
-            // presenting something new).
-            let inTransition = presenting.isBeingPresented || presenting.isBeingDismissed
-                || presenting.transitionCoordinator != nil || controller.isBeingPresented
-                || controller.presentedViewController?.isBeingDismissed == true
-            if inTransition {
-                let coordinator = controller.transitionCoordinator ?? presenting.transitionCoordinator
+            case .waitForTransition:
+                let coordinator = controller.transitionCoordinator ?? controller.presentingViewController?.transitionCoordinator
                 let followed = coordinator?.animate(alongsideTransition: nil) { _ in
                     Task { @MainActor in again() }
                 } ?? false
@@ -206,18 +210,31 @@
                         MainActor.assumeIsolated { again() }
                     }
                 }
-                return
-            }
-            presenting.dismiss(animated: true) { [weak self, weak controller] in
-                guard let self, let controller else { return }
-                self.forget(controller)
-            }
-            // Refused after all (a transition UIKit does not report): try again after the retry delay.
-            if !controller.isBeingDismissed, controller.presentingViewController != nil {
-                DispatchQueue.main.asyncAfter(deadline: .now() + Self.transitionRetryDelay) {
-                    MainActor.assumeIsolated { again() }
+            case .dismiss:
+                controller.presentingViewController?.dismiss(animated: true) { [weak self, weak controller] in
+                    guard let self, let controller else { return }
+                    self.forget(controller)
+                }
+                // Ignored after all (a transition UIKit does not report): try again after the retry delay.
+                if ChatSheetDismissal.ignored(Self.dismissalFacts(controller)) {
+                    DispatchQueue.main.asyncAfter(deadline: .now() + Self.transitionRetryDelay) {
+                        MainActor.assumeIsolated { again() }
+                    }
                 }
             }
+        }
+
+        /// The facts `ChatSheetDismissal` decides from.
+        private static func dismissalFacts(_ controller: UIViewController) -> ChatSheetDismissal.Facts {
+            let presenting = controller.presentingViewController
+            return ChatSheetDismissal.Facts(
+                isPresented: presenting != nil,
+                isBeingDismissed: controller.isBeingDismissed,
+                isBeingPresented: controller.isBeingPresented,
+                presenterInTransition: presenting.map {
+                    $0.isBeingPresented || $0.isBeingDismissed || $0.transitionCoordinator != nil
+                } ?? false,
+                coverIsLeaving: controller.presentedViewController?.isBeingDismissed == true)
         }
 
         /// `controller` is gone after `dismissChat()`: no longer tracked (a newer sheet stays).
@@ -269,8 +286,8 @@
         }
 
         private func stopWaiting() {
-            if let sceneObserver { NotificationCenter.default.removeObserver(sceneObserver) }
-            sceneObserver = nil
+            for observer in windowObservers { NotificationCenter.default.removeObserver(observer) }
+            windowObservers = []
         }
 
         /// Whether UIKit would refuse a presentation from `controller` now.
@@ -298,9 +315,16 @@
             return top
         }
 
-        /// The window of `scene` to present in: its key window, else its first.
+        /// The window of `scene` to present from (`ChatWindowChoice`): a shown window with a root view controller,
+        /// the app's own (normal level) before an alert or overlay window, the key one first.
         private static func window(of scene: UIWindowScene) -> UIWindow? {
-            scene.windows.first(where: \.isKeyWindow) ?? scene.windows.first
+            let windows = scene.windows
+            let facts = windows.map { window in
+                ChatWindowChoice.Window(
+                    hasRootViewController: window.rootViewController != nil, isVisible: !window.isHidden,
+                    isNormalLevel: window.windowLevel == .normal, isKey: window.isKeyWindow)
+            }
+            return ChatWindowChoice.pick(facts).map { windows[$0] }
         }
     }
 
