@@ -64,7 +64,8 @@ func connectSupportIdentity(api: YourAPI, userId: String) async {
 }
 
 // Seed 000, "Pass the token to ReceptionKit", the Firebase sample. It needs the Firebase SDK, which this sample app
-// does not link: compiled only where FirebaseAuth and FirebaseFunctions can be imported (so not by ios-check).
+// does not link: ios-check compiles it against the stand-ins in Stubs/ (FirebaseAuth, FirebaseFunctions); an app
+// that links Firebase compiles it unchanged.
 #if canImport(FirebaseAuth) && canImport(FirebaseFunctions)
 import FirebaseAuth
 import FirebaseFunctions
@@ -82,7 +83,8 @@ func connectSupportIdentity() async {
 #endif
 
 // Seed 000, "Pass the token to ReceptionKit", the Supabase sample. It needs the Supabase SDK, which this sample app
-// does not link: compiled only where Supabase can be imported (so not by ios-check).
+// does not link: ios-check compiles it against the stand-in in Stubs/ (Supabase); an app that links supabase-swift
+// compiles it unchanged.
 #if canImport(Supabase)
 import Supabase
 import ReceptionKit
