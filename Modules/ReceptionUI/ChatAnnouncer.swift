@@ -26,8 +26,13 @@
                     // One announcement, so that a reply does not cut off the banner said just before it.
                     guard !spoken.isEmpty else { return }
                     // UIKit's announcement, which `AccessibilityNotification.Announcement` (iOS 17) wraps: the same
-                    // VoiceOver speech, from the UIKit the SDK links already.
-                    UIAccessibility.post(notification: .announcement, argument: spoken.joined(separator: "\n"))
+                    // VoiceOver speech, from the UIKit the SDK links already. Queued, so that a reply arriving while
+                    // VoiceOver speaks (the customer's typing echoed, a row read) waits its turn instead of being
+                    // cut off or dropped.
+                    let text = NSAttributedString(
+                        string: spoken.joined(separator: "\n"),
+                        attributes: [.accessibilitySpeechQueueAnnouncement: true])
+                    UIAccessibility.post(notification: .announcement, argument: text)
                 }
         }
     }

@@ -253,6 +253,24 @@ struct TranscriptFollowingTests {
         #expect(still.isFollowing)
     }
 
+    @Test("a slow drag up leaves the bottom a point at a time: the reader is not pulled back down")
+    func slowDragLeavesTheBottom() {
+        var following = Self.atBottom("a")
+        // A reading drag on a 120 Hz screen: 1 pt per frame, sizes unchanged, from 44 pt (near) to 45 pt (not).
+        let edge = Position(contentBottom: 644, contentHeight: 1000, visibleHeight: 600)
+        #expect(edge.isNearBottom)
+        #expect(following.readerMoved(to: edge) == nil)
+        let past = Position(contentBottom: 645, contentHeight: 1000, visibleHeight: 600)
+        #expect(!past.isNearBottom)
+        #expect(following.readerMoved(to: past) == nil, "the drag was taken for rounding and scrolled back")
+        #expect(!following.isFollowing)
+        // With a size change in the same report, the 2 pt rounding slack still applies.
+        var growing = Self.atBottom("a")
+        #expect(growing.readerMoved(to: edge) == nil)
+        #expect(growing.readerMoved(to: Position(contentBottom: 646 + 20, contentHeight: 1020, visibleHeight: 600)) == .animated)
+        #expect(growing.isFollowing)
+    }
+
     @Test("far from the bottom a scroll is not reported; near it, or a size change, is")
     func positionsEqualWhereNoReportIsNeeded() {
         let far = Position(contentBottom: 900, contentHeight: 1000, visibleHeight: 600)

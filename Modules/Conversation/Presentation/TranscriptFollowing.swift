@@ -189,15 +189,18 @@ public struct TranscriptFollowing: Sendable, Hashable {
         // keyboard) by the shrink; whatever else moved it away is the reader's own scroll. So a reader who flicks
         // up in the very frame a row above is measured again is not pulled back down: they are reading above now.
         // Only growth and shrink alone keep the bottom in view.
-        if Self.readerScroll(from: last, to: position) > Self.readerScrollTolerance {
+        // The rounding slack applies only when a size changed: with the sizes as they were, any step away from the
+        // bottom is the reader's, and a slow drag leaves the near-bottom zone a point or two at a time.
+        let sizesChanged = position.contentHeight != last.contentHeight || position.visibleHeight != last.visibleHeight
+        if Self.readerScroll(from: last, to: position) > (sizesChanged ? Self.readerScrollTolerance : 0) {
             isFollowing = false
             return nil
         }
         return .animated
     }
 
-    /// How far (in points) the reader may seem to scroll up between two reports, from rounding, and still count as
-    /// not having scrolled.
+    /// How far (in points) the reader may seem to scroll up between two reports in which a size changed, from
+    /// rounding, and still count as not having scrolled.
     public static let readerScrollTolerance = 2
 
     /// How far the reader scrolled up between two reports: the change in distance from the bottom that neither the

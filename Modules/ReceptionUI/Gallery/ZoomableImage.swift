@@ -28,6 +28,9 @@
         @State private var pinching = false
         /// A pinch took part in the drag in progress: that drag neither pans nor closes until it ends.
         @State private var pinchedInDrag = false
+        /// The drag in progress's translation so far (zero between drags), so that a pinch ending mid-drag settles
+        /// the offset without the drag's part, which the drag goes on adding.
+        @State private var dragTranslation: CGSize = .zero
 
         private var geometry: PhotoViewerGeometry {
             PhotoViewerGeometry(containerSize: containerSize, imageSize: image.size)
@@ -64,7 +67,9 @@
                 .onEnded { _ in
                     settledScale = scale
                     offset = geometry.clamped(offset, scale: scale)
-                    settledOffset = offset
+                    // The drag that goes on with one finger adds its whole translation to `settledOffset`.
+                    settledOffset = CGSize(
+                        width: offset.width - dragTranslation.width, height: offset.height - dragTranslation.height)
                     pinching = false
                     resetDismissDrag(animated: false)
                 }
@@ -74,6 +79,7 @@
             DragGesture()
                 .onChanged { value in
                     if pinching { pinchedInDrag = true }
+                    dragTranslation = value.translation
                     switch geometry.dragRole(scale: scale, pinched: pinchedInDrag) {
                     case .pan:
                         offset = geometry.clamped(
@@ -94,6 +100,7 @@
                         translation: value.translation, predictedTranslation: value.predictedEndTranslation,
                         scale: scale, pinched: pinchedInDrag || pinching)
                     pinchedInDrag = false
+                    dragTranslation = .zero
                     settledOffset = offset
                     if closes { return close() }
                     resetDismissDrag(animated: true)
