@@ -29,6 +29,13 @@ struct SeedPromisesSurvivalTests {
 
     static func count(_ event: ReceptionEvent, _ app: App) -> Int { app.events.filter { $0 == event }.count }
 
+    /// The same callback still hears the new session, which sends `text` without another configure.
+    static func expectOnEventHearsTheNextSend(_ app: App, _ text: String) async throws {
+        let sent = count(.messageSent, app)
+        try await app.send(text)
+        #expect(await until { count(.messageSent, app) == sent + 1 }, "onEvent no longer hears the SDK")
+    }
+
     @Test("logout keeps configuration, appearance, language, badge preference and onEvent, and emits no .dataDeleted")
     func logoutKeepsTheHostsChoices() async throws {
         let service = try Service()
@@ -45,10 +52,7 @@ struct SeedPromisesSurvivalTests {
         #expect(await until { (try? await service.refreshStatus(secret: secret)) == 401 }, "the remote sign-out never ran")
         #expect(Self.count(.dataDeleted, app) == 0, "an ordinary logout emitted .dataDeleted")
         Self.expectChoicesKept(app.reception, after: "logout")
-        // The same callback still hears the new session, which sends without another configure.
-        let sent = Self.count(.messageSent, app)
-        try await app.send("after logout")
-        #expect(await until { Self.count(.messageSent, app) == sent + 1 }, "onEvent no longer hears the SDK")
+        try await Self.expectOnEventHearsTheNextSend(app, "after logout")
         #expect(Self.count(.dataDeleted, app) == 0)
     }
 
@@ -63,9 +67,7 @@ struct SeedPromisesSurvivalTests {
         #expect(Self.count(.dataDeleted, app) == 1)
         #expect(try await service.devices().isEmpty)
         Self.expectChoicesKept(app.reception, after: "deletion")
-        let sent = Self.count(.messageSent, app)
-        try await app.send("after deletion")
-        #expect(await until { Self.count(.messageSent, app) == sent + 1 }, "onEvent no longer hears the SDK")
+        try await Self.expectOnEventHearsTheNextSend(app, "after deletion")
         #expect(Self.count(.dataDeleted, app) == 1, "a send after deletion emitted .dataDeleted again")
     }
 }

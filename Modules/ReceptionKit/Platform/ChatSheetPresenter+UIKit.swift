@@ -125,6 +125,7 @@
         /// overlay window). The first one ends the wait; the others then do nothing.
         func waitForWindow(_ ready: @escaping @MainActor () -> Void) {
             stopWaiting()
+            // The transition wait's one-shot end serves here too: the first signal calls `ready`, later ones nothing.
             let wait = ChatSheetTransitionWait { _ in ready() }
             let names = [UIScene.didActivateNotification, UIWindow.didBecomeKeyNotification,
                          UIWindow.didBecomeVisibleNotification]
@@ -132,7 +133,6 @@
                 NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { [weak self] _ in
                     // Posted on the main queue; the next turn lets SwiftUI finish installing the scene's root view.
                     Task { @MainActor in
-                        guard !wait.isOver else { return }
                         self?.stopWaiting()
                         wait.end(.ended)
                     }
