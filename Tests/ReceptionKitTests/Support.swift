@@ -132,11 +132,17 @@ final class Service: Sendable {
     /// An HS256 token minted by PyJWT (independent of our code and of the emulator's), valid for `lifetime` seconds
     /// (negative: already expired).
     func token(userId: String, secret: String? = nil, lifetime: Int = 3600) throws -> String {
+        try token(claims: ["user_id": userId, "exp": Int(Date().timeIntervalSince1970) + lifetime], secret: secret)
+    }
+
+    /// An HS256 token minted by PyJWT with exactly `claims`, signed with `secret` (the app's identity secret when
+    /// `nil`).
+    func token(claims: [String: Any], secret: String? = nil) throws -> String {
         let key = secret ?? emulator.credentials.identitySecret ?? ""
-        let claims = #"{"user_id": "\#(userId)", "exp": \#(Int(Date().timeIntervalSince1970) + lifetime)}"#
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: claims), as: UTF8.self)
         return try ChildProcess.python(
             "import jwt, json, sys; print(jwt.encode(json.loads(sys.argv[1]), sys.argv[2], algorithm='HS256'))",
-            [claims, key])
+            [json, key])
     }
 }
 
