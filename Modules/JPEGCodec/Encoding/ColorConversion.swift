@@ -160,6 +160,13 @@ struct StripConverter {
                 let chromaVector: Int = ((cy &>> 3) &* chromaGroups &+ (group &>> 1)) &* 64 &+ (cy & 7) &* 8
                 let chroma: Int = chromaVector &* 2 &+ (group & 1)
                 let x0 = group &* 64
+                #if arch(arm64) && canImport(_Builtin_intrinsics.arm.neon)
+                if Reader.self == RGBReader.self && group < interior {
+                    Self.group420NEON(
+                        top: top + x0 &* 3, bottom: bottom + x0 &* 3, upper: upper, cb: cb, cr: cr, chroma: chroma)
+                    continue
+                }
+                #endif
                 for pair in 0..<4 {
                     let c = 2 &* pair
                     #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
@@ -225,7 +232,7 @@ struct StripConverter {
 
     /// JFIF luma, level-shifted by −128 (the shift rides on blue).
     @inline(__always)
-    private static func luma(_ r: Samples, _ g: Samples, _ b: Samples) -> Samples {
+    static func luma(_ r: Samples, _ g: Samples, _ b: Samples) -> Samples {
         (r * 0.299 + g * 0.587) + (b * 0.114 - 128)
     }
 }
@@ -234,11 +241,11 @@ struct StripConverter {
 // be +128 and −128, which cancel, so they are used as computed.
 
 @inline(__always)
-func blueDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+func blueDifference<V: SIMD>(_ r: V, _ g: V, _ b: V) -> V where V.Scalar == Float {
     -0.168_735_892 * r - 0.331_264_108 * g + 0.5 * b
 }
 
 @inline(__always)
-func redDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+func redDifference<V: SIMD>(_ r: V, _ g: V, _ b: V) -> V where V.Scalar == Float {
     0.5 * r - 0.418_687_589 * g - 0.081_312_411 * b
 }
