@@ -77,6 +77,12 @@
                 blocker = top
                 return answer(.busy)
             }
+            // Our previous sheet is still up, its dismissal waiting for a transition (or given up): presenting now
+            // would stack a second sheet on it, which that dismissal would then take down too. Wait, as above.
+            if let old = sheet, old.presentingViewController != nil, !old.isBeingDismissed {
+                blocker = old
+                return answer(.busy)
+            }
             generation += 1
             let current = generation
             // However the sheet goes (a swipe, the host dismissing what it was presented over, the host
