@@ -36,6 +36,7 @@ struct AuthorizationTests {
         #expect(stolen.errorCode == "invalid_attachment")
         #expect(try await harness.api("GET", "attachments/\(attachmentId)", token: bob.token).status == 404)
         try await harness.send(alice, "alice")
+        try #require(try await harness.admin("PATCH", "app", json: ["appStoreId": "1"]).status == 200)
         let review = try await harness.admin(
             "POST", "devices/\(alice.id)/messages", json: ["kind": "REVIEW", "reviewUrl": "https://example.com/r"])
         let messageId = try #require((review.json["message"] as? [String: Any])?["id"] as? String)

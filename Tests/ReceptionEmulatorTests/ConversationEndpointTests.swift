@@ -162,6 +162,7 @@ struct ConversationEndpointTests {
         let harness = try EmulatorHarness()
         let device = try await harness.register(["paywalls": [["id": "pro", "title": "Pro"]]])
         try await harness.send(device, "hi")
+        try #require(try await harness.admin("PATCH", "app", json: ["appStoreId": "1"]).status == 200)
         let review = try await harness.admin(
             "POST", "devices/\(device.id)/messages",
             json: ["kind": "REVIEW", "text": "Rate us?", "reviewUrl": "https://apps.apple.com/app/id1"])
@@ -185,6 +186,35 @@ struct ConversationEndpointTests {
         let notCard = try await harness.api("POST", "conversation/action-click", token: device.token, json: ["messageId": text])
         #expect(notCard.status == 404)
         #expect(notCard.errorCode == "action_not_found")
+    }
+
+    /// Seed 001 "Review cards": "An agent sends a review card from the dashboard after an App Store ID has been
+    /// configured for the app." Before that, the admin API and an Agent's dashboard session are both refused with
+    /// 409 `app_store_id_required`, even with a review URL given; nothing is stored, no push written, no
+    /// review-request state. Removing the ID refuses cards again.
+    @Test func aReviewCardNeedsTheAppsAppStoreID() async throws {
+        let harness = try EmulatorHarness()
+        let device = try await harness.register()
+        try await harness.send(device, "hi")
+        let card: [String: Any] = ["kind": "REVIEW", "text": "Rate us?", "reviewUrl": "https://apps.apple.com/app/id42"]
+        #expect(try await harness.admin("GET", "app").json["appStoreId"] is NSNull, "a new app has no App Store ID")
+        let (_, agent) = try await TeamRoleTests.invite(harness, name: "Sam", role: "agent")
+        func refused() async throws -> [Reply] {
+            [try await harness.admin("POST", "devices/\(device.id)/messages", json: card),
+             try await TeamRoleTests.call(harness, agent, "POST", "devices/\(device.id)/messages", json: card)]
+        }
+        for reply in try await refused() {
+            #expect(reply.status == 409 && reply.errorCode == "app_store_id_required", "\(String(decoding: reply.body, as: UTF8.self))")
+        }
+        let stored = try await harness.api("GET", "conversation", token: device.token).json["messages"] as? [[String: Any]] ?? []
+        #expect(stored.map { $0["kind"] as? String } == ["TEXT"], "a refused card was stored")
+        #expect(try await harness.admin("GET", "devices/\(device.id)").json["reviewRequestedAt"] is NSNull)
+
+        #expect(try await harness.admin("PATCH", "app", json: ["appStoreId": "42"]).status == 200)
+        #expect(try await harness.admin("POST", "devices/\(device.id)/messages", json: card).status == 201)
+        #expect(try await TeamRoleTests.call(harness, agent, "POST", "devices/\(device.id)/messages", json: card).status == 201)
+        #expect(try await harness.admin("PATCH", "app", json: ["appStoreId": NSNull()]).status == 200)
+        for reply in try await refused() { #expect(reply.errorCode == "app_store_id_required") }
     }
 
     @Test func blockedDeviceCannotSendButStillReadsItsFlag() async throws {

@@ -120,4 +120,23 @@ struct PushLanguageTests {
         #expect(preview.json["title"] as? String == "新着メッセージ")
         #expect(preview.json["body"] as? String == "📷 Your order has shipped.!")
     }
+    /// Seed 002 "Blank or default-equivalent fields use built-in text": a template that only repeats the built-in
+    /// text (its language's or English's, spaces around it aside) is the built-in text, so it still follows the
+    /// sender name; one that differs is used as written.
+    @Test func aTemplateEqualToTheBuiltInTextIsTheBuiltInText() async throws {
+        let harness = try EmulatorHarness()
+        let german = try await Self.device(harness, ["language": "de"])
+        let english = try await Self.device(harness, ["language": "en"])
+        let saved = try await harness.admin("PATCH", "app", json: ["push": [
+            "senderName": "Sam", "titleTemplate": " New message ", "bodyTemplate": "{message}",
+            "templates": ["de": ["title": "New message"]]]])
+        #expect(saved.status == 200)
+        #expect(try await Self.alert(harness, english, ["text": "Hi"]) == ["title": "New message from Sam", "body": "Hi"])
+        #expect(try await Self.alert(harness, german, ["text": "Hallo"]) == ["title": "Neue Nachricht von Sam", "body": "Hallo"])
+        _ = try await harness.admin("PATCH", "app", json: ["push": ["templates": ["de": ["title": "Neue Nachricht"]]]])
+        #expect(try await Self.alert(harness, german, ["text": "Hallo"])["title"] == "Neue Nachricht von Sam")
+        // A different text is the team's own and is kept as written.
+        _ = try await harness.admin("PATCH", "app", json: ["push": ["titleTemplate": "New message!"]])
+        #expect(try await Self.alert(harness, english, ["text": "Hi"])["title"] == "New message!")
+    }
 }

@@ -7,11 +7,14 @@ import Testing
 /// (PushLanguageTests).
 @Suite("PushRenderingTests")
 struct PushRenderingTests {
-    /// An emulator whose app is called "Acme", with one push-enabled English device that has a conversation.
+    /// An emulator whose app is called "Acme" (App Store ID 123456789), with one push-enabled English device that
+    /// has a conversation.
     static func acme(_ push: [String: Any] = [:]) async throws -> (EmulatorHarness, Device) {
         let harness = try EmulatorHarness()
         let device = try await PushOutboxTests.pushDevice(harness)
-        let saved = try await harness.admin("PATCH", "app", json: ["push": push.merging(["appName": "Acme"]) { old, _ in old }])
+        // An App Store ID, so review cards can be sent (seed 001).
+        let saved = try await harness.admin(
+            "PATCH", "app", json: ["push": push.merging(["appName": "Acme"]) { old, _ in old }, "appStoreId": "123456789"])
         try #require(saved.status == 200, "the push settings were refused: \(String(decoding: saved.body, as: UTF8.self))")
         return (harness, device)
     }

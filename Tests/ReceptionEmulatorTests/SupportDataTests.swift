@@ -31,6 +31,7 @@ struct SupportDataTests {
         let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 7, count: 64)).base64EncodedString()
         let photo = try await harness.admin("POST", "devices/\(device.id)/messages", json: ["text": "see", "photos": [["data": jpeg]]])
         try #require(photo.status == 201)
+        try #require(try await harness.admin("PATCH", "app", json: ["appStoreId": "1"]).status == 200)
         let review = try await harness.admin(
             "POST", "devices/\(device.id)/messages", json: ["kind": "REVIEW", "reviewUrl": "https://apps.apple.com/app/id1"])
         let reviewId = try #require((review.json["message"] as? [String: Any])?["id"] as? String)

@@ -240,6 +240,8 @@ extension App {
     /// chat shows it.
     func receiveReviewCard() async throws -> ChatMessage {
         let device = try #require(try await service.devices().first?["id"] as? String)
+        // Seed 001: review cards need the app's App Store ID.
+        try await service.admin("PATCH", "app", ["appStoreId": "1"])
         try await service.admin("POST", "devices/\(device)/messages",
                                 ["kind": "REVIEW", "reviewUrl": "https://apps.apple.com/app/id1?action=write-review"])
         let arrived = await until {

@@ -41,9 +41,11 @@ enum PushPayload {
     {
         let sender = settings.senderName.flatMap { $0.isEmpty ? nil : $0 }
         let template = settings.template(for: texts.language)
-        let titleTemplate = template.title.flatMap { $0.isBlank ? nil : $0 }
+        let english = PushTexts.english
+        let builtInTitles = [texts.newMessage, texts.newMessageFrom, english.newMessage, english.newMessageFrom]
+        let titleTemplate = custom(template.title, builtIns: builtInTitles)
             ?? (sender == nil ? texts.newMessage : texts.newMessageFrom)
-        let bodyTemplate = template.body.flatMap { $0.isBlank ? nil : $0 } ?? defaultBody
+        let bodyTemplate = custom(template.body, builtIns: [defaultBody]) ?? defaultBody
         func substitute(_ template: String) -> String {
             template.replacingOccurrences(of: "{agent}", with: sender ?? texts.sender)
                 .replacingOccurrences(of: "{app}", with: settings.appName)
@@ -54,6 +56,16 @@ enum PushPayload {
         if title.isEmpty { title = truncated(settings.appName, titleLimit) }
         if body.isEmpty { body = texts.placeholder }
         return (title, body)
+    }
+
+    /// A template as it counts (seed 002 "Blank or default-equivalent fields use built-in text"): `nil` — the
+    /// built-in text — when it is blank or, spaces around it aside, equal to one of `builtIns` (the built-in texts
+    /// of its language and English's, what the editor starts from). So a template that only repeats the default
+    /// follows the device's language and the sender name like the built-in text does.
+    static func custom(_ template: String?, builtIns: [String]) -> String? {
+        guard let template else { return nil }
+        let trimmed = template.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty || builtIns.contains(trimmed) ? nil : template
     }
 
     /// `{aps: {alert, badge?, sound?, thread-id}, reception: {conversationId}}`; `badge` is omitted when the

@@ -70,7 +70,8 @@ extension EmulatorState {
     }
 
     /// `POST /admin/devices/<id>/messages`: `{kind?: TEXT|REVIEW|PAYWALL, text?, authorId?, reviewUrl?,
-    /// paywallId?, buttonLabel?, photos?: [{data: Base64 JPEG, width?, height?}]}` → 201 with the message.
+    /// paywallId?, buttonLabel?, photos?: [{data: Base64 JPEG, width?, height?}]}` → 201 with the message; a REVIEW
+    /// card while the app has no App Store ID is 409 `app_store_id_required`.
     private func agentReply(_ request: HTTPRequest, deviceId: String) throws -> HTTPResponse {
         let body = try request.jsonObject()
         var message = NewMessage(sender: "AGENT", text: try body.optionalString("text") ?? "")
@@ -84,6 +85,12 @@ extension EmulatorState {
         switch message.kind {
         case "TEXT": break
         case "REVIEW":
+            // seed 001 "Review cards": an agent sends one only "after an App Store ID has been configured for the app".
+            guard settings.appStoreId != nil else {
+                throw APIError(
+                    409, "app_store_id_required",
+                    "A review card can be sent only once the app has an App Store ID (Settings → Review & Offer CTAs).")
+            }
             guard let url = try body.optionalString("reviewUrl"), url.hasPrefix("https://") || url.hasPrefix("http://") else {
                 throw APIError.invalidRequest("a REVIEW card needs an http(s) reviewUrl")
             }

@@ -1,7 +1,7 @@
-// `composer.js`: the reply composer — text and up to five photos as the chosen team member, review and paywall cards,
-// agent typing while the agent types.
+// `composer.js`: the reply composer — text and up to five photos as the chosen team member, review cards (only once
+// the app has an App Store ID, seed 001) and paywall cards, agent typing while the agent types.
 
-import { api, notify, APIError, memberId } from "./api.js";
+import { api, notify, APIError, memberId, isOwner } from "./api.js";
 import { el, clear, jpegFromFile } from "./dom.js";
 
 export function createComposer(deviceId, getState, refresh) {
@@ -20,9 +20,14 @@ export function createComposer(deviceId, getState, refresh) {
   const notice = el("p", { class: "composer-notice", hidden: true });
   const progress = el("span", { class: "small muted", "aria-live": "polite" });
   const send = el("button", { type: "submit" }, "Send");
-  const reviewFields = el("div", { class: "row", hidden: true },
+  // Seed 001: a review card can be sent only once the app has an App Store ID; the composer says so and why.
+  const reviewReason = el("p", { class: "composer-notice", id: "composer-review-reason", hidden: true },
+    "A review card can be sent only once the app has an App Store ID, and this app has none yet. ",
+    isOwner() ? el("a", { href: "#/settings/ctas" }, "Set it in Settings → Review & Offer CTAs")
+      : "Ask an Owner to set it in Settings → Review & Offer CTAs.");
+  const reviewFields = el("div", { hidden: true }, reviewReason, el("div", { class: "row" },
     el("div", {}, el("label", { for: "composer-review-label" }, "Button label"), reviewLabel),
-    el("div", {}, el("label", { for: "composer-review-url" }, "Review URL"), reviewURL));
+    el("div", {}, el("label", { for: "composer-review-url" }, "Review URL"), reviewURL)));
   const paywallFields = el("div", { class: "row", hidden: true },
     el("div", {}, el("label", { for: "composer-paywall" }, "Paywall (registered by the app)"), paywall),
     el("div", {}, el("label", { for: "composer-paywall-label" }, "Button label"), paywallLabel));
@@ -61,11 +66,23 @@ export function createComposer(deviceId, getState, refresh) {
   // A review card chosen before the app's settings arrived (the view's first load still under way) gets the default
   // URL when they do (`update`), once: a URL the agent cleared afterwards stays cleared.
   let reviewDefaultPending = false;
+  /// Whether a review card is chosen for an app without an App Store ID (known once the app's settings arrived).
+  function reviewBlocked() {
+    const { app } = getState();
+    return kind.value === "REVIEW" && !!app && !!app.appId && !app.appStoreId;
+  }
+  let sending = false;
+  function showReviewState() {
+    const blocked = reviewBlocked();
+    reviewReason.hidden = !blocked;
+    send.disabled = sending || blocked;
+  }
   kind.addEventListener("change", () => {
     reviewFields.hidden = kind.value !== "REVIEW";
     paywallFields.hidden = kind.value !== "PAYWALL";
     if (kind.value === "REVIEW" && !reviewURL.value) reviewURL.value = defaultReviewURL();
     reviewDefaultPending = kind.value === "REVIEW" && !reviewURL.value;
+    showReviewState();
   });
 
   let typingSince = 0, idleTimer = null;
@@ -94,6 +111,7 @@ export function createComposer(deviceId, getState, refresh) {
     if (trimmed) body.text = trimmed;
     if (author.value) body.authorId = author.value;
     if (kind.value === "REVIEW") {
+      if (reviewBlocked()) { notify(reviewReason.textContent); return; }
       body.reviewUrl = reviewURL.value.trim();
       if (reviewLabel.value.trim()) body.buttonLabel = reviewLabel.value.trim();
     } else if (kind.value === "PAYWALL") {
@@ -104,6 +122,7 @@ export function createComposer(deviceId, getState, refresh) {
       notify("Write a reply or add photos first.");
       return;
     }
+    sending = true;
     send.disabled = true;
     progress.textContent = files.length ? "Preparing photos…" : "Sending…";
     try {
@@ -115,7 +134,8 @@ export function createComposer(deviceId, getState, refresh) {
     } catch (error) {
       if (!(error instanceof APIError)) notify(error.message);
     } finally {
-      send.disabled = false;
+      sending = false;
+      showReviewState();
       progress.textContent = "";
     }
   });
@@ -144,6 +164,7 @@ export function createComposer(deviceId, getState, refresh) {
       reviewURL.value = defaultReviewURL();
       reviewDefaultPending = false;
     }
+    showReviewState();
     notice.hidden = !device.blocked;
     notice.textContent = device.blocked ? "This customer is blocked: the app shows “You can't send messages from this device.” Your replies still reach it." : "";
   }
