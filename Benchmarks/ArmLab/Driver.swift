@@ -58,9 +58,62 @@ enum ArmLabFiles {
     }
 }
 
+/// The arm64 side of VectorPathTests (issue 40), `reception-image-arm64 vector-check`: the NEON inverse DCT against
+/// the portable 32-bit transform on blocks within an encoder's range (every sample equal), and its 4×4 shortcut
+/// against its own full passes on any 32-bit coefficients (equal whatever the input). Prints the counts; exit 1 on a
+/// difference, with the seed.
+enum ArmLabVectorCheck {
+    static func run(seed: UInt64 = 0x2545_F491_4F6C_DD1D) -> Int32 {
+        #if arch(arm64) && canImport(_Builtin_intrinsics.arm.neon)
+        var state = seed
+        func next() -> UInt64 {  // xorshift64
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        func value(_ bound: Int32) -> Int32 { Int32(truncatingIfNeeded: next() % UInt64(2 * bound + 1)) - bound }
+        let block = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+        defer { block.deallocate() }
+        var vector = [UInt8](repeating: 0, count: 64), reference = vector
+        var compared = 0, differing = 0
+        for trial in 0..<20_000 {
+            // Row and column bounds as the block loop passes them; coefficients past them are zero.
+            let rows = Int(next() % 8) + 1, columns = trial % 2 == 0 ? Int(next() % 4) + 1 : Int(next() % 8) + 1
+            block.update(repeating: 0, count: 64)
+            let wide = trial % 3 == 0
+            for v in 0..<rows {
+                for u in 0..<columns {
+                    // An encoder's range: a DC within ±2¹⁰ and AC within ±2⁷ keep every 16-bit stage unsaturated.
+                    // One trial in three takes any 32-bit value instead, for the shortcut against the full passes.
+                    block[v * 8 + u] = wide ? Int32(truncatingIfNeeded: next()) : value(v == 0 && u == 0 ? 1_023 : 127)
+                }
+            }
+            vector.withUnsafeMutableBufferPointer { out in
+                InverseDCT.transform8NEON(block, rows: rows, columns: columns, into: out.baseAddress!, stride: 8)
+            }
+            reference.withUnsafeMutableBufferPointer { out in
+                if wide {
+                    InverseDCT.transform8NEON(block, rows: rows, columns: 8, into: out.baseAddress!, stride: 8)
+                } else {
+                    InverseDCT.transform8Integer(block, rows: rows, into: out.baseAddress!, stride: 8)
+                }
+            }
+            compared += 1
+            if vector != reference { differing += 1 }
+        }
+        print("vector-check: inverse DCT (NEON, its 4x4 shortcut) \(compared) blocks, \(differing) differ, seed \(seed)")
+        return differing == 0 ? 0 : 1
+        #else
+        return 2
+        #endif
+    }
+}
+
 /// The arm64 command: 0 success, 1 failure, 2 usage, like `reception-image`.
 enum ArmLabCommand {
     static func run(_ arguments: [String]) -> Int32 {
+        if arguments == ["vector-check"] { return ArmLabVectorCheck.run() }
         guard let command = ImageArguments.parse(arguments) else { return fail(ImageArguments.usage, 2) }
         do throws(CodecError) {
             switch command {

@@ -11,8 +11,8 @@ import _Builtin_intrinsics.intel
 /// Coefficients and the samples between the passes are 16-bit (`packssdw` saturates them), as in libjpeg-turbo's
 /// SIMD "islow" decoders. For every block a JPEG encoder can write from 8-bit samples they fit (a dequantized
 /// coefficient is within ±2¹¹, the column pass's outputs within ±2¹⁴), so the pixels equal the 32-bit transform's;
-/// only a corrupt block can differ, and it stays clamped to 0…255. Apple's ARM processors multiply 32-bit lanes
-/// natively and keep the portable transform.
+/// only a corrupt block can differ, and it stays clamped to 0…255. arm64 runs the same arithmetic with NEON
+/// (`InverseDCT+NEON.swift`), so both give the same bytes for every block.
 extension InverseDCT {
     private typealias V = __m128i
     private typealias Rows = (V, V, V, V, V, V, V, V)

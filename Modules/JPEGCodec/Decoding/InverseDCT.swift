@@ -52,7 +52,7 @@ enum InverseDCT {
             return
         }
         switch n {
-        case 8: transform8(block, rows: rows, into: out, stride: stride)
+        case 8: transform8(block, rows: rows, columns: columns, into: out, stride: stride)
         case 6: transform6(block, rows: min(rows, 6), into: out, stride: stride)
         case 4: transform4(block, rows: min(rows, 4), columns: min(columns, 4), into: out, stride: stride)
         case 3: transform3(block, rows: min(rows, 3), into: out, stride: stride)
@@ -61,14 +61,19 @@ enum InverseDCT {
         }
     }
 
-    /// The full-size transform: 16-bit lanes with SSE2 on x86-64 (`InverseDCT+SSE2.swift`), the portable 32-bit
-    /// lanes elsewhere; both give the same pixels for every block an encoder writes.
+    /// The full-size transform: 16-bit lanes with SSE2 on x86-64 (`InverseDCT+SSE2.swift`) and with NEON on arm64
+    /// (`InverseDCT+NEON.swift`, the same arithmetic, with a shortcut for blocks inside the top-left 4×4 that
+    /// `columns` bounds), the portable 32-bit lanes elsewhere; all give the same pixels for every block an encoder
+    /// writes.
     @inline(__always)
     static func transform8(
-        _ block: UnsafeMutablePointer<Int32>, rows: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int
+        _ block: UnsafeMutablePointer<Int32>, rows: Int, columns: Int = 8, into out: UnsafeMutablePointer<UInt8>,
+        stride: Int
     ) {
         #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
         transform8SSE2(block, rows: rows, into: out, stride: stride)
+        #elseif arch(arm64) && canImport(_Builtin_intrinsics.arm.neon)
+        transform8NEON(block, rows: rows, columns: columns, into: out, stride: stride)
         #else
         transform8Integer(block, rows: rows, into: out, stride: stride)
         #endif
