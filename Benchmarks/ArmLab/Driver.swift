@@ -103,10 +103,32 @@ enum ArmLabVectorCheck {
             if vector != reference { differing += 1 }
         }
         print("vector-check: inverse DCT (NEON, its 4x4 shortcut) \(compared) blocks, \(differing) differ, seed \(seed)")
-        return differing == 0 ? 0 : 1
+        let colours = colourConversion()
+        print("vector-check: YCbCr to RGB (NEON) \(colours.compared) pixels, every (Y, Cb, Cr), \(colours.differing) rows differ")
+        return differing == 0 && colours.differing == 0 ? 0 : 1
         #else
         return 2
         #endif
+    }
+
+    /// YCbCr → RGB (`YCbCr.convert`, NEON for whole groups of sixteen) against `convertOneByOne` for all 2²⁴
+    /// triples: Y runs along a row of 256 + 5 pixels (so the one-by-one tail runs too), Cb and Cr fixed per row.
+    static func colourConversion() -> (compared: Int, differing: Int) {
+        let width = 261
+        var luma = [UInt8](repeating: 0, count: width), cb = luma, cr = luma
+        for x in 0..<width { luma[x] = UInt8(truncatingIfNeeded: x) }
+        var vector = [UInt8](repeating: 0, count: 3 * width), reference = vector
+        var compared = 0, differing = 0
+        for blue in 0..<256 {
+            for red in 0..<256 {
+                for x in 0..<width { (cb[x], cr[x]) = (UInt8(blue), UInt8(red)) }
+                YCbCr.convert(luma, cb, cr, count: width, into: &vector)
+                YCbCr.convertOneByOne(luma, cb, cr, range: 0..<width, into: &reference)
+                compared += width
+                if vector != reference { differing += 1 }
+            }
+        }
+        return (compared, differing)
     }
 }
 

@@ -192,7 +192,8 @@ final class UpsampledRow {
 
 /// JFIF YCbCr → RGB (R = Y + 1.402 Cr', G = Y − 0.344136 Cb' − 0.714136 Cr', B = Y + 1.772 Cb', with Cb' = Cb − 128
 /// and Cr' = Cr − 128) in 16.16 fixed point with round-half-up: plain integer arithmetic with no table lookups.
-/// On x86-64 sixteen pixels at a time go through SSE2 (`YCbCr+SSE2.swift`, the same sums), the rest one by one.
+/// On x86-64 and arm64 sixteen pixels at a time go through SSE2 (`YCbCr+SSE2.swift`) or NEON (`YCbCr+NEON.swift`),
+/// the same sums, the rest one by one.
 enum YCbCr {
     static func convert(
         _ luma: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, count: Int,
@@ -200,6 +201,8 @@ enum YCbCr {
     ) {
         #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
         let done = convertSSE2(luma, cb, cr, count: count, into: out)
+        #elseif arch(arm64) && canImport(_Builtin_intrinsics.arm.neon)
+        let done = convertNEON(luma, cb, cr, count: count, into: out)
         #else
         let done = 0
         #endif
