@@ -13,26 +13,16 @@ extension InverseDCT {
     private typealias Wide = (SIMD4<Int32>, SIMD4<Int32>)
     private typealias Rows16 = (Half, Half, Half, Half, Half, Half, Half, Half)
 
-    /// x·k + y·l in 32-bit lanes, the low four lanes and the high four.
+    /// x·k in 32-bit lanes, the low four lanes and the high four (`smull`, `smull2`).
     @inline(__always)
-    private static func products(_ x: Half, _ k: Int16, _ y: Half, _ l: Int16) -> Wide {
-        let k4 = SIMD4<Int16>(repeating: k), l4 = SIMD4<Int16>(repeating: l)
-        let k8 = Half(repeating: k), l8 = Half(repeating: l)
-        return (
-            vmlal_s16(vmull_s16(vget_low_s16(x), k4), vget_low_s16(y), l4),
-            vmlal_high_s16(vmull_high_s16(x, k8), y, l8)
-        )
+    private static func product(_ x: Half, _ k: Int16) -> Wide {
+        (vmull_s16(vget_low_s16(x), SIMD4(repeating: k)), vmull_high_s16(x, Half(repeating: k)))
     }
 
-    /// `base` + x·k + y·l.
+    /// `base` + x·k (`smlal`, `smlal2`); an SSE2 `pmaddwd` pair x·k + y·l is `product(x, k) + y·l`.
     @inline(__always)
-    private static func accumulated(_ base: Wide, _ x: Half, _ k: Int16, _ y: Half, _ l: Int16) -> Wide {
-        let k4 = SIMD4<Int16>(repeating: k), l4 = SIMD4<Int16>(repeating: l)
-        let k8 = Half(repeating: k), l8 = Half(repeating: l)
-        return (
-            vmlal_s16(vmlal_s16(base.0, vget_low_s16(x), k4), vget_low_s16(y), l4),
-            vmlal_high_s16(vmlal_high_s16(base.1, x, k8), y, l8)
-        )
+    private static func adding(_ base: Wide, _ x: Half, _ k: Int16) -> Wide {
+        (vmlal_s16(base.0, vget_low_s16(x), SIMD4(repeating: k)), vmlal_high_s16(base.1, x, Half(repeating: k)))
     }
 
     /// x << 13 in 32-bit lanes (the SSE2 path's 16-bit value in the high half of a lane, shifted back by 3).
@@ -46,25 +36,17 @@ extension InverseDCT {
     /// at each call) says that inputs 4…7 are zero: their terms are left out, which changes no sum.
     @inline(__always)
     private static func pass(_ x: Rows16, shift: Int32, bias: Int32, sparse: Bool) -> Rows16 {
-        @inline(__always) func single(_ x: Half, _ k: Int16) -> Wide {
-            let k4 = SIMD4<Int16>(repeating: k)
-            return (vmull_s16(vget_low_s16(x), k4), vmull_high_s16(x, Half(repeating: k)))
-        }
-        @inline(__always) func added(_ base: Wide, _ x: Half, _ k: Int16) -> Wide {
-            let k4 = SIMD4<Int16>(repeating: k)
-            return (vmlal_s16(base.0, vget_low_s16(x), k4), vmlal_high_s16(base.1, x, Half(repeating: k)))
-        }
-        let tmp3 = sparse ? single(x.2, 10703) : products(x.2, 10703, x.6, 4433)
-        let tmp2 = sparse ? single(x.2, 4433) : products(x.2, 4433, x.6, -10704)
+        let tmp3 = sparse ? product(x.2, 10703) : adding(product(x.2, 10703), x.6, 4433)
+        let tmp2 = sparse ? product(x.2, 4433) : adding(product(x.2, 4433), x.6, -10704)
         let tmp0 = scaled(sparse ? x.0 : x.0 &+ x.4), tmp1 = sparse ? tmp0 : scaled(x.0 &- x.4)
         let e10 = (tmp0.0 &+ tmp3.0, tmp0.1 &+ tmp3.1), e13 = (tmp0.0 &- tmp3.0, tmp0.1 &- tmp3.1)
         let e11 = (tmp1.0 &+ tmp2.0, tmp1.1 &+ tmp2.1), e12 = (tmp1.0 &- tmp2.0, tmp1.1 &- tmp2.1)
         let z3 = sparse ? x.3 : x.7 &+ x.3, z4 = sparse ? x.1 : x.5 &+ x.1
-        let z3r = products(z3, -6436, z4, 9633), z4r = products(z3, 9633, z4, 6437)
-        let odd0 = sparse ? added(z3r, x.1, -7373) : accumulated(z3r, x.7, -4927, x.1, -7373)
-        let odd3 = sparse ? added(z4r, x.1, 4926) : accumulated(z4r, x.7, -7373, x.1, 4926)
-        let odd1 = sparse ? added(z4r, x.3, -20995) : accumulated(z4r, x.5, -4176, x.3, -20995)
-        let odd2 = sparse ? added(z3r, x.3, 4177) : accumulated(z3r, x.5, -20995, x.3, 4177)
+        let z3r = adding(product(z3, -6436), z4, 9633), z4r = adding(product(z3, 9633), z4, 6437)
+        let odd0 = adding(sparse ? z3r : adding(z3r, x.7, -4927), x.1, -7373)
+        let odd3 = adding(sparse ? z4r : adding(z4r, x.7, -7373), x.1, 4926)
+        let odd1 = adding(sparse ? z4r : adding(z4r, x.5, -4176), x.3, -20995)
+        let odd2 = adding(sparse ? z3r : adding(z3r, x.5, -20995), x.3, 4177)
         let half = SIMD4<Int32>(repeating: bias)
         @inline(__always) func output(_ even: Wide, _ odd: Wide, _ subtract: Bool) -> Half {
             let lo = subtract ? even.0 &- odd.0 : even.0 &+ odd.0
