@@ -105,10 +105,37 @@ enum ArmLabVectorCheck {
         print("vector-check: inverse DCT (NEON, its 4x4 shortcut) \(compared) blocks, \(differing) differ, seed \(seed)")
         let colours = colourConversion()
         print("vector-check: YCbCr to RGB (NEON) \(colours.compared) pixels, every (Y, Cb, Cr), \(colours.differing) rows differ")
-        return differing == 0 && colours.differing == 0 ? 0 : 1
+        let resampled = resampling(seed: seed)
+        print("vector-check: area resampler (vector passes) \(resampled.compared) resizes, \(resampled.differing) differ")
+        return differing == 0 && colours.differing == 0 && resampled.differing == 0 ? 0 : 1
         #else
         return 2
         #endif
+    }
+
+    /// `AreaResampler.resize` against `resizeOneByOne` on seeded pictures: RGB, grey and RGBA, two to five taps,
+    /// the same width or height, and widths that leave every tail of the vector loops.
+    static func resampling(seed: UInt64) -> (compared: Int, differing: Int) {
+        var state = seed | 1
+        let sizes = [(97, 61, 40, 25), (3640, 24, 2048, 13), (120, 80, 67, 45), (64, 64, 64, 21), (64, 64, 17, 64),
+                     (200, 9, 113, 5), (31, 257, 8, 99), (1001, 3, 1000, 3), (50, 40, 1, 1), (333, 77, 111, 30)]
+        var compared = 0, differing = 0
+        for (sw, sh, tw, th) in sizes {
+            for format in [BitmapFormat.rgb8, .gray8, .rgba8] {
+                var bytes = [UInt8](repeating: 0, count: sw * sh * format.bytesPerPixel)
+                for i in bytes.indices {
+                    state ^= state << 13
+                    state ^= state >> 7
+                    state ^= state << 17
+                    bytes[i] = UInt8(truncatingIfNeeded: state >> 32)
+                }
+                let image = Bitmap(width: sw, height: sh, format: format, bytes: bytes)
+                compared += 1
+                if AreaResampler.resize(image, width: tw, height: th).bytes
+                    != AreaResampler.resizeOneByOne(image, width: tw, height: th).bytes { differing += 1 }
+            }
+        }
+        return (compared, differing)
     }
 
     /// YCbCr → RGB (`YCbCr.convert`, NEON for whole groups of sixteen) against `convertOneByOne` for all 2²⁴

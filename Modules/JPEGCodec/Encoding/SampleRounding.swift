@@ -1,7 +1,7 @@
 /// Float samples to bytes without Swift's generic SIMD float-to-integer conversion (a per-lane library call, ten
 /// times slower): adding 1.5 × 2²³ to a float of magnitude below 2²² leaves it rounded to an integer (ties to even)
 /// in the low mantissa bits, which are then read as an integer and clamped to 0…255. The decoder's reduced inverse
-/// DCTs and the resampler store their samples through it.
+/// DCTs store their samples through it.
 enum SampleRounding {
     /// 1.5 × 2²³.
     static let magic: Float = 12_582_912
