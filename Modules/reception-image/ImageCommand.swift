@@ -18,11 +18,11 @@ enum ImageCommand {
 
     private static func encode(_ options: JPEGEncoder.Options, _ input: String, _ output: String) -> Int32 {
         do {
-            guard let bytes = FileManager.default.contents(atPath: input) else {
+            guard let bytes = PhotoCommands.readFile(input) else {
                 return fail("reception-image: cannot read \(input)", status: 1)
             }
-            let image = try PhotoCommands.readImage([UInt8](bytes))
-            var sink = ByteArraySink()
+            let image = try PhotoCommands.readImage(bytes)
+            var sink = ByteArraySink(reservingCapacity: image.width * image.height)
             let clock = ContinuousClock()
             let start = clock.now
             try JPEGEncoder(options: options).encode(image, into: &sink)

@@ -7,7 +7,7 @@ import ReceptionCore
 enum PhotoCommands {
     /// PNG, JPEG or HEIC through our decoders (alpha flattened onto white, EXIF orientation not applied; a HEIC
     /// comes out upright), else PPM/PGM.
-    static func readImage(_ bytes: [UInt8]) throws(CodecError) -> Bitmap {
+    static func readImage(_ bytes: consuming [UInt8]) throws(CodecError) -> Bitmap {
         if bytes.starts(with: [0x50]) { return try PortablePixmap.decode(bytes) }
         return PixelOperations.flattenOntoWhite(try ImageDecoder.decode(bytes).pixels)
     }
@@ -42,8 +42,19 @@ enum PhotoCommands {
 
     /// The file's bytes; the `Data` it was read into is released on return.
     static func readFile(_ path: String) -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return [UInt8](data)
+        // Straight into the array: through `Data` a 12 MP pixmap was read into one buffer and copied into another.
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        guard fseek(file, 0, SEEK_END) == 0, case let size = ftell(file), size >= 0, fseek(file, 0, SEEK_SET) == 0 else {
+            // Not seekable (a pipe): let Foundation read it to the end.
+            return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+        }
+        var complete = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = size == 0 ? 0 : fread(buffer.baseAddress, 1, size, file)
+            complete = count == size
+        }
+        return complete ? bytes : nil
     }
 
     /// Writes P6/P5 straight from a tightly packed grey or RGB buffer (no 36 MB copy for a 12 MP photo); any

@@ -73,4 +73,26 @@ import Testing
     func badPixmap(text: String) {
         #expect(throws: CodecError.invalidImage) { try PortablePixmap.decode(Array(text.utf8)) }
     }
+
+    @Test("a pixmap's samples come out exactly, past comments and before trailing bytes, and a kept array is untouched")
+    func pixmapSamples() throws {
+        let header = Array("P6\n# made by hand\n3 2\n255\n".utf8), samples = (0..<18).map { UInt8($0 * 13) }
+        let file = header + samples + [9, 9, 9]
+        let image = try PortablePixmap.decode(file)
+        #expect(image.width == 3 && image.height == 2 && image.format == .rgb8 && image.bytes == samples)
+        #expect(file == header + samples + [9, 9, 9])
+        let grey = try PortablePixmap.decode(Array("P5 2 1 255 ".utf8) + [7, 250])
+        #expect(grey.format == .gray8 && grey.bytes == [7, 250])
+    }
+
+    @Test("a sink with room reserved holds the same JPEG as a growing one")
+    func reservedSink() throws {
+        let image = Bitmap(
+            width: 40, height: 24, format: .rgb8, bytes: (0..<(40 * 24 * 3)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        var growing = ByteArraySink(), reserved = ByteArraySink(reservingCapacity: 40 * 24), small = ByteArraySink(reservingCapacity: 16)
+        try JPEGEncoder().encode(image, into: &growing)
+        try JPEGEncoder().encode(image, into: &reserved)
+        try JPEGEncoder().encode(image, into: &small)
+        #expect(growing.bytes.count > 200 && reserved.bytes == growing.bytes && small.bytes == growing.bytes)
+    }
 }

@@ -13,6 +13,13 @@ public struct ByteArraySink: JPEGByteSink {
     /// Makes an empty sink.
     public init() {}
 
+    /// Makes an empty sink with room for `capacity` bytes, so that an output up to that size is written once into
+    /// one buffer instead of being copied into ever larger ones as it grows. Room never written costs address
+    /// space only: the system hands out the pages when they are first written.
+    public init(reservingCapacity capacity: Int) {
+        bytes.reserveCapacity(max(0, capacity))
+    }
+
     public mutating func write(_ bytes: UnsafeRawBufferPointer) {
         self.bytes.append(contentsOf: bytes)
     }
