@@ -27,7 +27,7 @@ enum ImageCommand {
             let start = clock.now
             try JPEGEncoder(options: options).encode(image, into: &sink)
             let elapsed = clock.now - start
-            guard FileManager.default.createFile(atPath: output, contents: Data(sink.bytes)) else {
+            guard PhotoCommands.writeFile(sink.bytes, to: output) else {
                 return fail("reception-image: cannot write \(output)", status: 1)
             }
             print("encode_seconds=\(PhotoCommands.seconds(elapsed))")

@@ -57,6 +57,13 @@ enum PhotoCommands {
         return complete ? bytes : nil
     }
 
+    /// Writes `bytes` as the whole file at `path` (no `Data` copy of them first).
+    static func writeFile(_ bytes: [UInt8], to path: String) -> Bool {
+        guard let file = fopen(path, "wb") else { return false }
+        let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        return fclose(file) == 0 && written == bytes.count
+    }
+
     /// Writes P6/P5 straight from a tightly packed grey or RGB buffer (no 36 MB copy for a 12 MP photo); any
     /// other layout goes through `PortablePixmap.encode`.
     static func writePortablePixmap(_ image: Bitmap, to path: String) -> Bool {
