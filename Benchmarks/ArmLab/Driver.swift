@@ -105,12 +105,60 @@ enum ArmLabVectorCheck {
         print("vector-check: inverse DCT (NEON, its 4x4 shortcut) \(compared) blocks, \(differing) differ, seed \(seed)")
         let colours = colourConversion()
         print("vector-check: YCbCr to RGB (NEON) \(colours.compared) pixels, every (Y, Cb, Cr), \(colours.differing) rows differ")
+        let quantised = quantisation(seed: seed)
+        print("vector-check: quantisation (NEON) \(quantised.compared) groups of eight blocks, \(quantised.differing) differ")
         let resampled = resampling(seed: seed)
         print("vector-check: area resampler (vector passes) \(resampled.compared) resizes, \(resampled.differing) differ")
-        return differing == 0 && colours.differing == 0 && resampled.differing == 0 ? 0 : 1
+        return differing == 0 && colours.differing == 0 && quantised.differing == 0 && resampled.differing == 0 ? 0 : 1
         #else
         return 2
         #endif
+    }
+
+    /// `ForwardDCT.quantize` (NEON without the AC clamp) against `quantizePortable`, coefficients and masks, on
+    /// seeded groups of eight blocks at the magnitudes photos give; one group in four holds exact halves (samples
+    /// that are multiples of 4 and a step of 8), where the rounding must go to even as the portable code's does.
+    static func quantisation(seed: UInt64) -> (compared: Int, differing: Int) {
+        var state = seed | 3
+        func unit() -> Float {  // in [-1, 1)
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Float(Int32(truncatingIfNeeded: state >> 32)) / 2_147_483_648
+        }
+        let block = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 64)
+        let fast = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: 66)
+        let reference = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: 66)
+        defer {
+            block.deallocate()
+            fast.deallocate()
+            reference.deallocate()
+        }
+        var scanOrder = [Int32](repeating: 0, count: 64), multipliers = [Float](repeating: 0, count: 64)
+        for k in 0..<64 { scanOrder[k] = Int32(ZigZag.naturalIndex[k]) }
+        var compared = 0, differing = 0
+        for trial in 0..<4_000 {
+            let ties = trial % 4 == 3, scale: Float = [0.3, 4, 60, 2_000][trial % 4]
+            for k in 0..<64 {
+                multipliers[k] = ties ? 0.125 : 0.0005 + abs(unit()) * 0.1245
+                for lane in 0..<8 { block[k][lane] = ties ? Float(Int(unit() * 500)) * 4 + 4 : unit() * scale }
+            }
+            multipliers.withUnsafeBufferPointer { m in
+                scanOrder.withUnsafeBufferPointer { order in
+                    ForwardDCT.quantize(
+                        block, multipliers: m.baseAddress!, scanOrder: order.baseAddress!, clampAC: false, into: fast)
+                    ForwardDCT.quantizePortable(
+                        block, multipliers: m.baseAddress!, scanOrder: order.baseAddress!, clampAC: false,
+                        into: reference)
+                }
+            }
+            compared += 1
+            for index in 0..<66 where fast[index] != reference[index] {
+                differing += 1
+                break
+            }
+        }
+        return (compared, differing)
     }
 
     /// `AreaResampler.resize` against `resizeOneByOne` on seeded pictures: RGB, grey and RGBA, two to five taps,

@@ -98,4 +98,47 @@ extension StripConverter {
         }
     }
 }
+extension ForwardDCT {
+    /// `quantize` without the AC clamp on arm64, as the SSE2 path does it: `fcvtns` rounds each product to the
+    /// nearest integer, ties to even, which is what the portable code's 1.5 × 2²³ addition does for every product
+    /// below 2²² (a coefficient over its step is far below); `cmtst` gives each lane's non-zero mask.
+    @inline(__always)
+    static func quantizeNEON(
+        _ block: UnsafePointer<Lanes>, multipliers: UnsafePointer<Float>, scanOrder: UnsafePointer<Int32>,
+        into out: UnsafeMutablePointer<SIMD8<Int32>>
+    ) {
+        var low = (SIMD4<UInt32>(), SIMD4<UInt32>()), high = low
+        let source = UnsafeRawPointer(block), target = UnsafeMutableRawPointer(out)
+        /// Quantizes coefficient k of the scan, stores it and returns its two halves' mask bits.
+        @inline(__always) func coefficient(_ k: Int, _ bit: SIMD4<UInt32>) -> (SIMD4<UInt32>, SIMD4<UInt32>) {
+            let at = Int(scanOrder[k]) &* 32, m = multipliers[k]
+            @inline(__always) func half(_ offset: Int) -> SIMD4<Int32> {
+                let samples = source.loadUnaligned(fromByteOffset: at &+ offset, as: SIMD4<Float>.self)
+                let value = vcvtnq_s32_f32(vmulq_n_f32(samples, m))
+                target.storeBytes(of: value, toByteOffset: k &* 32 &+ offset, as: SIMD4<Int32>.self)
+                return value
+            }
+            let a = half(0), b = half(16)
+            return (vtstq_s32(a, a) & bit, vtstq_s32(b, b) & bit)
+        }
+        // Bit k mod 32 of the mask, doubled from one coefficient to the next (one addition, not a shift and a
+        // broadcast).
+        var bit = SIMD4<UInt32>(repeating: 1)
+        for k in 0..<32 {
+            let bits = coefficient(k, bit)
+            low = (low.0 | bits.0, low.1 | bits.1)
+            bit &+= bit
+        }
+        bit = SIMD4(repeating: 1)
+        for k in 32..<64 {
+            let bits = coefficient(k, bit)
+            high = (high.0 | bits.0, high.1 | bits.1)
+            bit &+= bit
+        }
+        target.storeBytes(of: low.0, toByteOffset: 64 * 32, as: SIMD4<UInt32>.self)
+        target.storeBytes(of: low.1, toByteOffset: 64 * 32 + 16, as: SIMD4<UInt32>.self)
+        target.storeBytes(of: high.0, toByteOffset: 65 * 32, as: SIMD4<UInt32>.self)
+        target.storeBytes(of: high.1, toByteOffset: 65 * 32 + 16, as: SIMD4<UInt32>.self)
+    }
+}
 #endif

@@ -82,11 +82,17 @@ enum ForwardDCT {
             quantizeSSE2(block, multipliers: multipliers, scanOrder: scanOrder, into: out)
             return
         }
+        #elseif arch(arm64) && canImport(_Builtin_intrinsics.arm.neon)
+        if !clampAC {
+            quantizeNEON(block, multipliers: multipliers, scanOrder: scanOrder, into: out)
+            return
+        }
         #endif
         quantizePortable(block, multipliers: multipliers, scanOrder: scanOrder, clampAC: clampAC, into: out)
     }
 
-    /// `quantize` in portable vector code (x86-64 uses it for tables with a step of 1, where the AC clamp applies).
+    /// `quantize` in portable vector code (x86-64 and arm64 use it for tables with a step of 1, where the AC clamp
+    /// applies).
     @inline(__always)
     static func quantizePortable(
         _ block: UnsafePointer<Lanes>, multipliers: UnsafePointer<Float>, scanOrder: UnsafePointer<Int32>,
