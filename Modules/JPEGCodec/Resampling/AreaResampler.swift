@@ -174,7 +174,10 @@ package enum AreaResampler {
         var packed: [UInt16] = []
         if horizontal.taps == 3 {
             packed.reserveCapacity(width * 4)
-            for o in 0..<width { packed += horizontal.weights[(o * 3)..<(o * 3 + 3)] + [0] }
+            for o in 0..<width {
+                packed += horizontal.weights[(o * 3)..<(o * 3 + 3)]
+                packed.append(0)
+            }
         }
         var out = [UInt8](repeating: 0, count: width * height * channels)
         // One spare lane so the RGB loop can read each pixel as four lanes.
