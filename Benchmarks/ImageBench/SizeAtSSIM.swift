@@ -121,10 +121,7 @@ struct SizeAtSSIM {
                 guard let data = FileManager.default.contents(atPath: path) else { continue }
                 var image = try PortablePixmap.decode([UInt8](data)), source = path
                 if arguments.contains("--trim") {
-                    // Issue 40's independent check: a few pixels off each side, so no size is a multiple of 16
-                    // and the photo's old 8×8 grid (if it was a JPEG) no longer lines up with ours or cjpeg's.
-                    let cut = [(3, 2, 5, 4), (1, 1, 1, 1), (7, 3, 2, 6)][photos.count % 3]
-                    image = Self.cropped(image, left: cut.0, top: cut.1, right: cut.2, bottom: cut.3)
+                    image = Self.trimmed(image, index: photos.count)
                     source = "\(directory)/\(name).trimmed.ppm"
                     try Data(PortablePixmap.encode(image)).write(to: URL(fileURLWithPath: source))
                 }
@@ -167,6 +164,13 @@ struct SizeAtSSIM {
     }
 
     /// `image` (grey or RGB) without `left`, `top`, `right` and `bottom` pixels at its edges.
+    /// Issue 40's independent check: a few pixels off each side (one of three cuts, by `index`), so no size is a
+    /// multiple of 16 and the photo's old 8×8 grid (if it was a JPEG) no longer lines up with ours or cjpeg's.
+    static func trimmed(_ image: Bitmap, index: Int) -> Bitmap {
+        let cut = [(3, 2, 5, 4), (1, 1, 1, 1), (7, 3, 2, 6)][index % 3]
+        return cropped(image, left: cut.0, top: cut.1, right: cut.2, bottom: cut.3)
+    }
+
     static func cropped(_ image: Bitmap, left: Int, top: Int, right: Int, bottom: Int) -> Bitmap {
         let width = image.width - left - right, height = image.height - top - bottom
         let channels = image.format.bytesPerPixel

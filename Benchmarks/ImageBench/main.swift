@@ -12,6 +12,8 @@
 //                                   per photo and as the geometric mean, beside libjpeg-turbo)
 //   swift run -c release ImageBench --varied-prepare   (issue 31: preparation of the varied set, current encoder
 //                                   and the trellis candidates, beside Pillow's pipeline)
+//   swift run -c release ImageBench --cli-encode [RUNS]   (issue 40: the release reception-image's cold encode in
+//                                   fresh processes on the trimmed varied set, beside Pillow's warm loop)
 //   swift run -c release ImageBench --encode-time FILE.ppm RUNS [Q] [420|444] [MODE] [OUT]
 //                                   (MODE: standard|optimized|progressive|trellis|progressive-trellis)
 //
@@ -54,6 +56,10 @@ do {
         try variedSet.prepare()
         exit(0)
     }
+    if let flag = CommandLine.arguments.firstIndex(of: "--cli-encode") {
+        try CLIEncode.run(Array(CommandLine.arguments[(flag + 1)...]), bench: encoderBench)
+        exit(0)
+    }
     if let flag = CommandLine.arguments.firstIndex(of: "--prepare-48mp") {
         try Prepare48Benchmark.run(Array(CommandLine.arguments[(flag + 1)...]), bench: encoderBench)
         exit(0)
@@ -69,6 +75,8 @@ do {
     if !CommandLine.arguments.contains("--decode-only") && !CommandLine.arguments.contains("--encode-only") {
         // Issue 31: the same encode and decode on varied real photos, beside the tiled image's figures above.
         try variedSet.run()
+        // Issue 40's independent check: one cold encode per reception-image process, on trimmed photos.
+        try CLIEncode.run([quick ? "3" : "7"], bench: encoderBench)
         try Prepare48Benchmark.run([quick ? "2" : "5"], bench: encoderBench)
         // The smaller-files goal (bytes at equal SSIM against cjpeg -optimize) and its modes' speed, so that a plain
         // `make bench` shows every figure of issue 21.

@@ -194,6 +194,7 @@ struct EncodingPlan {
         let bases = planes.coefficients.map { UnsafeRawPointer($0).assumingMemoryBound(to: Int32.self) }
         let interval = options.restartInterval
         let blocksPerMCU = layout.blocksPerMCU
+        let magnitudes = UnsafePointer(planes.magnitudes.entries)
         // The consumer moves into a local for the strip: its state (the bit register) can then stay in registers
         // instead of going through memory at every symbol. It moves back before anything that takes its address.
         var local = consume consumer
@@ -215,7 +216,7 @@ struct EncodingPlan {
                         let offset = group * ForwardDCT.coefficientVectorsPerGroup * 8 + (blockX & 7)
                         codeBlock(
                             bases[index] + offset, previousDC: &predictions[index], dcTable: component.table,
-                            acTable: component.table, into: &local)
+                            acTable: component.table, magnitudes: magnitudes, into: &local)
                     }
                 }
             }

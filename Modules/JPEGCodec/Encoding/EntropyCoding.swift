@@ -25,17 +25,38 @@ func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
     return (size, bits)
 }
 
+/// Every value's magnitude category and extra bits (`magnitude`) looked up instead of computed: entry `v & 4095`
+/// holds `bits << 4 | size` for each `v` in −2,048...2,047 (baseline AC values stay within ±1,023). One load
+/// replaces the sign, absolute value, bit count and mask of the computation, about ten instructions for each
+/// non-zero AC coefficient, the block coder's busiest step on detailed photos. Indexing by the low twelve bits keeps
+/// every read inside the table whatever the value.
+struct MagnitudeTable: ~Copyable {
+    let entries: UnsafeMutablePointer<UInt16>
+    /// Bytes a table holds.
+    static let byteCount = 4096 * 2
+
+    init() {
+        entries = .allocate(capacity: 4096)
+        for index in 0..<4096 {
+            let (size, bits) = magnitude(Int32(index < 2048 ? index : index - 4096))
+            entries[index] = UInt16(truncatingIfNeeded: bits &<< 4 | UInt64(size))
+        }
+    }
+
+    deinit { entries.deallocate() }
+}
+
 /// Entropy-codes one 8×8 block of quantized coefficients (T.81 F.1.2): the DC difference from `previousDC`, then
 /// the AC coefficients in zig-zag order as (zero run, size) symbols.
 ///
 /// `coefficients` points at coefficient 0 of the block inside a lane-interleaved buffer stored in zig-zag order
 /// (quantization writes it so), so the k-th coefficient of the scan is at `coefficients[k * 8]`, followed by the
-/// block's 64-bit non-zero mask. The walk jumps from one non-zero coefficient to the next with a trailing-zero
+/// block's 64-bit non-zero mask; `magnitudes` is a `MagnitudeTable`'s entries. The walk jumps from one non-zero coefficient to the next with a trailing-zero
 /// count: photos at usual qualities leave most coefficients zero, and this skips them without a branch each.
 @inline(__always)
 func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
     _ coefficients: UnsafePointer<Int32>, previousDC: inout Int32, dcTable: Int, acTable: Int,
-    into consumer: inout Consumer
+    magnitudes: UnsafePointer<UInt16>, into consumer: inout Consumer
 ) {
     let dc = coefficients[0]
     let (dcSize, dcBits) = magnitude(dc &- previousDC)
@@ -56,8 +77,9 @@ func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
             run &-= 16
         }
         // Baseline AC sizes stop at 10 (|v| ≤ 1023): quantization clamps when a step of 1 could exceed it.
-        let (size, bits) = magnitude(coefficients[k &* 8])
-        consumer.ac(run &<< 4 | size, extra: bits, extraLength: size, table: acTable)
+        let entry = Int(magnitudes[Int(truncatingIfNeeded: coefficients[k &* 8]) & 0xFFF])
+        let size = entry & 15
+        consumer.ac(run &<< 4 | size, extra: UInt64(truncatingIfNeeded: entry &>> 4), extraLength: size, table: acTable)
         last = k
     }
     if last != 63 {

@@ -62,6 +62,8 @@ struct FrameLayout {
 final class StripPlanes {
     let samples: [UnsafeMutablePointer<SIMD8<Float>>]
     let coefficients: [UnsafeMutablePointer<SIMD8<Int32>>]
+    /// The block coder's lookup of each coefficient's magnitude category and extra bits (4,096 entries, 8 KiB).
+    let magnitudes = MagnitudeTable()
     /// Total bytes held, reported by the benchmark.
     let byteCount: Int
 
@@ -79,9 +81,9 @@ final class StripPlanes {
         byteCount = Self.byteCount(layout)
     }
 
-    /// Bytes the planes of `layout` take: 32 per float vector and per coefficient vector.
+    /// Bytes the planes of `layout` take (32 per float vector and per coefficient vector), with the magnitude table.
     static func byteCount(_ layout: FrameLayout) -> Int {
-        layout.components.reduce(0) { $0 + ($1.vectorCount + $1.coefficientVectorCount) * 32 }
+        layout.components.reduce(MagnitudeTable.byteCount) { $0 + ($1.vectorCount + $1.coefficientVectorCount) * 32 }
     }
 
     deinit {
