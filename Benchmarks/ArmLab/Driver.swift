@@ -216,8 +216,10 @@ enum ArmLabCommand {
             switch command {
             case let .encode(options, input, output):
                 guard let bytes = ArmLabFiles.read(input) else { return fail("reception-image: cannot read \(input)", 1) }
-                var sink = ByteArraySink()
-                try JPEGEncoder(options: options).encode(try PortablePixmap.decode(bytes), into: &sink)
+                let image = try PortablePixmap.decode(bytes)
+                // Room for width × height bytes up front, as `reception-image encode` reserves it.
+                var sink = ByteArraySink(reservingCapacity: image.width * image.height)
+                try JPEGEncoder(options: options).encode(image, into: &sink)
                 return store(sink.bytes, output)
             case let .decode(eighths, input, output):
                 guard let bytes = ArmLabFiles.read(input) else { return fail("reception-image: cannot read \(input)", 1) }

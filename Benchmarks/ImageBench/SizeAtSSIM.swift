@@ -23,7 +23,7 @@ import ReceptionCore
 /// `heldOutPhotos` (never used for tuning); with `--varied`, the real photos of scripts/varied-photos instead (issue
 /// 31). The worst and the mean ratio are printed per set and mode.
 ///
-///   ImageBench --size-at-ssim [--quick] [--lambda X] [--masking E] [--no-speed]
+///   ImageBench --size-at-ssim [--quick] [--lambda X] [--masking E] [--weighting E] [--no-speed]
 ///                             [--tiled-only | --held-out-only | --varied [--trim]]
 ///                             [--qualities 60,70,…] [--modes baseline+trellis,progressive/tuned,…]
 struct SizeAtSSIM {
@@ -31,6 +31,7 @@ struct SizeAtSSIM {
     let rounds: Int
     let arguments: [String]
     var masking: Float? = nil
+    var weighting: Float? = nil
 
     struct Mode {
         let name: String
@@ -104,6 +105,7 @@ struct SizeAtSSIM {
             ?? [60, 65, 70, 75, 80, 85, 90]
         let lambda = value(after: "--lambda").flatMap(Float.init)
         masking = value(after: "--masking").flatMap(Float.init)
+        weighting = value(after: "--weighting").flatMap(Float.init)
         if let names = value(after: "--modes")?.split(separator: ",").map(String.init) {
             modes = Self.allModes.filter { names.contains($0.name) }
         }
@@ -140,7 +142,7 @@ struct SizeAtSSIM {
             }
         }
         print("size at equal luma SSIM (Wang et al. 2004, Gaussian 11×11 σ 1.5, valid), 4:2:0, against cjpeg -optimize"
-              + (lambda.map { ", λ \($0)" } ?? "") + (masking.map { ", masking \($0)" } ?? ""))
+              + (lambda.map { ", λ \($0)" } ?? "") + (masking.map { ", masking \($0)" } ?? "") + (weighting.map { ", weighting \($0)" } ?? ""))
         var ratios: [String: [String: [Double]]] = [:]
         for photo in photos {
             try measure(
@@ -189,6 +191,7 @@ struct SizeAtSSIM {
         options.tables = mode.tables
         options.trellisLambda = lambda
         options.trellisMasking = masking
+        options.trellisWeighting = weighting
         return options
     }
 

@@ -118,11 +118,67 @@ import Testing
 /// sign, and the non-zero masks match the values; at a huge λ only DC is left.
 @Suite struct TrellisRefineTests {
     @Test("refine keeps, lowers by one or zeroes each rounded AC value, and rewrites the masks to match",
-          arguments: [Float(0.05), 1, 1e9])
-    func valuesMoveTowardZero(lambda: Float) {
+          arguments: [Float(0.05), 1, 1e9], [Float(0), 0.5])
+    func valuesMoveTowardZero(lambda: Float, weighting: Float) {
         let table = QuantizationTable(base: QuantizationTable.annexKLuminance, quality: 75)
         let quantizer = TrellisQuantizer(
-            ac: [.luminanceAC, .chrominanceAC], quantization: [table], lambda: lambda, masking: 0)
+            ac: [.luminanceAC, .chrominanceAC], quantization: [table], lambda: lambda, masking: 0,
+            weighting: weighting)
+        Self.refineRandomBlocks(quantizer, table: table) { rounded, coefficients in
+            for lane in 0..<8 {
+                var mask: UInt64 = 0
+                for k in 0..<64 {
+                    let before = rounded[k][lane]
+                    let after = coefficients[k][lane]
+                    if after != 0 { mask |= 1 << UInt64(k) }
+                    let lowered = abs(before) > 1 && after == before - before.signum()
+                    let allowed = after == before || after == 0 || lowered
+                    #expect(allowed, "λ \(lambda) lane \(lane) k \(k): \(before) → \(after)")
+                    if k == 0 || lambda > 1e8 { #expect(after == (k == 0 ? before : 0)) }
+                }
+                let stored = UInt64(UInt32(bitPattern: coefficients[65][lane])) << 32
+                    | UInt64(UInt32(bitPattern: coefficients[64][lane]))
+                #expect(stored == mask, "λ \(lambda) lane \(lane)")
+            }
+        }
+    }
+
+    @Test("the frequency weighting drops fewer values where the step is coarse and more where it is fine")
+    func weightingFollowsTheSteps() {
+        let table = QuantizationTable(base: QuantizationTable.annexKLuminance, quality: 75)
+        let meanStep = Float((1..<64).map { table.steps[ZigZag.naturalIndex[$0]] }.reduce(0, +)) / 63
+        // Values dropped at zig-zag positions whose step is below and above the table's mean AC step.
+        func drops(weighting: Float) -> (fine: Int, coarse: Int) {
+            let quantizer = TrellisQuantizer(
+                ac: [.luminanceAC, .chrominanceAC], quantization: [table], lambda: 0.05, masking: 0,
+                weighting: weighting)
+            var counts = (fine: 0, coarse: 0)
+            Self.refineRandomBlocks(quantizer, table: table) { rounded, coefficients in
+                for k in 1..<64 {
+                    let coarse = Float(table.steps[ZigZag.naturalIndex[k]]) > meanStep
+                    for lane in 0..<8 where rounded[k][lane] != 0 && coefficients[k][lane] == 0 {
+                        if coarse { counts.coarse += 1 } else { counts.fine += 1 }
+                    }
+                }
+            }
+            return counts
+        }
+        let plain = drops(weighting: 0), weighted = drops(weighting: 0.5)
+        #expect(weighted.coarse < plain.coarse, "coarse steps: \(weighted.coarse) dropped against \(plain.coarse)")
+        #expect(weighted.fine > plain.fine, "fine steps: \(weighted.fine) dropped against \(plain.fine)")
+        #expect(TrellisQuantizer.weight(ratio: 4, exponent: 0) == 1)
+        #expect(TrellisQuantizer.weight(ratio: 4, exponent: 0.25) == 2)
+        #expect(TrellisQuantizer.weight(ratio: 4, exponent: 0.5) == 4)
+        #expect(TrellisQuantizer.weight(ratio: 4, exponent: 0.6) == 4)
+        #expect(TrellisQuantizer.weight(ratio: 4, exponent: 1) == 16)
+    }
+
+    /// Runs `quantizer` over 200 groups of eight pseudo-random blocks quantised with `table`, handing `check` each
+    /// group's rounded values and its refined coefficients (zig-zag order, masks at 64 and 65).
+    static func refineRandomBlocks(
+        _ quantizer: TrellisQuantizer, table: QuantizationTable,
+        check: ([SIMD8<Int32>], UnsafeMutablePointer<SIMD8<Int32>>) -> Void
+    ) {
         let transformed = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 64)
         let coefficients = UnsafeMutablePointer<SIMD8<Int32>>.allocate(
             capacity: ForwardDCT.coefficientVectorsPerGroup)
@@ -162,21 +218,7 @@ import Testing
                 transformed, multipliers: multipliers, scanOrder: scanOrder, clampAC: false, into: coefficients)
             let rounded = (0..<64).map { coefficients[$0] }
             quantizer.refine(transformed, coefficients: coefficients, lanes: 8, table: 0)
-            for lane in 0..<8 {
-                var mask: UInt64 = 0
-                for k in 0..<64 {
-                    let before = rounded[k][lane]
-                    let after = coefficients[k][lane]
-                    if after != 0 { mask |= 1 << UInt64(k) }
-                    let lowered = abs(before) > 1 && after == before - before.signum()
-                    let allowed = after == before || after == 0 || lowered
-                    #expect(allowed, "λ \(lambda) lane \(lane) k \(k): \(before) → \(after)")
-                    if k == 0 || lambda > 1e8 { #expect(after == (k == 0 ? before : 0)) }
-                }
-                let stored = UInt64(UInt32(bitPattern: coefficients[65][lane])) << 32
-                    | UInt64(UInt32(bitPattern: coefficients[64][lane]))
-                #expect(stored == mask, "λ \(lambda) lane \(lane)")
-            }
+            check(rounded, coefficients)
         }
     }
 }

@@ -55,6 +55,10 @@ public struct JPEGEncoder: Sendable {
         /// The block AC energy at which the trellis doubles a block's λ (0: the same λ everywhere); `nil` for the
         /// tuned default. A knob for benchmarks and tests.
         package var trellisMasking: Float?
+        /// The exponent e of the trellis's distortion weight per coefficient, (step / mean AC step)^(2e), in steps of
+        /// ¼ (0: every quantiser step alike; 1: the plain squared error); `nil` for the default (½ over the Annex K
+        /// tables, 0 over the tuned ones). A knob for benchmarks and tests.
+        package var trellisWeighting: Float?
 
         /// Options; the defaults match what photo preparation uses.
         public init(
@@ -71,6 +75,7 @@ public struct JPEGEncoder: Sendable {
             self.tables = tables
             trellisLambda = nil
             trellisMasking = nil
+            trellisWeighting = nil
         }
     }
 

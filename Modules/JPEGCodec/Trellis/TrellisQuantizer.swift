@@ -2,8 +2,12 @@
 ///
 /// Rounding each coefficient to the nearest step minimises distortion alone. Here, per block, the encoder chooses
 /// the quantised values that minimise `D + λ·R` instead: `D` is the squared error of the coefficients measured in
-/// quantiser steps (the DCT-domain error of coefficient k weighted by 1/Q_k², which is the same as a λ scaled by
-/// Q_k² in unweighted terms, the usual choice for JPEG), and `R` the bits the block's AC symbols cost with the
+/// quantiser steps, times a per-frequency weight `(Q_k / Q̄)^(2e)` (Q̄ the table's mean AC step, e the `weighting`).
+/// At e = 0 that is the DCT-domain error of coefficient k weighted by 1/Q_k², the same as a λ scaled by Q_k² in
+/// unweighted terms, the usual choice for JPEG; at e = ½ each error counts by 1/(Q_k·Q̄), so the coarse high
+/// frequencies of the Annex K tables are thinned out less and the fine low ones more than step weighting would,
+/// which keeps more of a block's texture for the bytes (what SSIM rewards); at e = 1 it is the plain squared error.
+/// `R` the bits the block's AC symbols cost with the
 /// Huffman code lengths that will be written (code plus extra bits, zero-run symbols, end of block).
 ///
 /// Each coefficient whose rounded value is non-zero may keep it, move one step toward zero (only when that is not
@@ -34,6 +38,8 @@ final class TrellisQuantizer {
     let lambda: Float
     /// The AC energy (mean square of the orthonormal DCT coefficients) at which a block's λ doubles; 0 for none.
     let masking: Float
+    /// The exponent e of the per-frequency distortion weight `(Q_k / Q̄)^(2e)`, rounded down to a multiple of ¼.
+    let weighting: Float
     /// The quantiser steps in zig-zag order, luma then chroma: they turn a coefficient in steps back into its
     /// value for the block's energy.
     private let steps: UnsafeMutablePointer<Float>
@@ -45,8 +51,9 @@ final class TrellisQuantizer {
     /// offsets of the rows of a and a − 1 less one entry (two `Int32`, at `rowOffsetsAt`); then per zig-zag
     /// position k the bits of closing the block after it (end of block, none after 63, at `closingsAt`), the byte
     /// offset of its coefficient in a group's transform output (`Int32`, natural index · 8 lanes · 4, at
-    /// `sourcesAt`) and the multiplier that turns that coefficient into quantiser steps (the one
-    /// `ForwardDCT.quantize` used, from `QuantizationMultipliers`, at `multipliersAt`).
+    /// `sourcesAt`), the multiplier that turns that coefficient into quantiser steps (the one
+    /// `ForwardDCT.quantize` used, from `QuantizationMultipliers`, at `multipliersAt`) and its distortion weight
+    /// (at `weightsAt`).
     private let tables: UnsafeMutableRawPointer
     /// The bits of end of block, per table.
     private let endOfBlockCosts: (Float, Float)
@@ -68,7 +75,8 @@ final class TrellisQuantizer {
     private static let closingsAt = rowOffsetsAt + 1024 * 8
     private static let sourcesAt = closingsAt + 64 * 4
     private static let multipliersAt = sourcesAt + 64 * 4
-    private static let tableBytes = multipliersAt + 64 * 4
+    private static let weightsAt = multipliersAt + 64 * 4
+    private static let tableBytes = weightsAt + 64 * 4
 
     /// Per block scratch, one node per candidate after the start node 0, and `window` sentinel nodes before it so
     /// the predecessor search never leaves the arrays: the zig-zag position (`Int32`, 4 bytes per node from node
@@ -80,9 +88,10 @@ final class TrellisQuantizer {
 
     /// A quantizer for the quantisation tables `quantization` (index 0 luma, 1 chroma) whose rates are the code
     /// lengths of `ac` (a missing chroma table reuses the luma one).
-    init(ac: [HuffmanSpec], quantization: [QuantizationTable], lambda: Float, masking: Float) {
+    init(ac: [HuffmanSpec], quantization: [QuantizationTable], lambda: Float, masking: Float, weighting: Float = 0) {
         self.lambda = lambda
         self.masking = masking
+        self.weighting = weighting
         steps = .allocate(capacity: 128)
         for table in 0..<2 {
             let spec = table < quantization.count ? quantization[table] : quantization.first
@@ -121,7 +130,11 @@ final class TrellisQuantizer {
             let multipliers = (region + Self.multipliersAt).bindMemory(to: Float.self, capacity: 64)
             let natural = quantization.isEmpty ? nil
                 : QuantizationMultipliers(table: table < quantization.count ? quantization[table] : quantization[0])
+            let weights = (region + Self.weightsAt).bindMemory(to: Float.self, capacity: 64)
+            var meanStep: Float = 0
+            for k in 1..<64 { meanStep += steps[table * 64 + k] / 63 }
             for k in 0..<64 {
+                weights[k] = Self.weight(ratio: steps[table * 64 + k] / meanStep, exponent: weighting)
                 closings[k] = k == 63 ? 0 : endOfBlock[table]
                 sources[k] = Int32(ZigZag.naturalIndex[k] * 8 * 4)
                 multipliers[k] = natural?.values[ZigZag.naturalIndex[k]] ?? 1
@@ -195,7 +208,7 @@ final class TrellisQuantizer {
                 let k = candidates.trailingZeroBitCount
                 let rounded = block[k &* 8]
                 let a = rounded < 0 ? 0 &- rounded : rounded
-                guard a & (a &- 1) != 0, Float(a &* (a &- 1)) * weight > settledBound else { break }
+                guard a & (a &- 1) != 0, Float(a &* (a &- 1)) * weight * Self.weight(k, prices) > settledBound else { break }
                 start = k
                 candidates &= candidates &- 1
             }
@@ -226,7 +239,7 @@ final class TrellisQuantizer {
                 let x = signed < 0 ? -signed : signed
                 let rounded = block[k &* 8]
                 let a = min(1023, rounded < 0 ? 0 &- rounded : rounded)
-                let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight)
+                let (gainA, gainB) = Self.gains(magnitude: a, of: x, weight: weight * Self.weight(k, prices))
                 slot.storeBytes(of: Int32(truncatingIfNeeded: 0 &- k), as: Int32.self)
                 let p2 = Int(slot.load(fromByteOffset: -8, as: Int32.self))
                 let p3 = Int(slot.load(fromByteOffset: -12, as: Int32.self))
@@ -269,7 +282,7 @@ final class TrellisQuantizer {
                 let x = signed < 0 ? -signed : signed
                 let value = block[k &* 8]
                 let a = min(1023, value < 0 ? 0 &- value : value)
-                let gainA = Self.gains(magnitude: a, of: x, weight: weight).0
+                let gainA = Self.gains(magnitude: a, of: x, weight: weight * Self.weight(k, prices)).0
                 let rowA = Self.rows(prices, magnitude: a, at: k).0
                 let target = nodes.load(fromByteOffset: j &* 4 &+ bestAt, as: Float.self)
                 // The node just before failed (j's bit is clear), so j keeps its value; its predecessor is the
@@ -292,6 +305,21 @@ final class TrellisQuantizer {
             block[64 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept))
             block[65 &* 8] = Int32(bitPattern: UInt32(truncatingIfNeeded: kept >> 32))
         }
+    }
+
+    /// The distortion weight of zig-zag position k (`weightsAt`).
+    @inline(__always)
+    private static func weight(_ k: Int, _ prices: UnsafeRawPointer) -> Float {
+        prices.load(fromByteOffset: weightsAt &+ k &* 4, as: Float.self)
+    }
+
+    /// `ratio^(2·exponent)` for an exponent in steps of ¼ (rounded down; none below 0, at most 2): products and one
+    /// square root, so the weights are the same floats on every processor (no `pow`, which this module has not).
+    static func weight(ratio: Float, exponent: Float) -> Float {
+        let quarters = Int(max(0, min(exponent, 2)) * 4)
+        var weight: Float = 1
+        for _ in 0..<(quarters / 2) { weight *= ratio }
+        return quarters % 2 == 1 ? weight * ratio.squareRoot() : weight
     }
 
     /// Coefficient k (zig-zag) of one lane of a group's transform output, in quantiser steps: what
