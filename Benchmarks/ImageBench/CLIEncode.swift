@@ -43,14 +43,14 @@ enum CLIEncode {
             let theirSeconds = Double(image.width * image.height) / 1e6 / theirs.megapixelsPerSecond
             let ratio = theirSeconds / median
             ratios.append(ratio)
-            try? FileManager.default.removeItem(atPath: source)
+            for file in [source, output, output + ".pillow"] { try? FileManager.default.removeItem(atPath: file) }
             print("  \(photo.name) \(image.width)x\(image.height): ours \(String(format: "%.2f", median * 1e3)) ms"
                   + " (cold, median) | libjpeg-turbo \(String(format: "%.2f", theirSeconds * 1e3)) ms (warm, best)"
                   + " | ×\(String(format: "%.3f", ratio))")
         }
         guard !ratios.isEmpty else { throw BenchFailure("no varied photos") }
+        let (lowest, highest) = (ratios.min() ?? 0, ratios.max() ?? 0)
         print("  geometric mean ×\(String(format: "%.3f", VariedSet.geometricMean(ratios)))"
-              + " (per photo ×\(String(format: "%.3f", ratios.min() ?? 0))–×\(String(format: "%.3f", ratios.max() ?? 0)));"
-              + " goal ×0.95 or better")
+              + " (per photo ×\(String(format: "%.3f", lowest))–×\(String(format: "%.3f", highest))); goal ×0.95 or better")
     }
 }

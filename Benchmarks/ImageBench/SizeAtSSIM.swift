@@ -142,7 +142,8 @@ struct SizeAtSSIM {
             }
         }
         print("size at equal luma SSIM (Wang et al. 2004, Gaussian 11×11 σ 1.5, valid), 4:2:0, against cjpeg -optimize"
-              + (lambda.map { ", λ \($0)" } ?? "") + (masking.map { ", masking \($0)" } ?? "") + (weighting.map { ", weighting \($0)" } ?? ""))
+              + (lambda.map { ", λ \($0)" } ?? "") + (masking.map { ", masking \($0)" } ?? "")
+              + (weighting.map { ", weighting \($0)" } ?? ""))
         var ratios: [String: [String: [Double]]] = [:]
         for photo in photos {
             try measure(
@@ -165,7 +166,6 @@ struct SizeAtSSIM {
         }
     }
 
-    /// `image` (grey or RGB) without `left`, `top`, `right` and `bottom` pixels at its edges.
     /// Issue 40's independent check: a few pixels off each side (one of three cuts, by `index`), so no size is a
     /// multiple of 16 and the photo's old 8×8 grid (if it was a JPEG) no longer lines up with ours or cjpeg's.
     static func trimmed(_ image: Bitmap, index: Int) -> Bitmap {
@@ -173,6 +173,7 @@ struct SizeAtSSIM {
         return cropped(image, left: cut.0, top: cut.1, right: cut.2, bottom: cut.3)
     }
 
+    /// `image` (grey or RGB) without `left`, `top`, `right` and `bottom` pixels at its edges.
     static func cropped(_ image: Bitmap, left: Int, top: Int, right: Int, bottom: Int) -> Bitmap {
         let width = image.width - left - right, height = image.height - top - bottom
         let channels = image.format.bytesPerPixel

@@ -51,8 +51,8 @@ struct MagnitudeTable: ~Copyable {
 ///
 /// `coefficients` points at coefficient 0 of the block inside a lane-interleaved buffer stored in zig-zag order
 /// (quantization writes it so), so the k-th coefficient of the scan is at `coefficients[k * 8]`, followed by the
-/// block's 64-bit non-zero mask; `magnitudes` is a `MagnitudeTable`'s entries. The walk jumps from one non-zero coefficient to the next with a trailing-zero
-/// count: photos at usual qualities leave most coefficients zero, and this skips them without a branch each.
+/// block's 64-bit non-zero mask; `magnitudes` is a `MagnitudeTable`'s entries. The walk jumps from one non-zero
+/// coefficient to the next with a trailing-zero count: photos at usual qualities leave most coefficients zero, and this skips them without a branch each.
 @inline(__always)
 func codeBlock<Consumer: SymbolConsumer & ~Copyable>(
     _ coefficients: UnsafePointer<Int32>, previousDC: inout Int32, dcTable: Int, acTable: Int,

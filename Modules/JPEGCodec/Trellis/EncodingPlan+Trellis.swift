@@ -14,10 +14,10 @@ extension EncodingPlan {
     /// `ImageBench --size-at-ssim`, see Docs/ImagePipeline.md), 0.05 over the tuned tables and 0.03 over the Annex K
     /// ones, whose distortion is weighted by frequency (`defaultTrellisWeighting`).
     static func defaultTrellisLambda(annexK: Bool) -> Float { annexK ? 0.03 : 0.05 }
-    /// The distortion weighting (`TrellisQuantizer`'s exponent e) when `Options.trellisWeighting` is not set: ½ over
-    /// the Annex K tables, so each coefficient's squared error counts by its step once instead of twice (bytes at
-    /// equal SSIM ×0.958 → ×0.936 on the held-out photos, ×0.918 → ×0.913 on the trimmed varied set, q75/85); 0 over
-    /// the tuned tables, which were fitted to the plain weighting and gain nothing measurable from it.
+    /// The distortion weighting (`TrellisQuantizer`'s exponent e) when `Options.trellisWeighting` is not set: ½
+    /// over the Annex K tables, so each coefficient's squared error counts by its step once instead of twice (bytes
+    /// at equal SSIM ×0.958 → ×0.936 on the held-out photos, ×0.918 → ×0.913 on the trimmed varied set, q75/85);
+    /// 0 over the tuned tables, which were fitted to the plain weighting and gain nothing measurable from it.
     static func defaultTrellisWeighting(annexK: Bool) -> Float { annexK ? 0.5 : 0 }
     /// The block AC energy at which λ doubles when `Options.trellisMasking` is not set (see `TrellisQuantizer`).
     static let defaultTrellisMasking: Float = 0

@@ -7,8 +7,7 @@
 /// unweighted terms, the usual choice for JPEG; at e = ½ each error counts by 1/(Q_k·Q̄), so the coarse high
 /// frequencies of the Annex K tables are thinned out less and the fine low ones more than step weighting would,
 /// which keeps more of a block's texture for the bytes (what SSIM rewards); at e = 1 it is the plain squared error.
-/// `R` the bits the block's AC symbols cost with the
-/// Huffman code lengths that will be written (code plus extra bits, zero-run symbols, end of block).
+/// `R` is the bits the block's AC symbols cost with the Huffman code lengths that will be written (code plus extra bits, zero-run symbols, end of block).
 ///
 /// Each coefficient whose rounded value is non-zero may keep it, move one step toward zero (only when that is not
 /// zero itself) or become zero; coefficients that round to zero stay zero (a larger value never lowers either
@@ -38,8 +37,6 @@ final class TrellisQuantizer {
     let lambda: Float
     /// The AC energy (mean square of the orthonormal DCT coefficients) at which a block's λ doubles; 0 for none.
     let masking: Float
-    /// The exponent e of the per-frequency distortion weight `(Q_k / Q̄)^(2e)`, rounded down to a multiple of ¼.
-    let weighting: Float
     /// The quantiser steps in zig-zag order, luma then chroma: they turn a coefficient in steps back into its
     /// value for the block's energy.
     private let steps: UnsafeMutablePointer<Float>
@@ -91,7 +88,6 @@ final class TrellisQuantizer {
     init(ac: [HuffmanSpec], quantization: [QuantizationTable], lambda: Float, masking: Float, weighting: Float = 0) {
         self.lambda = lambda
         self.masking = masking
-        self.weighting = weighting
         steps = .allocate(capacity: 128)
         for table in 0..<2 {
             let spec = table < quantization.count ? quantization[table] : quantization.first
@@ -208,7 +204,8 @@ final class TrellisQuantizer {
                 let k = candidates.trailingZeroBitCount
                 let rounded = block[k &* 8]
                 let a = rounded < 0 ? 0 &- rounded : rounded
-                guard a & (a &- 1) != 0, Float(a &* (a &- 1)) * weight * Self.weight(k, prices) > settledBound else { break }
+                let least = Float(a &* (a &- 1)) * weight * Self.weight(k, prices)
+                guard a & (a &- 1) != 0, least > settledBound else { break }
                 start = k
                 candidates &= candidates &- 1
             }
