@@ -6,11 +6,15 @@ public struct DecodedImage: Sendable {
     public var pixels: Bitmap
     /// The stored orientation; `.up` when the file says nothing.
     public var orientation: Orientation
+    /// The ICC colour profile embedded in the file, as its bytes (JPEG APP2, PNG `iCCP`, WebP `ICCP`, TIFF tag
+    /// 34675, HEIF `colr`); nil when the file carries none, which means sRGB.
+    public var iccProfile: [UInt8]?
 
-    /// Pairs decoded pixels with the orientation their file asked for.
-    public init(pixels: Bitmap, orientation: Orientation = .up) {
+    /// Pairs decoded pixels with the orientation their file asked for and its embedded colour profile.
+    public init(pixels: Bitmap, orientation: Orientation = .up, iccProfile: [UInt8]? = nil) {
         self.pixels = pixels
         self.orientation = orientation
+        self.iccProfile = iccProfile
     }
 }
 
