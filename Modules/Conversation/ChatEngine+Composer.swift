@@ -46,10 +46,18 @@ extension ChatEngine {
         publish()
     }
 
-    /// Removes a picked photo before sending.
-    public func removePhoto(at index: Int) {
-        guard composer.removePhoto(at: index) else { return }
+    /// Removes the picked photo with identity `id` (`ComposerState.PickedPhoto.id`) before sending; nothing when
+    /// it is gone already (a double tap on its ✕).
+    public func removePhoto(id: Int) {
+        guard composer.removePhoto(id: id) else { return }
         publish()
+    }
+
+    /// Removes the picked photo at `index` of the picked photos as they are now.
+    @available(*, deprecated, message: "Use removePhoto(id:): a position moves when another photo is removed or loads")
+    public func removePhoto(at index: Int) {
+        guard composer.picked.indices.contains(index) else { return }
+        removePhoto(id: composer.picked[index].id)
     }
 
     /// Sends the composer's text and photos (spec 7.8.1). Returns the new message's local ID, or `nil` when the

@@ -15,7 +15,7 @@ public final class ChatModel {
 
     /// An empty composer that can do nothing yet (before the first snapshot, or without a session).
     public nonisolated static let idleComposer = ComposerState(
-        availability: .open, text: "", photos: [], loadingPhotoCount: 0, canSend: false, canAddPhotos: true,
+        availability: .open, text: "", pickedPhotos: [], loadingPhotoCount: 0, canSend: false, canAddPhotos: true,
         notices: [])
     /// The connection banner.
     public private(set) var banner: ConnectionBanner = .hidden
@@ -147,8 +147,16 @@ public final class ChatModel {
         try await engine.photo(attachment.id)
     }
 
-    /// Removes a picked photo.
-    public func removePhoto(at index: Int) async { await engine.removePhoto(at: index) }
+    /// Removes the picked photo with identity `id` (`ComposerPresentation.PickedPhoto.id`); a second call for the
+    /// same photo (a double tap on ✕) does nothing.
+    public func removePhoto(id: Int) async { await engine.removePhoto(id: id) }
+
+    /// Removes the picked photo at `index` of the picked photos as they are when the call arrives.
+    @available(*, deprecated, message: "Use removePhoto(id:): a position moves when another photo is removed or loads")
+    public func removePhoto(at index: Int) async {
+        let id = composer.pickedPhotos.indices.contains(index) ? composer.pickedPhotos[index].id : nil
+        if let id { await engine.removePhoto(id: id) }
+    }
 
     /// The screen appeared or disappeared.
     public func setVisible(_ visible: Bool) async { await engine.setVisible(visible) }

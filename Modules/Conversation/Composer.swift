@@ -20,12 +20,25 @@ struct Composer: Sendable, Hashable {
 
     /// The draft (restored across launches).
     private(set) var text = ""
+    /// One photo picked and prepared for the next message.
+    struct Picked: Sendable, Hashable {
+        /// Its place in the pick order (a photo that loads faster than one picked before it still goes after it).
+        var order: Int
+        /// Its identity from the pick to the send (`ComposerState.PickedPhoto.id`): never reused, so a second
+        /// remove of the same photo (a double tap on ✕) finds nothing, and a removal while another photo finishes
+        /// loading still removes the photo that was meant.
+        var id: Int
+        var photo: PreparedPhoto
+    }
+
     /// Photos picked and prepared for the next message, in the order they were picked.
-    private(set) var photos: [PreparedPhoto] = []
-    /// The pick order of each of `photos` (a photo that loads faster than one picked before it still goes after it).
-    private var photoTickets: [Int] = []
-    /// The next pick's place in the order.
+    private(set) var picked: [Picked] = []
+    /// The photos of `picked`, in order.
+    var photos: [PreparedPhoto] { picked.map(\.photo) }
+    /// The next pick's place in the order, and its identity.
     private var nextTicket = 0
+    /// Identities for photos taken back after a stopped send (`takeBack`): negative, so never a pick's.
+    private var nextReturnedID = -1
     /// Photos still being prepared.
     private(set) var photoLoads = 0
     /// The last picked photo could not be prepared.
@@ -34,7 +47,7 @@ struct Composer: Sendable, Hashable {
     private(set) var storageProblem = false
 
     /// Another photo may start loading (at most 5 per message, counting those still loading).
-    var hasRoomForPhoto: Bool { photos.count + photoLoads < Limits.photosPerMessage }
+    var hasRoomForPhoto: Bool { picked.count + photoLoads < Limits.photosPerMessage }
 
     /// The person edited the draft (or it was restored).
     mutating func setText(_ value: String) { text = value }
@@ -56,16 +69,15 @@ struct Composer: Sendable, Hashable {
             photoLoadFailed = true
             return
         }
-        let position = photoTickets.firstIndex { $0 > ticket } ?? photos.count
-        photos.insert(photo, at: position)
-        photoTickets.insert(ticket, at: position)
+        let position = picked.firstIndex { $0.order > ticket } ?? picked.count
+        picked.insert(Picked(order: ticket, id: ticket, photo: photo), at: position)
     }
 
-    /// Removes a picked photo; returns whether `index` named one.
-    mutating func removePhoto(at index: Int) -> Bool {
-        guard photos.indices.contains(index) else { return false }
-        photos.remove(at: index)
-        photoTickets.remove(at: index)
+    /// Removes the picked photo with identity `id`; returns whether one was there (a second remove of the same
+    /// photo finds nothing and changes nothing).
+    mutating func removePhoto(id: Int) -> Bool {
+        guard let index = picked.firstIndex(where: { $0.id == id }) else { return false }
+        picked.remove(at: index)
         return true
     }
 
@@ -73,8 +85,7 @@ struct Composer: Sendable, Hashable {
     mutating func takeForSending() -> (text: String, photos: [PreparedPhoto]) {
         let taken = (Limits.trimmedMessageText(text), photos)
         text = ""
-        photos = []
-        photoTickets = []
+        picked = []
         photoLoadFailed = false
         return taken
     }
@@ -84,10 +95,13 @@ struct Composer: Sendable, Hashable {
     mutating func takeBack(text returned: String, photos returnedPhotos: [PreparedPhoto]) {
         if !returned.isEmpty { text = text.isEmpty ? returned : returned + "\n" + text }
         // The returned photos come first: they were picked before anything picked since.
-        let first = (photoTickets.min() ?? nextTicket) - returnedPhotos.count
-        let tickets = Array(first..<(first + returnedPhotos.count)) + photoTickets
-        photos = Array((returnedPhotos + photos).prefix(Limits.photosPerMessage))
-        photoTickets = Array(tickets.prefix(photos.count))
+        let first = (picked.map(\.order).min() ?? nextTicket) - returnedPhotos.count
+        var returned: [Picked] = []
+        for (offset, photo) in returnedPhotos.enumerated() {
+            returned.append(Picked(order: first + offset, id: nextReturnedID, photo: photo))
+            nextReturnedID -= 1
+        }
+        picked = Array((returned + picked).prefix(Limits.photosPerMessage))
     }
 
     /// Spec 7.12: a chat reset clears the draft (picked photos stay).
@@ -113,7 +127,9 @@ struct Composer: Sendable, Hashable {
             && photos.count <= Limits.photosPerMessage && photoLoads == 0 && !gates.textBlocked
             && !(gates.uploadsBlocked && !photos.isEmpty) && !gates.resendingHeld
         return ComposerState(
-            availability: gates.availability, text: text, photos: photos, loadingPhotoCount: photoLoads,
+            availability: gates.availability, text: text,
+            pickedPhotos: picked.map { ComposerState.PickedPhoto(id: $0.id, photo: $0.photo) },
+            loadingPhotoCount: photoLoads,
             canSend: canSend,
             canAddPhotos: gates.availability == .open && !gates.uploadsBlocked && hasRoomForPhoto,
             notices: notices)

@@ -42,8 +42,25 @@ public struct ComposerState: Sendable, Hashable {
     public var availability: ComposerAvailability
     /// The draft text (restored across launches).
     public var text: String
-    /// The photos picked for the next message (memory only, never persisted as draft photos).
-    public var photos: [PreparedPhoto]
+    /// A photo picked for the next message, with its identity from the pick to the send.
+    public struct PickedPhoto: Sendable, Hashable, Identifiable {
+        /// Stable while the photo stays picked, never given to another photo (what `ChatModel.removePhoto(id:)`
+        /// takes).
+        public var id: Int
+        /// The prepared photo.
+        public var photo: PreparedPhoto
+
+        /// A picked photo.
+        public init(id: Int, photo: PreparedPhoto) {
+            self.id = id
+            self.photo = photo
+        }
+    }
+
+    /// The photos picked for the next message, in pick order (memory only, never persisted as draft photos).
+    public var pickedPhotos: [PickedPhoto]
+    /// The prepared photos of `pickedPhotos`.
+    public var photos: [PreparedPhoto] { pickedPhotos.map(\.photo) }
     /// How many picked photos are still loading (read from the picker or being prepared).
     public var loadingPhotoCount: Int
     /// A picked photo is still loading; sending is disabled meanwhile.

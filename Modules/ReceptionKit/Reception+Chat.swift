@@ -4,16 +4,41 @@ import ReceptionCore
 
 extension Reception {
     /// Shows the chat: on iOS it presents the SDK sheet (a `ReceptionChatView` in a `UIHostingController`, with a
-    /// close control) over the top-most view controller of the foreground active scene, once a window can show it;
-    /// while it is open it loads history, streams live updates and reports reads while the app is active (spec
-    /// 7.2). Emits `.chatOpened`. A call while the chat shows (the sheet, or a `ReceptionChatView` the host embeds)
-    /// does nothing.
+    /// close control) over the top-most view controller of the window scene the person is using, once a window
+    /// can show it; while it is open it loads history, streams live updates and reports reads while the app is
+    /// active (spec 7.2). Emits `.chatOpened`. A call while the chat shows (the sheet, or a `ReceptionChatView` the
+    /// host embeds) does nothing, except on an iPad whose sheet is in another window: the sheet moves to the
+    /// window the person now uses.
+    ///
+    /// Safe in the same action as a dismissal: a "Contact support" row in your own sheet may call `dismiss()` and
+    /// then `openChat()`; the top-most controller is looked for once that dismissal has started, and the sheet is
+    /// presented when it ends.
     public func openChat() {
         whenConfigured("openChat") { [weak self] _, _ in
             guard let self else { return }
             let presenter = self.sheetPresenter
-            let shows = presenter?.showsSheet ?? false
-            if self.presence.openRequested(hasPresenter: presenter != nil, sheetShows: shows) { self.askForSheet() }
+            let step = self.presence.openRequested(
+                hasPresenter: presenter != nil, sheetShows: presenter?.showsSheet ?? false,
+                sheetInRequestingScene: presenter?.sheetIsInRequestingScene ?? true)
+            switch step {
+            case .none:
+                break
+            case .move:
+                presenter?.dismissChat()
+                self.scheduleSheetRequest()
+            case .ask:
+                self.scheduleSheetRequest()
+            }
+            self.chatPresenceChanged()
+        }
+    }
+
+    /// Asks for the sheet once the transitions of this run-loop turn have started (a SwiftUI `dismiss()` in the
+    /// same action), unless the request was withdrawn meanwhile.
+    private func scheduleSheetRequest() {
+        sheetPresenter?.afterPendingTransitionsStart { [weak self] in
+            guard let self else { return }
+            if self.presence.scheduledAskDue() { self.askForSheet() }
             self.chatPresenceChanged()
         }
     }
@@ -37,7 +62,11 @@ extension Reception {
         guard let presenter = sheetPresenter else { return }
         presenter.presentChat(
             answer: { [weak self] answer in self?.sheetAnswered(answer) },
-            dismissedByPerson: { [weak self] in self?.sheetDismissedByPerson() })
+            dismissedByPerson: { [weak self] in self?.sheetDismissedByPerson() },
+            sceneChanged: { [weak self] scene in
+                self?.presence.sheetSceneChanged(scene)
+                self?.chatPresenceChanged()
+            })
     }
 
     /// The presenter's answer to `askForSheet()`.
@@ -88,6 +117,8 @@ extension Reception {
     /// Acts on a change of whether the chat is on screen: opening starts the opening load and live updates,
     /// closing pauses them and refreshes the count.
     func chatPresenceChanged() {
+        // The host's screens held while the sheet was on its way go once it has settled.
+        hostScreens.sheetSettled(presence.sheet) { [weak self] screen in self?.askForHostScreen(screen) }
         let open = presence.isOpen
         guard open != isChatOpen, let session else { return }
         isChatOpen = open

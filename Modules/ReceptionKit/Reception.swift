@@ -126,6 +126,8 @@ public final class Reception {
     var launch = LaunchState()
     /// Who keeps the chat on screen: the SDK sheet and embedded chat screens (`Reception+Chat.swift`).
     var presence = ChatPresence()
+    /// The host's screens waiting for the sheet to settle before they go over it (`Reception+HostScreens.swift`).
+    @ObservationIgnored var hostScreens = HostScreenQueue()
     /// Orders the engine's openings and closings, and drops an opening overtaken by a closing
     /// (`Reception+Chat.swift`).
     @ObservationIgnored var visibility = ChatVisibilityLine()

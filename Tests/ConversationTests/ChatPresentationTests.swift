@@ -29,7 +29,10 @@ struct ChatPresentationTests {
     ) -> ComposerState {
         ComposerState(
             availability: availability, text: text,
-            photos: (0..<photos).map { _ in PreparedPhoto(jpeg: jpeg(width: 300, height: 200), width: 300, height: 200, checksum: "c") },
+            pickedPhotos: (0..<photos).map { id in
+                ComposerState.PickedPhoto(
+                    id: id, photo: PreparedPhoto(jpeg: jpeg(width: 300, height: 200), width: 300, height: 200, checksum: "c"))
+            },
             loadingPhotoCount: loading, canSend: canSend, canAddPhotos: photos + loading < 5, notices: notices)
     }
 

@@ -22,13 +22,34 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
     private(set) var dismissals = 0
     private(set) var isShowing = false
     private var dismissedByPerson: (@MainActor () -> Void)?
+    private var sceneChanged: (@MainActor (ChatSheetScene) -> Void)?
+
+    // The run-loop turn (issue 50): with `defersToTurnEnd`, work scheduled for after this turn's transitions waits
+    // for `endTurn()`, which first starts what the host asked for in the turn (a SwiftUI dismissal), as UIKit does.
+    var defersToTurnEnd = false
+    private var afterTurn: [@MainActor () -> Void] = []
+    private var hostActionsAtTurnEnd: [@MainActor () -> Void] = []
+
+    // The host's own sheet (a Settings screen): while it is up, the chat sheet goes over it, and dismissing it
+    // takes the chat sheet down too.
+    var hostSheetUp = false
+    /// The chat sheet was presented over the host's sheet.
+    private(set) var sheetOverHostSheet = false
+
+    // iPad windows: the scene a request presents in now, and the one the sheet is in.
+    var requestingScene = "A"
+    private(set) var sheetScene: String?
+
+    /// The host's screens presented, each with what it went over ("sheet": the chat sheet; "root": the app).
+    private(set) var hostScreens: [(name: String, over: String)] = []
     private var ready: (@MainActor () -> Void)?
     private var transitionEnded: (@MainActor (ChatSheetTransitionEnd) -> Void)?
     private var lateAnswer: (@MainActor (ChatSheetAnswer) -> Void)?
 
     func presentChat(
         answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
-        dismissedByPerson: @escaping @MainActor () -> Void
+        dismissedByPerson: @escaping @MainActor () -> Void,
+        sceneChanged: @escaping @MainActor (ChatSheetScene) -> Void
     ) {
         requests += 1
         // As UIKit's presenter: a request ends the wait for a window; a `.noWindow` answer starts a new one.
@@ -37,11 +58,53 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
         guard !transitionInProgress else { return answer(.busy) }
         presentations += 1
         isShowing = true
+        sheetOverHostSheet = hostSheetUp
+        sheetScene = requestingScene
         self.dismissedByPerson = dismissedByPerson
+        self.sceneChanged = sceneChanged
         if completesLate { lateAnswer = answer } else { answer(.presented) }
     }
 
     func waitForWindow(_ ready: @escaping @MainActor () -> Void) { self.ready = ready }
+
+    func afterPendingTransitionsStart(_ work: @escaping @MainActor () -> Void) {
+        if defersToTurnEnd { afterTurn.append(work) } else { work() }
+    }
+
+    func presentHostScreen(_ screen: HostScreen, answer: @escaping @MainActor (ChatSheetAnswer) -> Void) {
+        guard windowAvailable else { return answer(.noWindow) }
+        guard !transitionInProgress, !isPresenting else { return answer(.busy) }
+        hostScreens.append(((screen.content as? Named)?.name ?? "?", isShowing ? "sheet" : "root"))
+        answer(.presented)
+    }
+
+    var sheetIsInRequestingScene: Bool { sheetScene == nil || sheetScene == requestingScene }
+
+    /// The host asks, in this turn, for something that starts at the turn's end (SwiftUI's `dismiss()`).
+    func atTurnEnd(_ action: @escaping @MainActor () -> Void) { hostActionsAtTurnEnd.append(action) }
+
+    /// The run-loop turn ends: the host's transitions start, then the work scheduled after them runs.
+    func endTurn() {
+        let actions = hostActionsAtTurnEnd
+        hostActionsAtTurnEnd = []
+        for action in actions { action() }
+        let work = afterTurn
+        afterTurn = []
+        for item in work { item() }
+    }
+
+    /// The host's sheet starts going (its dismissal is a transition in progress); a chat sheet over it goes too.
+    func hostSheetStartsDismissing() {
+        hostSheetUp = false
+        transitionInProgress = true
+        if isShowing, sheetOverHostSheet { loseSheetSilently() }
+    }
+
+    /// The sheet's window goes to the background (`otherInFront`: another window of the app stays in front), or
+    /// comes back.
+    func sheetSceneMoved(toForeground: Bool, otherInFront: Bool) {
+        sceneChanged?(ChatSheetScene(isForeground: toForeground, otherSceneInForeground: otherInFront))
+    }
 
     func waitForTransition(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) { transitionEnded = ended }
 
@@ -50,6 +113,7 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
     func dismissChat() {
         dismissals += 1
         isShowing = false
+        sheetScene = nil
     }
 
     /// The person swipes the sheet down.
@@ -86,6 +150,7 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
     /// then the root's `dismiss(animated:)`), or the scene holding it is closed before any callback.
     func loseSheetSilently() {
         isShowing = false
+        sheetScene = nil
     }
 
     /// UIKit's completion of the presentation in progress.
@@ -98,6 +163,12 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
     var isWaitingForWindow: Bool { ready != nil }
     var isWaitingForTransition: Bool { transitionEnded != nil }
     var isPresenting: Bool { lateAnswer != nil }
+}
+
+/// A stand-in for a host's view controller, named for the test.
+final class Named {
+    let name: String
+    init(_ name: String) { self.name = name }
 }
 
 /// `openChat()` presents the SDK sheet once, the dismissals of seed 000, and `ReceptionChatView`'s embedding

@@ -194,7 +194,10 @@ struct PhotoSendingTests {
         let (chat, device) = try await Self.activatedChat(app, service)
         chat.setDraft("two of three")
         try await pick(Array(Self.five[0..<3]), into: chat)
-        await chat.removePhoto(at: 1)
+        let green = chat.composer.pickedPhotos[1].id
+        // A double tap on its ✕: two removals of the same photo remove it once.
+        await chat.removePhoto(id: green)
+        await chat.removePhoto(id: green)
         await chat.refresh()
         let kept: [[Int]] = chat.composer.photos.map { [$0.width, $0.height] }
         #expect(kept == [[96, 64], [120, 120]], "the green one is gone")

@@ -171,13 +171,29 @@ public struct ChatPresentation: Sendable, Hashable {
         if let status { spoken += ". " + status.accessibilityLabel }
         let progress = message.status == .sending ? message.uploadProgress.map { min(max($0, 0), 1) } : nil
         return MessageRow(
-            id: message.id, side: side, text: text,
+            id: message.id, side: side, text: text, textRuns: text.map { LinkDetector.runs(in: $0) } ?? [],
+            textDirection: text.flatMap(Self.direction(of:)),
             isTextSelectable: message.status == .sent || message.status == .received, timestamp: timestamp,
             timestampText: nil, createdAt: message.createdAt, startsGroup: startsGroup, endsGroup: endsGroup, author: author, reservesAvatarColumn: side == .team && appearance.showsTeamPhotos, photos: photos,
             uploadProgress: progress.flatMap { $0.isNaN ? nil : $0 }, card: card, status: status,
             isPending: message.status == .sending && message.showsPendingIndicator,
             tapRetries: message.status == .notDelivered && message.retry == .available, fade: fade,
             announcement: announcement, accessibilityLabel: spoken)
+    }
+
+    /// The direction of the first scalar of `text` with a strong direction (issue 50: a message aligns by its own
+    /// script). Right-to-left: Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and their presentation
+    /// forms; any other letter reads left to right.
+    static func direction(of text: String) -> MessageRow.TextDirection? {
+        let rightToLeft: [ClosedRange<UInt32>] = [
+            0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF,
+        ]
+        for scalar in text.unicodeScalars where scalar.properties.isAlphabetic {
+            // Combining marks and the like carry no direction of their own.
+            guard scalar.properties.generalCategory != .nonspacingMark else { continue }
+            return rightToLeft.contains { $0.contains(scalar.value) } ? .rightToLeft : .leftToRight
+        }
+        return nil
     }
 
     /// Seed 001 "Sending status" with spec 7.24's grouping: a failure always shows, with Retry, a countdown with

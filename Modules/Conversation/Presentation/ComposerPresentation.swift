@@ -7,7 +7,8 @@ import ReceptionCore
 public struct ComposerPresentation: Sendable, Hashable {
     /// A photo picked for the next message.
     public struct PickedPhoto: Sendable, Hashable, Identifiable {
-        /// Its position among the picked photos (what `ChatModel.removePhoto(at:)` takes).
+        /// Its identity from the pick to the send (what `ChatModel.removePhoto(id:)` takes): a removal names the
+        /// photo the person meant, and happens once.
         public var id: Int
         /// The prepared JPEG, for its thumbnail.
         public var jpeg: Data
@@ -55,9 +56,10 @@ public struct ComposerPresentation: Sendable, Hashable {
         isOverLimit = state.notices.contains { if case .textTooLong = $0 { true } else { false } }
         canSend = state.availability == .open && state.canSend
         sendLabel = texts.text(.send)
-        photos = state.photos.enumerated().map { index, photo in
-            PickedPhoto(
-                id: index, jpeg: photo.jpeg,
+        photos = state.pickedPhotos.map { picked in
+            let photo = picked.photo
+            return PickedPhoto(
+                id: picked.id, jpeg: photo.jpeg,
                 aspectRatio: ChatPresentation.aspectRatio(width: photo.width, height: photo.height),
                 removeLabel: texts.text(.removePhoto))
         }

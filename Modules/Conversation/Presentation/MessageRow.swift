@@ -103,12 +103,35 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var accessibilityLabel: String
     }
 
+    /// A piece of a message's text: plain, or a link the person can tap (issue 50).
+    public struct TextRun: Sendable, Hashable {
+        /// The text as written.
+        public var text: String
+        /// What tapping it opens: an `http`, `https`, `mailto` or `tel` URL, handed to the host's `openURL`;
+        /// `nil` for plain text.
+        public var link: URL?
+    }
+
+    /// The direction a text reads in, from its own script.
+    public enum TextDirection: Sendable, Hashable {
+        /// Latin, Cyrillic, CJK, …
+        case leftToRight
+        /// Arabic, Hebrew, …
+        case rightToLeft
+    }
+
     /// The message's local ID (stable across confirmation).
     public var id: String
     /// Own or team.
     public var side: Side
     /// The text; `nil` when the message has none (a photo-only message, a card without text).
     public var text: String?
+    /// `text` in runs, with its web links, e-mail addresses and phone numbers tappable (`LinkDetector`); the runs'
+    /// texts joined are `text`. Empty when there is no text. The message stays plain text: no Markdown, no HTML.
+    public var textRuns: [TextRun] = []
+    /// The direction of the text's first letter that has one, so a Hebrew message in an English chat aligns to
+    /// the right and an English one in an Arabic chat to the left; `nil` when it has none (digits, emoji).
+    public var textDirection: TextDirection? = nil
     /// Seed 001: text can be selected once sent (not while sending or after a failure).
     public var isTextSelectable: Bool
     /// When more than 5 minutes passed since the previous message, the time shown above this row (spec 7.24).

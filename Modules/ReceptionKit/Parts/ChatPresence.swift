@@ -8,9 +8,23 @@ package protocol ChatSheetPresenting: AnyObject {
     /// another presentation or dismissal is in progress. `answer` may come during the call or later.
     /// `dismissedByPerson` is called when the sheet goes without `dismissChat()` (a swipe-down, or the host
     /// dismissing what it was presented over).
+    /// `sceneChanged` reports the facts of the sheet's window scene whenever they change (an iPad window sent to
+    /// the background while another stays in front, or brought back).
     func presentChat(
         answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
-        dismissedByPerson: @escaping @MainActor () -> Void)
+        dismissedByPerson: @escaping @MainActor () -> Void,
+        sceneChanged: @escaping @MainActor (ChatSheetScene) -> Void)
+    /// Runs `work` once the transitions asked for in the current run-loop turn have started: a SwiftUI host's
+    /// `dismiss()` in the same action as `openChat()` starts its dismissal only at the next view update, so the
+    /// top-most controller is looked for after it (UIKit: after the turn's view updates, on the next turn).
+    func afterPendingTransitionsStart(_ work: @escaping @MainActor () -> Void)
+    /// Presents a screen of the host's (a paywall, a web page) over the chat: over the sheet, and over whatever the
+    /// sheet presents, while it shows; else over the top-most controller of the scene in use. Answers once, as
+    /// `presentChat` does: `.presented`, `.noWindow`, or `.busy` when a transition refused it.
+    func presentHostScreen(_ screen: HostScreen, answer: @escaping @MainActor (ChatSheetAnswer) -> Void)
+    /// Whether the sheet this presenter shows is in the window scene a request would present in now (an iPad's
+    /// other window, where the person now works, is not); true when no sheet shows.
+    var sheetIsInRequestingScene: Bool { get }
     /// Calls `ready` once, when a window may be able to present (a scene became active).
     func waitForWindow(_ ready: @escaping @MainActor () -> Void)
     /// Calls `ended` once: `.ended` when the presentation or dismissal that refused the sheet has ended (or, with
@@ -22,6 +36,35 @@ package protocol ChatSheetPresenting: AnyObject {
     /// Whether the sheet this presenter last presented is still shown: false once it has gone without a report
     /// (the host dismissed the whole stack it was in, its window scene was closed, it was released).
     var showsSheet: Bool { get }
+}
+
+/// What the presenter reports of the window scene the sheet is in (issue 50, iPad windows).
+package struct ChatSheetScene: Sendable, Hashable {
+    /// The sheet's scene is in the foreground (active or not).
+    package var isForeground: Bool
+    /// Another connected scene of the app is in the foreground: the app stays in front without this window.
+    package var otherSceneInForeground: Bool
+
+    package init(isForeground: Bool, otherSceneInForeground: Bool) {
+        self.isForeground = isForeground
+        self.otherSceneInForeground = otherSceneInForeground
+    }
+}
+
+/// A screen of the host's that the SDK presents over the chat (`Reception.present(_:)` on iOS): the host's
+/// paywall, a web page a link opens. `content` is what the platform presents (a `UIViewController` on iOS); the
+/// decisions about when and where are the facade's, tested on Linux with a recording presenter.
+@MainActor
+package final class HostScreen {
+    /// The platform's controller.
+    package let content: AnyObject
+    /// Whether the presentation animates.
+    package let animated: Bool
+
+    package init(content: AnyObject, animated: Bool = true) {
+        self.content = content
+        self.animated = animated
+    }
 }
 
 /// How a wait for a refusing transition ended (`ChatSheetPresenting.waitForTransition`).
@@ -52,6 +95,9 @@ package final class ChatSheetTransitionWait {
         ended = nil
         callback?(how)
     }
+
+    /// Ends the wait without calling back: a later `end` does nothing.
+    package func cancel() { ended = nil }
 }
 
 /// The presenter's answer to one `presentChat` call.
@@ -74,6 +120,8 @@ struct ChatPresence: Sendable, Hashable {
     enum Sheet: Sendable, Hashable {
         /// Not shown.
         case hidden
+        /// Asked for; the presenter looks for a window once this run-loop turn's transitions have started.
+        case scheduled
         /// Asked for; the presenter has not answered.
         case presenting
         /// Asked for before any window could show it; asked again when a scene becomes active.
@@ -82,6 +130,17 @@ struct ChatPresence: Sendable, Hashable {
         case waitingForTransition
         /// On screen.
         case presented
+    }
+
+    /// What `openChat()` does.
+    enum OpenStep: Sendable, Hashable {
+        /// Nothing: the chat shows already, or its sheet is on its way.
+        case none
+        /// Ask for the sheet once this turn's transitions have started (`ChatSheetPresenting.afterPendingTransitionsStart`).
+        case ask
+        /// The sheet shows in another window scene than the one the person now uses (iPad): dismiss it there and
+        /// ask for it here. The chat stays open through the move.
+        case move
     }
 
     /// What the facade does after the presenter answered.
@@ -122,36 +181,77 @@ struct ChatPresence: Sendable, Hashable {
     private(set) var refusals = 0
     /// On a platform without a presenter the host draws the chat itself: a request counts as on screen.
     private var hostDraws = false
+    /// The sheet moves to the scene the person now uses: it counts as open until the move ends.
+    private(set) var moving = false
+    /// The presented sheet's window went to the background while another window of the app stays in front (iPad):
+    /// nobody sees it, so the chat does not count as open (no reads reported, the badge not held).
+    private(set) var sheetBehindOtherWindow = false
 
-    /// Whether the chat is on screen.
-    var isOpen: Bool { sheet == .presented || (requested && hostDraws) || embeddedScreens > 0 }
+    /// Whether the chat is on screen: the sheet in a window in front, a move in progress, a host-drawn chat or an
+    /// embedded screen.
+    var isOpen: Bool {
+        (sheet == .presented && !sheetBehindOtherWindow)
+            || (moving && (sheet == .scheduled || sheet == .presenting))
+            || (requested && hostDraws) || embeddedScreens > 0
+    }
 
-    /// `openChat()`: returns whether the sheet should be asked for now (never twice, never over an embedded chat).
-    /// `hasPresenter` is false where no SDK sheet exists (the host draws the chat). `sheetShows` is the presenter's
-    /// word that the sheet it presented is still shown: a presented sheet it no longer shows went without a
-    /// report (the host dismissed the stack it was in, its scene was closed), so it counts as dismissed and is
-    /// asked for again instead of `openChat()` doing nothing for ever.
-    mutating func openRequested(hasPresenter: Bool, sheetShows: Bool = true) -> Bool {
+    /// `openChat()`: what to do (never ask twice, never over an embedded chat). `hasPresenter` is false where no
+    /// SDK sheet exists (the host draws the chat). `sheetShows` is the presenter's word that the sheet it presented
+    /// is still shown: a presented sheet it no longer shows went without a report (the host dismissed the stack it
+    /// was in, its scene was closed), so it counts as dismissed and is asked for again instead of `openChat()`
+    /// doing nothing for ever. `sheetInRequestingScene` false (iPad: the person works in another window) moves the
+    /// sheet there.
+    mutating func openRequested(hasPresenter: Bool, sheetShows: Bool = true, sheetInRequestingScene: Bool = true)
+        -> OpenStep
+    {
         if sheet == .presented, !sheetShows { sheetDismissedByPerson() }
+        if requested, sheet == .presented, !sheetInRequestingScene, embeddedScreens == 0 {
+            sheet = .scheduled
+            moving = true
+            sheetBehindOtherWindow = false
+            return .move
+        }
         // Waiting for a window: a later `openChat()` looks again now, so a wait whose signal never comes (a
         // window that got its root view controller without a scene activating) does not leave it doing nothing.
         if requested, sheet == .waitingForWindow, embeddedScreens == 0 {
-            sheet = .presenting
-            return true
+            sheet = .scheduled
+            return .ask
         }
-        guard !requested, embeddedScreens == 0 else { return false }
+        guard !requested, embeddedScreens == 0 else { return .none }
         requested = true
         refusals = 0
         hostDraws = !hasPresenter
         // A sheet closed and asked for again before its answer came is still on its way: no second request.
-        guard hasPresenter, sheet == .hidden else { return false }
+        guard hasPresenter, sheet == .hidden else { return .none }
+        sheet = .scheduled
+        return .ask
+    }
+
+    /// The run-loop turn of an `openChat()` ended (`ChatSheetPresenting.afterPendingTransitionsStart`): returns
+    /// whether to ask the presenter now; not when a `closeChat()` (or logout) came in between.
+    mutating func scheduledAskDue() -> Bool {
+        guard sheet == .scheduled else { return false }
+        guard requested else {
+            sheet = .hidden
+            moving = false
+            return false
+        }
         sheet = .presenting
         return true
+    }
+
+    /// The presented sheet's window scene changed (`ChatSheetScene`): behind another window of the app, the chat
+    /// does not count as open; with the whole app in the background it still does (the app's own lifecycle pauses
+    /// it then, and a return to the app needs no new opening).
+    mutating func sheetSceneChanged(_ scene: ChatSheetScene) {
+        sheetBehindOtherWindow = !scene.isForeground && scene.otherSceneInForeground
     }
 
     /// The presenter answered the last request.
     mutating func answered(_ answer: ChatSheetAnswer) -> AnswerStep {
         guard sheet == .presenting else { return .none }
+        moving = false
+        sheetBehindOtherWindow = false
         switch answer {
         case .presented:
             refusals = 0
@@ -208,11 +308,13 @@ struct ChatPresence: Sendable, Hashable {
         requested = false
         hostDraws = false
         refusals = 0
+        moving = false
+        sheetBehindOtherWindow = false
         switch sheet {
         case .presented:
             sheet = .hidden
             return true
-        case .waitingForWindow, .waitingForTransition:
+        case .waitingForWindow, .waitingForTransition, .scheduled:
             sheet = .hidden
             return false
         case .hidden, .presenting:
@@ -226,6 +328,8 @@ struct ChatPresence: Sendable, Hashable {
         guard sheet == .presented || sheet == .presenting else { return }
         sheet = .hidden
         requested = false
+        moving = false
+        sheetBehindOtherWindow = false
     }
 
     /// An embedded chat screen appeared or disappeared.

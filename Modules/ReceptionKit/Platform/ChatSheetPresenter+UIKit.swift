@@ -22,10 +22,13 @@
         /// The answer owed to the facade for the presentation in progress: given once.
         private var pendingAnswer: (@MainActor (ChatSheetAnswer) -> Void)?
         private var dismissedByPerson: (@MainActor () -> Void)?
+        /// Told when the sheet's window scene leaves the foreground or returns (`ChatSheetScene`).
+        private var sceneChanged: (@MainActor (ChatSheetScene) -> Void)?
         /// The observers of a wait for a window (`waitForWindow`).
         private var windowObservers: [any NSObjectProtocol] = []
-        /// Watches the sheet's window scene: closed (an iPad window), the sheet is gone.
-        private var disconnectObserver: (any NSObjectProtocol)?
+        /// Watch the sheet's window scene: closed (an iPad window), the sheet is gone; sent to the background or
+        /// brought back, the facade is told.
+        private var sceneObservers: [any NSObjectProtocol] = []
         /// The controller whose transition refused the last presentation.
         private weak var blocker: UIViewController?
 
@@ -65,7 +68,8 @@
 
         func presentChat(
             answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
-            dismissedByPerson: @escaping @MainActor () -> Void
+            dismissedByPerson: @escaping @MainActor () -> Void,
+            sceneChanged: @escaping @MainActor (ChatSheetScene) -> Void
         ) {
             // A request asked while a window was awaited (a later `openChat()`) looks now; the wait ends.
             stopWaiting()
@@ -103,6 +107,7 @@
             }
             pendingAnswer = answer
             self.dismissedByPerson = dismissedByPerson
+            self.sceneChanged = sceneChanged
             sheet = controller
             watchScene(top.viewIfLoaded?.window?.windowScene, of: current)
             top.present(controller, animated: true) { [weak self] in
@@ -113,10 +118,65 @@
             if controller.presentingViewController == nil, !controller.isBeingPresented {
                 sheet = nil
                 self.dismissedByPerson = nil
+                self.sceneChanged = nil
                 stopWatchingScene()
                 blocker = top
                 self.answer(.busy)
             }
+        }
+
+        /// After the current run-loop turn: a one-shot observer runs last before the run loop sleeps (after Core
+        /// Animation's commit and SwiftUI's view updates, where a `dismiss()` of the same action starts its
+        /// transition), then `work` runs on the next turn of the main queue.
+        func afterPendingTransitionsStart(_ work: @escaping @MainActor () -> Void) {
+            let box = MainWork(work)
+            let observer = CFRunLoopObserverCreateWithHandler(
+                kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, false, CFIndex.max
+            ) { observer, _ in
+                CFRunLoopRemoveObserver(CFRunLoopGetMain(), observer, .commonModes)
+                DispatchQueue.main.async { MainActor.assumeIsolated { box.run() } }
+            }
+            guard let observer else {
+                DispatchQueue.main.async { MainActor.assumeIsolated { box.run() } }
+                return
+            }
+            CFRunLoopAddObserver(CFRunLoopGetMain(), observer, .commonModes)
+            // The run loop may be asleep (a call from a task): wake it so the observer runs.
+            CFRunLoopWakeUp(CFRunLoopGetMain())
+        }
+
+        /// The host's screen over the chat: on the sheet (over what the sheet presents) while it shows, else over
+        /// the top-most controller of the scene in use.
+        func presentHostScreen(_ screen: HostScreen, answer: @escaping @MainActor (ChatSheetAnswer) -> Void) {
+            guard let controller = screen.content as? UIViewController else { return answer(.noWindow) }
+            var top: UIViewController
+            if let sheet, sheet.presentingViewController != nil, !sheet.isBeingDismissed {
+                top = sheet
+                while let next = top.presentedViewController, !next.isBeingDismissed { top = next }
+            } else if let root = topViewController() {
+                top = root
+            } else {
+                return answer(.noWindow)
+            }
+            if Self.isInTransition(top) {
+                blocker = top
+                return answer(.busy)
+            }
+            let once = ChatSheetTransitionWait { _ in answer(.presented) }
+            top.present(controller, animated: screen.animated) { once.end(.ended) }
+            // Refused: no presenting controller, now or ever (UIKit only logs it).
+            if controller.presentingViewController == nil, !controller.isBeingPresented, !once.isOver {
+                blocker = top
+                once.cancel()
+                answer(.busy)
+            }
+        }
+
+        /// True without a sheet; else whether the sheet's scene is the one `openChat()` would present in now.
+        var sheetIsInRequestingScene: Bool {
+            guard let sheet, sheet.presentingViewController != nil, let scene = Self.scene(of: sheet) else { return true }
+            guard let requesting = requestingScene() else { return true }
+            return requesting === scene
         }
 
         /// The sheet is shown while UIKit still has it presented and it is in a window, or covered by a
@@ -180,6 +240,7 @@
             stopWaiting()
             stopWatchingScene()
             dismissedByPerson = nil
+            sceneChanged = nil
             pendingAnswer = nil
             guard let controller = sheet else { return }
             dismiss(controller, tries: Self.maximumDismissTries)
@@ -272,23 +333,41 @@
             stopWatchingScene()
             let callback = dismissedByPerson
             dismissedByPerson = nil
+            sceneChanged = nil
             callback?()
         }
 
-        /// Reports the sheet of `which` gone when `scene` disconnects (an iPad window closed with the sheet in it).
+        /// Reports the sheet of `which` gone when `scene` disconnects (an iPad window closed with the sheet in it),
+        /// and the scene's trips to the background and back (`ChatSheetScene`).
         private func watchScene(_ scene: UIScene?, of which: Int) {
             stopWatchingScene()
             guard let scene else { return }
-            disconnectObserver = NotificationCenter.default.addObserver(
+            let center = NotificationCenter.default
+            sceneObservers.append(center.addObserver(
                 forName: UIScene.didDisconnectNotification, object: scene, queue: .main
             ) { [weak self] _ in
                 Task { @MainActor in self?.sheetGone(which) }
+            })
+            for name in [UIScene.didEnterBackgroundNotification, UIScene.willEnterForegroundNotification] {
+                sceneObservers.append(center.addObserver(forName: name, object: scene, queue: .main) { [weak self] note in
+                    let entering = note.name == UIScene.willEnterForegroundNotification
+                    MainActor.assumeIsolated { self?.sceneMoved(scene, toForeground: entering, of: which) }
+                })
             }
         }
 
+        private func sceneMoved(_ scene: UIScene, toForeground: Bool, of which: Int) {
+            guard which == generation, let sceneChanged else { return }
+            let others = UIApplication.shared.connectedScenes.contains { other in
+                other !== scene
+                    && (other.activationState == .foregroundActive || other.activationState == .foregroundInactive)
+            }
+            sceneChanged(ChatSheetScene(isForeground: toForeground, otherSceneInForeground: others))
+        }
+
         private func stopWatchingScene() {
-            if let disconnectObserver { NotificationCenter.default.removeObserver(disconnectObserver) }
-            disconnectObserver = nil
+            for observer in sceneObservers { NotificationCenter.default.removeObserver(observer) }
+            sceneObservers = []
         }
 
         private func stopWaiting() {
@@ -307,6 +386,13 @@
         /// notification tap) or it has no root view controller. A controller being dismissed is passed over, so
         /// during a dismissal this is the controller it leaves (which is still in transition: `isInTransition`).
         func topViewController() -> UIViewController? {
+            guard let scene = requestingScene(), var top = Self.window(of: scene)?.rootViewController else { return nil }
+            while let next = top.presentedViewController, !next.isBeingDismissed { top = next }
+            return top
+        }
+
+        /// The window scene the person is using (`ChatSceneChoice`), where a request presents.
+        private func requestingScene() -> UIWindowScene? {
             let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
             let facts = scenes.map { scene in
                 ChatSceneChoice.Scene(
@@ -315,10 +401,14 @@
                     holdsKeyWindow: scene.windows.contains(where: \.isKeyWindow),
                     lastUse: uses[ObjectIdentifier(scene)])
             }
-            guard let chosen = ChatSceneChoice.pick(facts), var top = Self.window(of: scenes[chosen])?.rootViewController
-            else { return nil }
-            while let next = top.presentedViewController, !next.isBeingDismissed { top = next }
-            return top
+            return ChatSceneChoice.pick(facts).map { scenes[$0] }
+        }
+
+        /// The window scene `controller` shows in, or the one of the controller presenting it when something
+        /// covers it (a full-screen paywall takes it out of its window).
+        private static func scene(of controller: UIViewController) -> UIWindowScene? {
+            controller.viewIfLoaded?.window?.windowScene
+                ?? controller.presentingViewController?.viewIfLoaded?.window?.windowScene
         }
 
         /// The window of `scene` to present from (`ChatWindowChoice`): a shown window with a root view controller,
@@ -332,6 +422,16 @@
             }
             return ChatWindowChoice.pick(facts).map { windows[$0] }
         }
+    }
+
+    /// Main-actor work carried through a CoreFoundation callback that is not actor-isolated.
+    private final class MainWork: @unchecked Sendable {
+        // Safe: created on the main actor and run only there (`MainActor.assumeIsolated` at the call).
+        private let work: @MainActor () -> Void
+
+        init(_ work: @escaping @MainActor () -> Void) { self.work = work }
+
+        @MainActor func run() { work() }
     }
 
     /// The SDK sheet's controller: it reports its first appearance, its own dismissal (its last disappearance),

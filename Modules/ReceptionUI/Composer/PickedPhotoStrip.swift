@@ -31,8 +31,8 @@
         }
     }
 
-    /// One picked photo: a square thumbnail decoded at its size (not cached: its position is its only identity,
-    /// and removing a photo moves the others) and the remove control on its trailing corner.
+    /// One picked photo: a square thumbnail decoded at its size (not cached: a picked photo is shown only here) and
+    /// the remove control on its trailing corner, which removes this photo by its identity, once.
     private struct PickedPhotoThumbnail: View {
         let photo: ComposerPresentation.PickedPhoto
         let size: CGFloat
@@ -60,7 +60,7 @@
 
         private var removeButton: some View {
             Button {
-                Task { await model.removePhoto(at: photo.id) }
+                Task { await model.removePhoto(id: photo.id) }
             } label: {
                 Image(systemName: "xmark.circle.fill")
                     .symbolRenderingMode(.palette)

@@ -53,8 +53,8 @@ struct ComposerTests {
         }
         #expect(!composer.hasRoomForPhoto)
         #expect(!composer.state(open).canAddPhotos)
-        let removed = composer.removePhoto(at: 0)
-        let outOfRange = composer.removePhoto(at: 9)
+        let removed = composer.removePhoto(id: composer.picked[0].id)
+        let outOfRange = composer.removePhoto(id: 9)
         #expect(removed)
         #expect(!outOfRange)
         #expect(composer.state(open).canAddPhotos)
@@ -71,7 +71,7 @@ struct ComposerTests {
         #expect(composer.photos == [photo(1), photo(3)])
         composer.photoLoadFinished(second, photo(2))
         #expect(composer.photos == [photo(1), photo(2), photo(3)])
-        let removed = composer.removePhoto(at: 1)
+        let removed = composer.removePhoto(id: second)
         #expect(removed)
         let fourth = composer.photoLoadStarted()
         composer.photoLoadFinished(fourth, photo(4))
@@ -80,6 +80,40 @@ struct ComposerTests {
         let fifth = composer.photoLoadStarted()
         composer.photoLoadFinished(fifth, photo(5))
         #expect(composer.photos == [photo(0), photo(1), photo(3), photo(4), photo(5)])
+    }
+
+    @Test("issue 50: a picked photo is removed by its identity, once: a double tap on ✕ removes one photo")
+    func removalByIdentity() {
+        var composer = Composer()
+        let tickets = (0..<3).map { _ in composer.photoLoadStarted() }
+        for (tag, ticket) in tickets.enumerated() { composer.photoLoadFinished(ticket, photo(UInt8(tag))) }
+        let middle = composer.state(open).pickedPhotos[1].id
+        let first = composer.removePhoto(id: middle)
+        let second = composer.removePhoto(id: middle)
+        #expect(first)
+        #expect(!second, "the second tap finds the photo gone")
+        #expect(composer.photos == [photo(0), photo(2)])
+    }
+
+    @Test("issue 50: removing a photo while an earlier pick finishes loading removes the photo that was meant")
+    func removalWhileAnotherLoads() {
+        var composer = Composer()
+        let slow = composer.photoLoadStarted()
+        let quick = composer.photoLoadStarted()
+        let last = composer.photoLoadStarted()
+        composer.photoLoadFinished(quick, photo(1))
+        composer.photoLoadFinished(last, photo(2))
+        // The person aims at photo 1, shown first; the slow pick lands ahead of it before the tap arrives.
+        let meant = composer.state(open).pickedPhotos[0]
+        #expect(meant.photo == photo(1))
+        composer.photoLoadFinished(slow, photo(0))
+        _ = composer.removePhoto(id: meant.id)
+        #expect(composer.photos == [photo(0), photo(2)])
+        // Photos taken back after a stopped send get identities of their own, never a pick's.
+        composer.takeBack(text: "", photos: [photo(7)])
+        let ids = composer.state(open).pickedPhotos.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        #expect(!ids.contains(meant.id))
     }
 
     @Test("spec 7.7: a stopped message comes back ahead of what was typed since, photos capped at 5")

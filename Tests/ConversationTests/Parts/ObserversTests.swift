@@ -7,7 +7,7 @@ import Testing
 struct ObserversTests {
     private static let empty = ChatSnapshot(
         version: 0, messages: [],
-        composer: ComposerState(availability: .open, text: "", photos: [], loadingPhotoCount: 0, canSend: false,
+        composer: ComposerState(availability: .open, text: "", pickedPhotos: [], loadingPhotoCount: 0, canSend: false,
                                 canAddPhotos: true, notices: []),
         banner: .hidden, agentTyping: false, unreadCount: nil, hasConversation: false)
 

@@ -1,0 +1,151 @@
+import Foundation
+import ReceptionCore
+import ReceptionTesting
+import Testing
+
+import ReceptionKit
+
+/// Issue 50: the chat inside a real app. The host's paywall goes over the SDK sheet through the documented path
+/// (`onPaywall` calling `Reception.present`), `openChat()` in the same action as a SwiftUI dismissal, and the sheet
+/// on an iPad with two windows: each decided by the facade, played here against the recording presenter.
+@Suite("HostScreenTests", .serialized)
+@MainActor
+struct HostScreenTests {
+    func launch(_ service: Service) async -> (App, RecordingSheetPresenter) {
+        let app = App(service)
+        await app.launch()
+        let presenter = RecordingSheetPresenter()
+        app.reception.sheetPresenter = presenter
+        return (app, presenter)
+    }
+
+    /// A paywall card delivered by the service and shown in the open chat.
+    func paywallCard(_ app: App, _ service: Service) async throws -> ChatMessage {
+        app.reception.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]
+        try await app.send("hi")
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/messages", ["kind": "PAYWALL", "paywallId": "pro", "text": "50% off"])
+        app.reception.openChat()
+        let arrived = await until {
+            await app.reception.chat?.refresh()
+            return app.reception.chat?.messages.contains { $0.kind == .paywall } == true
+        }
+        try #require(arrived)
+        return try #require(app.reception.chat?.messages.first { $0.kind == .paywall })
+    }
+
+    @Test("a host following the documented path sees its paywall over the chat sheet, and the chat stays open")
+    func paywallOverTheSheet() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        let reception = app.reception
+        // The documented code: onPaywall hands the host's screen to `present`, not to its own root's `.sheet`.
+        reception.onPaywall = { [weak reception] id in
+            reception?.presentHostScreen(HostScreen(content: Named("paywall-\(id)")))
+        }
+        let card = try await paywallCard(app, service)
+        #expect(presenter.isShowing)
+        #expect(reception.tapCard(card))
+        #expect(presenter.hostScreens.map(\.name) == ["paywall-pro"])
+        #expect(presenter.hostScreens.map(\.over) == ["sheet"], "the paywall goes on the chat sheet, not the host's root")
+        #expect(reception.isChatOpen, "the chat is under the paywall, there again when it is dismissed")
+        #expect(app.events.contains(.paywallOpened))
+    }
+
+    @Test("a screen asked for while the sheet is on its way waits for it, then goes over it")
+    func screenWaitsForTheSheet() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.completesLate = true
+        app.reception.openChat()
+        #expect(presenter.isPresenting)
+        app.reception.presentHostScreen(HostScreen(content: Named("offer")))
+        #expect(presenter.hostScreens.isEmpty, "not into a refused presentation while the sheet is still coming")
+        presenter.finishPresentation()
+        #expect(presenter.hostScreens.map(\.name) == ["offer"])
+        #expect(presenter.hostScreens.map(\.over) == ["sheet"])
+    }
+
+    @Test("a screen refused by a transition in progress is asked again when it ends; without a sheet it goes over the app")
+    func refusedScreenAgain() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.transitionInProgress = true
+        app.reception.presentHostScreen(HostScreen(content: Named("web")))
+        #expect(presenter.hostScreens.isEmpty)
+        #expect(presenter.isWaitingForTransition)
+        presenter.endTransition()
+        #expect(presenter.hostScreens.map(\.name) == ["web"])
+        #expect(presenter.hostScreens.map(\.over) == ["root"])
+    }
+
+    @Test("openChat() in the same action as the host's SwiftUI dismiss(): the sheet goes up once that dismissal ends")
+    func openChatDuringSwiftUIDismissal() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.defersToTurnEnd = true
+        presenter.hostSheetUp = true
+        // The "Contact support" row: `dismiss()` (SwiftUI starts it at the next view update), then `openChat()`.
+        presenter.atTurnEnd { presenter.hostSheetStartsDismissing() }
+        app.reception.openChat()
+        #expect(presenter.requests == 0, "no controller is picked before the turn's transitions have started")
+        presenter.endTurn()
+        #expect(presenter.presentations == 0)
+        #expect(presenter.isWaitingForTransition, "the dismissal in progress refuses the sheet; it waits for its end")
+        presenter.endTransition()
+        #expect(presenter.presentations == 1)
+        #expect(!presenter.sheetOverHostSheet, "the sheet is not on the host's sheet that was going away")
+        #expect(presenter.isShowing)
+        #expect(app.reception.isChatOpen)
+        #expect(app.events.filter { $0 == .chatOpened }.count == 1)
+    }
+
+    @Test("closeChat() in the same turn as openChat(): nothing is presented")
+    func closedBeforeTheTurnEnds() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        presenter.defersToTurnEnd = true
+        app.reception.openChat()
+        app.reception.closeChat()
+        presenter.endTurn()
+        #expect(presenter.requests == 0)
+        #expect(!app.reception.isChatOpen)
+        app.reception.openChat()
+        presenter.endTurn()
+        #expect(presenter.presentations == 1, "a later openChat presents")
+    }
+
+    @Test("iPad: openChat() from window B while the sheet is in window A moves it to B; the chat stays open")
+    func twoWindowsMove() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        app.reception.openChat()
+        #expect(presenter.sheetScene == "A")
+        presenter.requestingScene = "B"
+        app.reception.openChat()
+        #expect(presenter.dismissals == 1, "the sheet leaves window A")
+        #expect(presenter.presentations == 2)
+        #expect(presenter.sheetScene == "B", "the chat opens where it was asked for")
+        #expect(app.reception.isChatOpen)
+        #expect(app.events.filter { $0 == .chatOpened }.count == 1, "a move is no new opening")
+        app.reception.openChat()
+        #expect(presenter.presentations == 2, "asked again in the same window: nothing more")
+    }
+
+    @Test("iPad: the chat counts as open only while a window in front shows it")
+    func windowInTheBackground() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        app.reception.openChat()
+        #expect(app.reception.isChatOpen)
+        presenter.sheetSceneMoved(toForeground: false, otherInFront: true)
+        #expect(!app.reception.isChatOpen, "behind another window nobody reads it: no reads, no held badge")
+        presenter.sheetSceneMoved(toForeground: true, otherInFront: true)
+        #expect(app.reception.isChatOpen)
+        // The whole app to the background: the app's own lifecycle pauses the chat; it is not a new opening.
+        presenter.sheetSceneMoved(toForeground: false, otherInFront: false)
+        #expect(app.reception.isChatOpen)
+        presenter.sheetSceneMoved(toForeground: true, otherInFront: false)
+        #expect(app.events.filter { $0 == .chatOpened }.count == 2)
+    }
+}
