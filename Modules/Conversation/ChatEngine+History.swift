@@ -7,13 +7,22 @@ extension ChatEngine {
     func startOpeningLoad() {
         guard session.hasStartedChat, permission.halt == nil, history.canLoad, !isShutDown else {
             if session.hasStartedChat { seedRecovery() }
+            // Nothing to load (an unused chat, a halted session), or a load already runs and ends the opening.
+            if !history.isLoading { isOpening = false }
             return
         }
         history.loadStarted(Task { [weak self] in await self?.openingLoad() })
     }
 
     private func openingLoad() async {
-        defer { history.loadEnded() }
+        defer {
+            history.loadEnded()
+            // After the loaded history was published: what appears from now on arrives while the chat is open.
+            if isOpening {
+                isOpening = false
+                publish()
+            }
+        }
         var registered = false
         do throws(ReceptionError) { registered = try await service.isRegistered() } catch {
             logger.error("registration state unavailable (\(error.code))")

@@ -61,6 +61,7 @@ extension ChatEngine {
 
     func becameWatched() {
         seedOnWatched()
+        isOpening = true
         startOpeningLoad()
         kickDriver()
         startTicker()

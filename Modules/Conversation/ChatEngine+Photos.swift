@@ -24,10 +24,28 @@ extension ChatEngine {
             guard !isShutDown, links.epoch == epoch else { throw .cancelled }
             return kept
         }
-        let data = try await download(attachmentID, link: link)
-        // A chat reset (or the session's end) meanwhile: the photo is no longer the transcript's.
-        if !isShutDown, links.epoch == epoch { await photoKeeper.keep(data, for: attachmentID, epoch: keeping) }
-        return data
+        // A download of this photo already in flight (its tile and the viewer at once) is shared, not repeated.
+        let key = "\(epoch)/\(attachmentID)"
+        if let inFlight = photoDownloads[key] {
+            sharedPhotoDownloads += 1
+            return try await inFlight.value.get()
+        }
+        let task = Task { () -> Result<Data, ReceptionError> in
+            do throws(ReceptionError) {
+                let data = try await self.download(attachmentID, link: link)
+                // A chat reset (or the session's end) meanwhile: the photo is no longer the transcript's.
+                if !self.isShutDown, self.links.epoch == epoch {
+                    await self.photoKeeper.keep(data, for: attachmentID, epoch: keeping)
+                }
+                return .success(data)
+            } catch {
+                return .failure(error)
+            }
+        }
+        photoDownloads[key] = task
+        let result = await task.value
+        photoDownloads[key] = nil
+        return try result.get()
     }
 
     /// Spec 3.8: the photos of own messages the service confirmed (`Transcript.Merge.uploadedPhotos`) are kept

@@ -7,7 +7,7 @@ extension ChatEngine {
         ChatSnapshot(
             version: observers.version, messages: messages.map(chatMessage), composer: composerState, banner: status.banner,
             agentTyping: typing.agentTyping, unreadCount: reads.unreadCount, hasConversation: hasConversation, team: team.roster.profiles,
-            teamVersion: team.version)
+            teamVersion: team.version, isOpening: isOpening)
     }
 
     /// Spec 6.3.2: the scopes that gate a whole send of `message`.

@@ -99,6 +99,11 @@ public actor ChatEngine {
     var links = AttachmentLinks()
     /// Reads and writes the session's photo cache off the engine's executor.
     let photoKeeper: PhotoKeeper
+    /// Downloads in flight by attachment ID (issue 50): a tile and the viewer loading the same photo at once share
+    /// one download.
+    var photoDownloads: [String: Task<Result<Data, ReceptionError>, Never>] = [:]
+    /// Loads that joined a download in flight instead of starting one (a test's signal).
+    package var sharedPhotoDownloads = 0
     /// Snapshot observers and event receivers.
     var observers = Observers()
 
@@ -108,6 +113,8 @@ public actor ChatEngine {
     var appActive = true
     var pathAvailable = true
     var started = false
+    /// Watched since the last opening, whose opening load has not ended (`ChatSnapshot.isOpening`).
+    var isOpening = false
     /// Set by `shutdown()`; readable in the package so tests can wait for an ended session instead of sleeping.
     package private(set) var isShutDown = false
     /// Spec 6.3.4: the one timer that announces the end of a wait.

@@ -21,6 +21,8 @@ public final class ChatModel {
     public private(set) var banner: ConnectionBanner = .hidden
     /// Whether an agent is typing.
     public private(set) var agentTyping = false
+    /// The chat's opening load has not ended: rows appearing now are the history it brings (`ChatSnapshot.isOpening`).
+    public private(set) var isOpening = false
     /// The teammates who wrote agent replies (spec 7.17), with their photos once downloaded. Show names and
     /// photos only when the chat appearance enables them (`showsTeamNames`, `showsTeamPhotos`).
     public private(set) var team: [TeamProfile] = []
@@ -91,6 +93,7 @@ public final class ChatModel {
         if composer != incoming { composer = incoming }
         if banner != snapshot.banner { banner = snapshot.banner }
         if agentTyping != snapshot.agentTyping { agentTyping = snapshot.agentTyping }
+        if isOpening != snapshot.isOpening { isOpening = snapshot.isOpening }
         if teamVersion != snapshot.teamVersion {
             teamVersion = snapshot.teamVersion
             team = snapshot.team

@@ -20,4 +20,7 @@ public struct ChatSnapshot: Sendable, Hashable {
     public var team: [TeamProfile] = []
     /// Changes whenever `team` does (comparing it is cheaper than comparing photos).
     public var teamVersion = 0
+    /// The chat became visible and its opening load has not ended yet: messages that appear meanwhile are the
+    /// history the opening brings, not replies arriving while it is open (`ChatAnnouncements`).
+    public var isOpening = false
 }

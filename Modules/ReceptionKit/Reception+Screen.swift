@@ -1,4 +1,5 @@
 import Conversation
+import Foundation
 
 // `ReceptionChatView` (ReceptionUI) talks to the SDK through `ChatScreenHost`; `Reception` is the host.
 extension Reception: ChatScreenHost {
@@ -20,5 +21,17 @@ extension Reception: ChatScreenHost {
     package func tapCard(messageID: String) {
         guard let message = chat?.messages.first(where: { $0.id == messageID }) else { return }
         tapCard(message)
+    }
+
+    /// A link tapped in a message: only `http`, `https`, `mailto` and `tel` open, through
+    /// `ReceptionConfiguration.openURL` (which presents over the chat or leaves the app: never into a refused
+    /// presentation); anything else stays text.
+    @discardableResult
+    package func openMessageLink(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), LinkDetector.openableSchemes.contains(scheme),
+              configured("openMessageLink") != nil
+        else { return false }
+        configuration.openURL(url)
+        return true
     }
 }

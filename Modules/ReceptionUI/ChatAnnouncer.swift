@@ -5,7 +5,8 @@
 
     /// Posts what VoiceOver should hear as the chat changes: new team replies, the typing line, a changed
     /// connection banner. `ChatAnnouncements` decides what and when; this only feeds it each presentation shown
-    /// and posts the result, starting over each time the screen appears (so a reopening's history stays silent).
+    /// and posts the result. A screen that appears again (back from a full-screen cover) goes on with what it had:
+    /// it announces nothing of what it shows then, and nothing twice (issue 50).
     struct ChatAnnouncer: ViewModifier {
         let presentation: TranscriptPresentation
 
@@ -14,11 +15,10 @@
         func body(content: Content) -> some View {
             content
                 .onAppear {
-                    var fresh = ChatAnnouncements(openedAt: Date())
-                    _ = fresh.announcements(for: presentation)
-                    announcements = fresh
+                    var current = announcements ?? ChatAnnouncements()
+                    current.seen(presentation)
+                    announcements = current
                 }
-                .onDisappear { announcements = nil }
                 .onChange(of: presentation) { _, shown in
                     guard var current = announcements else { return }
                     let spoken = current.announcements(for: shown)

@@ -217,7 +217,7 @@ final class ChatApp {
             authorIDs: Dictionary(messages.compactMap { message in message.authorId.map { (message.id, $0) } },
                                   uniquingKeysWith: { _, last in last }),
             who: who, chatOpen: reception.isChatOpen, unreadCount: reception.unreadCount, hasChat: chat != nil,
-            notes: notes, texts: texts,
+            notes: notes, texts: texts, hyperlinks: terminal.fullScreen,
             width: Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { $0 > 20 ? $0 : nil } ?? 80)
         terminal.show(screen.lines)
     }

@@ -22,6 +22,9 @@ struct Screen: Equatable, Sendable {
     var notes: [String]
     /// The chat's built-in texts and direction in the chat language (`Reception.chatTexts`).
     var texts: ChatTexts = .english
+    /// Whether the terminal gets links as hyperlinks (OSC 8, which current terminals make clickable and others
+    /// ignore): in the full-screen mode; the plain-line output keeps the text alone.
+    var hyperlinks = false
     /// The width right-to-left lines are aligned to.
     var width = 80
 
@@ -41,7 +44,8 @@ struct Screen: Equatable, Sendable {
             for (index, row) in chat.rows.enumerated() {
                 if let time = row.timestampText { shown.append("  · \(time) ·") }
                 shown.append(Screen.line(
-                    for: row, number: index + 1, author: authorIDs[row.id].map { authorNames[$0] ?? "agent \($0)" }))
+                    for: row, number: index + 1, author: authorIDs[row.id].map { authorNames[$0] ?? "agent \($0)" },
+                    hyperlinks: hyperlinks))
             }
             if hasChat {
                 if let replacement = chat.composer.replacement { shown.append("! \(replacement)") }
@@ -68,11 +72,19 @@ struct Screen: Equatable, Sendable {
     /// One transcript line: number, sender, photos, text, card button, upload progress and the status the row
     /// shows (grouped as on the phone: "Sent" only under the last own message). `author` names a team line's
     /// writer; `nil` gives "agent".
-    static func line(for row: MessageRow, number: Int, author: String? = nil) -> String {
+    /// With `hyperlinks`, the web links, e-mail addresses and phone numbers the phone makes tappable
+    /// (`MessageRow.textRuns`) are terminal hyperlinks to the same URLs.
+    static func line(for row: MessageRow, number: Int, author: String? = nil, hyperlinks: Bool = false) -> String {
         let sender = row.side == .team ? (author ?? "agent") : "you"
         var parts = ["\(String(number).leftPadded(to: 3))  \(sender):"]
         if !row.photos.isEmpty { parts.append(row.photos.count == 1 ? "[photo]" : "[\(row.photos.count) photos]") }
-        if let text = row.text { parts.append(text.replacingOccurrences(of: "\n", with: " ")) }
+        if row.text != nil {
+            let text = row.textRuns.map { run in
+                guard hyperlinks, let link = run.link else { return run.text }
+                return "\u{1B}]8;;\(link.absoluteString)\u{1B}\\\(run.text)\u{1B}]8;;\u{1B}\\"
+            }.joined()
+            parts.append(text.replacingOccurrences(of: "\n", with: " "))
+        }
         if let card = row.card { parts.append("[\(card.buttonTitle)]") }
         if let progress = row.uploadProgress { parts.append("(uploading \(Int((progress * 100).rounded()))%)") }
         if let status = status(of: row, number: number) { parts.append("— \(status)") }

@@ -31,7 +31,7 @@ struct ChatAnnouncementsTests {
 
     /// Announcements that saw `first` as the opening presentation.
     static func opened(on first: ChatPresentation) -> ChatAnnouncements {
-        var announcements = ChatAnnouncements(openedAt: openedAt)
+        var announcements = ChatAnnouncements()
         #expect(announcements.announcements(for: first).isEmpty)
         return announcements
     }
@@ -41,7 +41,7 @@ struct ChatAnnouncementsTests {
 
     @Test("the first presentation announces nothing: its rows, typing line and banner are the chat as opened")
     func firstPresentationIsSilent() {
-        var announcements = ChatAnnouncements(openedAt: Self.openedAt)
+        var announcements = ChatAnnouncements()
         let first = Self.screen([Self.reply("r1")], banner: .offline, typing: true)
         #expect(announcements.announcements(for: first).isEmpty)
         #expect(announcements.announcements(for: first).isEmpty)
@@ -92,21 +92,44 @@ struct ChatAnnouncementsTests {
         #expect(announcements.announcements(for: Self.screen([P.message("o1"), P.message("o2", at: 710)])).isEmpty)
     }
 
-    @Test("the history an opening loads is not announced; a reply written after the opening is")
+    /// `screen`'s transcript while the opening load runs.
+    static func opening(_ screen: ChatPresentation) -> TranscriptPresentation {
+        var transcript = screen.transcript
+        transcript.isOpening = true
+        return transcript
+    }
+
+    @Test("issue 50: the history an opening loads is not announced, whatever its time; a reply arriving after it is")
     func openingHistoryIsNotAnnounced() {
         var announcements = Self.opened(on: Self.screen([Self.reply("r1", at: 100)]))
-        // The history GET brings replies written while the chat was closed (before it opened, less the allowance).
+        // The opening load brings replies written while the chat was closed, one stamped by a service clock that
+        // runs ahead of the device's (at 5,000 s, long after the opening at 600 s by the device's clock).
         let history = Self.screen([
             Self.reply("r1", at: 100), Self.reply("r2", "While you were away", at: 500),
-            Self.reply("r3", "Just before", at: 600 - ChatAnnouncements.clockAllowance - 1),
+            Self.reply("r3", "Clock ahead", at: 5_000),
         ])
-        #expect(announcements.announcements(for: history).isEmpty)
-        // Within the clock allowance of the opening, and after it: new.
+        #expect(announcements.announcements(for: Self.opening(history)).isEmpty)
+        // The load ended: the same rows again are nothing new.
+        #expect(announcements.announcements(for: history.transcript).isEmpty)
+        // Replies arriving now are, even one stamped by a service clock far behind the device's.
         let live = Self.screen([
-            Self.reply("r1", at: 100), Self.reply("r4", "Now", at: 600 - ChatAnnouncements.clockAllowance + 1),
+            Self.reply("r1", at: 100), Self.reply("r2", "While you were away", at: 500),
+            Self.reply("r3", "Clock ahead", at: 5_000), Self.reply("r4", "Clock behind", at: 10),
             Self.reply("r5", "Later", at: 900),
         ])
-        #expect(announcements.announcements(for: live) == ["Anna: Now", "Anna: Later"])
+        #expect(announcements.announcements(for: live) == ["Anna: Clock behind", "Anna: Later"])
+    }
+
+    @Test("issue 50: a screen back from a full-screen cover goes on: nothing it shows then is announced, nothing twice")
+    func backFromACover() {
+        var announcements = Self.opened(on: Self.screen([]))
+        #expect(announcements.announcements(for: Self.screen([Self.reply("r1")])) == ["Anna: Hello"])
+        // The host's paywall covered the chat; a reply came meanwhile; the chat screen appears again.
+        let back = Self.screen([Self.reply("r1"), Self.reply("r2", "While covered")])
+        announcements.seen(back.transcript)
+        #expect(announcements.announcements(for: back).isEmpty, "r1 is not announced again, r2 was shown silently")
+        #expect(announcements.announcements(for: Self.screen([Self.reply("r1"), Self.reply("r2"), Self.reply("r3", "Next")]))
+            == ["Anna: Next"])
     }
 
     @Test("typing is announced once when it starts, not on every presentation while it lasts")

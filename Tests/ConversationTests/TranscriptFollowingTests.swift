@@ -40,9 +40,7 @@ struct TranscriptFollowingTests {
 
     @Test("opening the chat starts at the bottom, at once, following, with nothing unseen")
     func openingStartsAtTheBottom() {
-        var following = Self.scrolledUp("a")
-        _ = following.rowsChanged(Self.rows("a", "b"))
-        #expect(following.unseenCount == 1)
+        var following = TranscriptFollowing()
         #expect(following.appeared(rows: Self.rows("a", "b")) == .immediate)
         #expect(following.isFollowing)
         #expect(following.unseenCount == 0)
@@ -51,6 +49,19 @@ struct TranscriptFollowingTests {
         _ = fresh.appeared(rows: Self.rows("a"))
         #expect(fresh.readerMoved(to: Self.above) == .immediate)
         #expect(fresh.isFollowing)
+    }
+
+    @Test("issue 50: back from a full-screen cover the reader keeps their place; what came meanwhile counts as new")
+    func backFromACoverKeepsThePlace() {
+        var following = Self.scrolledUp("a")
+        // The host's paywall (or the photo viewer) covered the chat; a reply arrived; the screen appears again.
+        #expect(following.appeared(rows: Self.rows("a", "b")) == nil, "no jump to the bottom")
+        #expect(!following.isFollowing)
+        #expect(following.unseenCount == 1)
+        // At the bottom before the cover: it still follows.
+        var atBottom = Self.atBottom("a")
+        #expect(atBottom.appeared(rows: Self.rows("a")) == nil)
+        #expect(atBottom.appeared(rows: Self.rows("a", "b")) == .animated)
     }
 
     @Test("at the bottom, a team reply and the typing indicator are followed, animated")

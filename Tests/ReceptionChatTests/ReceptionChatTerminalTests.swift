@@ -44,6 +44,12 @@ struct ReceptionChatTerminalTests {
         let copies = try await userMessages(withText: text, emulator: emulator, service: service)
         #expect(copies == 1, "the service holds \(copies) copies")
 
+        // Issue 50: the links the phone makes tappable are terminal hyperlinks (OSC 8) to the same URL.
+        terminal.type("Tracking: https://example.com/track?id=7.")
+        let linked = "\u{1B}]8;;https://example.com/track?id=7\u{1B}\\https://example.com/track?id=7\u{1B}]8;;\u{1B}\\."
+        let hyperlinked = await terminal.waitForScreen(containing: "2  you: Tracking: " + linked)
+        #expect(hyperlinked.found, "no hyperlink on the screen:\n\(hyperlinked.screen.debugDescription)")
+
         terminal.type("/delete")
         let deleted = await terminal.waitForScreen(containing: "support data deleted")
         #expect(deleted.found, "the deletion never completed; the screen shows:\n\(deleted.screen)")

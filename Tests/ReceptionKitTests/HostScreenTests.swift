@@ -148,4 +148,24 @@ struct HostScreenTests {
         presenter.sheetSceneMoved(toForeground: true, otherInFront: false)
         #expect(app.events.filter { $0 == .chatOpened }.count == 2)
     }
+
+    @Test("a link tapped in a message opens through the host's openURL; only http, https, mailto and tel")
+    func messageLinks() async throws {
+        let service = try Service()
+        let (app, _) = await launch(service)
+        try await app.send("Order help: https://shop.example/track?id=9, mail help@shop.example or call +1 555 123 4567")
+        let chat = try #require(app.reception.chat)
+        let row = try #require(chat.transcriptPresentation(appearance: app.reception.chatAppearance).rows.first { $0.text?.contains("Order help") == true })
+        let links = row.textRuns.compactMap(\.link)
+        #expect(links.count == 3)
+        for link in links { #expect(app.reception.openMessageLink(link)) }
+        #expect(app.openedURLs.map(\.absoluteString) == [
+            "https://shop.example/track?id=9", "mailto:help@shop.example", "tel:+15551234567",
+        ])
+        for other in ["javascript:alert(1)", "file:///etc/passwd", "sms:123", "data:text/html,x"] {
+            let url = try #require(URL(string: other))
+            #expect(!app.reception.openMessageLink(url), "\(other) stays text")
+        }
+        #expect(app.openedURLs.count == 3)
+    }
 }

@@ -8,20 +8,16 @@ import Foundation
 /// comes back. The rules:
 ///
 /// - The first presentation announces nothing: its rows, its typing line and its banner are the chat as opened.
-/// - The history an opening loads is not announced: a reply counts only when written after the chat opened (by
-///   the device's clock, less `clockAllowance` for the service's clock and the network).
+/// - The history an opening loads is not announced: a reply counts only when it arrives after the opening load
+///   ended (`TranscriptPresentation.isOpening`), whatever the service's and the device's clocks say (issue 50).
+/// - A screen that comes back (from a full-screen cover over it) goes on with the same value: it shows
+///   (`seen(_:)`) without announcing what it shows, and nothing is announced twice.
 /// - Each reply is announced once: the same row presented again (its status, a refreshed link, a new name) never
 ///   is, nor a row that comes back after it was gone.
 /// - The customer's own messages are never announced.
 /// - Typing is announced when it starts, not on every presentation while it lasts.
 /// - The banner is announced when it changes to a shown state, not in its initial state and not when it hides.
 public struct ChatAnnouncements: Sendable, Hashable {
-    /// How much earlier than the opening a reply may be stamped and still count as new: the service stamps replies
-    /// with its own clock, and a reply written as the chat opened may reach it a moment later.
-    public static let clockAllowance: TimeInterval = 10
-
-    /// Replies written before this are the history an opening loads.
-    private let cutoff: Date
     /// Whether the first presentation was seen.
     private var started = false
     /// Every row presented so far, by ID.
@@ -31,9 +27,19 @@ public struct ChatAnnouncements: Sendable, Hashable {
     /// The banner the last presentation showed.
     private var banner: ConnectionBanner = .hidden
 
-    /// The announcements of a chat that opened at `openedAt`.
-    public init(openedAt: Date) {
-        cutoff = openedAt.addingTimeInterval(-Self.clockAllowance)
+    /// The announcements of a chat screen that appears.
+    public init() {}
+
+    /// The announcements of a chat that opened at `openedAt` (the time is no longer used: arrivals are told by
+    /// the opening load's end).
+    @available(*, deprecated, renamed: "init()")
+    public init(openedAt: Date) {}
+
+    /// The screen shows `presentation` without announcing it (it appears again): its rows count as seen.
+    public mutating func seen(_ presentation: TranscriptPresentation) {
+        started = false
+        _ = announcements(for: presentation)
+        started = true
     }
 
     /// What to announce now that the screen shows `presentation`, in order: the banner, the new replies oldest
@@ -56,8 +62,8 @@ public struct ChatAnnouncements: Sendable, Hashable {
         guard started else { return [] }
         var spoken: [String] = []
         if bannerNow != banner, let text = presentation.banner?.text { spoken.append(text) }
-        for row in presentation.rows
-        where row.side == .team && !seenRows.contains(row.id) && row.createdAt >= cutoff {
+        // While the opening load runs, new rows are the history it brings.
+        for row in presentation.rows where row.side == .team && !seenRows.contains(row.id) && !presentation.isOpening {
             spoken.append(row.announcement)
         }
         if typingNow, !typing, let text = presentation.typingText { spoken.append(text) }

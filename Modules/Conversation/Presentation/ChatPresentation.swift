@@ -169,16 +169,49 @@ public struct ChatPresentation: Sendable, Hashable {
         let content = [text, photoCount, card?.buttonTitle].compactMap { $0 }
         let announcement = content.isEmpty ? sender : "\(sender): " + content.joined(separator: ". ")
         if let status { spoken += ". " + status.accessibilityLabel }
+        let runs = text.map { LinkDetector.runs(in: $0) } ?? []
         let progress = message.status == .sending ? message.uploadProgress.map { min(max($0, 0), 1) } : nil
         return MessageRow(
-            id: message.id, side: side, text: text, textRuns: text.map { LinkDetector.runs(in: $0) } ?? [],
+            id: message.id, side: side, text: text, textRuns: runs,
             textDirection: text.flatMap(Self.direction(of:)),
             isTextSelectable: message.status == .sent || message.status == .received, timestamp: timestamp,
             timestampText: nil, createdAt: message.createdAt, startsGroup: startsGroup, endsGroup: endsGroup, author: author, reservesAvatarColumn: side == .team && appearance.showsTeamPhotos, photos: photos,
             uploadProgress: progress.flatMap { $0.isNaN ? nil : $0 }, card: card, status: status,
             isPending: message.status == .sending && message.showsPendingIndicator,
             tapRetries: message.status == .notDelivered && message.retry == .available, fade: fade,
-            announcement: announcement, accessibilityLabel: spoken)
+            announcement: announcement, accessibilityLabel: spoken,
+            controls: Self.controls(status: status, card: card, photos: photos, runs: runs, texts: texts))
+    }
+
+    /// Issue 50: the row's controls as their own elements, named for Voice Control.
+    static func controls(
+        status: MessageRow.Status?, card: MessageRow.Card?, photos: [MessageRow.Photo], runs: [MessageRow.TextRun],
+        texts: ChatTexts
+    ) -> [MessageRow.Control] {
+        var controls: [MessageRow.Control] = []
+        if let status, let action = status.action, let title = status.actionTitle {
+            let short = texts.text(action == .retry ? .retry : .cancel)
+            controls.append(MessageRow.Control(
+                kind: .status(action), id: "status", label: title,
+                inputLabels: short == title ? [title] : [short, title], isEnabled: status.isActionEnabled))
+        }
+        if let card {
+            controls.append(MessageRow.Control(
+                kind: .card, id: "card", label: card.buttonTitle, inputLabels: [card.buttonTitle],
+                isEnabled: card.isEnabled))
+        }
+        // Each photo's label is its own already ("View photo 2 of 3"), so Voice Control can tell them apart.
+        for photo in photos where photo.isConfirmed {
+            let name = photo.accessibilityLabel
+            controls.append(MessageRow.Control(
+                kind: .photo(id: photo.id), id: photo.id, label: name, inputLabels: [name], isEnabled: true))
+        }
+        for (index, run) in runs.enumerated() {
+            guard let link = run.link else { continue }
+            controls.append(MessageRow.Control(
+                kind: .link(link), id: "link-\(index)", label: run.text, inputLabels: [run.text], isEnabled: true))
+        }
+        return controls
     }
 
     /// The direction of the first scalar of `text` with a strong direction (issue 50: a message aligns by its own

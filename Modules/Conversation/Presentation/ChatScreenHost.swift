@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a chat screen (`ReceptionChatView`) needs from the SDK that shows it: the current session's model, the look,
 /// and the calls that keep the chat open while the screen is on it. The facade's `Reception` is the one host; the
 /// screen never reaches past it into the engine, the store or the transport.
@@ -17,4 +19,7 @@ package protocol ChatScreenHost: AnyObject {
     func closeChat()
     /// The person tapped the button of the card `messageID`.
     func tapCard(messageID: String)
+    /// The person tapped a link in a message (`MessageRow.textRuns`): returns whether it was opened (only `http`,
+    /// `https`, `mailto` and `tel`, through the host's `openURL`).
+    func openMessageLink(_ url: URL) -> Bool
 }

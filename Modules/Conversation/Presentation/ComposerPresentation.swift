@@ -47,6 +47,18 @@ public struct ComposerPresentation: Sendable, Hashable {
     /// The photo button's label ("Add photo").
     public var addPhotoLabel: String
 
+    /// The largest a composer icon grows with Dynamic Type, in points (issue 50): at the accessibility sizes the
+    /// photo button and the send arrow stop at a 44-point target, so on a 320-point-wide iPhone SE the text field
+    /// keeps more than two thirds of the row.
+    public static let maximumIconSize = 44.0
+
+    /// The size of a composer icon whose Dynamic Type-scaled size is `scaled` points: `scaled`, at most
+    /// `maximumIconSize` (and at least 1, whatever a broken metric gives).
+    public static func iconSize(scaled: Double) -> Double {
+        guard scaled.isFinite else { return maximumIconSize }
+        return min(max(scaled, 1), maximumIconSize)
+    }
+
     /// The composer for `state` in `texts`' language.
     public init(_ state: ComposerState, texts: ChatTexts) {
         replacement = texts.replacement(state.availability)

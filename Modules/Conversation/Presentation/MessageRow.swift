@@ -120,6 +120,33 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         case rightToLeft
     }
 
+    /// A control of the row reachable on its own (issue 50): by Voice Control's names, Full Keyboard Access focus and
+    /// VoiceOver, besides the row's one-sentence label and its actions menu.
+    public struct Control: Sendable, Hashable, Identifiable {
+        /// Which control.
+        public enum Kind: Sendable, Hashable {
+            /// The status line's Retry or Cancel.
+            case status(Status.Action)
+            /// The card's button.
+            case card
+            /// The confirmed photo `id` (`Photo.id`): opens the viewer.
+            case photo(id: String)
+            /// A link in the text (`TextRun.link`): opens through the host's `openURL`.
+            case link(URL)
+        }
+        /// What it is.
+        public var kind: Kind
+        /// Unique in the row.
+        public var id: String
+        /// What VoiceOver reads ("Retry in 30 seconds", "View offer", "View photo").
+        public var label: String
+        /// The names Voice Control answers to, the shortest first so "Tap Retry" works while the label says
+        /// "Retry in 30 seconds"; photos are told apart by their labels ("View photo 2 of 3").
+        public var inputLabels: [String]
+        /// Whether it can be used now (a Retry held by a wait cannot).
+        public var isEnabled: Bool
+    }
+
     /// The message's local ID (stable across confirmation).
     public var id: String
     /// Own or team.
@@ -170,4 +197,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     public var announcement: String
     /// What VoiceOver reads for the whole row, e.g. "You: Hello. Not delivered. Retry".
     public var accessibilityLabel: String
+    /// The row's controls, each reachable on its own: the status line's control, the card's button, then each
+    /// confirmed photo, in reading order.
+    public var controls: [Control] = []
 }

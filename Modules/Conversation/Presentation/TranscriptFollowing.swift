@@ -119,12 +119,20 @@ public struct TranscriptFollowing: Sendable, Hashable {
     private var knownRows: Set<String> = []
     /// The last position reported.
     private var lastPosition: Position?
+    /// The screen appeared once already (it comes back from a full-screen cover the host or the photo viewer
+    /// showed over it).
+    private var hasAppeared = false
 
     /// A transcript with no rows yet, following.
     public init() {}
 
-    /// The screen appeared with `rows`: it starts over at the bottom, at once, with nothing unseen.
-    public mutating func appeared(rows: [MessageRow]) -> Scroll {
+    /// The screen appeared with `rows`. The first time it starts at the bottom, at once, with nothing unseen; when
+    /// it appears again (back from a full-screen cover: the host's paywall, the photo viewer) the reader keeps
+    /// their place, and what arrived meanwhile is treated as any change (issue 50): followed at the bottom,
+    /// counted as new when scrolled up. `nil`: no scroll.
+    public mutating func appeared(rows: [MessageRow]) -> Scroll? {
+        if hasAppeared { return rowsChanged(rows) }
+        hasAppeared = true
         knownRows = Set(rows.map(\.id))
         isFollowing = true
         unseenCount = 0

@@ -20,6 +20,8 @@ public struct TranscriptPresentation: Sendable, Hashable {
     public var banner: ChatPresentation.Banner?
     /// Which way the chat reads.
     public var layoutDirection: LayoutDirection
+    /// The opening load has not ended: new rows are history, not arrivals (`ChatAnnouncements`).
+    public var isOpening = false
     /// The newest row (opening starts at it; `TranscriptFollowing` decides when a new one is followed).
     public var newestRowID: String? { rows.last?.id }
 
@@ -87,9 +89,11 @@ extension ChatModel {
             rowMemo = RowMemo(inputs: inputs, rows: rows)
             rowBuilds += 1
         }
-        return TranscriptPresentation(
+        var presentation = TranscriptPresentation(
             rows: rows, isEmpty: messages.isEmpty, banner: banner, agentTyping: agentTyping, texts: texts,
             appearance: appearance)
+        presentation.isOpening = isOpening
+        return presentation
     }
 
     /// The composer's part of the screen: it reads the composer and the texts only.

@@ -23,7 +23,7 @@
         @State private var selection: [PhotosPickerItem] = []
 
         var body: some View {
-            let size = iconSize
+            let size = ComposerPresentation.iconSize(scaled: iconSize)
             // `.compatible`: the picker hands out a format the image pipeline reads (JPEG for HEIC, RAW and the
             // like); the pipeline re-encodes every photo as a JPEG anyway (seed 001 "Image preparation").
             PhotosPicker(

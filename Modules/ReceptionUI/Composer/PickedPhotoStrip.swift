@@ -49,6 +49,7 @@
                     Image(uiImage: image)
                         .resizable()
                         .scaledToFill()
+                        .accessibilityIgnoresInvertColors()
                 }
             }
             .frame(width: size, height: size)

@@ -15,8 +15,11 @@
             Button {
                 Task { await model.send() }
             } label: {
-                ComposerIcon(systemName: "arrow.up.circle.fill", size: iconSize)
+                ComposerIcon(
+                    systemName: "arrow.up.circle.fill", size: ComposerPresentation.iconSize(scaled: iconSize))
             }
+            // A hardware keyboard sends with ⌘↩ (Return alone starts a new line in the field).
+            .keyboardShortcut(.return, modifiers: .command)
             .modifier(ComposerControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
         }
     }

@@ -21,7 +21,8 @@
                 ForEach(row.photos) { photo in
                     PhotoTile(
                         photo: photo, rowID: row.id,
-                        size: Self.size(aspectRatio: photo.aspectRatio, rowWidth: rowWidth), model: model)
+                        size: Self.size(aspectRatio: photo.aspectRatio, rowWidth: rowWidth), model: model,
+                        control: row.controls.first { $0.kind == .photo(id: photo.id) })
                 }
                 if let progress = row.uploadProgress {
                     UploadProgressBar(progress: progress, tint: appearance.colors.accentColor)

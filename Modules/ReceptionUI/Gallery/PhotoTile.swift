@@ -13,14 +13,18 @@
         /// The tile's frame (spec 7.24, from `MessagePhotos`).
         let size: CGSize
         let model: ChatModel
+        /// The photo as a control of its own (a confirmed one): its numbered name for VoiceOver and Voice Control.
+        var control: MessageRow.Control?
 
         @Environment(\.photoDecoder) private var decoder
         @Environment(\.displayScale) private var displayScale
         @Environment(\.openPhoto) private var openPhoto
         /// Survives the confirmation of a sent photo: the tile's identity is its place in the row
         /// (`MessageRow.Photo.id`), so the pending preview stays drawn while the confirmed key loads, from the photo
-        /// cache the engine filled with the uploaded bytes (no download, no spinner).
+        /// cache the engine filled with the uploaded bytes (no download, no spinner). Off screen it holds no image
+        /// (`TilePhase.leftScreen`): the decode cache is the only owner, so its bound is the real one.
         @State private var phase = PhotoPhase.loading
+        @State private var onScreen = false
         /// Bumped by a tap on a failed photo: a new load.
         @State private var attempt = 0
 
@@ -52,7 +56,15 @@
                     tile.overlay(alignment: .bottomLeading) { PendingBadge(text: model.texts.text(.photoPending)) }
                 }
             }
-            .accessibilityLabel(photo.accessibilityLabel)
+            .accessibilityLabel(control?.label ?? photo.accessibilityLabel)
+            .accessibilityInputLabels(control?.inputLabels ?? [photo.accessibilityLabel])
+            // A pending preview is no control: the row's sentence says it is not sent yet.
+            .accessibilityHidden(control == nil)
+            .onAppear { onScreen = true }
+            .onDisappear {
+                onScreen = false
+                phase.leftScreen()
+            }
             .task(id: LoadRequest(key: key, attempt: attempt)) { await load() }
         }
 
@@ -63,6 +75,7 @@
                     Image(uiImage: image)
                         .resizable()
                         .scaledToFill()
+                        .accessibilityIgnoresInvertColors()
                 case .loading:
                     Rectangle().fill(.fill.secondary)
                     ProgressView()
@@ -89,7 +102,7 @@
             guard size.width > 1 else { return }
             let key = key
             if let hit = await decoder.cached(key) {
-                phase = .loaded(hit)
+                phase.loadFinished(.loaded(hit), onScreen: onScreen)
                 return
             }
             // A resize keeps the image it has while the sharper one decodes.
@@ -97,7 +110,7 @@
             if let loaded = await PhotoPhase.load(
                 photo.source, model: model, decoder: decoder, maxPixelSize: key.maxPixelSize, cacheAs: key)
             {
-                phase = loaded
+                phase.loadFinished(loaded, onScreen: onScreen)
             }
         }
     }

@@ -38,6 +38,11 @@
                             image: image, containerSize: geometry.size, close: { dismiss() },
                             dismissProgress: $dismissProgress)
                             .accessibilityLabel(model.texts.text(.viewPhoto))
+                            .accessibilityIgnoresInvertColors()
+                            // Pinch, drag and swipe-down keep their left-to-right geometry in a right-to-left chat:
+                            // the photo is not mirrored and moves the way the finger goes. The close control
+                            // (outside) stays on the chat's trailing side.
+                            .environment(\.layoutDirection, .leftToRight)
                     case .loading:
                         ProgressView().tint(.white)
                     case .failed:
@@ -60,6 +65,13 @@
             }
             .overlay(alignment: .topTrailing) { closeButton }
             .environment(\.colorScheme, .dark)
+            // The VoiceOver escape gesture (two-finger Z) closes the viewer, as the close control does.
+            .accessibilityAction(.escape) { dismiss() }
+            // A hardware keyboard's Escape closes it too.
+            .onKeyPress(.escape) {
+                dismiss()
+                return .handled
+            }
             // The chat shows through as a swipe down fades the backdrop.
             .presentationBackground(.clear)
             .statusBarHidden()

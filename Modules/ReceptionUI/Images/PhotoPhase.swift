@@ -2,21 +2,11 @@
     import Conversation
     import UIKit
 
-    /// Where a photo view is in loading its image.
-    enum PhotoPhase {
-        /// Downloading or decoding.
-        case loading
-        /// Decoded at the drawn size.
-        case loaded(UIImage)
-        /// The download or the decode failed; tapping tries again where the view allows it.
-        case failed
+    /// Where a photo view is in loading its image, and what it keeps (`TilePhase`: the image only while on
+    /// screen).
+    typealias PhotoPhase = TilePhase<UIImage>
 
-        /// The image, once loaded.
-        var image: UIImage? {
-            if case .loaded(let image) = self { return image }
-            return nil
-        }
-
+    extension TilePhase where Image == UIImage {
         /// The bytes of `source` (a pending preview's own, a confirmed attachment's through `ChatModel.photo(_:)`)
         /// decoded with their longest side at `maxPixelSize`, cached as `key` when given: `.loaded`, or `.failed`
         /// when the download or the decode failed; `nil` when the calling task was cancelled meanwhile.

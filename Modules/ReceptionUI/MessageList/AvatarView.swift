@@ -26,6 +26,7 @@
                     Image(uiImage: image)
                         .resizable()
                         .scaledToFill()
+                        .accessibilityIgnoresInvertColors()
                 } else {
                     Circle().fill(appearance.colors.incomingColor)
                     Text(verbatim: author.initial)

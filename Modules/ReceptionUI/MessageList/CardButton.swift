@@ -51,6 +51,8 @@
             .disabled(!card.isEnabled)
             .opacity(card.isEnabled ? 1 : 0.5)
             .accessibilityLabel(card.buttonTitle)
+            // Issue 50: "Tap View offer" with Voice Control; Full Keyboard Access focuses it like any button.
+            .accessibilityInputLabels([card.buttonTitle])
         }
     }
 

@@ -12,6 +12,7 @@
 
         @Environment(\.chatAppearance) private var appearance
         @Environment(\.transcriptWidth) private var rowWidth
+        @Environment(\.layoutDirection) private var chatDirection
 
         /// Spec 7.8.3: a message still sending after 400 ms is drawn at this opacity.
         static let pendingOpacity = 0.6
@@ -39,10 +40,19 @@
         }
 
         private func textBubble(_ text: String) -> some View {
-            Text(verbatim: text)
+            Text(Self.attributed(row.textRuns, linkColor: isOwn ? appearance.colors.onAccentColor : nil))
                 .chatFont(.body)
                 .foregroundStyle(isOwn ? appearance.colors.onAccentColor : appearance.colors.incomingTextColor)
+                // Issue 50: the text aligns by its own script (a Hebrew message in an English chat reads from
+                // the right), and its links open through the SDK (only http, https, mailto and tel).
                 .multilineTextAlignment(.leading)
+                .environment(\.layoutDirection, Self.layoutDirection(row.textDirection, chat: chatDirection))
+                .environment(\.openURL, OpenURLAction { url in
+                    host.openMessageLink(url) ? .handled : .discarded
+                })
+                // The row's sentence reads the text; a text with links stays an element too, so VoiceOver's
+                // links rotor and Voice Control reach them (they are also in the row's actions).
+                .accessibilityHidden(!row.controls.contains { if case .link = $0.kind { true } else { false } })
                 .fixedSize(horizontal: false, vertical: true)
                 .modifier(SelectableText(isEnabled: row.isTextSelectable))
                 .padding(.horizontal, 12)
@@ -51,6 +61,33 @@
                 .frame(
                     maxWidth: rowWidth > 0 ? rowWidth * Self.maximumTextWidthFraction : nil,
                     alignment: isOwn ? .trailing : .leading)
+        }
+
+        /// The text with each detected link as a link (underlined, in the bubble's text colour on own bubbles, so it
+        /// stays readable on the accent colour). Plain text otherwise: no Markdown is interpreted.
+        static func attributed(_ runs: [MessageRow.TextRun], linkColor: Color?) -> AttributedString {
+            var text = AttributedString()
+            for run in runs {
+                var piece = AttributedString(run.text)
+                if let link = run.link {
+                    piece.link = link
+                    piece.underlineStyle = .single
+                    if let linkColor { piece.foregroundColor = linkColor }
+                }
+                text += piece
+            }
+            return text
+        }
+
+        /// The layout direction for a text reading `direction`; the chat's when the text has none of its own.
+        static func layoutDirection(
+            _ direction: MessageRow.TextDirection?, chat: SwiftUI.LayoutDirection
+        ) -> SwiftUI.LayoutDirection {
+            switch direction {
+            case .leftToRight: .leftToRight
+            case .rightToLeft: .rightToLeft
+            case nil: chat
+            }
         }
 
         /// The accent colour for own bubbles, lightened by the row's fade; the incoming colour for the team's.

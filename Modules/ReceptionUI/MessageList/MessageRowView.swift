@@ -3,8 +3,10 @@
     import SwiftUI
 
     /// One row of the transcript: its timestamp when a new group starts after a pause, the teammate's name, the
-    /// avatar column, the bubble and the status line. VoiceOver reads the row as one element with the
-    /// presentation's label ("You: Hello. Not delivered. Retry") and reaches its controls as named actions.
+    /// avatar column, the bubble and the status line. VoiceOver reads the row first as one sentence, the
+    /// presentation's label ("You: Hello. Not delivered. Retry"), with its controls as named actions; the controls
+    /// themselves (Retry or Cancel, the card's button, each confirmed photo) stay elements of their own after it,
+    /// so Voice Control reaches them by name and Full Keyboard Access by focus (issue 50).
     struct MessageRowView: View {
         let row: MessageRow
         let model: ChatModel
@@ -32,6 +34,7 @@
             VStack(alignment: alignment, spacing: 2) {
                 if let name = row.author?.name {
                     Text(verbatim: name)
+                        .accessibilityHidden(true)
                         .chatFont(.caption)
                         .foregroundStyle(.secondary)
                         .padding(.leading, row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0)
@@ -44,14 +47,22 @@
                     MessageBubble(row: row, model: model, host: host)
                 }
                 if let status = row.status {
-                    StatusLine(status: status, rowID: row.id, tapRetries: row.tapRetries, model: model)
+                    StatusLine(
+                        status: status, rowID: row.id, tapRetries: row.tapRetries, model: model,
+                        inputLabels: row.controls.first { if case .status = $0.kind { true } else { false } }?.inputLabels)
                         .padding(.leading, row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0)
                 }
             }
             .frame(maxWidth: .infinity, alignment: Alignment(horizontal: alignment, vertical: .center))
-            .accessibilityElement(children: .ignore)
-            .accessibilityLabel(row.accessibilityLabel)
-            .accessibilityActions { actions }
+            .background {
+                // The row's sentence: one element under the whole row, read before its controls.
+                Color.clear
+                    .accessibilityElement(children: .ignore)
+                    .accessibilityLabel(row.accessibilityLabel)
+                    .accessibilityActions { actions }
+                    .accessibilitySortPriority(1)
+            }
+            .accessibilityElement(children: .contain)
         }
 
         /// Spec 7.24: the column is kept when team photos are on; the avatar shows on a group's last bubble only.
@@ -59,6 +70,7 @@
         private var avatarColumn: some View {
             if let author = row.author, author.showsAvatar {
                 AvatarView(author: author, size: avatarSize)
+                    .accessibilityHidden(true)
             } else {
                 Color.clear.frame(width: avatarSize, height: avatarSize)
             }
@@ -88,7 +100,16 @@
                     Button {
                         openPhoto(attachment)
                     } label: {
-                        Text(verbatim: photo.accessibilityLabel)
+                        Text(verbatim: row.controls.first { $0.kind == .photo(id: photo.id) }?.label ?? photo.accessibilityLabel)
+                    }
+                }
+            }
+            ForEach(row.controls) { control in
+                if case .link(let url) = control.kind {
+                    Button {
+                        _ = host.openMessageLink(url)
+                    } label: {
+                        Text(verbatim: control.label)
                     }
                 }
             }

@@ -12,6 +12,8 @@
         /// Whether the failure indicator retries when tapped.
         let tapRetries: Bool
         let model: ChatModel
+        /// Voice Control's names for the control (`MessageRow.Control.inputLabels`).
+        var inputLabels: [String]? = nil
 
         @Environment(\.chatAppearance) private var appearance
         @Environment(\.dynamicTypeSize) private var dynamicTypeSize
@@ -27,10 +29,12 @@
                     }
                     Text(verbatim: status.text)
                         .foregroundStyle(status.isFailure ? Color.red : Color.secondary)
+                        .accessibilityHidden(true)
                 }
                 if let detail = status.detail {
                     Text(verbatim: detail)
                         .foregroundStyle(.secondary)
+                        .accessibilityHidden(true)
                 }
                 if let action = status.action, let title = status.actionTitle {
                     Button {
@@ -45,6 +49,8 @@
                     .tint(appearance.colors.accentColor)
                     .disabled(!status.isActionEnabled)
                     .accessibilityLabel(title)
+                    // Issue 50: "Tap Retry" with Voice Control even while the title says "Retry in 30 seconds".
+                    .accessibilityInputLabels(inputLabels ?? [title])
                 }
             }
             .chatFont(.footnote)
@@ -65,6 +71,8 @@
                 }
                 .buttonStyle(.borderless)
                 .accessibilityLabel(status.actionTitle ?? status.text)
+                // The Retry beside it is the control assistive technologies reach; this is the same for touch.
+                .accessibilityHidden(status.action != nil)
             } else {
                 icon.accessibilityHidden(true)
             }

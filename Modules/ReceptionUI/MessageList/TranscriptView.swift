@@ -55,7 +55,7 @@
                 }
                 .modifier(ScrollGeometryReader { readerMoved(proxy, $0) })
                 .onGeometryChange(for: CGFloat.self) { $0.safeAreaInsets.bottom } action: { bottomInset = $0 }
-                .defaultScrollAnchor(.bottom)
+                .modifier(InitialBottomAnchor())
                 .scrollDismissesKeyboard(.interactively)
                 .overlay(alignment: .bottom) {
                     ZStack {
@@ -93,6 +93,19 @@
             guard let scroll, let item = bottomItem else { return }
             withAnimation(scroll == .animated && !reduceMotion ? .easeOut(duration: 0.25) : nil) {
                 proxy.scrollTo(item, anchor: .bottom)
+            }
+        }
+    }
+
+    /// The transcript opens at its bottom. On iOS 18 the anchor governs only that initial offset: a size change (a
+    /// row growing, the keyboard) follows `TranscriptFollowing`'s policy instead of pulling a reader who scrolled
+    /// up back down (issue 50). iOS 17 has only the anchor for every change.
+    private struct InitialBottomAnchor: ViewModifier {
+        func body(content: Content) -> some View {
+            if #available(iOS 18, *) {
+                content.defaultScrollAnchor(.bottom, for: .initialOffset)
+            } else {
+                content.defaultScrollAnchor(.bottom)
             }
         }
     }

@@ -43,6 +43,23 @@ struct PhotoCacheEngineTests {
         #expect(await Self.downloads(relaunched).count == 1, "the relaunch downloaded the photo again")
     }
 
+    @Test("issue 50: a photo loading in a tile and in the viewer at once is downloaded once")
+    func concurrentLoadsShareOneDownload() async throws {
+        let harness = try await Self.harness()
+        await harness.service.hold("attachmentPhoto")
+        let tile = Task { try await harness.engine.photo("att_1") }
+        try #require(await eventually { await harness.service.waitingCount("attachmentPhoto") == 1 }, "never started")
+        let viewer = Task { try await harness.engine.photo("att_1") }
+        // The viewer's load joins the tile's download while it is held (without the sharing it would start a
+        // second download, held too, and this never becomes true).
+        let joined = await eventually { await harness.engine.sharedPhotoDownloads == 1 }
+        await harness.service.release("attachmentPhoto")
+        #expect(joined, "the viewer's load did not join the download in flight")
+        #expect(try await tile.value == tinyJPEG(tag: 7))
+        #expect(try await viewer.value == tinyJPEG(tag: 7))
+        #expect(await Self.downloads(harness).count == 1, "the same photo was downloaded twice")
+    }
+
     @Test("a slow cache read runs off the engine: the chat answers while the read is held")
     func cacheReadsDoNotHoldTheEngine() async throws {
         let held = HeldPhotoCache()
