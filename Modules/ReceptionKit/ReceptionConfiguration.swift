@@ -49,7 +49,9 @@ public struct ReceptionConfiguration: Sendable {
     /// (`NotificationLifecycleMonitor`), `nil` elsewhere, where the host calls `appDidBecomeActive()` and
     /// `appDidEnterBackground()` or passes its own monitor.
     public var lifecycle: (any AppLifecycleMonitoring)?
-    /// Opens a review card's link (the system URL action on Apple platforms; the host decides elsewhere).
+    /// Opens a review card's link and the links tapped in messages (`http`, `https`, `mailto` and `tel` only): the
+    /// system URL action on Apple platforms, the host's choice elsewhere. To show a page inside your app, present it
+    /// with `Reception.shared.present(_:)`, which goes over the chat sheet.
     public var openURL: @MainActor @Sendable (URL) -> Void
     /// Time and sleeping.
     public var clock: any ReceptionClock
