@@ -15,14 +15,7 @@ extension ChatEngine {
     }
 
     private func openingLoad() async {
-        defer {
-            history.loadEnded()
-            // After the loaded history was published: what appears from now on arrives while the chat is open.
-            if isOpening {
-                isOpening = false
-                publish()
-            }
-        }
+        defer { history.loadEnded() }
         var registered = false
         do throws(ReceptionError) { registered = try await service.isRegistered() } catch {
             logger.error("registration state unavailable (\(error.code))")
@@ -32,6 +25,7 @@ extension ChatEngine {
             // recovered submission may register.
             seedRecovery()
             kickDriver()
+            openingEnded()
             return
         }
         do throws(ReceptionError) {
@@ -42,10 +36,20 @@ extension ChatEngine {
             logger.info("device update before load failed (\(error.code))")
             if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {
                 chatReset(revision: revision)
+                openingEnded()
                 return
             }
         }
         await loadHistory(opening: true)
+    }
+
+    /// The opening brought its history (or has none to bring): rows that appear from now on arrive while the chat
+    /// is open (`ChatSnapshot.isOpening`). Published after the loaded rows, so they are never taken for arrivals.
+    /// A failed load that will be tried again keeps the opening on, so its retry's rows are history too.
+    func openingEnded() {
+        guard isOpening else { return }
+        isOpening = false
+        publish()
     }
 
     /// `GET conversation` and its processing order (spec 3.6). A response that returns after the read generation
@@ -64,6 +68,7 @@ extension ChatEngine {
             logger.info("history load failed (\(error.code))")
             if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {
                 chatReset(revision: revision)
+                if opening { openingEnded() }
                 return
             }
             history.loadFailed(error, random: deps.random)
@@ -74,6 +79,8 @@ extension ChatEngine {
             updateBanner()
             publish()
             scheduleLoadRetry(error)
+            // No retry to come (the budget is spent): the opening is over without its history.
+            if opening, history.retryDelay(after: error) == nil { openingEnded() }
             return
         }
         guard !isShutDown, watched else { return }
@@ -101,6 +108,7 @@ extension ChatEngine {
         startStreamIfPossible()
         updateBanner()
         publish()
+        if opening { openingEnded() }
         await markRead(messagesSeqs: response.messages.map(\.seq), conversationID: response.conversation?.id)
     }
 

@@ -19,17 +19,16 @@ extension ChatEngine {
         let link = try currentLink(attachmentID)
         let epoch = links.epoch
         let keeping = photoKeeper.epoch
+        let key = "\(epoch)/\(attachmentID)"
+        // A download of this photo already in flight (its tile and the viewer at once) is shared, not repeated;
+        // looked for before the cache read and again after it, which another load may have overlapped.
+        if photoDownloads[key] != nil { return try await join(key) }
         // The cache is read on the keeper, off this actor: a file read and its SHA-256 never hold up the chat.
         if let kept = await photoKeeper.photo(for: attachmentID) {
             guard !isShutDown, links.epoch == epoch else { throw .cancelled }
             return kept
         }
-        // A download of this photo already in flight (its tile and the viewer at once) is shared, not repeated.
-        let key = "\(epoch)/\(attachmentID)"
-        if let inFlight = photoDownloads[key] {
-            sharedPhotoDownloads += 1
-            return try await inFlight.value.get()
-        }
+        if photoDownloads[key] != nil { return try await join(key) }
         let task = Task { () -> Result<Data, ReceptionError> in
             do throws(ReceptionError) {
                 let data = try await self.download(attachmentID, link: link)
@@ -42,10 +41,43 @@ extension ChatEngine {
                 return .failure(error)
             }
         }
-        photoDownloads[key] = task
-        let result = await task.value
-        photoDownloads[key] = nil
+        photoDownloads[key] = PhotoDownload(task: task, waiters: 1)
+        return try await wait(for: task, key: key)
+    }
+
+    /// Another load of a photo whose download is in flight waits for it.
+    private func join(_ key: String) async throws(ReceptionError) -> Data {
+        guard let task = photoDownloads[key]?.task else { throw .cancelled }
+        sharedPhotoDownloads += 1
+        photoDownloads[key]?.waiters += 1
+        return try await wait(for: task, key: key)
+    }
+
+    /// Waits for the download `task` as one of its loads. A load whose task is cancelled (its tile scrolled away)
+    /// leaves; the download itself, and its network request, is cancelled once every load waiting for it has left.
+    private func wait(
+        for task: Task<Result<Data, ReceptionError>, Never>, key: String
+    ) async throws(ReceptionError) -> Data {
+        let result = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            Task { await self.loadLeft(key, task) }
+        }
+        if photoDownloads[key]?.task == task { photoDownloads[key] = nil }
+        if Task.isCancelled { throw .cancelled }
         return try result.get()
+    }
+
+    /// A load waiting for the download `task` was cancelled.
+    private func loadLeft(_ key: String, _ task: Task<Result<Data, ReceptionError>, Never>) {
+        guard var download = photoDownloads[key], download.task == task else { return }
+        download.waiters -= 1
+        if download.waiters > 0 {
+            photoDownloads[key] = download
+        } else {
+            task.cancel()
+            photoDownloads[key] = nil
+        }
     }
 
     /// Spec 3.8: the photos of own messages the service confirmed (`Transcript.Merge.uploadedPhotos`) are kept
@@ -151,4 +183,10 @@ extension ChatEngine {
 extension ReceptionError {
     /// Spec 3.18: a signed link's download answered 403, so the link expired.
     var isExpiredLink: Bool { code == Code.httpError && status == 403 }
+}
+
+/// One photo download in flight and how many loads wait for it (`ChatEngine.photo(_:)`).
+struct PhotoDownload: Sendable {
+    let task: Task<Result<Data, ReceptionError>, Never>
+    var waiters: Int
 }

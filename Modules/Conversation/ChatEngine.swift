@@ -101,7 +101,7 @@ public actor ChatEngine {
     let photoKeeper: PhotoKeeper
     /// Downloads in flight by attachment ID (issue 50): a tile and the viewer loading the same photo at once share
     /// one download.
-    var photoDownloads: [String: Task<Result<Data, ReceptionError>, Never>] = [:]
+    var photoDownloads: [String: PhotoDownload] = [:]
     /// Loads that joined a download in flight instead of starting one (a test's signal).
     package var sharedPhotoDownloads = 0
     /// Snapshot observers and event receivers.

@@ -87,6 +87,9 @@ extension Reception {
             return true
         case .paywall:
             guard let id = message.paywallId, let onPaywall, availablePaywallIDs.contains(id) else { return false }
+            // A second tap while the screen the first one asked for is still on its way (a double tap): the same
+            // tap, not a second paywall stacked on the first (issue 50).
+            guard !hostScreens.isBusy else { return true }
             recordActionClick(message.id, session: session)
             onEvent?(.paywallOpened)
             onPaywall(id)

@@ -118,7 +118,7 @@ extension Reception {
     /// closing pauses them and refreshes the count.
     func chatPresenceChanged() {
         // The host's screens held while the sheet was on its way go once it has settled.
-        hostScreens.sheetSettled(presence.sheet) { [weak self] screen in self?.askForHostScreen(screen) }
+        for screen in hostScreens.sheetSettled(presence.sheet) { askForHostScreen(screen) }
         let open = presence.isOpen
         guard open != isChatOpen, let session else { return }
         isChatOpen = open

@@ -13,25 +13,36 @@ extension Reception {
             logger("Chat").error("a host screen was not presented: this platform has no presenter")
             return
         }
-        guard let now = hostScreens.request(screen, sheet: presence.sheet) else { return }
-        askForHostScreen(now)
+        route(screen, refusals: 0)
+    }
+
+    /// Presents `screen` now, holds it while the sheet is on its way, or drops it.
+    private func route(_ screen: HostScreen, refusals: Int) {
+        switch hostScreens.request(screen, sheet: presence.sheet) {
+        case .present(let now): askForHostScreen(now, refusals: refusals)
+        case .held: break
+        case .dropped: logger("Chat").error("a host screen was not presented: too many are waiting for the chat sheet")
+        }
     }
 
     /// Asks the presenter for `screen`, the `refusals`-th time.
     func askForHostScreen(_ screen: HostScreen, refusals: Int = 0) {
         guard let presenter = sheetPresenter else { return }
+        hostScreens.began()
         presenter.presentHostScreen(screen) { [weak self] answer in
             guard let self else { return }
+            self.hostScreens.ended()
             switch answer {
             case .presented:
                 break
             case .busy where refusals + 1 < HostScreenQueue.maximumRefusals:
+                // Still on its way while the refusing transition runs.
+                self.hostScreens.began()
                 presenter.waitForTransition { [weak self] _ in
                     guard let self else { return }
+                    self.hostScreens.ended()
                     // The sheet may have started on its way meanwhile: then the screen waits for it.
-                    if let again = self.hostScreens.request(screen, sheet: self.presence.sheet) {
-                        self.askForHostScreen(again, refusals: refusals + 1)
-                    }
+                    self.route(screen, refusals: refusals + 1)
                 }
             case .busy, .noWindow:
                 self.logger("Chat").error("a host screen was not presented: \(answer == .noWindow ? "no window" : "another presentation stayed in progress")")

@@ -168,3 +168,31 @@ struct ChatAnnouncementsTests {
         #expect(german.text(.typing) != ChatTexts.english.text(.typing))
     }
 }
+
+/// Issue 50 over the engine: what the announcer is told about the opening (`ChatSnapshot.isOpening`).
+@Suite("OpeningSignalTests")
+struct OpeningSignalTests {
+    @Test("an opening whose first history load fails stays an opening until its retry brings the history")
+    func failedFirstLoadKeepsTheOpening() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        _ = await h.service.agentReply("written while the chat was closed")
+        await h.service.fail("history", with: .connectionFailed())
+        await h.open()
+        let failed = await eventually { await h.service.count("history") >= 1 }
+        try #require(failed)
+        #expect(await h.snapshot.isOpening, "a failed load with a retry to come is still the opening")
+        await h.elapse(seconds: 5)
+        let loaded = await eventually {
+            let snapshot = await h.snapshot
+            return snapshot.messages.contains { $0.text == "written while the chat was closed" } && !snapshot.isOpening
+        }
+        #expect(loaded, "the retry brought the history and ended the opening")
+    }
+
+    @Test("a chat with nothing to load ends its opening")
+    func unusedChatEndsTheOpening() async {
+        let h = await EngineHarness()
+        await h.open()
+        #expect(await eventually { await !h.snapshot.isOpening })
+    }
+}

@@ -69,7 +69,7 @@ struct LinkDetectorTests {
             "On 2026-12-05 at 10:30", "Version 10.0.19045 and 1.2.3", "It costs 1234567.89", "Order #12345678",
             "Pi is 3.14159265", "javascript:alert(1)", "ftp://example.com/file", "file:///etc/passwd",
             "data:text/html,hi", "a@b", "name@localhost", "www.", "https:// nothing", "192.168.100.200",
-            "call 12345", "x@-bad-.com", "xhttps://example.com",
+            "call 12345", "x@-bad-.com", "xhttps://example.com", "1 500 000 ₽", "ID 12 345 678", "2026 12 05",
         ] {
             #expect(links(text).isEmpty, "\(text.debugDescription) has no link, found \(links(text))")
             #expect(LinkDetector.runs(in: text).map(\.text).joined() == text)
@@ -103,6 +103,12 @@ struct LinkDetectorTests {
         #expect(links(brackets).map(\.0) == ["https://example.com/"])
         let ats = String(repeating: "a@", count: 2_000)
         #expect(links(ats).isEmpty)
+        // Refused prefixes one after another: each costs its host only, not a scan to the end of the text.
+        for hostile in [String(repeating: "www./", count: 800), String(repeating: "https:///", count: 444)] {
+            let steps = LinkDetector.scalarsExamined(in: hostile)
+            #expect(links(hostile).isEmpty)
+            #expect(steps < hostile.unicodeScalars.count * 8, "\(steps) scalars examined for \(hostile.unicodeScalars.count)")
+        }
     }
 
     @Test("a message aligns by its own script: Hebrew right to left in an English chat, English left to right")

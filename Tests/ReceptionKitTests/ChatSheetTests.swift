@@ -71,11 +71,22 @@ final class RecordingSheetPresenter: ChatSheetPresenting {
         if defersToTurnEnd { afterTurn.append(work) } else { work() }
     }
 
+    /// While set, a host screen's presentation completes only at `finishHostScreens()` (its animation runs).
+    var hostScreensCompleteLate = false
+    private var hostScreenAnswers: [@MainActor (ChatSheetAnswer) -> Void] = []
+
     func presentHostScreen(_ screen: HostScreen, answer: @escaping @MainActor (ChatSheetAnswer) -> Void) {
         guard windowAvailable else { return answer(.noWindow) }
-        guard !transitionInProgress, !isPresenting else { return answer(.busy) }
+        guard !transitionInProgress, !isPresenting, hostScreenAnswers.isEmpty else { return answer(.busy) }
         hostScreens.append(((screen.content as? Named)?.name ?? "?", isShowing ? "sheet" : "root"))
-        answer(.presented)
+        if hostScreensCompleteLate { hostScreenAnswers.append(answer) } else { answer(.presented) }
+    }
+
+    /// The host screens' presentations complete.
+    func finishHostScreens() {
+        let answers = hostScreenAnswers
+        hostScreenAnswers = []
+        for answer in answers { answer(.presented) }
     }
 
     var sheetIsInRequestingScene: Bool { sheetScene == nil || sheetScene == requestingScene }

@@ -52,6 +52,45 @@ struct HostScreenTests {
         #expect(app.events.contains(.paywallOpened))
     }
 
+    @Test("a double tap on an offer card opens one paywall, not two stacked")
+    func doubleTapOnOffer() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        let reception = app.reception
+        var asked = 0
+        reception.onPaywall = { [weak reception] id in
+            asked += 1
+            reception?.presentHostScreen(HostScreen(content: Named("paywall-\(id)")))
+        }
+        let card = try await paywallCard(app, service)
+        presenter.hostScreensCompleteLate = true
+        #expect(reception.tapCard(card))
+        #expect(reception.tapCard(card), "the second tap is the same tap: handled")
+        presenter.finishHostScreens()
+        #expect(asked == 1)
+        #expect(presenter.hostScreens.map(\.name) == ["paywall-pro"])
+        // Once the paywall is up (and closed again), a later tap opens it again.
+        #expect(reception.tapCard(card))
+        presenter.finishHostScreens()
+        #expect(asked == 2)
+    }
+
+    @Test("iPad: a move refused while the old sheet's dismissal runs keeps the chat open and lands when it ends")
+    func moveRefusedByATransition() async throws {
+        let service = try Service()
+        let (app, presenter) = await launch(service)
+        app.reception.openChat()
+        presenter.requestingScene = "B"
+        presenter.transitionInProgress = true
+        app.reception.openChat()
+        #expect(presenter.isWaitingForTransition)
+        #expect(app.reception.isChatOpen, "a move waiting for a transition is still the open chat")
+        presenter.endTransition()
+        #expect(presenter.sheetScene == "B")
+        #expect(app.reception.isChatOpen)
+        #expect(app.events.filter { $0 == .chatOpened }.count == 1)
+    }
+
     @Test("a screen asked for while the sheet is on its way waits for it, then goes over it")
     func screenWaitsForTheSheet() async throws {
         let service = try Service()

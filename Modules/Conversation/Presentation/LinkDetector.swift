@@ -11,8 +11,9 @@ import Foundation
 /// - An e-mail address has a local part of at most 64 characters and a domain of two labels or more whose last
 ///   one is at least two letters.
 /// - A phone number has 7 to 15 ASCII digits in groups separated by one space, `-` or `.`, with an optional
-///   leading `+` and one group in parentheses; without `+` it needs two groups. Dates (2026-12-05, 05.12.2026),
-///   version numbers, decimals and addresses of four dotted groups are not phone numbers.
+///   leading `+` and one group in parentheses; without `+` it needs two groups. Dates (2026-12-05, 05.12.2026,
+///   2026 12 05), version numbers, decimals, amounts grouped in thousands (1 500 000) and addresses of four dotted
+///   groups are not phone numbers.
 ///
 /// The scan is linear in the text's length (every candidate is bounded), so a 4,000-character message costs
 /// microseconds.
@@ -53,13 +54,25 @@ package enum LinkDetector {
     package static func matches(in text: String) -> [Match] { matches(in: Array(text.unicodeScalars)) }
 
     static func matches(in scalars: [Unicode.Scalar]) -> [Match] {
+        var examined = 0
+        return matches(in: scalars, examined: &examined)
+    }
+
+    /// How many scalars the web-link scans look at for `text` (the tests' measure that the scan stays linear).
+    package static func scalarsExamined(in text: String) -> Int {
+        var examined = 0
+        _ = matches(in: Array(text.unicodeScalars), examined: &examined)
+        return examined
+    }
+
+    private static func matches(in scalars: [Unicode.Scalar], examined: inout Int) -> [Match] {
         var found: [Match] = []
         var index = 0
         var floor = 0  // nothing before this belongs to a new match
         while index < scalars.count {
             let atBoundary = index == 0 || !isWordScalar(scalars[index - 1])
             let match: Match?
-            if atBoundary, let web = webLink(scalars, at: index) {
+            if atBoundary, let web = webLink(scalars, at: index, examined: &examined) {
                 match = web
             } else if scalars[index] == "@", let mail = emailAddress(scalars, at: index, floor: floor) {
                 match = mail
@@ -86,18 +99,23 @@ package enum LinkDetector {
         (Array("www.".unicodeScalars), true),
     ]
 
-    private static func webLink(_ scalars: [Unicode.Scalar], at start: Int) -> Match? {
+    private static func webLink(_ scalars: [Unicode.Scalar], at start: Int, examined: inout Int) -> Match? {
         guard let prefix = webPrefixes.first(where: { hasPrefix(scalars, at: start, $0.text) }) else { return nil }
-        var end = start + prefix.text.count
-        while end < scalars.count, isURLScalar(scalars[end]) { end += 1 }
-        end = trimmedEnd(scalars, start: start, end: end)
-        // The host: at least one letter or digit, and for `www.` a dot-separated name after it.
+        // The host first: at least one letter or digit, and for `www.` a dot-separated name after it. A refused
+        // candidate costs only its host, so a text of refused prefixes ("www./www./…") stays linear.
         let hostStart = start + prefix.text.count
         var hostEnd = hostStart
-        while hostEnd < end, !"/?#:".unicodeScalars.contains(scalars[hostEnd]) { hostEnd += 1 }
-        let host = scalars[hostStart..<hostEnd]
+        while hostEnd < scalars.count, isURLScalar(scalars[hostEnd]), !hostDelimiters.contains(scalars[hostEnd]) {
+            hostEnd += 1
+        }
+        examined += hostEnd - hostStart + 1
+        let host = scalars[hostStart..<trimmedEnd(scalars, start: hostStart, end: hostEnd)]
         guard host.contains(where: { $0.properties.isAlphabetic || ("0"..."9").contains($0) }) else { return nil }
         if prefix.addsScheme, !host.contains(".") { return nil }
+        var end = hostEnd
+        while end < scalars.count, isURLScalar(scalars[end]) { end += 1 }
+        examined += end - hostEnd
+        end = trimmedEnd(scalars, start: start, end: end)
         var address = prefix.addsScheme ? "https://" : ""
         for (offset, scalar) in scalars[start..<end].enumerated() {
             // The scheme in lower case ("HTTPS://" opens as https).
@@ -108,6 +126,14 @@ package enum LinkDetector {
         return Match(range: start..<end, url: url)
     }
 
+    private static let hostDelimiters = Set("/?#:".unicodeScalars)
+    /// Characters no address holds: ASCII ones URLs exclude, and CJK brackets, full stops and commas.
+    private static let notInURLs = Set(
+        "<>\"`{}|\\^\u{3002}\u{3001}\u{300C}\u{300D}\u{300E}\u{300F}\u{3010}\u{3011}\u{FF08}\u{FF09}\u{FF0C}\u{FF0E}"
+            .unicodeScalars)
+    private static let sentenceEnders = Set(".,:;!?'\"*_".unicodeScalars)
+    private static let addressPunctuation = Set("/#%&@".unicodeScalars)
+
     /// Whether `scalar` may be part of a web address as people write them (letters of any script included).
     private static func isURLScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.properties.isWhitespace { return false }
@@ -117,8 +143,7 @@ package enum LinkDetector {
         default:
             break
         }
-        return !"<>\"`{}|\\^\u{3002}\u{3001}\u{300C}\u{300D}\u{300E}\u{300F}\u{3010}\u{3011}\u{FF08}\u{FF09}\u{FF0C}\u{FF0E}"
-            .unicodeScalars.contains(scalar)
+        return !notInURLs.contains(scalar)
     }
 
     /// `end` moved back past trailing punctuation that ends the sentence rather than the link; a closing bracket
@@ -147,11 +172,11 @@ package enum LinkDetector {
     }
 
     private static func isTrailingPunctuation(_ scalar: Unicode.Scalar) -> Bool {
-        if ".,:;!?'\"*_".unicodeScalars.contains(scalar) { return true }
+        if sentenceEnders.contains(scalar) { return true }
         switch scalar.properties.generalCategory {
         case .otherPunctuation, .finalPunctuation, .initialPunctuation, .closePunctuation, .openPunctuation:
             // `/`, `#`, `%`, `&` and `@` are other punctuation too, and end many addresses.
-            return !"/#%&@".unicodeScalars.contains(scalar)
+            return !addressPunctuation.contains(scalar)
         default:
             return false
         }
@@ -261,7 +286,9 @@ package enum LinkDetector {
         if end + 1 < scalars.count, ".,:".unicodeScalars.contains(scalars[end]), isDigit(scalars[end + 1]) {
             return nil
         }
-        if !international, looksLikeDateOrVersion(groups: groups, separators: separators) { return nil }
+        if !international, !sawParentheses, looksLikeDateOrVersion(groups: groups, separators: separators) {
+            return nil
+        }
         var address = "tel:" + (international ? "+" : "")
         for scalar in scalars[start..<end] where isDigit(scalar) { address.unicodeScalars.append(scalar) }
         guard let url = URL(string: address) else { return nil }
@@ -270,7 +297,10 @@ package enum LinkDetector {
 
     /// Dates (2026-12-05, 05.12.2026; 12/05/2026 never gets here), dotted versions, decimals and addresses.
     private static func looksLikeDateOrVersion(groups: [Int], separators: [Unicode.Scalar]) -> Bool {
-        if groups.count == 3, separators.allSatisfy({ $0 == "-" || $0 == "." }) {
+        // "1 500 000", "12 345 678": an amount or an ID grouped in thousands.
+        let spaced = separators.allSatisfy { $0 == " " || $0 == "\u{00A0}" }
+        if spaced, (1...3).contains(groups[0]), groups.dropFirst().allSatisfy({ $0 == 3 }) { return true }
+        if groups.count == 3, separators.allSatisfy({ $0 == "-" || $0 == "." || $0 == " " || $0 == "\u{00A0}" }) {
             if groups == [4, 2, 2] || groups[2] == 4 && groups[0] <= 2 && groups[1] <= 2 { return true }
         }
         // "555.123.4567" is a number to call; "1234567.89" is an amount.

@@ -191,7 +191,7 @@ struct ChatPresence: Sendable, Hashable {
     /// embedded screen.
     var isOpen: Bool {
         (sheet == .presented && !sheetBehindOtherWindow)
-            || (moving && (sheet == .scheduled || sheet == .presenting))
+            || (moving && (sheet == .scheduled || sheet == .presenting || sheet == .waitingForTransition))
             || (requested && hostDraws) || embeddedScreens > 0
     }
 
@@ -250,7 +250,9 @@ struct ChatPresence: Sendable, Hashable {
     /// The presenter answered the last request.
     mutating func answered(_ answer: ChatSheetAnswer) -> AnswerStep {
         guard sheet == .presenting else { return .none }
-        moving = false
+        // A move refused by a transition (the old sheet's dismissal, say) is still a move: the chat stays open
+        // while it waits, and until the refusals run out.
+        if answer != .busy { moving = false }
         sheetBehindOtherWindow = false
         switch answer {
         case .presented:
@@ -299,6 +301,7 @@ struct ChatPresence: Sendable, Hashable {
         sheet = .hidden
         requested = false
         refusals = 0
+        moving = false
         return false
     }
 

@@ -7,6 +7,18 @@
 struct HostScreenQueue {
     /// Screens held until the sheet settles, in the order they were asked for.
     private(set) var waiting: [HostScreen] = []
+    /// Screens asked of the presenter and not yet on screen or dropped (a refusal's wait included).
+    private(set) var inFlight = 0
+
+    /// Whether a screen is on its way (held, or asked and not yet shown): a second tap on the offer card that
+    /// asked for it is the same tap again (issue 50: a double tap must not stack two paywalls).
+    var isBusy: Bool { inFlight > 0 || !waiting.isEmpty }
+
+    /// A screen is asked of the presenter.
+    mutating func began() { inFlight += 1 }
+
+    /// A screen asked of the presenter is on screen, or was dropped.
+    mutating func ended() { inFlight = max(0, inFlight - 1) }
 
     /// Refusals in a row after which a screen is dropped (and logged): as for the sheet itself.
     static let maximumRefusals = ChatPresence.maximumRefusals
@@ -19,18 +31,32 @@ struct HostScreenQueue {
         }
     }
 
-    /// A screen asked for: returns it when it can go now, else holds it.
-    mutating func request(_ screen: HostScreen, sheet state: ChatPresence.Sheet) -> HostScreen? {
-        guard Self.mustWait(for: state), waiting.count < 8 else { return screen }
-        waiting.append(screen)
-        return nil
+    /// Screens held at most: a host asking for more while the sheet is on its way is asking too much.
+    static let maximumWaiting = 8
+
+    /// What to do with a screen asked for.
+    enum Step {
+        /// Present it now.
+        case present(HostScreen)
+        /// Held until the sheet settles.
+        case held
+        /// Dropped (and logged): `maximumWaiting` are held already.
+        case dropped
     }
 
-    /// The sheet's state changed: once it has settled (shown, or gone), the held screens go, in order.
-    mutating func sheetSettled(_ state: ChatPresence.Sheet, present: (HostScreen) -> Void) {
-        guard !Self.mustWait(for: state), !waiting.isEmpty else { return }
-        let ready = waiting
-        waiting = []
-        for screen in ready { present(screen) }
+    /// A screen asked for: present now, or hold it until the sheet settles (or drop it when too many are held).
+    mutating func request(_ screen: HostScreen, sheet state: ChatPresence.Sheet) -> Step {
+        guard Self.mustWait(for: state) else { return .present(screen) }
+        guard waiting.count < Self.maximumWaiting else { return .dropped }
+        waiting.append(screen)
+        return .held
+    }
+
+    /// The sheet's state changed: once it has settled (shown, or gone), the held screens go, in order (returned
+    /// for the caller to present, so that presenting may change this queue again).
+    mutating func sheetSettled(_ state: ChatPresence.Sheet) -> [HostScreen] {
+        guard !Self.mustWait(for: state), !waiting.isEmpty else { return [] }
+        defer { waiting = [] }
+        return waiting
     }
 }

@@ -31,6 +31,8 @@
         private var sceneObservers: [any NSObjectProtocol] = []
         /// The controller whose transition refused the last presentation.
         private weak var blocker: UIViewController?
+        /// The sheet `dismissChat()` was last asked to dismiss (an iPad move presents the new one beside it).
+        private weak var dismissing: UIViewController?
 
         /// When the person last used each connected scene (`ChatSceneChoice`): a counter, not a time.
         private var uses: [ObjectIdentifier: Int] = [:]
@@ -83,7 +85,11 @@
             }
             // Our previous sheet is still up, its dismissal waiting for a transition (or given up): presenting now
             // would stack a second sheet on it, which that dismissal would then take down too. Wait, as above.
-            if let old = sheet, old.presentingViewController != nil, !old.isBeingDismissed {
+            // An iPad move: the old sheet, whose dismissal was asked for, is in another window than the one asked
+            // for now; it does not stand in the way there.
+            if let old = sheet, old.presentingViewController != nil, !old.isBeingDismissed,
+               !(old === dismissing && Self.scene(of: old) !== top.viewIfLoaded?.window?.windowScene)
+            {
                 blocker = old
                 return answer(.busy)
             }
@@ -149,10 +155,13 @@
         /// the top-most controller of the scene in use.
         func presentHostScreen(_ screen: HostScreen, answer: @escaping @MainActor (ChatSheetAnswer) -> Void) {
             guard let controller = screen.content as? UIViewController else { return answer(.noWindow) }
+            // The same controller asked for again (a host keeping one paywall, tapped twice): it is up, or on its
+            // way; presenting it again would make UIKit raise.
+            if controller.presentingViewController != nil || controller.isBeingPresented { return answer(.presented) }
             var top: UIViewController
             if let sheet, sheet.presentingViewController != nil, !sheet.isBeingDismissed {
                 top = sheet
-                while let next = top.presentedViewController, !next.isBeingDismissed { top = next }
+                while let next = top.presentedViewController, !next.isBeingDismissed, next !== controller { top = next }
             } else if let root = topViewController() {
                 top = root
             } else {
@@ -237,6 +246,7 @@
         static let maximumDismissTries = 8
 
         func dismissChat() {
+            dismissing = sheet
             stopWaiting()
             stopWatchingScene()
             dismissedByPerson = nil
@@ -359,8 +369,9 @@
         private func sceneMoved(_ scene: UIScene, toForeground: Bool, of which: Int) {
             guard which == generation, let sceneChanged else { return }
             let others = UIApplication.shared.connectedScenes.contains { other in
-                other !== scene
-                    && (other.activationState == .foregroundActive || other.activationState == .foregroundInactive)
+                // Only a window the person is using counts: going Home, every scene turns inactive first, and the
+                // sheet's scene may enter the background before the others do.
+                other !== scene && other.activationState == .foregroundActive
             }
             sceneChanged(ChatSheetScene(isForeground: toForeground, otherSceneInForeground: others))
         }

@@ -92,7 +92,9 @@
         private func tapConfirmed(_ attachment: Attachment) {
             switch phase {
             case .loaded: openPhoto(attachment)
-            case .failed: attempt += 1
+            case .failed:
+                phase = .loading
+                attempt += 1
             case .loading: break
             }
         }
@@ -100,6 +102,8 @@
         private func load() async {
             // Before the transcript's first layout the row width is unknown: decode once it is.
             guard size.width > 1 else { return }
+            // A failed photo waits for the person's tap (a new attempt), not for the next scroll past it.
+            if case .failed = phase { return }
             let key = key
             if let hit = await decoder.cached(key) {
                 phase.loadFinished(.loaded(hit), onScreen: onScreen)

@@ -67,11 +67,7 @@
             .environment(\.colorScheme, .dark)
             // The VoiceOver escape gesture (two-finger Z) closes the viewer, as the close control does.
             .accessibilityAction(.escape) { dismiss() }
-            // A hardware keyboard's Escape closes it too.
-            .onKeyPress(.escape) {
-                dismiss()
-                return .handled
-            }
+
             // The chat shows through as a swipe down fades the backdrop.
             .presentationBackground(.clear)
             .statusBarHidden()
@@ -89,6 +85,8 @@
                     .contentShape(Circle())
             }
             .buttonStyle(.plain)
+            // A hardware keyboard's Escape closes the viewer, whatever has focus.
+            .keyboardShortcut(.cancelAction)
             .padding()
             .accessibilityLabel(model.texts.text(.close))
         }

@@ -40,9 +40,12 @@
         }
 
         private func textBubble(_ text: String) -> some View {
-            Text(Self.attributed(row.textRuns, linkColor: isOwn ? appearance.colors.onAccentColor : nil))
+            Text(Self.attributed(row.textRuns))
                 .chatFont(.body)
                 .foregroundStyle(isOwn ? appearance.colors.onAccentColor : appearance.colors.incomingTextColor)
+                // Links take the tint, not a run's colour: on the accent-coloured own bubble they are drawn in the
+                // text's colour (underlined), on team bubbles in the chat's accent.
+                .tint(isOwn ? appearance.colors.onAccentColor : appearance.colors.accentColor)
                 // Issue 50: the text aligns by its own script (a Hebrew message in an English chat reads from
                 // the right), and its links open through the SDK (only http, https, mailto and tel).
                 .multilineTextAlignment(.leading)
@@ -50,9 +53,10 @@
                 .environment(\.openURL, OpenURLAction { url in
                     host.openMessageLink(url) ? .handled : .discarded
                 })
-                // The row's sentence reads the text; a text with links stays an element too, so VoiceOver's
-                // links rotor and Voice Control reach them (they are also in the row's actions).
-                .accessibilityHidden(!row.controls.contains { if case .link = $0.kind { true } else { false } })
+                // The row's sentence reads the text; each link is an element of its own instead (a button named by
+                // its text, for VoiceOver, Voice Control and the keyboard), so nothing is read twice.
+                .modifier(LinkElements(links: row.controls.filter { if case .link = $0.kind { true } else { false } },
+                                       host: host))
                 .fixedSize(horizontal: false, vertical: true)
                 .modifier(SelectableText(isEnabled: row.isTextSelectable))
                 .padding(.horizontal, 12)
@@ -63,16 +67,14 @@
                     alignment: isOwn ? .trailing : .leading)
         }
 
-        /// The text with each detected link as a link (underlined, in the bubble's text colour on own bubbles, so it
-        /// stays readable on the accent colour). Plain text otherwise: no Markdown is interpreted.
-        static func attributed(_ runs: [MessageRow.TextRun], linkColor: Color?) -> AttributedString {
+        /// The text with each detected link as a link, underlined. Plain text otherwise: no Markdown is interpreted.
+        static func attributed(_ runs: [MessageRow.TextRun]) -> AttributedString {
             var text = AttributedString()
             for run in runs {
                 var piece = AttributedString(run.text)
                 if let link = run.link {
                     piece.link = link
                     piece.underlineStyle = .single
-                    if let linkColor { piece.foregroundColor = linkColor }
                 }
                 text += piece
             }
@@ -93,6 +95,30 @@
         /// The accent colour for own bubbles, lightened by the row's fade; the incoming colour for the team's.
         private var bubbleColor: Color {
             isOwn ? appearance.colors.accentColor.opacity(1 - row.fade) : appearance.colors.incomingColor
+        }
+    }
+
+    /// The bubble's text as assistive technologies see it: hidden (the row's sentence reads it) when it has no links;
+    /// else replaced by one button per link, named by the link's text, which opens it through the SDK.
+    private struct LinkElements: ViewModifier {
+        let links: [MessageRow.Control]
+        let host: any ChatScreenHost
+
+        func body(content: Content) -> some View {
+            if links.isEmpty {
+                content.accessibilityHidden(true)
+            } else {
+                content.accessibilityRepresentation {
+                    VStack {
+                        ForEach(links) { link in
+                            Button(link.label) {
+                                if case .link(let url) = link.kind { _ = host.openMessageLink(url) }
+                            }
+                            .accessibilityInputLabels(link.inputLabels)
+                        }
+                    }
+                }
+            }
         }
     }
 

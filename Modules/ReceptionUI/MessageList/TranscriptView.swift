@@ -103,7 +103,10 @@
     private struct InitialBottomAnchor: ViewModifier {
         func body(content: Content) -> some View {
             if #available(iOS 18, *) {
-                content.defaultScrollAnchor(.bottom, for: .initialOffset)
+                // A short chat still sits at the bottom (alignment); size changes are the policy's.
+                content
+                    .defaultScrollAnchor(.bottom, for: .initialOffset)
+                    .defaultScrollAnchor(.bottom, for: .alignment)
             } else {
                 content.defaultScrollAnchor(.bottom)
             }
