@@ -92,6 +92,17 @@ enum SRGBCurve {
     /// `steps + 1` bytes: entry i is the byte for linear light i / `steps`.
     static let table: [UInt8] = (0...steps).map { byte(forLinear: Double($0) / Double(steps)) }
 
+    /// `table` indexed by a packed field of `RGBTables` shifted right by two: entry i is the byte for linear light
+    /// (i − 3 · 2¹⁶) / `steps`, clipped to 0…1 — the three biases of 2¹⁸ (2¹⁶ after the shift) taken off and the
+    /// clipping done by the table itself, so the per-pixel loop needs neither. 2¹⁹ entries (512 KiB, built once
+    /// per process on the first converted photo) cover every value a 19-bit field can hold; the ones a photo
+    /// reaches are the 16 KiB of `table` and, for colours outside sRGB, a few lines beyond either end.
+    static let biasedTable: [UInt8] = {
+        let offset = 3 * Int(RGBTables.bias >> 2)
+        return [UInt8](repeating: table[0], count: offset) + table
+            + [UInt8](repeating: table[steps], count: (1 << 19) - offset - table.count)
+    }()
+
     /// The 3×3 matrix whose columns are sRGB's red, green and blue in XYZ adapted to D50 by Bradford, as littleCMS
     /// builds its sRGB profile: primaries (0.64, 0.33), (0.30, 0.60), (0.15, 0.06), white D65 (0.3127, 0.3290),
     /// PCS white D50 (0.9642, 1, 0.8249).
