@@ -11,13 +11,15 @@ import Testing
 @Suite struct ColourManagementTests {
     static let script = Reference.packageRoot.appendingPathComponent("scripts/icc-test-profiles").path
 
-    /// A fixture photo (512 px, so preparation does not resize it) with `profile` embedded (`none`: untagged),
+    /// A fixture photo (512 px, so preparation does not resize it) with `profile` embedded (`none`: untagged; a
+    /// name of scripts/icc-test-profiles or a profile file's path),
     /// as a JPEG (q92, as a camera writes it) or PNG; returns the file's path and bytes.
     static func tagged(_ profile: String, _ format: String, photo: String = "astronaut") throws
         -> (path: String, bytes: [UInt8])
     {
         let directory = try #require(Reference.fixtureDirectory)
-        let path = Reference.temporaryPath("\(photo)-\(profile)-\(UUID().uuidString).\(format)")
+        let label = profile.split(separator: "/").last.map(String.init) ?? profile  // a name, or a profile's path
+        let path = Reference.temporaryPath("\(photo)-\(label)-\(UUID().uuidString).\(format)")
         let result = try Reference.run("python3", [script, "tag", profile, "\(directory)/\(photo).ppm", path])
         try #require(result.status == 0, "tagging failed: \(result.stderr)")
         return (path, try DecodingReference.file(path))
@@ -84,6 +86,21 @@ import Testing
         let profile = try #require(ICCProfile(try Self.profile("srgb-v4")))
         #expect(!SRGBConversion(profile, format: .rgb8).converts)
         #expect(try PhotoPreparer().prepare(Data(tagged.bytes)) == PhotoPreparer().prepare(Data(untagged.bytes)))
+    }
+
+    /// Real profiles from Debian's icc-profiles-free (`make install`).
+    static let debianProfiles = "/usr/share/color/icc"
+
+    @Test("real profiles: Debian's sRGB.icc is skipped as sRGB, its Adobe RGB (1998) clone converts like littleCMS")
+    func debianProfiles() throws {
+        let srgb = try DecodingReference.file("\(Self.debianProfiles)/sRGB.icc")
+        let parsed = try #require(ICCProfile(srgb))
+        #expect(!SRGBConversion(parsed, format: .rgb8).converts)
+        let adobe = "\(Self.debianProfiles)/compatibleWithAdobeRGB1998.icc"
+        let tagged = try Self.tagged(adobe, "jpg")
+        defer { try? FileManager.default.removeItem(atPath: tagged.path) }
+        let pixels = try PhotoPreparer().preparedPixels(tagged.bytes)
+        #expect(try Self.judge(adobe, file: tagged.path, ours: PortablePixmap.encode(pixels), ext: "ppm") <= 0.5)
     }
 
     @Test("a profile that cannot be read (garbage, LUT-only) is taken as sRGB and logged once per preparer")
