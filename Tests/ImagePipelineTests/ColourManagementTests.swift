@@ -156,6 +156,19 @@ import Testing
         #expect(try PNGDecoder.decode(tagged.bytes).iccProfile == Self.profile("prophoto"))
     }
 
+    @Test("an iCCP stream that inflates beyond 4 MiB is dropped (the picture still decodes, as sRGB)")
+    func pngProfileBomb() throws {
+        let path = Reference.temporaryPath("bomb-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let code = "from PIL import Image\nImage.new('RGB', (8, 8), (200, 30, 40)).save('\(path)', "
+            + "icc_profile=bytes(4 * 1024 * 1024 + 1))"
+        try #require(try Reference.run("python3", ["-c", code]).status == 0)
+        let bytes = try DecodingReference.file(path)
+        #expect(bytes.count < 20_000)
+        let decoded = try PNGDecoder.decode(bytes)
+        #expect(decoded.iccProfile == nil && decoded.pixels.width == 8)
+    }
+
     @Test("a grey photo with a gamma 2.2 grey profile becomes sRGB grey through its kTRC")
     func greyProfile() throws {
         let path = Reference.temporaryPath("ramp.png")
