@@ -158,12 +158,8 @@ import Testing
 
     @Test("an iCCP stream that inflates beyond 4 MiB is dropped (the picture still decodes, as sRGB)")
     func pngProfileBomb() throws {
-        let path = Reference.temporaryPath("bomb-\(UUID().uuidString).png")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let code = "from PIL import Image\nImage.new('RGB', (8, 8), (200, 30, 40)).save('\(path)', "
-            + "icc_profile=bytes(4 * 1024 * 1024 + 1))"
-        try #require(try Reference.run("python3", ["-c", code]).status == 0)
-        let bytes = try DecodingReference.file(path)
+        let bytes = try PhotoPreparerTests.pillowFile(
+            "im = Image.new('RGB', (8, 8), (200, 30, 40))", format: "png", save: ", icc_profile=bytes(4 * 1024 * 1024 + 1)")
         #expect(bytes.count < 20_000)
         let decoded = try PNGDecoder.decode(bytes)
         #expect(decoded.iccProfile == nil && decoded.pixels.width == 8)
@@ -171,15 +167,11 @@ import Testing
 
     @Test("a grey photo with a gamma 2.2 grey profile becomes sRGB grey through its kTRC")
     func greyProfile() throws {
-        let path = Reference.temporaryPath("ramp.png")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let code = "from PIL import Image\nim = Image.new('L', (256, 4))\nim.putdata([x for y in range(4) for x in range(256)])\n"
-            + "im.save('\(path)', icc_profile=open('\(path).icc', 'rb').read())"
-        let write = try Reference.run("python3", [Self.script, "write", "grey-22", path + ".icc"])
-        defer { try? FileManager.default.removeItem(atPath: path + ".icc") }
-        try #require(write.status == 0)
-        try #require(try Reference.run("python3", ["-c", code]).status == 0)
-        let pixels = try PhotoPreparer().preparedPixels(try DecodingReference.file(path))
+        let profile = try Self.profile("grey-22").map(String.init).joined(separator: ",")
+        let ramp = try PhotoPreparerTests.pillowFile(
+            "im = Image.new('L', (256, 4))\nim.putdata([x for y in range(4) for x in range(256)])", format: "png",
+            save: ", icc_profile=bytes([\(profile)])")
+        let pixels = try PhotoPreparer().preparedPixels(ramp)
         try #require(pixels.format == .gray8 && pixels.width == 256)
         for value in 0..<256 {
             let linear = pow(Double(value) / 255, 563.0 / 256)
