@@ -50,6 +50,7 @@ import Testing
     static let cases: [(String, String)] = [
         ("display-p3", "jpg"), ("adobe-rgb", "jpg"), ("prophoto", "jpg"),
         ("display-p3", "png"), ("adobe-rgb", "png"), ("prophoto", "png"),
+        ("display-p3-table", "jpg"), ("rec2020", "jpg"),
     ]
 
     @Test("a tagged photo's prepared pixels are within 0.5 mean CIEDE2000 of littleCMS's conversion", arguments: cases)
