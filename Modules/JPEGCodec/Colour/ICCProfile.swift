@@ -55,9 +55,7 @@ struct ICCProfileReader {
         self.data = data
         // Header (128 bytes) and the tag count.
         guard data.count >= 132, data.count <= ICCProfile.maximumSize else { return nil }
-        func word(_ at: Int) -> UInt32 {
-            UInt32(data[at]) << 24 | UInt32(data[at + 1]) << 16 | UInt32(data[at + 2]) << 8 | UInt32(data[at + 3])
-        }
+        func word(_ at: Int) -> UInt32 { Self.word(data, at) }
         let declared = Int(word(0))
         guard declared >= 132, declared <= data.count else { return nil }
         size = declared
@@ -83,9 +81,12 @@ struct ICCProfileReader {
         }
     }
 
-    private func word(_ at: Int) -> UInt32 {
+    /// The big-endian 32-bit number at `at` (callers have checked that four bytes are there).
+    private static func word(_ data: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
         UInt32(data[at]) << 24 | UInt32(data[at + 1]) << 16 | UInt32(data[at + 2]) << 8 | UInt32(data[at + 3])
     }
+
+    private func word(_ at: Int) -> UInt32 { Self.word(data, at) }
 
     private func tag(_ signature: StaticString) -> Range<Int>? {
         let wanted = Self.signature(signature)
