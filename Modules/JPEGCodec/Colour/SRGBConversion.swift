@@ -3,9 +3,9 @@
 /// source colorants (XYZ, D50) to linear sRGB, clipping, then sRGB's encoding curve. Grey goes through its `kTRC`
 /// and sRGB's curve.
 ///
-/// Everything per pixel is integer table work, identical on every processor: the matrix is folded into nine
-/// 256-entry tables of linear light at 2⁻¹⁶ (one per source channel and output channel, so a pixel costs nine
-/// loads and six additions), and the sum, clipped, indexes a 16,385-entry table of sRGB bytes (a step of 1/16,384
+/// Everything per pixel is integer table work, identical on every processor: the matrix is folded into three
+/// tables of packed linear light at 2⁻¹⁶ (`RGBTables`: a pixel costs three loads and three additions for all three
+/// output channels), and each sum, clipped, indexes a table of sRGB bytes (a step of 1/16,384
 /// in linear light, at most 0.2 of an 8-bit step even in sRGB's steepest part). The tables are built with
 /// `PortableMath`, not the platform's `pow`, so x86-64 and arm64 hold the same bytes.
 public enum SRGBConversion: Sendable {
@@ -89,8 +89,24 @@ enum SRGBCurve {
         return UInt8(min(max((encoded * 255).rounded(), 0), 255))
     }
 
-    /// `steps + 1` bytes: entry i is the byte for linear light i / `steps`.
-    static let table: [UInt8] = (0...steps).map { byte(forLinear: Double($0) / Double(steps)) }
+    /// `steps + 1` bytes: entry i is the byte for linear light i / `steps`. Built from the other side, once per
+    /// process: the encoding rounds to byte b from where it reaches b − ½, which is linear light
+    /// decode((b − ½) / 255), so 255 powers mark every boundary (16,385 encodings took 14 M instructions).
+    static let table: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: steps + 1)
+        var index = 0
+        for byte in 1...255 {
+            let encoded = (Double(byte) - 0.5) / 255
+            let threshold = encoded <= 0.040_45
+                ? encoded / 12.92 : PortableMath.power((encoded + 0.055) / 1.055, 2.4)
+            let first = min(Int((threshold * Double(steps)).rounded(.up)), steps + 1)
+            while index < first {
+                table[index] = UInt8(byte - 1)
+                index += 1
+            }
+        }
+        return table
+    }()
 
     /// `table` indexed by a packed field of `RGBTables` shifted right by two: entry i is the byte for linear light
     /// (i − 3 · 2¹⁶) / `steps`, clipped to 0…1 — the three biases of 2¹⁸ (2¹⁶ after the shift) taken off and the
