@@ -52,7 +52,8 @@ enum PrepareColourBenchmark {
         print("conversion alone on \(resized.width)x\(resized.height): \(fmt(conversionBest * 1000, 2)) ms, of which "
             + "building the tables \(fmt(tablesBest * 1000, 2)) ms")
         print("prepare 12 MP untagged: \(fmt(plainBest * 1000)) ms (\(outcomes[0].photo.jpeg.count) B)"
-            + " | Display P3 tagged, converted to sRGB: \(fmt(taggedBest * 1000)) ms (\(outcomes[1].photo.jpeg.count) B)"
+            + " | Display P3 tagged, converted to sRGB: \(fmt(taggedBest * 1000)) ms"
+            + " (\(outcomes[1].photo.jpeg.count) B)"
             + " | ×\(fmt(taggedBest / plainBest, 3)) (goal ≤ ×1.10)")
     }
 

@@ -43,7 +43,8 @@ import Testing
         try #require(result.status == 0, "the judge failed: \(result.stderr)")
         let text = String(decoding: result.stdout, as: UTF8.self)
         let field = try #require(text.split(separator: " ").first { $0.hasPrefix("mean_ciede2000=") })
-        print("colour: \(profile) \(file.split(separator: "/").last ?? "") \(ext): \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
+        let name = file.split(separator: "/").last ?? ""
+        print("colour: \(profile) \(name) \(ext): \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
         return try #require(Double(field.dropFirst("mean_ciede2000=".count)))
     }
 
@@ -64,9 +65,9 @@ import Testing
         #expect(converted <= 0.5)
         let untagged = try Self.tagged("none", format)
         defer { try? FileManager.default.removeItem(atPath: untagged.path) }
+        let controlPixels = try PhotoPreparer().preparedPixels(untagged.bytes)
         let control = try Self.judge(
-            "none", file: untagged.path, ours: PortablePixmap.encode(try PhotoPreparer().preparedPixels(untagged.bytes)),
-            ext: "ppm")
+            "none", file: untagged.path, ours: PortablePixmap.encode(controlPixels), ext: "ppm")
         #expect(converted <= control + 0.5)
         // End to end, the uploaded JPEG: the conversion may add at most 0.5 to what re-encoding alone costs.
         let prepared = try PhotoPreparer().prepare(Data(tagged.bytes))
@@ -76,7 +77,9 @@ import Testing
         #expect(endToEnd <= reencoding + 0.5)
     }
 
-    @Test("an sRGB-tagged photo (littleCMS's v4 sRGB) prepares to exactly the bytes of the untagged one", arguments: ["jpg", "png"])
+    @Test(
+        "an sRGB-tagged photo (littleCMS's v4 sRGB) prepares to exactly the bytes of the untagged one",
+        arguments: ["jpg", "png"])
     func sRGBIsSkipped(format: String) throws {
         let tagged = try Self.tagged("srgb-v4", format), untagged = try Self.tagged("none", format)
         defer {
@@ -160,7 +163,8 @@ import Testing
     @Test("an iCCP stream that inflates beyond 4 MiB is dropped (the picture still decodes, as sRGB)")
     func pngProfileBomb() throws {
         let bytes = try PhotoPreparerTests.pillowFile(
-            "im = Image.new('RGB', (8, 8), (200, 30, 40))", format: "png", save: ", icc_profile=bytes(4 * 1024 * 1024 + 1)")
+            "im = Image.new('RGB', (8, 8), (200, 30, 40))", format: "png",
+            save: ", icc_profile=bytes(4 * 1024 * 1024 + 1)")
         #expect(bytes.count < 20_000)
         let decoded = try PNGDecoder.decode(bytes)
         #expect(decoded.iccProfile == nil && decoded.pixels.width == 8)

@@ -105,7 +105,8 @@ public struct PhotoPreparer: ImagePreparing {
         } catch { throw ReceptionError(error) }
         // Target sizes follow the file's own dimensions; a reduced JPEG decode only changes where we start from.
         return DecodedPhoto(
-            source: source, orientation: orientation, conversion: colour.conversion(for: profile, format: source.format),
+            source: source, orientation: orientation,
+            conversion: colour.conversion(for: profile, format: source.format),
             width: declared.map { max($0.width, 1) } ?? source.width,
             height: declared.map { max($0.height, 1) } ?? source.height)
     }

@@ -137,7 +137,9 @@ struct ICCProfileReader {
             case 0: return .identity
             case 1: return .gamma(Double(Int(data[start + 12]) << 8 | Int(data[start + 13])) / 256)
             default:
-                let entries = (0..<count).map { UInt16(data[start + 12 + 2 * $0]) << 8 | UInt16(data[start + 13 + 2 * $0]) }
+                let entries = (0..<count).map { index in
+                    UInt16(data[start + 12 + 2 * index]) << 8 | UInt16(data[start + 13 + 2 * index])
+                }
                 return .table(entries)
             }
         }

@@ -38,7 +38,8 @@ struct ICCProfileChunks {
         profile.reserveCapacity(total)
         for sequence in 1...count {
             guard let chunk = chunks.first(where: { $0.sequence == sequence }) else { return nil }
-            profile.append(contentsOf: UnsafeBufferPointer(start: data + chunk.range.lowerBound, count: chunk.range.count))
+            profile.append(
+                contentsOf: UnsafeBufferPointer(start: data + chunk.range.lowerBound, count: chunk.range.count))
         }
         return profile
     }
