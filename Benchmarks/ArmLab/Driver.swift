@@ -245,8 +245,8 @@ enum ArmLabCommand {
     }
 
     /// Spec 7.9's first round for a JPEG, as `PhotoPreparer` does it: decoded at the smallest DCT scale still
-    /// covering 2,048 px, area-resampled from the frame's rows to the file's size fitted within 2,048 px, turned by
-    /// its EXIF orientation, encoded at 85 with preparation's options.
+    /// covering 2,048 px, area-resampled from the frame's rows to the file's size fitted within 2,048 px, converted
+    /// from its embedded ICC profile to sRGB, turned by its EXIF orientation, encoded at 85 with preparation's options.
     static func prepareFirstRound(_ bytes: [UInt8]) throws(CodecError) -> (bytes: [UInt8], width: Int, height: Int) {
         guard let declared = JPEGDecoder.declaredSize(bytes) else { throw .invalidImage }
         let (rows, orientation) = try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in
@@ -254,7 +254,8 @@ enum ArmLabCommand {
         }
         let (width, height) = AreaResampler.fit(
             width: max(declared.width, 1), height: max(declared.height, 1), maximumEdge: 2048)
-        let resized = AreaResampler.resize(rendering: rows, width: min(width, rows.width), height: min(height, rows.height))
+        var resized = AreaResampler.resize(rendering: rows, width: min(width, rows.width), height: min(height, rows.height))
+        SRGBConversion(profile: rows.iccProfile, format: resized.format).apply(to: &resized)
         let oriented = PixelOperations.apply(orientation, to: resized)
         let jpeg = try JPEGEncoder(options: JPEGEncoder.preparationOptions).encodeJPEG(oriented, quality: 85)
         return (jpeg, oriented.width, oriented.height)

@@ -8,6 +8,8 @@
 //                                   --held-out-only] [--qualities Q,…] [--modes NAME,…]
 //                                   (bytes against cjpeg -optimize at equal luma SSIM, and trellis speed)
 //   swift run -c release ImageBench --prepare-48mp [RUNS]   (48 MP preparation against Pillow's, time and peak RSS)
+//   swift run -c release ImageBench --prepare-colour [RUNS]   (issue 51: a 12 MP Display P3 photo's preparation
+//                                   beside the same photo untagged, in the same run)
 //   swift run -c release ImageBench --varied [--quick]   (issue 31: encode and decode on scripts/varied-photos,
 //                                   per photo and as the geometric mean, beside libjpeg-turbo)
 //   swift run -c release ImageBench --varied-prepare   (issue 31: preparation of the varied set, current encoder
@@ -64,6 +66,10 @@ do {
         try Prepare48Benchmark.run(Array(CommandLine.arguments[(flag + 1)...]), bench: encoderBench)
         exit(0)
     }
+    if let flag = CommandLine.arguments.firstIndex(of: "--prepare-colour") {
+        try PrepareColourBenchmark.run(Array(CommandLine.arguments[(flag + 1)...]), bench: encoderBench)
+        exit(0)
+    }
     if let flag = CommandLine.arguments.firstIndex(of: "--prepare-once") {
         try Prepare48Benchmark.once(Array(CommandLine.arguments[(flag + 1)...]))
         exit(0)
@@ -78,6 +84,7 @@ do {
         // Issue 40's independent check: one cold encode per reception-image process, on trimmed photos.
         try CLIEncode.run([quick ? "3" : "7"], bench: encoderBench)
         try Prepare48Benchmark.run([quick ? "2" : "5"], bench: encoderBench)
+        try PrepareColourBenchmark.run([quick ? "3" : "7"], bench: encoderBench)
         // The smaller-files goal (bytes at equal SSIM against cjpeg -optimize) and its modes' speed, so that a plain
         // `make bench` shows every figure of issue 21.
         try runSizeAtSSIM()

@@ -97,7 +97,7 @@ public struct ReceptionConfiguration: Sendable {
         self.photoCache = { directory, scope, logger throws(ReceptionError) in
             try FilePhotoCache(directory: directory, scope: scope, logger: logger)
         }
-        self.images = PhotoPreparer()
+        self.images = PhotoPreparer(logger: Reception.logger("ImagePipeline"))
         #if canImport(UIKit) && canImport(UserNotifications)
         self.badge = ApplicationBadgeSink()
         self.notifications = UserNotificationCenterStore()

@@ -41,13 +41,21 @@
             return try draw(image)
         }
 
-        /// The image drawn over opaque white into 8-bit sRGB, returned as `rgb8`.
+        /// The image drawn over opaque white, returned as `rgb8`: in its own colour space with that space's ICC
+        /// profile when it is an RGB space that has one (a Display P3 photo), so that preparation converts it to sRGB
+        /// with the same shared code as on Linux (`SRGBConversion`, issue 51); anything else into 8-bit sRGB.
         private static func draw(_ image: CGImage) throws(CodecError) -> DecodedImage {
             let width = image.width, height = image.height
             try DecodeLimits.check(width: width, height: height)
+            var profile: [UInt8]?
+            var target = CGColorSpace(name: CGColorSpace.sRGB)
+            if let own = image.colorSpace, own.model == .rgb, let icc = own.copyICCData() as Data? {
+                profile = [UInt8](icc)
+                target = own
+            }
             var rgbx = [UInt8](repeating: 255, count: width * height * 4)
             let drawn = rgbx.withUnsafeMutableBytes { raw -> Bool in
-                guard let space = CGColorSpace(name: CGColorSpace.sRGB),
+                guard let space = target,
                       let context = CGContext(
                           data: raw.baseAddress, width: width, height: height, bitsPerComponent: 8,
                           bytesPerRow: width * 4, space: space,
@@ -69,7 +77,8 @@
                 }
             }
             rgbx.removeSubrange((count * 3)...)
-            return DecodedImage(pixels: Bitmap(width: width, height: height, format: .rgb8, bytes: rgbx))
+            return DecodedImage(
+                pixels: Bitmap(width: width, height: height, format: .rgb8, bytes: rgbx), iccProfile: profile)
         }
     }
 #endif

@@ -2,7 +2,8 @@ import CZlib
 import JPEGCodec
 
 /// The chunks of a PNG file that decoding needs, read and CRC-checked in one walk: the header, the palette and
-/// transparency, where the `IDAT` payloads are (not copied), and the EXIF orientation if an `eXIf` chunk has one.
+/// transparency, where the `IDAT` payloads are (not copied), the EXIF orientation if an `eXIf` chunk has one, and
+/// where an `iCCP` chunk's compressed profile is.
 struct PNGChunks {
     var header: PNGHeader
     /// RGBA entries; fewer than 256 when the palette is shorter (missing indexes decode as opaque black).
@@ -10,6 +11,9 @@ struct PNGChunks {
     var transparency: PNGTransparency?
     var data: [Range<Int>] = []
     var orientation: Orientation = .up
+    /// The zlib stream of the `iCCP` chunk's profile (after its name and compression method), if it has a
+    /// well-formed one before the image data; a malformed `iCCP` is ignored (the picture is read as sRGB).
+    var iccProfile: Range<Int>?
 
     static func bigEndian32(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
         Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
@@ -71,6 +75,12 @@ struct PNGChunks {
                 current.transparency = try PNGTransparency(payload, header: current.header, palette: &current.palette)
             case tag("eXIf"):
                 current.orientation = ExifOrientation.read(tiff: payload)
+            case tag("iCCP"):
+                // A profile name of 1–79 bytes, its NUL, compression method 0 (zlib), then the stream.
+                if current.iccProfile == nil, current.data.isEmpty, let end = payload.prefix(80).firstIndex(of: 0),
+                   end >= 1, end + 2 < length, payload[end + 1] == 0 {
+                    current.iccProfile = (dataStart + end + 2)..<(dataStart + length)
+                }
             default:
                 // An unknown critical chunk (upper-case first letter) cannot be skipped safely.
                 guard type & 0x2000_0000 != 0 else { throw .invalidImage }

@@ -5,7 +5,8 @@ import JPEGCodec
 ///
 /// Output is `gray8` for opaque grey, `rgb8` for opaque colour and palette images, `rgba8` (straight alpha) for
 /// anything with an alpha channel or a `tRNS` chunk. 16-bit samples become 8-bit by rounding `v × 255 / 65,535`.
-/// Only the default image is read: APNG frames (`fdAT`) and all metadata except the EXIF orientation are dropped.
+/// Only the default image is read: APNG frames (`fdAT`) and all metadata except the EXIF orientation and the `iCCP`
+/// colour profile (inflated to at most `ICCProfile.maximumSize` bytes; a malformed one is ignored) are dropped.
 /// Anything malformed — a bad signature, CRC, chunk order or zlib stream, a truncated file, a missing `IEND` —
 /// throws `invalid_image`; a header beyond `DecodeLimits` throws before anything is allocated.
 package enum PNGDecoder {
@@ -75,9 +76,13 @@ package enum PNGDecoder {
             }
         }
         if let failure { throw failure }
+        var profile: [UInt8]?
+        if let range = chunks.iccProfile {
+            profile = try PNGInflater(file: file, ranges: [range]).readToEnd(limit: ICCProfile.maximumSize)
+        }
         return DecodedImage(
             pixels: Bitmap(width: header.width, height: header.height, format: format, bytes: pixels),
-            orientation: chunks.orientation)
+            orientation: chunks.orientation, iccProfile: profile)
     }
 }
 

@@ -48,4 +48,33 @@ final class PNGInflater {
             guard status == Z_OK else { throw .invalidImage }
         }
     }
+
+    /// Inflates the rest of the stream, at most `limit` bytes (an `iCCP` profile); nil when it is corrupt, ends
+    /// early or would exceed `limit`. Output grows in 16 KiB pieces as it is produced, so a stream that lies costs
+    /// at most `limit` bytes.
+    func readToEnd(limit: Int) -> [UInt8]? {
+        let piece = 16_384
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: piece)
+        defer { buffer.deallocate() }
+        var output: [UInt8] = []
+        while !ended {
+            if stream.pointee.avail_in == 0 {
+                guard nextRange < ranges.count else { return nil }
+                let range = ranges[nextRange]
+                nextRange += 1
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: file + range.lowerBound)
+                stream.pointee.avail_in = uInt(range.count)
+                continue
+            }
+            stream.pointee.next_out = buffer
+            stream.pointee.avail_out = uInt(piece)
+            let status = inflate(stream, Z_NO_FLUSH)
+            guard status == Z_OK || status == Z_STREAM_END else { return nil }
+            let produced = piece - Int(stream.pointee.avail_out)
+            guard produced <= limit - output.count else { return nil }
+            output.append(contentsOf: UnsafeBufferPointer(start: buffer, count: produced))
+            if status == Z_STREAM_END { ended = true }
+        }
+        return output
+    }
 }

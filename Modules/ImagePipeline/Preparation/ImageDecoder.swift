@@ -36,6 +36,13 @@ package enum ImageDecoder {
             }
         }
 
+        var format: BitmapFormat {
+            switch self {
+            case .pixels(let image): image.format
+            case .rows(let rows): rows.format
+            }
+        }
+
         /// The picture resized to `width`×`height` (each at most the source's; the source itself when equal).
         func resized(width: Int, height: Int) -> Bitmap {
             switch self {
@@ -46,9 +53,9 @@ package enum ImageDecoder {
     }
 
     /// Decodes `bytes` for preparation like `decode(_:minimumLongestEdge:)`, a JPEG up to its rows only;
-    /// transparency is already flattened onto white.
+    /// transparency is already flattened onto white. The embedded ICC profile comes with it (nil: sRGB).
     static func decodeForPreparation(_ bytes: [UInt8], minimumLongestEdge: Int) throws(CodecError)
-        -> (source: Source, orientation: Orientation)
+        -> (source: Source, orientation: Orientation, iccProfile: [UInt8]?)
     {
         let isJPEG = bytes.withUnsafeBufferPointer { JPEGDecoder.matches($0) }
         if isJPEG {
@@ -56,13 +63,13 @@ package enum ImageDecoder {
                 try JPEGDecoder.decodeRows(file, minimumLongestEdge: minimumLongestEdge)
             }
             // Spec 7.9 step 1: the frame header's size was checked before any plane existed (`DecodeLimits`).
-            return (.rows(rows), orientation)
+            return (.rows(rows), orientation, rows.iccProfile)
         }
         let decoded = try decode(bytes, minimumLongestEdge: minimumLongestEdge)
         let pixels = PixelOperations.flattenOntoWhite(decoded.pixels)
         // Spec 7.9 step 1 (a zero size cannot come out of a decoder, but the geometry is checked anyway).
         try pixels.validate()
-        return (.pixels(pixels), decoded.orientation)
+        return (.pixels(pixels), decoded.orientation, decoded.iccProfile)
     }
 
     /// A HEIF still image through the platform's decoder; `invalid_image` where there is none. ImageIO scales

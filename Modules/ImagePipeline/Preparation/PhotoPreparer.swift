@@ -13,8 +13,10 @@ import ReceptionCore
 /// nominal last rung and so do we.
 ///
 /// Every round resizes from the decoded photo (never from an earlier round's result) by area averaging; a JPEG
-/// is decoded at the smallest DCT scale that still covers 2,048 px. Transparency is flattened onto white first,
-/// then the EXIF orientation is applied; nothing of the file's metadata reaches the output.
+/// is decoded at the smallest DCT scale that still covers 2,048 px. Transparency is flattened onto white first;
+/// after resizing, a photo with an embedded ICC profile is converted to sRGB (`SRGBConversion`; a profile that
+/// cannot be read is taken as sRGB and logged once), then the EXIF orientation is applied; nothing of the file's
+/// metadata reaches the output.
 public struct PhotoPreparer: ImagePreparing {
     /// The numbers of spec 7.9, in one place.
     public struct Configuration: Sendable, Hashable {
@@ -42,6 +44,7 @@ public struct PhotoPreparer: ImagePreparing {
 
     private let encoder: any ImageEncoding
     private let configuration: Configuration
+    private let colour: ColourManagement
 
     /// The encoder preparation uses unless told otherwise: our `JPEGEncoder`, baseline with trellis quantisation
     /// over the Annex K tables (issue 31). On a varied set of real photos it writes ×0.925 of `cjpeg -optimize`'s
@@ -50,12 +53,15 @@ public struct PhotoPreparer: ImagePreparing {
     /// each quality step of the ladder the picture it was (Docs/ImagePipeline.md, "Issue 31").
     public static let defaultEncoder = JPEGEncoder(options: JPEGEncoder.preparationOptions)
 
-    /// A preparer using `encoder` (`defaultEncoder` unless given).
+    /// A preparer using `encoder` (`defaultEncoder` unless given), logging what it must (a colour profile it cannot
+    /// read) to `logger`.
     public init(
-        encoder: any ImageEncoding = PhotoPreparer.defaultEncoder, configuration: Configuration = Configuration()
+        encoder: any ImageEncoding = PhotoPreparer.defaultEncoder, configuration: Configuration = Configuration(),
+        logger: ReceptionLogger = .silent
     ) {
         self.encoder = encoder
         self.configuration = configuration
+        colour = ColourManagement(logger: logger)
     }
 
     /// Prepares one photo for upload (spec 7.9).
@@ -65,22 +71,11 @@ public struct PhotoPreparer: ImagePreparing {
 
     /// Prepares one photo and reports the quality and maximum edge that produced it.
     package func prepareReporting(_ file: [UInt8]) throws(ReceptionError) -> Outcome {
-        let declared = ImageDecoder.declaredSize(file)
-        let source: ImageDecoder.Source, orientation: Orientation
-        do {
-            (source, orientation) = try ImageDecoder.decodeForPreparation(
-                file, minimumLongestEdge: configuration.maximumEdge)
-        } catch { throw ReceptionError(error) }
-        // Target sizes follow the file's own dimensions; a reduced JPEG decode only changes where we start from.
-        let width = declared.map { max($0.width, 1) } ?? source.width
-        let height = declared.map { max($0.height, 1) } ?? source.height
+        let photo = try decodeForRounds(file)
         var edge = Double(configuration.maximumEdge)
         for _ in 0..<configuration.rounds {
             let limit = Int(edge.rounded(.down))
-            let (targetWidth, targetHeight) = Self.fit(width: width, height: height, maximumEdge: limit)
-            let resized = source.resized(
-                width: min(targetWidth, source.width), height: min(targetHeight, source.height))
-            let oriented = PixelOperations.apply(orientation, to: resized)
+            let oriented = photo.pixels(maximumEdge: limit)
             for quality in configuration.qualities {
                 let jpeg = try encoder.encodeJPEG(PixelBuffer(oriented), quality: quality)
                 if jpeg.count <= configuration.byteLimit {
@@ -93,6 +88,46 @@ public struct PhotoPreparer: ImagePreparing {
             edge *= configuration.shrinkFactor
         }
         throw .imageTooLarge
+    }
+
+    /// The pixels the first round encodes: resized, converted to sRGB and oriented. A test knob: the colour tests
+    /// judge the conversion on these, before JPEG's own loss (Tests/ImagePipelineTests/ColourManagementTests).
+    package func preparedPixels(_ file: [UInt8]) throws(ReceptionError) -> Bitmap {
+        try decodeForRounds(file).pixels(maximumEdge: configuration.maximumEdge)
+    }
+
+    private func decodeForRounds(_ file: [UInt8]) throws(ReceptionError) -> DecodedPhoto {
+        let declared = ImageDecoder.declaredSize(file)
+        let source: ImageDecoder.Source, orientation: Orientation, profile: [UInt8]?
+        do {
+            (source, orientation, profile) = try ImageDecoder.decodeForPreparation(
+                file, minimumLongestEdge: configuration.maximumEdge)
+        } catch { throw ReceptionError(error) }
+        // Target sizes follow the file's own dimensions; a reduced JPEG decode only changes where we start from.
+        return DecodedPhoto(
+            source: source, orientation: orientation,
+            conversion: colour.conversion(for: profile, format: source.format),
+            width: declared.map { max($0.width, 1) } ?? source.width,
+            height: declared.map { max($0.height, 1) } ?? source.height)
+    }
+
+    /// One decoded photo and what every round does with it.
+    private struct DecodedPhoto {
+        let source: ImageDecoder.Source
+        let orientation: Orientation
+        let conversion: SRGBConversion
+        /// The file's own size, which the rounds' target sizes follow.
+        let width: Int, height: Int
+
+        /// Resized to fit `maximumEdge` (from the decoded photo, never from an earlier round), converted to sRGB
+        /// on those at most 2,048 × 2,048 pixels (Docs/ImagePipeline.md, "Colour"), then oriented.
+        func pixels(maximumEdge: Int) -> Bitmap {
+            let (targetWidth, targetHeight) = PhotoPreparer.fit(width: width, height: height, maximumEdge: maximumEdge)
+            var resized = source.resized(
+                width: min(targetWidth, source.width), height: min(targetHeight, source.height))
+            conversion.apply(to: &resized)
+            return PixelOperations.apply(orientation, to: resized)
+        }
     }
 
     /// Spec 7.9 step 3: scale down (never up) so the longer edge fits, each dimension rounded to the nearest

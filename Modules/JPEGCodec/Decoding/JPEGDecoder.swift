@@ -82,12 +82,13 @@ public enum JPEGDecoder {
         -> DecodedImage
     {
         let (rows, orientation) = try decodeRows(file, minimumLongestEdge: minimumLongestEdge)
-        return DecodedImage(pixels: rows.renderAll(), orientation: orientation)
+        return DecodedImage(pixels: rows.renderAll(), orientation: orientation, iccProfile: rows.iccProfile)
     }
 
     /// Decodes every scan of a JPEG file like `decode(_:minimumLongestEdge:)` but leaves the last step, the
     /// upsampling and colour conversion, to the caller, one output row at a time (photo preparation resizes
-    /// from these rows without holding the full RGB picture). The rows do not refer to `file`.
+    /// from these rows without holding the full RGB picture). The rows do not refer to `file`; they carry the
+    /// file's ICC profile (`JPEGFrameRows.iccProfile`).
     package static func decodeRows(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
         -> (rows: JPEGFrameRows, orientation: Orientation)
     {
@@ -114,6 +115,7 @@ struct JPEGDecoding {
     var restartInterval = 0
     var adobeTransform: Int?
     var orientation = Orientation.up
+    var iccProfile = ICCProfileChunks()
     var frame: JPEGFrame?
     var scans = 0
     /// Counts the buffers that grow with the picture (see `decodeReportingMemory`).
@@ -132,7 +134,7 @@ struct JPEGDecoding {
 
     mutating func run() throws(CodecError) -> DecodedImage {
         let (rows, orientation) = try decodeRows()
-        return DecodedImage(pixels: rows.renderAll(), orientation: orientation)
+        return DecodedImage(pixels: rows.renderAll(), orientation: orientation, iccProfile: rows.iccProfile)
     }
 
     /// Reads every segment and scan up to EOI and returns the frame's rows, ready to be rendered.
@@ -174,6 +176,8 @@ struct JPEGDecoding {
                     orientation = ExifOrientation.read(
                         tiff: UnsafeBufferPointer(start: data + segment.lowerBound + 6, count: segment.count - 6))
                 }
+            case 0xE2:
+                iccProfile.add(data, segment)
             case 0xEE:
                 // Adobe APP14: "Adobe", version, flags0, flags1, transform.
                 let adobe: [UInt8] = [0x41, 0x64, 0x6F, 0x62, 0x65]
@@ -186,7 +190,9 @@ struct JPEGDecoding {
         }
         guard let frame, scans > 0 else { throw .invalidImage }
         if frame.progressive { frame.transformCoefficients(quantization) }
-        return (JPEGFrameRows(frame, adobeTransform: adobeTransform, ledger: ledger), orientation)
+        let rows = JPEGFrameRows(frame, adobeTransform: adobeTransform, ledger: ledger)
+        rows.iccProfile = iccProfile.assembled(data)
+        return (rows, orientation)
     }
 
     private mutating func readQuantizationTables(_ segment: Range<Int>) throws(CodecError) {

@@ -28,8 +28,11 @@ extension JPEGFrame {
 /// Every row is the same bytes either way.
 package final class JPEGFrameRows {
     let model: JPEGFrame.ColorModel
-    let format: BitmapFormat
+    package let format: BitmapFormat
     package let width: Int, height: Int
+    /// The file's ICC profile (APP2 chunks, reassembled), nil for none: it travels with the rows so that
+    /// preparation, which never holds the decoded picture, can convert what it resizes to sRGB.
+    package var iccProfile: [UInt8]?
     private let rows: [UpsampledRow]
     private let samples: UnsafeMutablePointer<UnsafePointer<UInt8>>
     private let ledger: BufferLedger
