@@ -1,4 +1,3 @@
-import Digest
 import Foundation
 import ReceptionCore
 
@@ -77,11 +76,11 @@ extension ChatEngine {
             setProgress(id, Double(uploaded) / Double(count))
             message = try current(id)
         }
-        // Step 6: permission re-check. Spec 7.7: a block learnt meanwhile stops the post, and the message goes back
-        // into the composer.
+        // Step 6: permission re-check. A block learnt meanwhile stops the post. Spec 7.7 would put the message back
+        // into the composer; seed 001 wins ("A send rejected as blocked stays Not delivered with its text and
+        // photos", issue 52): it fails as blocked, in the transcript with its text and photos, for Retry.
         if permission.sendingDisabled && permission.halt == nil {
-            returnToComposer(id)
-            throw .cancelled
+            throw ReceptionError(code: .blocked)
         }
         // Step 7: the message POST with the client ID.
         let response = try await service.send(
@@ -152,25 +151,6 @@ extension ChatEngine {
         storing("save failure") { try $0.setDelivery(flags, of: id) }
         if outbox.inBatch(id) { stopReleaseBatch() }
         updateBanner()
-    }
-
-    /// Spec 7.7: sending became disabled after the uploads and before the message POST. The message leaves the list
-    /// and the outbox; its text goes back into the composer (ahead of anything typed since) and its photos too.
-    func returnToComposer(_ id: String) {
-        guard let message = transcript.remove(id) else { return }
-        outbox.remove(id)
-        storing("remove the stopped message") { try $0.removeUnsent(id) }
-        let photos = message.images.compactMap { jpeg -> PreparedPhoto? in
-            guard let size = JPEGSize(jpeg) else { return nil }
-            return PreparedPhoto(
-                jpeg: jpeg, width: size.width, height: size.height, checksum: Base64.encode(SHA256.hash(jpeg)))
-        }
-        composer.takeBack(text: message.text, photos: photos)
-        if !message.text.isEmpty {
-            let draft = composer.text
-            storing("save draft") { try $0.setDraft(draft) }
-        }
-        publish()
     }
 
     func finishAttempt(_ id: String) {

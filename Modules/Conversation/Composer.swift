@@ -37,8 +37,6 @@ struct Composer: Sendable, Hashable {
     var photos: [PreparedPhoto] { picked.map(\.photo) }
     /// The next pick's place in the order, and its identity.
     private var nextTicket = 0
-    /// Identities for photos taken back after a stopped send (`takeBack`): negative, so never a pick's.
-    private var nextReturnedID = -1
     /// Photos still being prepared.
     private(set) var photoLoads = 0
     /// The last picked photo could not be prepared.
@@ -88,20 +86,6 @@ struct Composer: Sendable, Hashable {
         picked = []
         photoLoadFailed = false
         return taken
-    }
-
-    /// Spec 7.7: a message stopped before its POST comes back, ahead of anything typed or picked since (at most 5
-    /// photos in all).
-    mutating func takeBack(text returned: String, photos returnedPhotos: [PreparedPhoto]) {
-        if !returned.isEmpty { text = text.isEmpty ? returned : returned + "\n" + text }
-        // The returned photos come first: they were picked before anything picked since.
-        let first = (picked.map(\.order).min() ?? nextTicket) - returnedPhotos.count
-        var returned: [Picked] = []
-        for (offset, photo) in returnedPhotos.enumerated() {
-            returned.append(Picked(order: first + offset, id: nextReturnedID, photo: photo))
-            nextReturnedID -= 1
-        }
-        picked = Array((returned + picked).prefix(Limits.photosPerMessage))
     }
 
     /// Spec 7.12: a chat reset clears the draft (picked photos stay).

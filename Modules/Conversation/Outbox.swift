@@ -87,13 +87,6 @@ struct Outbox: Sendable {
         leaveBatch([id])
     }
 
-    /// Spec 7.7: the message left the list and the outbox.
-    mutating func remove(_ id: String) {
-        entries[id]?.pendingTimer.cancel()
-        entries[id] = nil
-        leaveBatch([id])
-    }
-
     // MARK: Budgets (spec 6.2, 7.8.4)
 
     /// The send succeeded: the budget starts fresh.

@@ -41,6 +41,8 @@ struct TeamRoster: Sendable, Hashable {
         var seen = Set<String>()
         var total = 0
         for var profile in stored where !profile.id.isEmpty && seen.insert(profile.id).inserted {
+            // A cache written before first names (issue 52) may hold whole names.
+            profile.name = Self.firstName(of: profile.name)
             if let photo = profile.photo {
                 if photo.count > Self.maximumPhotoBytes || total + photo.count > Self.maximumTotalPhotoBytes {
                     profile.photo = nil
@@ -109,6 +111,13 @@ struct TeamRoster: Sendable, Hashable {
         if wanted[request.memberID]?.key == request.key { wanted[request.memberID] = nil }
     }
 
+    /// Seed 001 "Team photos and names": the chat shows a teammate's first name, the first word of the display name
+    /// in any script (words end at any Unicode white space, U+3000 included), or the whole name when it is one word.
+    static func firstName(of displayName: String) -> String {
+        let trimmed = displayName.drop { $0.isWhitespace }
+        return String(trimmed.prefix { !$0.isWhitespace })
+    }
+
     /// Entries with an ID, the last of each ID winning (a team list is keyed by ID).
     private static func valid(_ members: [TeamMember]) -> [TeamMember] {
         var latest: [String: TeamMember] = [:]
@@ -123,8 +132,8 @@ struct TeamRoster: Sendable, Hashable {
     private func applying(
         _ member: TeamMember, to cached: TeamProfile?, pending: PhotoRequest?
     ) -> (TeamProfile, PhotoRequest?) {
-        var profile = cached ?? TeamProfile(id: member.id, name: member.name)
-        profile.name = member.name
+        var profile = cached ?? TeamProfile(id: member.id, name: Self.firstName(of: member.name))
+        profile.name = Self.firstName(of: member.name)
         guard let key = member.photoCacheKey else {
             // No photo any more: the cached one goes.
             profile.photoKey = nil

@@ -224,7 +224,8 @@ public final class Reception {
         do {
             endpoint = try ServiceEndpoint(appID: appId, root: configuration.serviceRoot)
         } catch {
-            log.error("refused: the service root must be an http or https URL (\(error.code))")
+            // Seed 000: `invalid_configuration` has status 0 (no HTTP answer); the line says both.
+            log.error("refused: the service root must be an http or https URL (\(error.code), status \(error.status))")
             return
         }
         if let old = session { Task { await old.end() } }

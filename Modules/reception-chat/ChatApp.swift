@@ -115,6 +115,14 @@ final class ChatApp {
         case .cancel(let number):
             guard let message = message(number) else { return }
             await reception.chat?.cancelAutomaticResend(message.id)
+        case .tap(let number):
+            // Seed 001: the card's button; the SDK records the click for the team's receipt (sent when it can be).
+            guard let message = message(number) else { return }
+            if reception.tapCard(message) {
+                note("card \(number): " + (message.kind == .review ? "opened \(message.reviewUrl ?? "")" : "offer opened"))
+            } else {
+                note("card \(number): nothing to open")
+            }
         case .push(let json): forwardPush(json)
         case .background: reception.appDidEnterBackground(); note("app in background")
         case .foreground: reception.appDidBecomeActive(); note("app active")

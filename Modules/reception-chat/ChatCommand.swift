@@ -8,6 +8,7 @@ enum ChatCommand: Equatable, Sendable {
     case close
     case retry(Int)
     case cancel(Int)
+    case tap(Int)
     case push(json: String)
     case background
     case foreground
@@ -23,6 +24,7 @@ enum ChatCommand: Equatable, Sendable {
         /open  /close            show or hide the chat (the unread count shows while it is hidden)
         /photo PATH [text]       send a photo (prepared by the JPEG pipeline) with optional text
         /retry N  /cancel N      retry message N, or cancel its automatic resend
+        /tap N                   tap message N's card button (a review opens its link; an offer calls onPaywall)
         /push JSON               forward a push payload to handlePushNotification (as the OS would)
         /background /foreground  the app lifecycle
         /logout  /delete         sign out, or delete this device's support data
@@ -44,6 +46,7 @@ enum ChatCommand: Equatable, Sendable {
         case "/close": self = .close
         case "/retry": self = Int(rest).map(ChatCommand.retry) ?? .unknown(line)
         case "/cancel": self = Int(rest).map(ChatCommand.cancel) ?? .unknown(line)
+        case "/tap": self = Int(rest).map(ChatCommand.tap) ?? .unknown(line)
         case "/push": self = rest.isEmpty ? .unknown(line) : .push(json: rest)
         case "/background": self = .background
         case "/foreground": self = .foreground

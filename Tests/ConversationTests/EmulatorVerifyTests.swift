@@ -7,6 +7,16 @@ import Testing
 /// Seed 001 "Verify in your app", the checks that need no phone, against the in-process emulator.
 @Suite("EmulatorVerifyTests", .serialized)
 struct EmulatorVerifyTests {
+    /// A chat whose first message, "before", is Sent (so its device exists), and that device's ID.
+    static func startedChat(_ server: EmulatorServer) async throws -> (EmulatorChat, String) {
+        let chat = try await EmulatorChat(server: server)
+        await chat.engine.setVisible(true)
+        await chat.engine.setDraft("before")
+        let before = try #require(await chat.engine.send())
+        #expect(await chat.until { await chat.message(before)?.status == .sent })
+        return (chat, try #require(try await server.deviceIDs().first))
+    }
+
     @Test("check 1: an unused chat with a draft and a photo creates no device")
     func noDeviceBeforeFirstSend() async throws {
         let server = try EmulatorServer(clock: ManualClock())
@@ -108,12 +118,7 @@ struct EmulatorVerifyTests {
     @Test("check 7: blocking keeps reading, replaces the composer and keeps the draft; unblock and Retry sends")
     func blockAndUnblock() async throws {
         let server = try EmulatorServer(clock: ManualClock())
-        let chat = try await EmulatorChat(server: server)
-        await chat.engine.setVisible(true)
-        await chat.engine.setDraft("before")
-        let before = try #require(await chat.engine.send())
-        #expect(await chat.until { await chat.message(before)?.status == .sent })
-        let device = try #require(try await server.deviceIDs().first)
+        let (chat, device) = try await Self.startedChat(server)
         // Closed, so no stream-triggered poll can learn the block before the send does (that race made this flaky).
         await chat.engine.setVisible(false)
         try await server.admin("POST", "devices/\(device)/block")
@@ -130,6 +135,58 @@ struct EmulatorVerifyTests {
         #expect(await chat.engine.snapshot.composer.availability == .open)
         #expect(await chat.engine.snapshot.composer.text == "kept draft")
         #expect(try await server.serverMessages(device: device).map(\.text) == ["before", "blocked send"])
+    }
+
+    @Test("seed 001: a send with photos rejected as blocked stays Not delivered with its text and photos; after unblocking Retry sends them")
+    func blockedSendKeepsTextAndPhotos() async throws {
+        let server = try EmulatorServer(clock: ManualClock())
+        let (chat, device) = try await Self.startedChat(server)
+        await chat.engine.setVisible(false)
+        try await server.admin("POST", "devices/\(device)/block")
+        for index in 0..<2 { await chat.engine.addPhoto(Data([UInt8(index)])) }
+        await chat.engine.setDraft("two photos, blocked")
+        let blocked = try #require(await chat.engine.send())
+        #expect(await chat.until { await chat.message(blocked)?.status == .notDelivered })
+        #expect(await chat.message(blocked)?.text == "two photos, blocked")
+        #expect(await chat.message(blocked)?.localPhotos == [smallJPEG, smallJPEG], "the photos stay with the message")
+        let composer = await chat.engine.snapshot.composer
+        #expect(composer.text.isEmpty && composer.photos.isEmpty, "nothing moved back into the composer")
+        // Nothing is lost: a relaunch shows the message with its photos.
+        try await chat.relaunch()
+        #expect(await chat.until { await chat.message(blocked)?.localPhotos.count == 2 })
+        try await server.admin("POST", "devices/\(device)/unblock")
+        await chat.engine.setVisible(true)
+        #expect(await chat.engine.retry(blocked))
+        #expect(await chat.until { await chat.message(blocked)?.status == .sent })
+        let stored = try await server.serverMessages(device: device)
+        #expect(stored.map(\.text) == ["before", "two photos, blocked"] && stored.map(\.photos) == [0, 2])
+    }
+
+    @Test("seed 001 over spec 7.7: a block learnt after the uploads and before the POST leaves the message Not delivered with its photos, not in the composer")
+    func blockLearntBeforeThePostKeepsTheMessage() async throws {
+        let server = try EmulatorServer(clock: ManualClock())
+        let (chat, device) = try await Self.startedChat(server)
+        await chat.engine.setVisible(false)
+        // The photo's upload is held by the emulator while the block is learnt.
+        try await server.admin("POST", "faults", json: ["path": "/storage/*", "method": "PUT", "kind": "delay", "delayMs": 4000])
+        await chat.engine.addPhoto(Data([1]))
+        await chat.engine.setDraft("photo, blocked meanwhile")
+        let id = try #require(await chat.engine.send())
+        #expect(await chat.until(advancing: false, rounds: 4000) { await server.faultsFired() }, "the upload never started")
+        try await server.admin("POST", "devices/\(device)/block")
+        // Opening the chat reads the conversation, whose device flags say blocked.
+        await chat.engine.setVisible(true)
+        #expect(await chat.until(advancing: false, rounds: 4000) {
+            await chat.engine.snapshot.composer.availability == .sendingDisabled
+        })
+        #expect(await chat.until(advancing: false, rounds: 4000) { await chat.message(id)?.status == .notDelivered })
+        #expect(await chat.message(id)?.text == "photo, blocked meanwhile")
+        #expect(await chat.message(id)?.localPhotos == [smallJPEG])
+        let composer = await chat.engine.snapshot.composer
+        #expect(composer.text.isEmpty && composer.photos.isEmpty, "spec 7.7's take-back is not done: seed 001 wins")
+        let log = try await server.admin("GET", "requests?device=\(device)")["requests"] as? [[String: Any]] ?? []
+        let posts = log.filter { $0["method"] as? String == "POST" && $0["path"] as? String == "/v1/conversation/messages" }
+        #expect(posts.count == 1, "the blocked message was never posted (the first message only): \(posts.count)")
     }
 
     @Test("the limit countdown: a short messages limit resends automatically once")

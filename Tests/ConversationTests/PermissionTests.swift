@@ -72,8 +72,8 @@ struct PermissionTests {
         #expect(await h.service.count("updateDevice") == 2)
     }
 
-    @Test("spec 7.7: a block learnt after the uploads and before the POST puts text and photos back into the composer")
-    func blockBeforePostReturnsToComposer() async throws {
+    @Test("seed 001 over spec 7.7: a block learnt after the uploads and before the POST leaves the message Not delivered with its text and photos")
+    func blockBeforePostStaysNotDelivered() async throws {
         let h = await EngineHarness(conversationExists: true)
         await h.service.hold("events")
         await h.open()
@@ -90,13 +90,17 @@ struct PermissionTests {
         await h.open()
         #expect(await eventually { await h.snapshot.composer.availability == .sendingDisabled })
         await h.service.release("upload")
-        #expect(await eventually { await h.message(id) == nil })
+        #expect(await eventually { await h.message(id)?.status == .notDelivered })
+        let message = try #require(await h.message(id))
+        #expect(message.text == "with a photo")
+        #expect(message.localPhotos == [tinyJPEG(tag: 7)], "the photo stays with the message")
         let composer = await h.snapshot.composer
-        #expect(composer.text == "with a photo\ntyped since")
-        #expect(composer.photos.map(\.jpeg) == [tinyJPEG(tag: 7)])
-        #expect(await h.service.count("send") == 0)
-        #expect(try h.store.unsentMessages().isEmpty)
-        #expect(try h.store.draft() == "with a photo\ntyped since")
+        #expect(composer.text == "typed since", "nothing moved back into the composer")
+        #expect(composer.photos.isEmpty)
+        #expect(await h.service.count("send") == 0, "the POST was not made")
+        let unsent = try h.store.unsentMessages()
+        #expect(unsent.map(\.id) == [id] && unsent.first?.images == [tinyJPEG(tag: 7)], "nothing is lost from the store")
+        #expect(try h.store.draft() == "typed since")
     }
 
     @Test("device flags from a GET block and unblock sending; the draft is kept")

@@ -90,6 +90,23 @@ struct TeamProfilesTests {
         #expect(roster.profiles.map(\.name) == ["Anna"], "no empty IDs; the last entry of an ID wins")
     }
 
+    @Test("seed 001: the chat shows the teammate's first name: the display name's first word, in any script", arguments: [
+        ("Mia Wong", "Mia"), ("Cher", "Cher"), ("  Jean-Luc Picard ", "Jean-Luc"), ("Zoë\tMüller", "Zoë"),
+        ("山田\u{3000}太郎", "山田"), ("李小龍", "李小龍"), ("محمد علي", "محمد"), ("Ольга Петрова", "Ольга"),
+        ("श्रेया\u{00A0}शर्मा", "श्रेया"), ("Anna\nLee", "Anna"), ("", ""),
+    ])
+    func firstNames(displayName: String, firstName: String) throws {
+        var roster = TeamRoster()
+        roster.replace(with: [Self.member("tm_1", displayName)])
+        #expect(roster["tm_1"]?.name == firstName)
+        roster.merge([Self.member("tm_1", displayName + " ")])
+        #expect(roster["tm_1"]?.name == firstName, "a page merges first names too")
+        // A cache written with whole names shows first names from the launch on.
+        let restored = TeamRoster(restoring: [TeamProfile(id: "tm_1", name: displayName)])
+        #expect(restored["tm_1"]?.name == firstName)
+        #expect(restored["tm_1"]?.initial == firstName.first.map { String($0).uppercased() } ?? "")
+    }
+
     @Test func theCacheLimits() throws {
         let big = Data(count: 512 * 1024 + 1)
         let fits = Data(count: 512 * 1024)

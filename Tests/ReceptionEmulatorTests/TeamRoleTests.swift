@@ -90,6 +90,9 @@ struct TeamRoleTests {
         ("PATCH", "app", ["push": ["offerPushes": true]]),
         ("PATCH", "app", ["disabled": true]),
         ("PATCH", "app", ["appStoreId": "123456"]),
+        // Seed 001 "Team photos and names": an Owner turns them on under Chat appearance (issue 52).
+        ("PUT", "appearance", ["appearance": ["showsTeamNames": true, "showsTeamPhotos": true]]),
+        ("PUT", "appearance/images/0b6e9f1c-2f1e-4c7a-9d3b-5a8e2c1f4d6b", ["png": "not sent"]),
         ("PUT", "apns", ["keyId": "ABCDEFGHIJ", "teamId": "TEAM123456", "bundleId": "com.example.app"]),
         ("DELETE", "apns", nil),
         ("PUT", "team", ["members": [["id": "agent-takeover", "name": "Me", "role": "owner"]]]),
@@ -127,6 +130,8 @@ struct TeamRoleTests {
         let owner = try await Self.signIn(harness, url: harness.emulator.dashboardURL)
         #expect(try await Self.call(harness, owner, "GET", "identity-secret").json["identitySecret"] as? String == harness.identitySecret)
         #expect(try await Self.call(harness, owner, "POST", "devices/\(device.id)/unverify").status == 200)
+        let published = try await Self.call(harness, owner, "PUT", "appearance", json: ["appearance": ["showsTeamNames": true]])
+        #expect(published.status == 200)
     }
 
     private static func withoutExportTime(_ data: Data) -> [String: Any]? {
@@ -163,6 +168,7 @@ struct TeamRoleTests {
         #expect(try await Self.call(harness, agent, "POST", "devices/\(device.id)/status", json: ["status": "RESOLVED"]).status == 200)
         #expect(try await Self.call(harness, agent, "GET", "devices?query=u1").status == 200)
         #expect(try await Self.call(harness, agent, "GET", "team").status == 200)
+        #expect(try await Self.call(harness, agent, "GET", "appearance").status == 200, "an Agent reads Chat appearance")
         // The app's settings read without the identity secret (an Owner's read has it).
         let app = try await Self.call(harness, agent, "GET", "app")
         #expect(app.status == 200 && app.json["appId"] as? String == harness.appId && app.json["identitySecret"] == nil)

@@ -24,14 +24,19 @@ struct CardTests {
         #expect(!app.reception.availablePaywalls.contains { $0.id == "bad id" || $0.title == "Duplicate" })
     }
 
-    @Test func aReviewCardOpensItsLinkEmitsTheEventAndRecordsTheClick() async throws {
-        let service = try Service()
+    /// An install whose open chat shows a review card the team sent, with its device ID.
+    static func reviewCardShown(_ service: Service) async throws -> (App, String, ChatMessage) {
         let app = App(service)
         await app.launch()
         try await app.send("hi")
         let device = try #require(try await service.devices().first?["id"] as? String)
         app.reception.openChat()
-        let card = try await app.receiveReviewCard()
+        return (app, device, try await app.receiveReviewCard())
+    }
+
+    @Test func aReviewCardOpensItsLinkEmitsTheEventAndRecordsTheClick() async throws {
+        let service = try Service()
+        let (app, device, card) = try await Self.reviewCardShown(service)
         #expect(app.reception.tapCard(card))
         #expect(app.openedURLs.map(\.host) == ["apps.apple.com"])
         #expect(app.events.contains(.reviewOpened))
@@ -40,6 +45,41 @@ struct CardTests {
             return list.contains { $0["kind"] as? String == "REVIEW" && !($0["actionClickedAt"] is NSNull) && $0["actionClickedAt"] != nil }
         }
         #expect(recorded, "the click receipt reached the service")
+    }
+
+    /// The service's `actionClickedAt` of the review card of `device`, or `nil` while none was recorded.
+    static func reviewClickedAt(_ service: Service, _ device: String) async throws -> String? {
+        let list = try await service.admin("GET", "devices/\(device)/messages")["messages"] as? [[String: Any]] ?? []
+        return list.first { $0["kind"] as? String == "REVIEW" }?["actionClickedAt"] as? String
+    }
+
+    /// Seed 001 "Verify in your app" 8: a review card tapped offline opens the App Store at once; its click receipt
+    /// waits and reaches the service once the network is back (the next device update), once (issue 52).
+    @Test func aReviewCardTappedOfflineSendsItsClickReceiptOnceOnline() async throws {
+        let service = try Service()
+        let (app, device, card) = try await Self.reviewCardShown(service)
+        app.transport.isOffline = true
+        #expect(app.reception.tapCard(card))
+        #expect(app.openedURLs.map(\.host) == ["apps.apple.com"], "the App Store action does not wait for the network")
+        let tried = await until { app.transport.refused.contains { $0.url.path.hasSuffix("/conversation/action-click") } }
+        #expect(tried, "the receipt was tried while offline")
+        #expect(try await Self.reviewClickedAt(service, device) == nil, "nothing reached the service while offline")
+        app.transport.isOffline = false
+        // Online again: the chat's next opening updates the device, and the queued receipt follows.
+        app.reception.closeChat()
+        app.reception.openChat()
+        let recorded = await until { (try? await Self.reviewClickedAt(service, device)) != nil }
+        #expect(recorded, "the click receipt reached the service once online")
+        // Another device update sends nothing more: the queue was emptied by the answer.
+        let updates = app.transport.log.filter { $0.request.method == "PATCH" && $0.path.hasSuffix("/devices/me") }.count
+        app.reception.closeChat()
+        app.reception.openChat()
+        let updatedAgain = await until {
+            app.transport.log.filter { $0.request.method == "PATCH" && $0.path.hasSuffix("/devices/me") }.count > updates
+        }
+        #expect(updatedAgain)
+        let clicks = app.transport.log.filter { $0.path.hasSuffix("/conversation/action-click") }
+        #expect(clicks.map(\.status) == [200], "sent once: \(clicks.map(\.status))")
     }
 
     @Test func aPaywallCardCallsTheHandlerOnlyWhileAvailable() async throws {

@@ -204,11 +204,12 @@ extension RemoteAppearanceTests {
 
 extension RemoteAppearanceTests {
     // Seed 001 "Team photos and names": off by default; once the dashboard enables them, agent replies carry the
-    // teammate's first name and photo, kept for the next launch (names and photos before any answer).
+    // teammate's first name (the first word of the name the dashboard has, issue 52) and photo, kept for the next
+    // launch (names and photos before any answer).
     @Test func teamNamesAndPhotosFollowTheDashboardAndSurviveARelaunch() async throws {
         let service = try Service()
         let photo = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 300) + [0xFF, 0xD9])
-        try await service.admin("PUT", "team", ["members": [["id": "tm_mia", "name": "Mia", "photo": photo.base64EncodedString()]]])
+        try await service.admin("PUT", "team", ["members": [["id": "tm_mia", "name": "Mia Wong", "photo": photo.base64EncodedString()]]])
         let app = App(service)
         await app.launch()
         try await app.send("who answers?")
@@ -231,7 +232,11 @@ extension RemoteAppearanceTests {
         let second = try #require(relaunched.reception.chat)
         #expect(await until { await second.refresh(); return second.team.first?.photo == photo })
         let reply = try #require(second.messages.first { $0.text == "Mia here" })
-        #expect(second.author(of: reply)?.name == "Mia")
+        #expect(second.author(of: reply)?.name == "Mia", "the first name, not the whole name")
+        let row = try #require(second.presentation(appearance: relaunched.reception.chatAppearance).transcript.rows.first {
+            $0.text == "Mia here"
+        })
+        #expect(row.author?.name == "Mia" && row.accessibilityLabel.hasPrefix("Mia: "))
         #expect(second.author(of: reply)?.initial == "M")
 
         // Offline, a third launch shows the name and the photo from the cache at once.

@@ -68,6 +68,44 @@ struct SeedPromisesPushTests {
         #expect(app.reception.handlePushNotification(userInfo: payload, openChat: false))
     }
 
+    /// The `aps` of the newest push in the outbox.
+    static func lastAps(_ service: Service) async throws -> [String: Any]? {
+        (try await pushes(service).last?["payload"] as? [String: Any])?["aps"] as? [String: Any]
+    }
+
+    /// Seed 004 "Badge": "Offline, the last successfully saved preference remains in effect": while the device
+    /// update carrying `updatesAppBadge = false` fails, replies still push the badge (the saved true); once an update
+    /// succeeds (the next foreground), they omit it and keep their alert and sound (issue 52).
+    @Test func whileThePreferenceUpdateFailsOfflineTheLastSavedValueApplies() async throws {
+        let service = try Service()
+        try await Self.configurePush(service)
+        let app = App(service)
+        await app.launch()
+        app.reception.setPushToken(Self.token, environment: .sandbox)
+        try await app.send("badge me")
+        let id = try #require(try await service.devices().first?["id"] as? String)
+        #expect(await until { (try? await Self.device(service, id)?["pushToken"] as? String) == Self.hex })
+        #expect(try await Self.device(service, id)?["updatesAppBadge"] as? Bool == true)
+        app.transport.isOffline = true
+        app.reception.updatesAppBadge = false
+        let tried = await until {
+            app.transport.refused.contains { $0.method == "PATCH" && $0.url.path.hasSuffix("/devices/me") }
+        }
+        #expect(tried, "the preference update was tried and failed offline")
+        #expect(try await Self.device(service, id)?["updatesAppBadge"] as? Bool == true)
+        try await service.admin("POST", "devices/\(id)/messages", ["text": "while the update fails"])
+        var aps = try #require(try await Self.lastAps(service))
+        #expect(aps["badge"] as? Int == 1, "the last saved preference (true) applies: \(aps)")
+        app.transport.isOffline = false
+        app.reception.appDidEnterBackground()
+        app.reception.appDidBecomeActive()
+        #expect(await until { (try? await Self.device(service, id)?["updatesAppBadge"] as? Bool) == false })
+        try await service.admin("POST", "devices/\(id)/messages", ["text": "after the update"])
+        aps = try #require(try await Self.lastAps(service))
+        #expect(aps["badge"] == nil && aps["sound"] as? String == "default")
+        #expect((aps["alert"] as? [String: String])?["body"] == "after the update")
+    }
+
     @Test func afterALogoutAsRepliesStopPushingAndBsPushOnceTheTokenIsForwardedAgain() async throws {
         let service = try Service()
         try await Self.configurePush(service)

@@ -43,8 +43,9 @@ public protocol OutboxStoring: Sendable {
     /// photos are dropped when `confirmed.images` is empty, and the window is trimmed (spec 7.10).
     func complete(_ id: String, with confirmed: StoredMessage) throws(ReceptionError)
 
-    /// Removes the unconfirmed message `id` with its photos (spec 7.7: a send stopped before its POST goes back into
-    /// the composer); a confirmed or unknown ID changes nothing.
+    /// Removes the unconfirmed message `id` with its photos; a confirmed or unknown ID changes nothing. (The chat no
+    /// longer calls it: a send stopped by a block stays Not delivered, seed 001 over spec 7.7; kept for hosts'
+    /// stores and their contract.)
     func removeUnsent(_ id: String) throws(ReceptionError)
 }
 

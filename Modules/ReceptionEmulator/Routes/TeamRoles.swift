@@ -34,8 +34,8 @@ extension APIError {
     /// 403 for an Agent calling an owner-only endpoint: the stable code the dashboard and the probe check.
     static let ownerRequired = APIError(
         403, "owner_required",
-        "Only an Owner of the team can do this (the identity secret, the app's settings, the APNs key, team members, "
-            + "Reset support, device deletion, Mark unverified, test pushes and the emulator's state). "
+        "Only an Owner of the team can do this (the identity secret, the app's settings, Chat appearance, the APNs "
+            + "key, team members, Reset support, device deletion, Mark unverified, test pushes and the emulator's state). "
             + "You are signed in as an Agent.")
 }
 
@@ -45,12 +45,15 @@ extension APIError {
 extension EmulatorState {
     /// Whether the admin endpoint `method` `path` (after `admin`) is an Owner's: the identity secret (reveal,
     /// rotate, remove), app settings (`PATCH app`: identity, app switch, App Store ID, notification content and offer
-    /// pushes, polling), the APNs key, the team, a device's Reset support, deletion, Mark unverified and test push,
-    /// and the emulator's state (snapshot export and import, reset). Everything else an Agent may call.
+    /// pushes, polling), publishing Chat appearance and its images (seed 001: an Owner turns on Show team photos and
+    /// names), the APNs key, the team, a device's Reset support, deletion, Mark unverified and test push, and the
+    /// emulator's state (snapshot export and import, reset). Everything else an Agent may call.
     static func isOwnerOnly(_ method: String, _ path: [String]) -> Bool {
         switch (method, path) {
         case (_, ["identity-secret"]), ("PATCH", ["app"]), (_, ["apns"]), ("PUT", ["team"]), (_, ["snapshot"]),
             ("POST", ["reset"]):
+            return true
+        case ("PUT", let p) where p.first == "appearance":
             return true
         case (_, let p) where p.count >= 2 && p[0] == "team" && p[1] == "members":
             return true

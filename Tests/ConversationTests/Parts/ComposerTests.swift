@@ -3,7 +3,7 @@ import ReceptionCore
 import Testing
 @testable import Conversation
 
-/// `Composer` alone (spec 7.8.1, 7.7, 6.3.5, seed 001).
+/// `Composer` alone (spec 7.8.1, 6.3.5, seed 001).
 @Suite("ComposerTests")
 struct ComposerTests {
     private let open = Composer.Gates(
@@ -76,10 +76,9 @@ struct ComposerTests {
         let fourth = composer.photoLoadStarted()
         composer.photoLoadFinished(fourth, photo(4))
         #expect(composer.photos == [photo(1), photo(3), photo(4)])
-        composer.takeBack(text: "", photos: [photo(0)])
         let fifth = composer.photoLoadStarted()
         composer.photoLoadFinished(fifth, photo(5))
-        #expect(composer.photos == [photo(0), photo(1), photo(3), photo(4), photo(5)])
+        #expect(composer.photos == [photo(1), photo(3), photo(4), photo(5)])
     }
 
     @Test("issue 50: a picked photo is removed by its identity, once: a double tap on ✕ removes one photo")
@@ -109,23 +108,6 @@ struct ComposerTests {
         composer.photoLoadFinished(slow, photo(0))
         _ = composer.removePhoto(id: meant.id)
         #expect(composer.photos == [photo(0), photo(2)])
-        // Photos taken back after a stopped send get identities of their own, never a pick's.
-        composer.takeBack(text: "", photos: [photo(7)])
-        let ids = composer.state(open).pickedPhotos.map(\.id)
-        #expect(Set(ids).count == ids.count)
-        #expect(!ids.contains(meant.id))
-    }
-
-    @Test("spec 7.7: a stopped message comes back ahead of what was typed since, photos capped at 5")
-    func takeBack() {
-        var composer = Composer()
-        composer.setText("later")
-        let ticket = composer.photoLoadStarted()
-        composer.photoLoadFinished(ticket, photo(9))
-        composer.takeBack(text: "first", photos: (0..<5).map { photo(UInt8($0)) })
-        #expect(composer.text == "first\nlater")
-        #expect(composer.photos.count == 5)
-        #expect(composer.photos.first == photo(0))
     }
 
     @Test("outside gates: a closed composer, a text wait, an uploads wait with photos, held resends")

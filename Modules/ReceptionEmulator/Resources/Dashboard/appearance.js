@@ -1,7 +1,8 @@
 // `appearance.js`: the published chat appearance (spec 7.20) as a form with a live preview, its uploaded images and
-// Show team names/photos. Publishing keeps the fields this form does not edit.
+// Show team names/photos. Publishing keeps the fields this form does not edit. Publishing is an Owner's (seed 001:
+// an Owner turns on Show team photos and names): an Agent sees the form with every control disabled and the reason.
 
-import { api, upload, notify } from "./api.js";
+import { api, upload, notify, isOwner, ownerOnlyNote } from "./api.js";
 import { el, clear } from "./dom.js";
 
 const colorKeys = [["accent", "Accent"], ["onAccent", "On accent"], ["background", "Background"], ["incoming", "Incoming bubble"], ["incomingText", "Incoming text"]];
@@ -140,6 +141,16 @@ export function appearanceSection(answer, reload) {
     reload();
   });
   section.append(el("p", {}, publish));
+  if (!isOwner()) {
+    // The emulator answers an Agent's PUT appearance 403 owner_required; the controls say so before a click.
+    const reason = ownerOnlyNote("publish Chat appearance: Show team photos, Show team names, the colours, texts and images");
+    reason.id = "appearance-owner-only";
+    section.querySelector("h2").after(reason);
+    for (const control of section.querySelectorAll("input, select, textarea, button")) {
+      control.disabled = true;
+      control.setAttribute("aria-describedby", reason.id);
+    }
+  }
   section.addEventListener("input", drawPreview);
   section.addEventListener("change", drawPreview);
   drawPreview();
