@@ -41,6 +41,11 @@ import Testing
         #expect(throws: CodecError.invalidImage) {
             try ImageDecoder.decode(Self.setting(gif, [6, 8, descriptor + 5, descriptor + 7], to: 8000))
         }
+        // A 4,000² screen (16 MP, within the limits) around the 96 × 64 first frame of a file of a few hundred bytes:
+        // refused before the screen is allocated (`CanvasLimit`: at most 4,096 pixels a byte beyond the frame).
+        let animated = try FormatFixtures.file("animated.gif")
+        #expect(animated.count < 1000)
+        #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(Self.setting(animated, [6, 8], to: 4000)) }
         // No image at all: the trailer right after the colour table.
         #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(Array(gif[..<descriptor]) + [0x3B]) }
     }
@@ -61,6 +66,11 @@ import Testing
         try #require(Array(extended[12..<16]) == Array("VP8X".utf8))
         for offset in 24..<30 { extended[offset] = 0xFF }
         #expect(throws: CodecError.self) { try ImageDecoder.decode(extended) }
+        // An animation's 8,000² canvas around 96 × 64 frames in a file of a few hundred bytes (`CanvasLimit`).
+        var animated = try FormatFixtures.file("animated.webp")
+        try #require(Array(animated[12..<16]) == Array("VP8X".utf8))
+        animated.replaceSubrange(24..<30, with: [0x3F, 0x1F, 0x00, 0x3F, 0x1F, 0x00])
+        #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(animated) }
         var riff = try FormatFixtures.file("lossy.webp")
         riff[4...7] = [0xFF, 0xFF, 0xFF, 0x7F]
         #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(riff) }
@@ -74,7 +84,8 @@ import Testing
         #expect(throws: CodecError.imageTooLarge) {
             try ImageDecoder.decode(FormatFixtures.patchingTIFF(wide, tag: 257, value: 65535))
         }
-        #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(FormatFixtures.patchingTIFF(raw, tag: 256, value: 0)) }
+        let empty = try FormatFixtures.patchingTIFF(raw, tag: 256, value: 0)
+        #expect(throws: CodecError.invalidImage) { try ImageDecoder.decode(empty) }
         // 65,535 rows of 191 pixels (12.5 MP, within the limits) in strips that hold 127 rows: refused before decoding.
         for name in ["raw.tif", "lzw.tif", "deflate.tif", "packbits.tif"] {
             let tall = try FormatFixtures.patchingTIFF(FormatFixtures.file(name), tag: 257, value: 65535)

@@ -5,11 +5,12 @@ import ReceptionTesting
 import Testing
 
 /// The GIF, WebP and TIFF files of issue 51, made by independent tools (`scripts/format-fixtures`: Pillow, `cwebp`,
-/// `tiffcp`) once per test process into a scratch folder, each beside Pillow's own RGBA decode of it.
+/// `tiffcp`) once per test process into `.bench/formats` (remade every time: it takes well under a second), each
+/// beside Pillow's own RGBA decode of it.
 enum FormatFixtures {
     static let folder: String? = {
         guard let photos = Reference.fixtureDirectory else { return nil }
-        let folder = Reference.temporaryPath("formats")
+        let folder = Reference.packageRoot.appendingPathComponent(".bench/formats").path
         let script = Reference.packageRoot.appendingPathComponent("scripts/format-fixtures").path
         guard let result = try? Reference.run("python3", [script, folder, photos + "/astronaut.ppm"]),
               result.status == 0

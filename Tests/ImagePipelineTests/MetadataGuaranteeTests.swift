@@ -39,7 +39,9 @@ import Testing
         Input(
             format: "png",
             save: """
-                info = PngImagePlugin.PngInfo(); info.add_text("Comment", "TEXT-SECRET-51"); info.add_itxt("XML:com.adobe.xmp", xmp.decode())
+                info = PngImagePlugin.PngInfo()
+                info.add_text("Comment", "TEXT-SECRET-51")
+                info.add_itxt("XML:com.adobe.xmp", xmp.decode())
                 im.save(path, exif=exif, pnginfo=info)
                 """, oriented: true),
         Input(format: "gif", save: "im.quantize(16).save(path, comment=comment)", oriented: false),

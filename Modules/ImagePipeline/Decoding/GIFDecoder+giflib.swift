@@ -11,22 +11,23 @@
     ///
     /// Records are read one at a time (`DGifGetRecordType`), never the whole file (`DGifSlurp`), so the screen's and
     /// the frame's sizes pass `DecodeLimits` before anything is allocated for them, and the frame's rows are kept only
-    /// as giflib decodes them: a header that lies about its size runs out of data before memory grows. Every failure
-    /// of giflib is `invalid_image`.
-    enum GIFDecoder: ImageFormatDecoding {
+    /// as giflib decodes them: a header that lies about its size runs out of data before memory grows. A screen
+    /// larger than the frame must be backed by the file's size (`CanvasLimit`). Every failure of giflib is
+    /// `invalid_image`.
+    package enum GIFDecoder: ImageFormatDecoding {
         /// `GIF87a` or `GIF89a`.
-        static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
+        package static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
             file.starts(with: Array("GIF87a".utf8)) || file.starts(with: Array("GIF89a".utf8))
         }
 
         /// The logical screen's size (bytes 6–9, little-endian), which the decoded picture has.
-        static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
             guard bytes.count >= 10, bytes.withUnsafeBufferPointer({ matches($0) }) else { return nil }
             return (Int(bytes[6]) | Int(bytes[7]) << 8, Int(bytes[8]) | Int(bytes[9]) << 8)
         }
 
         /// Decodes the first frame at full size (`minimumLongestEdge` is not used).
-        static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
+        package static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
             -> DecodedImage
         {
             guard matches(file) else { throw .invalidImage }
@@ -34,12 +35,14 @@
                 var error: Int32 = 0
                 guard let gif = DGifOpen(input, readGIFInput, &error) else { throw .invalidImage }
                 defer { DGifCloseFile(gif, &error) }
-                return try firstFrame(gif)
+                return try firstFrame(gif, fileSize: file.count)
             }
         }
 
         /// The first frame on the logical screen, with what the extensions before it said.
-        private static func firstFrame(_ gif: UnsafeMutablePointer<GifFileType>) throws(CodecError) -> DecodedImage {
+        private static func firstFrame(_ gif: UnsafeMutablePointer<GifFileType>, fileSize: Int) throws(CodecError)
+            -> DecodedImage
+        {
             let screen = (width: Int(gif.pointee.SWidth), height: Int(gif.pointee.SHeight))
             try DecodeLimits.check(width: screen.width, height: screen.height)
             var extensions = GIFExtensions()
@@ -50,6 +53,8 @@
                     try extensions.read(gif)
                 } else if record == IMAGE_DESC_RECORD_TYPE {
                     let frame = try GIFFrame.read(gif)
+                    try CanvasLimit.check(
+                        canvas: screen, frame: (frame.width, frame.height), fileSize: fileSize)
                     let pixels = try frame.placed(
                         onScreen: screen, transparentIndex: extensions.transparentIndex)
                     return DecodedImage(pixels: pixels, iccProfile: extensions.iccProfile)
@@ -144,7 +149,9 @@
         /// The image row of each row in file order: the four interlace passes, or the identity.
         var rowOrder: [Int] {
             guard interlaced else { return Array(0..<height) }
-            return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+            return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in
+                Array(stride(from: start, to: height, by: step))
+            }
         }
 
         /// The frame on a screen of `screen`'s size: RGB when it covers the screen and has no transparent colour,
@@ -168,7 +175,8 @@
                     if channels == 4 { pixels[p + 3] = index == transparentIndex ? 0 : 255 }
                 }
             }
-            return Bitmap(width: screen.width, height: screen.height, format: channels == 4 ? .rgba8 : .rgb8, bytes: pixels)
+            return Bitmap(
+                width: screen.width, height: screen.height, format: channels == 4 ? .rgba8 : .rgb8, bytes: pixels)
         }
     }
 #endif

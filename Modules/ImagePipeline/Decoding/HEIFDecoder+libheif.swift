@@ -61,7 +61,9 @@
             // An ICC profile's header alone is 128 bytes; the box cannot hold more than the file.
             guard size >= 128 else { return nil }
             var profile = [UInt8](repeating: 0, count: size)
-            let read = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+            let read = profile.withUnsafeMutableBytes {
+                heif_image_handle_get_raw_color_profile(handle, $0.baseAddress)
+            }
             return read.code == heif_error_Ok ? profile : nil
         }
 

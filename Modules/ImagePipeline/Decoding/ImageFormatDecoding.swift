@@ -47,3 +47,18 @@ extension PNGDecoder: ImageFormatDecoding {
 
 /// JPEG: the codec's own decoder, at the smallest DCT scale that covers `minimumLongestEdge`.
 extension JPEGDecoder: ImageFormatDecoding {}
+
+/// A GIF's logical screen or an animated WebP's canvas may be larger than its first frame, and the part the frame
+/// leaves uncovered costs memory without costing the file a byte. So a canvas larger than its first frame must be
+/// backed by the file's size: at most 4,096 pixels per byte (about the densest a GIF's LZW can be), else the header
+/// is taken for a lie (`invalid_image`) before the canvas is allocated.
+enum CanvasLimit {
+    static let pixelsPerByte = 4096
+
+    static func check(canvas: (width: Int, height: Int), frame: (width: Int, height: Int), fileSize: Int)
+        throws(CodecError)
+    {
+        let area = canvas.width * canvas.height
+        guard area <= frame.width * frame.height || area <= fileSize * pixelsPerByte else { throw .invalidImage }
+    }
+}

@@ -14,25 +14,25 @@
     /// length pass `DecodeLimits`, and the strips' or tiles' stored bytes must be able to hold the pixels they claim
     /// (a ratio per compression), before anything is decoded; the picture is then decoded in bands of whole strips or
     /// tile rows and kept only as each band decodes. Every failure of libtiff is `invalid_image`.
-    enum TIFFDecoder: ImageFormatDecoding {
+    package enum TIFFDecoder: ImageFormatDecoding {
         /// `II*\0` or `MM\0*` (classic TIFF), `II+\0` or `MM\0+` (BigTIFF).
-        static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
+        package static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
             TIFFHeader.matches(file)
         }
 
         /// Width and length from the first directory of a classic TIFF (nil for BigTIFF).
-        static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
             TIFFHeader.declaredSize(bytes)
         }
 
         /// Decodes the first directory at full size (`minimumLongestEdge` is not used).
-        static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
+        package static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
             -> DecodedImage
         {
             guard matches(file) else { throw .invalidImage }
             guard let options = TIFFOpenOptionsAlloc() else { throw .invalidImage }
             defer { TIFFOpenOptionsFree(options) }
-            // The largest strip buffer libtiff may need for the largest picture the limits allow (64 MP × 4 × 16 bits).
+            // The largest strip buffer libtiff may need for the largest picture the limits allow (64 MP, 4 × 16 bits).
             TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(DecodeLimits.maximumPixels * 8))
             TIFFOpenOptionsSetErrorHandlerExtR(options, dropTIFFMessage, nil)
             TIFFOpenOptionsSetWarningHandlerExtR(options, dropTIFFMessage, nil)
@@ -132,18 +132,7 @@
                     TIFFRGBAImageGet(&image, $0.baseAddress, UInt32(width), UInt32(rows))
                 }
                 guard read != 0 else { throw .invalidImage }
-                // libtiff packs each pixel as A << 24 | B << 16 | G << 8 | R.
-                for pixel in raster[0..<(width * rows)] {
-                    switch format {
-                    case .gray8: pixels.append(UInt8(truncatingIfNeeded: pixel))
-                    case .rgb8:
-                        pixels += [UInt8(truncatingIfNeeded: pixel), UInt8(truncatingIfNeeded: pixel >> 8),
-                                   UInt8(truncatingIfNeeded: pixel >> 16)]
-                    case .rgba8:
-                        pixels += [UInt8(truncatingIfNeeded: pixel), UInt8(truncatingIfNeeded: pixel >> 8),
-                                   UInt8(truncatingIfNeeded: pixel >> 16), UInt8(truncatingIfNeeded: pixel >> 24)]
-                    }
-                }
+                Self.unpack(raster[0..<(width * rows)], as: format, appendingTo: &pixels)
                 row += rows
             }
             // libtiff premultiplies unassociated alpha too; preparation flattens straight alpha.
@@ -151,6 +140,21 @@
             return DecodedImage(
                 pixels: Bitmap(width: width, height: height, format: format, bytes: pixels), orientation: orientation,
                 iccProfile: iccProfile())
+        }
+
+        /// libtiff's packed pixels (A << 24 | B << 16 | G << 8 | R) appended to `pixels` as `format`'s samples.
+        private static func unpack(
+            _ raster: ArraySlice<UInt32>, as format: BitmapFormat, appendingTo pixels: inout [UInt8]
+        ) {
+            let channels = format.bytesPerPixel, start = pixels.count
+            pixels.append(contentsOf: repeatElement(0, count: raster.count * channels))
+            pixels.withUnsafeMutableBufferPointer { out in
+                var p = start
+                for pixel in raster {
+                    for channel in 0..<channels { out[p + channel] = UInt8(truncatingIfNeeded: pixel >> (8 * channel)) }
+                    p += channels
+                }
+            }
         }
 
         /// Rows per band: whole strips or whole rows of tiles, at least 64 rows, at most the picture.
@@ -178,12 +182,16 @@
         handle?.assumingMemoryBound(to: MemoryInput.self)
     }
 
-    private func readTIFFInput(_ handle: thandle_t?, _ buffer: UnsafeMutableRawPointer?, _ count: tmsize_t) -> tmsize_t {
+    private func readTIFFInput(
+        _ handle: thandle_t?, _ buffer: UnsafeMutableRawPointer?, _ count: tmsize_t
+    ) -> tmsize_t {
         guard let input = tiffInput(handle), let buffer, count > 0 else { return 0 }
         return tmsize_t(input.pointee.read(into: buffer, count: Int(count)))
     }
 
-    private func writeTIFFInput(_ handle: thandle_t?, _ buffer: UnsafeMutableRawPointer?, _ count: tmsize_t) -> tmsize_t {
+    private func writeTIFFInput(
+        _ handle: thandle_t?, _ buffer: UnsafeMutableRawPointer?, _ count: tmsize_t
+    ) -> tmsize_t {
         0
     }
 
@@ -210,7 +218,8 @@
     }
 
     private func mapTIFFInput(
-        _ handle: thandle_t?, _ base: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ size: UnsafeMutablePointer<toff_t>?
+        _ handle: thandle_t?, _ base: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        _ size: UnsafeMutablePointer<toff_t>?
     ) -> Int32 {
         0
     }

@@ -9,16 +9,17 @@
     /// `EXIF` and the `XMP ` chunk are never read.
     ///
     /// The container is read by the demuxer (`WebPDemux`, which refuses a file whose chunks do not add up), the canvas
-    /// and the frame's bitstream sizes (`WebPGetFeatures`) pass `DecodeLimits` before the output is allocated, and
-    /// libwebp decodes straight into it. Every failure of libwebp is `invalid_image`.
-    enum WebPDecoder: ImageFormatDecoding {
+    /// and the frame's bitstream sizes (`WebPGetFeatures`) pass `DecodeLimits` (and a canvas larger than the frame
+    /// `CanvasLimit`) before the output is allocated, and libwebp decodes straight into it. Every failure of libwebp
+    /// is `invalid_image`.
+    package enum WebPDecoder: ImageFormatDecoding {
         /// `RIFF`, a size, `WEBP`.
-        static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
+        package static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
             file.count >= 12 && file.starts(with: Array("RIFF".utf8)) && Array(file[8..<12]) == Array("WEBP".utf8)
         }
 
         /// The canvas size libwebp reads from the first chunk's header (`WebPGetInfo`).
-        static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
             var width: Int32 = 0, height: Int32 = 0
             let known = bytes.withUnsafeBufferPointer { file in
                 matches(file) && WebPGetInfo(file.baseAddress, file.count, &width, &height) != 0
@@ -27,7 +28,7 @@
         }
 
         /// Decodes the first frame at full size (`minimumLongestEdge` is not used).
-        static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
+        package static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
             -> DecodedImage
         {
             guard matches(file), let base = file.baseAddress else { throw .invalidImage }
@@ -42,6 +43,8 @@
             var frame = WebPIterator()
             guard WebPDemuxGetFrame(demuxer, 1, &frame) != 0 else { throw .invalidImage }
             defer { WebPDemuxReleaseIterator(&frame) }
+            try CanvasLimit.check(
+                canvas: canvas, frame: (Int(frame.width), Int(frame.height)), fileSize: file.count)
             let pixels = try Self.pixels(of: frame, canvas: canvas)
             return DecodedImage(
                 pixels: pixels, orientation: Self.orientation(demuxer), iccProfile: Self.chunk("ICCP", of: demuxer))
