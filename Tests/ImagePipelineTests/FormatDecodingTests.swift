@@ -10,7 +10,7 @@ import Testing
 @Suite struct FormatDecodingTests {
     /// Lossless files: every sample as Pillow decodes it (palette, lossless WebP, each TIFF compression and layout).
     static let lossless = [
-        "still.gif", "plain.gif", "animated.gif", "transparent.gif", "lossless.webp", "alpha.webp", "animated.webp",
+        "still.gif", "plain.gif", "animated.gif", "transparent.gif", "gifsicle.gif", "lossless.webp", "alpha.webp", "animated.webp",
         "icc.webp", "raw.tif", "lzw.tif", "deflate.tif", "packbits.tif", "grey.tif", "tiled.tif", "striped.tif",
         "icc.tif",
     ]
