@@ -8,15 +8,20 @@ import Testing
 /// `tiffcp`) once per test process into `.bench/formats` (remade every time: it takes well under a second), each
 /// beside Pillow's own RGBA decode of it.
 enum FormatFixtures {
-    static let folder: String? = {
-        guard let photos = Reference.fixtureDirectory else { return nil }
+    /// The folder, or why there is none (the script's error output).
+    static let made: (folder: String?, failure: String) = {
+        guard let photos = Reference.fixtureDirectory else { return (nil, "scripts/image-fixtures failed") }
         let folder = Reference.packageRoot.appendingPathComponent(".bench/formats").path
         let script = Reference.packageRoot.appendingPathComponent("scripts/format-fixtures").path
-        guard let result = try? Reference.run("python3", [script, folder, photos + "/astronaut.ppm"]),
-              result.status == 0
-        else { return nil }
-        return folder
+        do {
+            let result = try Reference.run("python3", [script, folder, photos + "/astronaut.ppm"])
+            return result.status == 0 ? (folder, "") : (nil, result.stderr)
+        } catch {
+            return (nil, "\(error)")
+        }
     }()
+
+    static var folder: String? { made.folder }
 
     static let needed = ConditionTrait.enabled(
         if: folder != nil, "scripts/format-fixtures failed: `make install` adds Pillow, webp and libtiff-tools")
