@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
 
-APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb chromium chromium-driver libheif-dev libcurl4-openssl-dev libssl-dev qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross ruby ruby-jwt node-jose golang-go golang-github-golang-jwt-jwt-dev icc-profiles-free
+APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs golang-1.19-src pkg-config gdb chromium chromium-driver libheif-dev libgif-dev libwebp-dev libtiff-dev webp libtiff-tools gifsicle libcurl4-openssl-dev libssl-dev qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross ruby ruby-jwt node-jose golang-go golang-github-golang-jwt-jwt-dev icc-profiles-free
 PIP_PACKAGES := Pillow PyJWT selenium pillow-heif h2 cryptography
 SWIFT_TEST_FLAGS ?=
 

@@ -41,8 +41,8 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries
-        // From the system (Debian: libsqlite3-dev, zlib1g-dev, libheif-dev, libmicrohttpd-dev, libcurl4-openssl-dev,
-        // libssl-dev), each with a shim.h.
+        // From the system (Debian: libsqlite3-dev, zlib1g-dev, libheif-dev, libgif-dev, libwebp-dev, libtiff-dev,
+        // libmicrohttpd-dev, libcurl4-openssl-dev, libssl-dev), each with a shim.h.
         .systemLibrary(
             name: "CSQLite", path: "Modules/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
@@ -52,6 +52,12 @@ let package = Package(
         // HEIC photos on Linux; Apple platforms decode them through ImageIO and never build it.
         .systemLibrary(
             name: "CHeif", path: "Modules/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // GIF, WebP and TIFF photos on Linux (issue 51); Apple platforms decode them through ImageIO.
+        .systemLibrary(name: "CGif", path: "Modules/CGif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CWebP", path: "Modules/CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CTIFF", path: "Modules/CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // The emulator's HTTP server.
         .systemLibrary(
             name: "CMicroHTTPD", path: "Modules/CMicroHTTPD", pkgConfig: "libmicrohttpd",
@@ -83,12 +89,17 @@ let package = Package(
         // The JPEG codec (encoder, decoder, area resampler): imports nothing, not even Foundation, so it also
         // compiles in Embedded Swift (`make arm-lab` runs it on arm64 under qemu; Docs/JPEGCodec.md).
         .target(name: "JPEGCodec", path: "Modules/JPEGCodec"),
-        // Photo preparation (spec 7.9) over JPEGCodec: PNG decoding through CZlib, HEIC through ImageIO on Apple
-        // platforms and libheif (CHeif) on Linux, the preparation policy, the `ReceptionError` seam.
+        // Photo preparation (spec 7.9) over JPEGCodec: PNG decoding through CZlib; HEIC, GIF, WebP and TIFF through
+        // ImageIO on Apple platforms and libheif, giflib, libwebp and libtiff on Linux; the preparation policy, the
+        // `ReceptionError` seam.
         .target(
             name: "ImagePipeline",
             dependencies: [
-                "ReceptionCore", "Digest", "JPEGCodec", "CZlib", .target(name: "CHeif", condition: .when(platforms: [.linux])),
+                "ReceptionCore", "Digest", "JPEGCodec", "CZlib",
+                .target(name: "CHeif", condition: .when(platforms: [.linux])),
+                .target(name: "CGif", condition: .when(platforms: [.linux])),
+                .target(name: "CWebP", condition: .when(platforms: [.linux])),
+                .target(name: "CTIFF", condition: .when(platforms: [.linux])),
             ],
             path: "Modules/ImagePipeline"),
         // The client side of the HTTP protocol: typed endpoints, cooldowns, token refresh, halting, the event stream.

@@ -5,8 +5,8 @@ import ReceptionCore
 
 /// The `decode` and `prepare` commands: the decoders and spec 7.9 preparation on a file, timed in process.
 enum PhotoCommands {
-    /// PNG, JPEG or HEIC through our decoders (alpha flattened onto white, EXIF orientation not applied; a HEIC
-    /// comes out upright), else PPM/PGM.
+    /// PNG, JPEG, HEIC, GIF, WebP or TIFF through `ImageDecoder` (alpha flattened onto white, orientation not
+    /// applied; a HEIC comes out upright; an animation's first frame), else PPM/PGM.
     static func readImage(_ bytes: consuming [UInt8]) throws(CodecError) -> Bitmap {
         if bytes.starts(with: [0x50]) { return try PortablePixmap.decode(bytes) }
         return PixelOperations.flattenOntoWhite(try ImageDecoder.decode(bytes).pixels)

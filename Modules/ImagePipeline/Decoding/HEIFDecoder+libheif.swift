@@ -9,7 +9,20 @@
     /// not applied again. 10-bit images are reduced to 8 bits by libheif; alpha stays straight for preparation to
     /// flatten onto white. Every failure of libheif is `invalid_image`, a size over the decoders' limits
     /// `image_too_large`; nothing of the file can make this code trap.
-    enum HEIFDecoder {
+    ///
+    /// The colour profile of the `colr` box is reported when it is an ICC profile (`prof` or `rICC`); an `nclx`
+    /// box (colour primaries and transfer as code points, no profile) is reported as nil, i.e. sRGB.
+    enum HEIFDecoder: ImageFormatDecoding {
+        /// A HEIF still image's `ftyp` brand (`HEIFFile`).
+        static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool { HEIFFile.matches(file) }
+
+        /// libheif decodes at full size; `minimumLongestEdge` is not used.
+        static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
+            -> DecodedImage
+        {
+            try decode(file)
+        }
+
         static func decode(_ file: UnsafeBufferPointer<UInt8>) throws(CodecError) -> DecodedImage {
             guard let base = file.baseAddress, let context = heif_context_alloc() else { throw .invalidImage }
             defer { heif_context_free(context) }
@@ -35,7 +48,23 @@
             guard let image else { throw Self.error(decoded) }
             defer { heif_image_release(image) }
             guard decoded.code == heif_error_Ok else { throw Self.error(decoded) }
-            return try Self.pixels(of: image, channels: hasAlpha ? 4 : 3, premultiplied: premultiplied)
+            var result = try Self.pixels(of: image, channels: hasAlpha ? 4 : 3, premultiplied: premultiplied)
+            result.iccProfile = Self.iccProfile(of: handle)
+            return result
+        }
+
+        /// The raw ICC profile of the primary image's `colr` box (`prof` or `rICC`); nil for none or `nclx`.
+        private static func iccProfile(of handle: OpaquePointer) -> [UInt8]? {
+            let type = heif_image_handle_get_color_profile_type(handle)
+            guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+            let size = heif_image_handle_get_raw_color_profile_size(handle)
+            // An ICC profile's header alone is 128 bytes; the box cannot hold more than the file.
+            guard size >= 128 else { return nil }
+            var profile = [UInt8](repeating: 0, count: size)
+            let read = profile.withUnsafeMutableBytes {
+                heif_image_handle_get_raw_color_profile(handle, $0.baseAddress)
+            }
+            return read.code == heif_error_Ok ? profile : nil
         }
 
         /// The interleaved 8-bit plane copied into a `Bitmap`, row by row (libheif pads rows to its stride).

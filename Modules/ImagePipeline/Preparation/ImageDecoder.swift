@@ -1,18 +1,45 @@
 import JPEGCodec
 
-/// Picks the decoder by the file's signature: PNG, JPEG, or a HEIF still image (HEIC) where the platform has a
-/// HEIF decoder (ImageIO on Apple platforms, libheif on Linux); anything else is `invalid_image`.
+/// Picks the decoder by the file's signature from `formats`, one `ImageFormatDecoding` per format: PNG and JPEG
+/// with our own decoders everywhere; on Apple platforms every other format ImageIO reads (HEIC, GIF, WebP, TIFF, …)
+/// through ImageIO; on Linux HEIC through libheif, GIF through giflib, WebP through libwebp and TIFF through libtiff.
+/// Anything no decoder recognises is `invalid_image`.
 package enum ImageDecoder {
+    /// The decoders, asked in order; the first whose signature matches decodes the file.
+    static var formats: [any ImageFormatDecoding.Type] {
+        var formats: [any ImageFormatDecoding.Type] = [PNGDecoder.self, JPEGDecoder.self]
+        #if canImport(ImageIO) && canImport(CoreGraphics)
+        formats.append(ImageIODecoder.self)
+        #else
+        #if canImport(CHeif)
+        formats.append(HEIFDecoder.self)
+        #endif
+        #if canImport(CGif)
+        formats.append(GIFDecoder.self)
+        #endif
+        #if canImport(CWebP)
+        formats.append(WebPDecoder.self)
+        #endif
+        #if canImport(CTIFF)
+        formats.append(TIFFDecoder.self)
+        #endif
+        #endif
+        return formats
+    }
+
+    /// The decoder for `file`, by its signature; nil when no decoder here reads it.
+    static func format(of file: UnsafeBufferPointer<UInt8>) -> (any ImageFormatDecoding.Type)? {
+        formats.first { $0.matches(file) }
+    }
+
     /// Decodes `bytes`; a JPEG is decoded at the smallest DCT scale whose longer edge is still at least
-    /// `minimumLongestEdge` (PNG has no cheaper reduced decode and is always full size).
+    /// `minimumLongestEdge` (ImageIO scales too; the other decoders decode at full size).
     package static func decode(_ bytes: [UInt8], minimumLongestEdge: Int? = nil) throws(CodecError)
         -> DecodedImage
     {
         try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in
-            if PNGDecoder.matches(file) { return try PNGDecoder.decode(file) }
-            if JPEGDecoder.matches(file) { return try JPEGDecoder.decode(file, minimumLongestEdge: minimumLongestEdge) }
-            if HEIFFile.matches(file) { return try decodeHEIF(file, minimumLongestEdge: minimumLongestEdge) }
-            throw .invalidImage
+            guard let format = format(of: file) else { throw .invalidImage }
+            return try format.decode(file, minimumLongestEdge: minimumLongestEdge)
         }
     }
 
@@ -72,28 +99,9 @@ package enum ImageDecoder {
         return (.pixels(pixels), decoded.orientation, decoded.iccProfile)
     }
 
-    /// A HEIF still image through the platform's decoder; `invalid_image` where there is none. ImageIO scales
-    /// while decoding, to a long edge of `minimumLongestEdge`; libheif decodes at full size.
-    private static func decodeHEIF(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
-        -> DecodedImage
-    {
-        #if canImport(ImageIO) && canImport(CoreGraphics)
-        return try ImageIODecoder.decode(file, maximumLongestEdge: minimumLongestEdge)
-        #elseif canImport(CHeif)
-        return try HEIFDecoder.decode(file)
-        #else
-        throw .invalidImage
-        #endif
-    }
-
-    /// The pixel size a file declares, read from its header without decoding (nil when it is not a PNG or JPEG
-    /// with a readable header). Preparation uses it to pick the reduced JPEG decode.
+    /// The stored pixel size a file declares, read from its header without decoding (nil when no decoder
+    /// recognises it or its header cannot be read cheaply). Preparation uses it to pick the reduced JPEG decode.
     package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-        if bytes.count >= 24, bytes.starts(with: PNGDecoder.signature) {
-            let w = Int(bytes[16]) << 24 | Int(bytes[17]) << 16 | Int(bytes[18]) << 8 | Int(bytes[19])
-            let h = Int(bytes[20]) << 24 | Int(bytes[21]) << 16 | Int(bytes[22]) << 8 | Int(bytes[23])
-            return (w, h)
-        }
-        return JPEGDecoder.declaredSize(bytes)
+        bytes.withUnsafeBufferPointer { format(of: $0) }?.declaredSize(bytes)
     }
 }

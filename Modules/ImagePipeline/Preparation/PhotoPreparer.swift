@@ -3,7 +3,7 @@ import Foundation
 import JPEGCodec
 import ReceptionCore
 
-/// The default `ImagePreparing`: decodes a PNG or JPEG with our own decoders, then follows spec 7.9 exactly —
+/// The default `ImagePreparing`: decodes the photo (`ImageDecoder`, any format it reads), then follows spec 7.9 —
 /// rounds at a maximum edge of 2,048 px shrinking ×0.75 (up to five rounds), the quality ladder 0.85, 0.75 … 0.25
 /// until the JPEG is at most 1,048,576 bytes, `image_too_large` when nothing fits.
 ///
