@@ -17,17 +17,16 @@ enum PrepareColourBenchmark {
         let tagged = [UInt8](try Data(contentsOf: URL(fileURLWithPath: files.tagged)))
         let preparer = PhotoPreparer()
         let clock = ContinuousClock()
-        func seconds(_ bytes: [UInt8]) throws -> (Double, PhotoPreparer.Outcome) {
+        func timed(_ bytes: [UInt8]) throws -> (Double, PhotoPreparer.Outcome) {
             let start = clock.now
             let outcome = try preparer.prepareReporting(bytes)
-            let elapsed = clock.now - start
-            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18, outcome)
+            return (Self.seconds(clock.now - start), outcome)
         }
         var plainBest = Double.infinity, taggedBest = Double.infinity
         var outcomes: [PhotoPreparer.Outcome] = []
         for _ in 0..<runs {
-            let (plain, plainOutcome) = try seconds(untagged)
-            let (converted, taggedOutcome) = try seconds(tagged)
+            let (plain, plainOutcome) = try timed(untagged)
+            let (converted, taggedOutcome) = try timed(tagged)
             plainBest = min(plainBest, plain)
             taggedBest = min(taggedBest, converted)
             outcomes = [plainOutcome, taggedOutcome]
@@ -45,8 +44,7 @@ enum PrepareColourBenchmark {
             conversion.apply(to: &pixels)
             let elapsed = clock.now - start
             tablesBest = min(tablesBest, Self.seconds(built - start))
-            conversionBest = min(
-                conversionBest, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+            conversionBest = min(conversionBest, Self.seconds(elapsed))
         }
         print("PrepareColour: \(width)x\(height) camera-like JPEG (q92 4:2:0), in process, best of \(runs) alternating")
         print("conversion alone on \(resized.width)x\(resized.height): \(fmt(conversionBest * 1000, 2)) ms, of which "

@@ -90,19 +90,12 @@ struct CardTests {
         app.reception.onPaywall = { presented.append($0) }
         app.reception.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]
         try await app.send("hi")
-        let device = try #require(try await service.devices().first?["id"] as? String)
         let synced = await until {
             ((try? await service.devices().first?["paywalls"] as? [[String: String]]) ?? []) == [["id": "pro", "title": "Pro"]]
         }
         #expect(synced, "the available paywalls reached the service")
-        try await service.admin("POST", "devices/\(device)/messages", ["kind": "PAYWALL", "paywallId": "pro", "text": "50% off"])
         app.reception.openChat()
-        let arrived = await until {
-            await app.reception.chat?.refresh()
-            return app.reception.chat?.messages.contains { $0.kind == .paywall } == true
-        }
-        try #require(arrived)
-        let card = try #require(app.reception.chat?.messages.first { $0.kind == .paywall })
+        let card = try await app.receivePaywallCard()
         #expect(app.reception.tapCard(card))
         #expect(presented == ["pro"] && app.events.contains(.paywallOpened))
         app.reception.paywallAvailability = { _ in false }

@@ -23,15 +23,8 @@ struct HostScreenTests {
     func paywallCard(_ app: App, _ service: Service) async throws -> ChatMessage {
         app.reception.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]
         try await app.send("hi")
-        let device = try #require(try await service.devices().first?["id"] as? String)
-        try await service.admin("POST", "devices/\(device)/messages", ["kind": "PAYWALL", "paywallId": "pro", "text": "50% off"])
         app.reception.openChat()
-        let arrived = await until {
-            await app.reception.chat?.refresh()
-            return app.reception.chat?.messages.contains { $0.kind == .paywall } == true
-        }
-        try #require(arrived)
-        return try #require(app.reception.chat?.messages.first { $0.kind == .paywall })
+        return try await app.receivePaywallCard()
     }
 
     @Test("a host following the documented path sees its paywall over the chat sheet, and the chat stays open")

@@ -239,17 +239,27 @@ extension App {
     /// The team sends a review card to this install's device (after its first send); returns the card once the
     /// chat shows it.
     func receiveReviewCard() async throws -> ChatMessage {
-        let device = try #require(try await service.devices().first?["id"] as? String)
         // Seed 001: review cards need the app's App Store ID.
         try await service.admin("PATCH", "app", ["appStoreId": "1"])
-        try await service.admin("POST", "devices/\(device)/messages",
-                                ["kind": "REVIEW", "reviewUrl": "https://apps.apple.com/app/id1?action=write-review"])
+        return try await receiveCard(
+            ["kind": "REVIEW", "reviewUrl": "https://apps.apple.com/app/id1?action=write-review"], kind: .review)
+    }
+
+    /// An offer card for the paywall `pro` ("50% off"), sent by the team and loaded into the open chat.
+    func receivePaywallCard() async throws -> ChatMessage {
+        try await receiveCard(["kind": "PAYWALL", "paywallId": "pro", "text": "50% off"], kind: .paywall)
+    }
+
+    /// The card `body` describes, sent by the team to this install's device and loaded into the chat.
+    private func receiveCard(_ body: [String: String], kind: MessageKind) async throws -> ChatMessage {
+        let device = try #require(try await service.devices().first?["id"] as? String)
+        try await service.admin("POST", "devices/\(device)/messages", body)
         let arrived = await until {
             await reception.chat?.refresh()
-            return reception.chat?.messages.contains { $0.kind == .review } == true
+            return reception.chat?.messages.contains { $0.kind == kind } == true
         }
         try #require(arrived)
-        return try #require(reception.chat?.messages.first { $0.kind == .review })
+        return try #require(reception.chat?.messages.first { $0.kind == kind })
     }
 
     /// Waits until the session of `engine` has ended and no request of this install is on the wire. From then on an

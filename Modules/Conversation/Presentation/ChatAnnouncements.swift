@@ -37,9 +37,7 @@ public struct ChatAnnouncements: Sendable, Hashable {
 
     /// The screen shows `presentation` without announcing it (it appears again): its rows count as seen.
     public mutating func seen(_ presentation: TranscriptPresentation) {
-        started = false
-        _ = announcements(for: presentation)
-        started = true
+        record(presentation)
     }
 
     /// What to announce now that the screen shows `presentation`, in order: the banner, the new replies oldest
@@ -51,22 +49,24 @@ public struct ChatAnnouncements: Sendable, Hashable {
     /// What to announce now that the screen shows `presentation` (the transcript part a screen lays out; the
     /// composer is never announced).
     public mutating func announcements(for presentation: TranscriptPresentation) -> [String] {
-        let bannerNow = presentation.banner?.kind ?? .hidden
-        let typingNow = presentation.typingText != nil
-        defer {
-            started = true
-            seenRows.formUnion(presentation.rows.map(\.id))
-            typing = typingNow
-            banner = bannerNow
-        }
+        defer { record(presentation) }
         guard started else { return [] }
+        let typingNow = presentation.typingText != nil
         var spoken: [String] = []
-        if bannerNow != banner, let text = presentation.banner?.text { spoken.append(text) }
+        if presentation.banner?.kind ?? .hidden != banner, let text = presentation.banner?.text { spoken.append(text) }
         // While the opening load runs, new rows are the history it brings.
         for row in presentation.rows where row.side == .team && !seenRows.contains(row.id) && !presentation.isOpening {
             spoken.append(row.announcement)
         }
         if typingNow, !typing, let text = presentation.typingText { spoken.append(text) }
         return spoken
+    }
+
+    /// Takes `presentation` as shown: its rows seen, its typing line and banner the last ones.
+    private mutating func record(_ presentation: TranscriptPresentation) {
+        started = true
+        seenRows.formUnion(presentation.rows.map(\.id))
+        typing = presentation.typingText != nil
+        banner = presentation.banner?.kind ?? .hidden
     }
 }

@@ -39,9 +39,7 @@ extension PNGDecoder: ImageFormatDecoding {
     /// IHDR's width and height (bytes 16–23, big-endian).
     package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         guard bytes.count >= 24, bytes.starts(with: signature) else { return nil }
-        let w = Int(bytes[16]) << 24 | Int(bytes[17]) << 16 | Int(bytes[18]) << 8 | Int(bytes[19])
-        let h = Int(bytes[20]) << 24 | Int(bytes[21]) << 16 | Int(bytes[22]) << 8 | Int(bytes[23])
-        return (w, h)
+        return bytes.withUnsafeBufferPointer { (PNGChunks.bigEndian32($0, 16), PNGChunks.bigEndian32($0, 20)) }
     }
 }
 

@@ -24,12 +24,6 @@ package struct ICCProfile: Equatable {
     static let maximumTags = 1024
 
     /// Reads `bytes`; nil when they are not a matrix/TRC RGB or grey profile this reader understands.
-    package init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let colours = ICCProfileReader(bytes)?.colours() else { return nil }
-        self.colours = colours
-    }
-
-    /// Reads `bytes`; see `init(_:)` for the buffer.
     package init?(_ bytes: [UInt8]) {
         guard let colours = bytes.withUnsafeBufferPointer({ ICCProfileReader($0)?.colours() }) else { return nil }
         self.colours = colours

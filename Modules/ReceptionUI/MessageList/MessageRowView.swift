@@ -76,42 +76,35 @@
             }
         }
 
-        /// The row's controls as VoiceOver actions: the status line's control (Retry or Cancel, when it can be
-        /// used), the card's button, and each confirmed photo's viewer.
+        /// The row's controls (`MessageRow.controls`) as VoiceOver actions: the status line's control when it can be
+        /// used, the card's button (a disabled offer answers "No longer available" itself), each confirmed photo's
+        /// viewer and each link.
         @ViewBuilder
         private var actions: some View {
-            if let status = row.status, let action = status.action, let title = status.actionTitle,
-               status.isActionEnabled {
-                Button {
-                    Task { await StatusLine.perform(action, rowID: row.id, model: model) }
-                } label: {
-                    Text(verbatim: title)
-                }
-            }
-            if let card = row.card {
-                Button {
-                    host.tapCard(messageID: row.id)
-                } label: {
-                    Text(verbatim: card.buttonTitle)
-                }
-            }
-            ForEach(row.photos) { photo in
-                if case .confirmed(let attachment) = photo.source {
-                    Button {
-                        openPhoto(attachment)
-                    } label: {
-                        Text(verbatim: row.controls.first { $0.kind == .photo(id: photo.id) }?.label ?? photo.accessibilityLabel)
-                    }
-                }
-            }
             ForEach(row.controls) { control in
-                if case .link(let url) = control.kind {
+                if control.isEnabled || control.kind == .card {
                     Button {
-                        _ = host.openMessageLink(url)
+                        perform(control)
                     } label: {
                         Text(verbatim: control.label)
                     }
                 }
+            }
+        }
+
+        /// What the control does, the same as its button on screen.
+        private func perform(_ control: MessageRow.Control) {
+            switch control.kind {
+            case .status(let action):
+                Task { await StatusLine.perform(action, rowID: row.id, model: model) }
+            case .card:
+                host.tapCard(messageID: row.id)
+            case .photo(let id):
+                if case .confirmed(let attachment) = row.photos.first(where: { $0.id == id })?.source {
+                    openPhoto(attachment)
+                }
+            case .link(let url):
+                _ = host.openMessageLink(url)
             }
         }
     }
