@@ -1,3 +1,5 @@
+import JPEGCodec
+
 /// A TIFF file's byte order and first directory, read without libtiff: enough to recognise the file and to
 /// declare its size.
 enum TIFFHeader {
@@ -12,23 +14,17 @@ enum TIFFHeader {
     /// ImageWidth (256) and ImageLength (257) of a classic TIFF's first directory; nil for BigTIFF or a directory
     /// that is cut short.
     static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-        guard bytes.count >= 8, bytes.withUnsafeBufferPointer({ matches($0) }) else { return nil }
-        let little = bytes[0] == 0x49
-        func read(_ offset: Int, _ count: Int) -> Int? {
-            guard offset >= 0, offset + count <= bytes.count else { return nil }
-            let slice = bytes[offset..<(offset + count)]
-            return (little ? slice.reversed() : Array(slice)).reduce(0) { $0 << 8 | Int($1) }
+        bytes.withUnsafeBufferPointer { (file) -> (width: Int, height: Int)? in
+            guard matches(file), let directory = TIFFDirectory(tiff: file) else { return nil }
+            var width: Int?, height: Int?
+            for index in 0..<directory.entryCount {
+                guard let entry = directory.entry(index) else { return nil }
+                // SHORT (3) values sit in the first two bytes of the value field, LONG (4) in all four.
+                let value = entry.type == 3 || entry.type == 4 ? directory.value(index, long: entry.type == 4) : nil
+                if entry.tag == 256 { width = value } else if entry.tag == 257 { height = value }
+            }
+            guard let width, let height else { return nil }
+            return (width, height)
         }
-        guard read(2, 2) == 42, let directory = read(4, 4), let entries = read(directory, 2) else { return nil }
-        var width: Int?, height: Int?
-        for entry in 0..<entries {
-            let at = directory + 2 + entry * 12
-            guard let tag = read(at, 2), let type = read(at + 2, 2) else { return nil }
-            // SHORT (3) values sit in the first two bytes of the value field, LONG (4) in all four.
-            let value = type == 3 ? read(at + 8, 2) : type == 4 ? read(at + 8, 4) : nil
-            if tag == 256 { width = value } else if tag == 257 { height = value }
-        }
-        guard let width, let height else { return nil }
-        return (width, height)
     }
 }
