@@ -55,8 +55,14 @@ check-imports:
 # and both sample apps compiled to arm64 objects in Swift 6 mode at -Onone (IOS_BUILD_OPT="-Onone -O" for both) and
 # ReceptionExample linked into an arm64 executable (about 2 min); it fails on a compile error or on a symbol left
 # unresolved beyond the SDK snapshot's stub gaps. Without an SDK it prints one `skipped:` line and succeeds.
+# Then the size on iOS (scripts/ios-size --reuse, Docs/Footprint.md "Size on iOS"): what each SDK module keeps in
+# ReceptionExample at -O, from ld64's link map, failing on growth beyond 10% of Benchmarks/Footprint/recorded-ios.json.
+# Both optimisation levels are built by default (IOS_BUILD_OPT; the -O build, about 4 min, gives the size).
+IOS_BUILD_OPT ?= -Onone -O
 ios-check:
-	@python3 scripts/ios-check
+	@IOS_BUILD_OPT="$(IOS_BUILD_OPT)" python3 scripts/ios-check
+	@case " $(IOS_BUILD_OPT) " in *" -O "*) python3 scripts/ios-size --reuse;; \
+	*) echo "ios-size: skipped: IOS_BUILD_OPT has no -O build";; esac
 
 # The privacy manifests (scripts/privacy-check, Docs/Apple.md "Privacy manifests"): each PrivacyInfo.xcprivacy parses
 # as a property list, says no tracking and the data the SDK collects, and is copied by its target in Package.swift;
@@ -128,6 +134,7 @@ docs-serve: docs
 # memory of an idle SDK and of an open chat (`--run`). FOOTPRINT_FLAGS=--record writes a new recorded size.
 footprint: install
 	python3 scripts/footprint --run $(FOOTPRINT_FLAGS)
+	python3 scripts/ios-size $(FOOTPRINT_FLAGS)
 
 # The test suite without the install step (for quick local runs).
 test-only:

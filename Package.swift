@@ -235,7 +235,7 @@ let package = Package(
         // whose release binary size is the baseline of the SDK's added size.
         .executableTarget(
             name: "Footprint", dependencies: ["ReceptionKit", "ReceptionCore", "ImagePipeline"],
-            path: "Benchmarks/Footprint", exclude: ["malloc-counter.c", "recorded.json"]),
+            path: "Benchmarks/Footprint", exclude: ["malloc-counter.c", "recorded.json", "recorded-ios.json"]),
         .executableTarget(name: "FootprintHost", path: "Benchmarks/FootprintHost"),
         // The bounded reliability run of `make soak`: installs sending under faults and kills, nothing lost or doubled.
         .executableTarget(

@@ -249,35 +249,84 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// The palette.
-    public var colors: Colors
+    public var colors: Colors {
+        get { storage.values.colors }
+        set { update { $0.colors = newValue } }
+    }
     /// The title and welcome texts.
-    public var texts: Texts
+    public var texts: Texts {
+        get { storage.values.texts }
+        set { update { $0.texts = newValue } }
+    }
     /// Light, dark or system.
-    public var colorScheme: ColorScheme
+    public var colorScheme: ColorScheme {
+        get { storage.values.colorScheme }
+        set { update { $0.colorScheme = newValue } }
+    }
     /// Whether the SDK-presented chat shows a close button.
-    public var showsCloseButton: Bool
+    public var showsCloseButton: Bool {
+        get { storage.values.showsCloseButton }
+        set { update { $0.showsCloseButton = newValue } }
+    }
     /// The close button's symbol.
-    public var closeIcon: CloseIcon
+    public var closeIcon: CloseIcon {
+        get { storage.values.closeIcon }
+        set { update { $0.closeIcon = newValue } }
+    }
     /// An image for the close button, drawn instead of `closeIcon`.
-    public var closeImage: AppearanceImage?
+    public var closeImage: AppearanceImage? {
+        get { storage.values.closeImage }
+        set { update { $0.closeImage = newValue } }
+    }
     /// Parts of the chat that are not shown.
-    public var hiddenElements: Set<Element>
+    public var hiddenElements: Set<Element> {
+        get { storage.values.hiddenElements }
+        set { update { $0.hiddenElements = newValue } }
+    }
     /// The design of the system font.
-    public var fontDesign: FontDesign
+    public var fontDesign: FontDesign {
+        get { storage.values.fontDesign }
+        set { update { $0.fontDesign = newValue } }
+    }
     /// A font of the host app (by name), used instead of the system font.
-    public var customFontName: String?
+    public var customFontName: String? {
+        get { storage.values.customFontName }
+        set { update { $0.customFontName = newValue } }
+    }
     /// Whether older outgoing bubbles lighten as newer text messages follow.
-    public var fadesOlderMessages: Bool
+    public var fadesOlderMessages: Bool {
+        get { storage.values.fadesOlderMessages }
+        set { update { $0.fadesOlderMessages = newValue } }
+    }
     /// The welcome icon.
-    public var welcomeIcon: WelcomeIcon
+    public var welcomeIcon: WelcomeIcon {
+        get { storage.values.welcomeIcon }
+        set { update { $0.welcomeIcon = newValue } }
+    }
     /// Review cards.
-    public var reviewCard: Card
+    public var reviewCard: Card {
+        get { storage.values.reviewCard }
+        set { update { $0.reviewCard = newValue } }
+    }
     /// Paywall (offer) cards.
-    public var offerCard: Card
+    public var offerCard: Card {
+        get { storage.values.offerCard }
+        set { update { $0.offerCard = newValue } }
+    }
     /// Whether agent replies show the teammate's photo. Only the dashboard can turn it on (seed 001).
-    public package(set) var showsTeamPhotos = false
+    public package(set) var showsTeamPhotos: Bool {
+        get { storage.values.showsTeamPhotos }
+        set { update { $0.showsTeamPhotos = newValue } }
+    }
     /// Whether agent replies show the teammate's first name. Only the dashboard can turn it on (seed 001).
-    public package(set) var showsTeamNames = false
+    public package(set) var showsTeamNames: Bool {
+        get { storage.values.showsTeamNames }
+        set { update { $0.showsTeamNames = newValue } }
+    }
+
+    /// Every choice, held once behind a reference: the appearance travels through SwiftUI's environment into
+    /// every view of the chat, and a one-reference value keeps each of those views' copy code small (Docs/Footprint.md).
+    private var storage: Storage
 
     /// An appearance; every argument has the built-in default.
     public init(
@@ -287,19 +336,54 @@ public struct ChatAppearance: Sendable, Hashable {
         fadesOlderMessages: Bool = false, welcomeIcon: WelcomeIcon = WelcomeIcon(),
         reviewCard: Card = Card(icon: "star.fill"), offerCard: Card = Card(icon: "gift.fill")
     ) {
-        self.colors = colors
-        self.texts = texts
-        self.colorScheme = colorScheme
-        self.showsCloseButton = showsCloseButton
-        self.closeIcon = closeIcon
-        self.closeImage = closeImage
-        self.hiddenElements = hiddenElements
-        self.fontDesign = fontDesign
-        self.customFontName = customFontName
-        self.fadesOlderMessages = fadesOlderMessages
-        self.welcomeIcon = welcomeIcon
-        self.reviewCard = reviewCard
-        self.offerCard = offerCard
+        storage = Storage(Values(
+            colors: colors, texts: texts, colorScheme: colorScheme, showsCloseButton: showsCloseButton,
+            closeIcon: closeIcon, closeImage: closeImage, hiddenElements: hiddenElements, fontDesign: fontDesign,
+            customFontName: customFontName, fadesOlderMessages: fadesOlderMessages, welcomeIcon: welcomeIcon,
+            reviewCard: reviewCard, offerCard: offerCard))
+    }
+
+    public static func == (lhs: ChatAppearance, rhs: ChatAppearance) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.values == rhs.storage.values
+    }
+
+    /// Hashes the palette and the font choices: equal appearances hash alike, and the rest is left to `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(colors)
+        hasher.combine(fontDesign)
+        hasher.combine(customFontName)
+    }
+
+    /// Changes the values, copying them first when another appearance shares them (value semantics).
+    private mutating func update(_ change: (inout Values) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(storage.values)
+        }
+        change(&storage.values)
+    }
+
+    private struct Values: Equatable {
+        var colors: Colors
+        var texts: Texts
+        var colorScheme: ColorScheme
+        var showsCloseButton: Bool
+        var closeIcon: CloseIcon
+        var closeImage: AppearanceImage?
+        var hiddenElements: Set<Element>
+        var fontDesign: FontDesign
+        var customFontName: String?
+        var fadesOlderMessages: Bool
+        var welcomeIcon: WelcomeIcon
+        var reviewCard: Card
+        var offerCard: Card
+        var showsTeamPhotos = false
+        var showsTeamNames = false
+    }
+
+    /// Mutated only through `update`, when this appearance is its one owner; never shared while it changes.
+    private final class Storage: @unchecked Sendable {
+        var values: Values
+        init(_ values: Values) { self.values = values }
     }
 
     /// Whether `element` is shown.

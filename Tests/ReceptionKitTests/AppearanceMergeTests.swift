@@ -28,6 +28,31 @@ struct AppearanceMergeTests {
         return look
     }()
 
+    /// The appearance keeps its values in one shared box (for size on iOS): a copy still changes alone.
+    @Test func aCopyChangesAloneAndEqualityReadsEveryValue() {
+        let original = Self.hostLook
+        var copy = original
+        #expect(copy == original)
+        #expect(copy.hashValue == original.hashValue)
+        copy.offerCard.icon = "cart"
+        copy.hiddenElements.insert(.title)
+        copy.welcomeIcon.size = 500
+        #expect(original.offerCard.icon == "gift.fill")
+        #expect(!original.hiddenElements.contains(.title))
+        #expect(original.welcomeIcon.size == 40)
+        #expect(copy.welcomeIcon.size == 160, "a nested value's clamp still runs through the box")
+        #expect(copy != original)
+        var back = copy
+        back.offerCard.icon = "gift.fill"
+        back.hiddenElements.remove(.title)
+        back.welcomeIcon.size = 40
+        #expect(back == original, "equal values in different boxes are equal")
+        #expect(back.hashValue == original.hashValue)
+        var other = original
+        other.texts.welcomeText = "Write to us"
+        #expect(other != original, "a change hashed or not is seen by ==")
+    }
+
     @Test func absentRemoteKeysKeepTheHostsValues() throws {
         let merged = try merge("{}", over: Self.hostLook)
         #expect(merged == Self.hostLook)

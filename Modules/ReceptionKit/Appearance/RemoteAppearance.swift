@@ -142,14 +142,16 @@ extension ChatAppearance {
         }
         if let cards = json["cards"] {
             let colors = result.colors
+            var hidden = result.hiddenElements
             if let review = cards["review"]?.object {
                 Self.mergeCard(review, into: &result.reviewCard, icon: .reviewIcon, accessory: .reviewAccessory,
-                               hidden: &result.hiddenElements, colors: colors, context)
+                               hidden: &hidden, colors: colors, context)
             }
             if let offer = cards["offer"]?.object {
                 Self.mergeCard(offer, into: &result.offerCard, icon: .offerIcon, accessory: .offerAccessory,
-                               hidden: &result.hiddenElements, colors: colors, context)
+                               hidden: &hidden, colors: colors, context)
             }
+            result.hiddenElements = hidden
         }
         if let visibility = json["visibility"]?.object {
             for (name, value) in visibility {
