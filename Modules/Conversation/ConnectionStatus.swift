@@ -6,7 +6,7 @@ import ReceptionCore
 /// The banner derives only from `Facts` (the path, the stream, stream-relevant waits), never from retry attempts.
 struct ConnectionStatus: Sendable {
     /// What the banner is derived from, read by the engine at the moment of an update.
-    struct Facts: Sendable, Hashable {
+    struct Facts: Sendable, Equatable {
         /// The chat was used (monitoring runs only then).
         var hasStartedChat: Bool
         /// The session is halted.

@@ -9,7 +9,7 @@ import ReceptionCore
 /// it is never written.
 struct Team: Sendable {
     /// How an answer changed the team.
-    enum Change: Sendable, Hashable {
+    enum Change: Sendable, Equatable {
         /// Nothing changed.
         case none
         /// Only the photos wanted changed: fetch, nothing to save.

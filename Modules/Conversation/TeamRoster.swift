@@ -7,7 +7,7 @@ import ReceptionCore
 /// A photo is cached under its key (`photoId`, else the link), so a re-signed link does not download it again; a
 /// photo whose key changed stays shown until the replacement has loaded; a member without a photo loses the cached
 /// one; a history answer replaces the map (dropping members no longer in it), a page merges into it.
-struct TeamRoster: Sendable, Hashable {
+struct TeamRoster: Sendable, Equatable {
     /// Spec 7.17: at most 50 members.
     static let maximumMembers = 50
     /// Spec 7.17: one photo at most 512 KiB.
@@ -18,7 +18,7 @@ struct TeamRoster: Sendable, Hashable {
     static let maximumStoredBytes = 9 * 1024 * 1024
 
     /// A photo the roster wants: the member, the key it will be cached under, and the link to fetch.
-    struct PhotoRequest: Sendable, Hashable {
+    struct PhotoRequest: Sendable, Equatable {
         var memberID: String
         var key: String
         var url: URL

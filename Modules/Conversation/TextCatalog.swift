@@ -4,7 +4,7 @@ import Foundation
 /// serves Apple platforms and Linux. It is read once; a missing or damaged file leaves the built-in English texts.
 final class TextCatalog: Sendable {
     /// One localisation of one key: a plain text, or plural forms by CLDR category.
-    enum Entry: Sendable, Hashable {
+    enum Entry: Sendable, Equatable {
         case plain(String)
         case plural([String: String])
     }

@@ -3,7 +3,7 @@ import ReceptionCore
 
 /// A SQLite result code (primary or extended), wrapped so the rest of the module asks questions about it instead
 /// of comparing raw integers.
-struct SQLiteResultCode: Hashable, Sendable, CustomStringConvertible {
+struct SQLiteResultCode: Equatable, Sendable, CustomStringConvertible {
     /// The value SQLite returned.
     let rawValue: Int32
 

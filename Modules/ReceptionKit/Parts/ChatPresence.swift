@@ -115,9 +115,9 @@ package enum ChatSheetAnswer: Sendable, Hashable {
 /// UIKit has presented, or an embedded screen, shows it: never while the sheet is only asked for, waits for a
 /// window or was refused. The facade acts on the changes of `isOpen`; every step here is tested on Linux with a
 /// presenter that can refuse or answer late (ChatSheetTests).
-struct ChatPresence: Sendable, Hashable {
+struct ChatPresence: Sendable, Equatable {
     /// Where the SDK sheet stands.
-    enum Sheet: Sendable, Hashable {
+    enum Sheet: Sendable, Equatable {
         /// Not shown.
         case hidden
         /// Asked for; the presenter looks for a window once this run-loop turn's transitions have started.
@@ -133,7 +133,7 @@ struct ChatPresence: Sendable, Hashable {
     }
 
     /// What `openChat()` does.
-    enum OpenStep: Sendable, Hashable {
+    enum OpenStep: Sendable, Equatable {
         /// Nothing: the chat shows already, or its sheet is on its way.
         case none
         /// Ask for the sheet once this turn's transitions have started (`ChatSheetPresenting.afterPendingTransitionsStart`).
@@ -144,7 +144,7 @@ struct ChatPresence: Sendable, Hashable {
     }
 
     /// What the facade does after the presenter answered.
-    enum AnswerStep: Sendable, Hashable {
+    enum AnswerStep: Sendable, Equatable {
         /// Nothing more: the sheet is on screen, or the answer is of a request that no longer stands.
         case none
         /// The sheet arrived after `closeChat()` (or logout) ended the request: dismiss it.
@@ -159,7 +159,7 @@ struct ChatPresence: Sendable, Hashable {
     }
 
     /// What the facade does once a wait (for a window, or for a transition) ended.
-    enum RetryStep: Sendable, Hashable {
+    enum RetryStep: Sendable, Equatable {
         /// Nothing: the request no longer stands, or nothing waited.
         case none
         /// Ask for the sheet again.

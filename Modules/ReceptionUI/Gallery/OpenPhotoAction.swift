@@ -12,7 +12,7 @@
     }
 
     /// The photo the viewer shows.
-    struct ViewedPhoto: Identifiable, Hashable {
+    struct ViewedPhoto: Identifiable, Equatable {
         let attachment: Attachment
         var id: String { attachment.id }
     }
