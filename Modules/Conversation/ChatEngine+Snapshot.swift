@@ -2,12 +2,15 @@ import Foundation
 import ReceptionCore
 
 extension ChatEngine {
-    /// What a screen shows now.
+    /// What a screen shows now. Its transcript is the one published last unless a message changed since, with the
+    /// revision and the change that let `ChatModel` touch only the rows that changed (issue 53).
     public var snapshot: ChatSnapshot {
-        ChatSnapshot(
-            version: observers.version, messages: messages.map(chatMessage), composer: composerState, banner: status.banner,
+        published.update(messages.map(chatMessage))
+        return ChatSnapshot(
+            version: observers.version, messages: published.messages, composer: composerState, banner: status.banner,
             agentTyping: typing.agentTyping, unreadCount: reads.unreadCount, hasConversation: hasConversation, team: team.roster.profiles,
-            teamVersion: team.version, isOpening: isOpening)
+            teamVersion: team.version, isOpening: isOpening, transcriptRevision: published.revision,
+            transcriptChange: published.change)
     }
 
     /// Spec 6.3.2: the scopes that gate a whole send of `message`.

@@ -106,6 +106,8 @@ public actor ChatEngine {
     package var sharedPhotoDownloads = 0
     /// Snapshot observers and event receivers.
     var observers = Observers()
+    /// The transcript as last published and its revision (`snapshot`).
+    var published = PublishedTranscript()
 
     // MARK: Lifecycle (the engine's own inputs)
 
