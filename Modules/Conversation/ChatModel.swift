@@ -9,7 +9,13 @@ import ReceptionCore
 @Observable
 public final class ChatModel {
     /// The transcript in list order.
-    public private(set) var messages: [ChatMessage] = []
+    public var messages: [ChatMessage] {
+        access(keyPath: \.messages)
+        return transcript
+    }
+    /// `messages`' storage, published by hand: the setter Observation generates compares the old transcript with
+    /// the new one, element by element, on every change (issue 53).
+    @ObservationIgnored private var transcript: [ChatMessage] = []
     /// The composer.
     public private(set) var composer = ChatModel.idleComposer
 
@@ -95,7 +101,7 @@ public final class ChatModel {
         version = snapshot.version
         let change = transcriptChange(to: snapshot)
         transcriptRevision = snapshot.transcriptChange == nil ? -1 : snapshot.transcriptRevision
-        if change != nil { messages = snapshot.messages }
+        if change != nil { withMutation(keyPath: \.messages) { transcript = snapshot.messages } }
         var incoming = snapshot.composer
         if pendingDraftEdits > 0 { incoming.text = composer.text }
         if composer != incoming { composer = incoming }

@@ -5,6 +5,9 @@
 struct PublishedTranscript: Sendable {
     /// The messages last published.
     private(set) var messages: [ChatMessage] = []
+    /// The messages published before them, kept until the next change: the main actor lets go of the transcript
+    /// it replaces with a count decrement, and the transcript is freed here, message by message, off the main actor.
+    private var previous: [ChatMessage] = []
     /// Moves whenever `messages` changes.
     private(set) var revision = 0
     /// How `messages` differs from the transcript of the revision before.
@@ -17,6 +20,7 @@ struct PublishedTranscript: Sendable {
         while kept < limit, messages[kept].id == fresh[kept].id { kept += 1 }
         let changed = (0..<kept).filter { messages[$0] != fresh[$0] }
         guard kept < messages.count || kept < fresh.count || !changed.isEmpty else { return }
+        previous = messages
         messages = fresh
         revision += 1
         change = TranscriptChange(kept: kept, changed: changed)

@@ -76,9 +76,9 @@ struct RowMemo {
         let kept = min(change.kept, slots.count, count, places.count)
         flatRows = nil
         let wasLastOwn = lastOwn
-        if let last = lastOwn, last < kept {
-            // Still own and still there; a newer own message can only be among the new ones.
-            lastOwn = messages[kept...].lastIndex { !$0.sender.isIncoming } ?? last
+        if lastOwn.map({ $0 < kept }) ?? true {
+            // The messages before `kept` are the same ones: a newer own message can only be among the new ones.
+            lastOwn = messages[kept...].lastIndex { !$0.sender.isIncoming } ?? lastOwn
         } else {
             lastOwn = messages.lastIndex { !$0.sender.isIncoming }
         }
