@@ -1,10 +1,10 @@
 import Conversation
-import Synchronization
+import ReceptionCore
 
 /// The snapshots the engine published since the benchmark last took them (an engine observer runs on the engine,
 /// so this is not main-actor code).
 final class Inbox: Sendable {
-    private let snapshots = Mutex<[ChatSnapshot]>([])
+    private let snapshots = Locked<[ChatSnapshot]>([])
 
     /// The observer to register on the engine.
     func observer() -> @Sendable (ChatSnapshot) -> Void {

@@ -15,7 +15,7 @@ public final class ChatModel {
     }
     /// `messages`' storage, published by hand: the setter Observation generates compares the old transcript with
     /// the new one, element by element, on every change (issue 53).
-    @ObservationIgnored private var transcript: [ChatMessage] = []
+    @ObservationIgnored private(set) var transcript: [ChatMessage] = []
     /// The composer.
     public private(set) var composer = ChatModel.idleComposer
 

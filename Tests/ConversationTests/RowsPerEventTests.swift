@@ -2,7 +2,6 @@ import Foundation
 import Observation
 import ReceptionCore
 import ReceptionTesting
-import Synchronization
 import Testing
 @testable import Conversation
 
@@ -55,6 +54,19 @@ struct RowsPerEventTests {
         #expect(await untilOnMain { await model.version == h.engine.snapshot.version })
     }
 
+    /// Counts the invalidations of a screen body that reads `transcriptSlots` (as `ChatScreen` does): a row that
+    /// changes in its slot must not invalidate it.
+    private func screenInvalidations(_ model: ChatModel) -> Locked<Int> {
+        let invalidations = Locked(0)
+        withObservationTracking {
+            _ = model.transcriptSlots(
+                appearance: ChatAppearance(), now: Date(timeIntervalSince1970: 1_800_000_000), timeZone: Self.utc)
+        } onChange: {
+            invalidations.withLock { $0 += 1 }
+        }
+        return invalidations
+    }
+
     /// The IDs of the rows that differ between two lists of the same rows.
     private func changedIDs(_ before: [MessageRow], _ after: [MessageRow]) -> Set<String> {
         Set(zip(before, after).filter { $0 != $1 }.map(\.0.id))
@@ -64,7 +76,7 @@ struct RowsPerEventTests {
     func keystroke() async throws {
         let (h, model) = await largeChat()
         let built = model.rowsBuilt
-        let published = Mutex(0)
+        let published = Locked(0)
         withObservationTracking {
             _ = model.messages
             _ = model.rowSlots
@@ -120,6 +132,7 @@ struct RowsPerEventTests {
         let id = try #require(model.messages.last?.id)
         let before = rows(model)
         let (built, passes) = (model.rowsBuilt, model.rowBuilds)
+        let screen = screenInvalidations(model)
         await h.service.hold("send")
         await h.service.release("upload")
         #expect(await untilOnMain { await h.service.waitingCount("send") == 1 })
@@ -128,6 +141,7 @@ struct RowsPerEventTests {
         let steps = model.rowBuilds - passes
         #expect(steps >= 2, "the progress moved in steps")
         #expect(model.rowsBuilt - built == steps, "a progress step built more than one row")
+        #expect(screen.withLock { $0 } == 0, "a progress step invalidated the screen, not just its row")
         #expect(changedIDs(before, rows(model)) == [id])
         #expect(rows(model) == wholeBuild(model))
     }
@@ -143,6 +157,7 @@ struct RowsPerEventTests {
         let id = try #require(model.messages.last?.id)
         let before = rows(model)
         let (built, passes) = (model.rowsBuilt, model.rowBuilds)
+        let screen = screenInvalidations(model)
         for _ in 0..<3 {
             await h.clock.advance(by: .seconds(1))
             await applied(h, model)
@@ -150,6 +165,7 @@ struct RowsPerEventTests {
         #expect(model.messages.last?.retry == .automaticResend(secondsLeft: 27))
         #expect(model.rowBuilds - passes == 3)
         #expect(model.rowsBuilt - built == 3, "a tick built more than the row showing the countdown")
+        #expect(screen.withLock { $0 } == 0, "a tick invalidated the screen, not just its row")
         #expect(changedIDs(before, rows(model)) == [id])
         #expect(rows(model) == wholeBuild(model))
     }

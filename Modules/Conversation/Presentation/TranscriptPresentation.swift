@@ -106,11 +106,12 @@ extension ChatModel {
             context: ChatPresentation.RowContext(
                 team: team, texts: inputs.texts, appearance: inputs.appearance, now: now, timeZone: inputs.timeZone,
                 availablePaywalls: inputs.availablePaywalls))
+        // `transcript`, not `messages`: a screen's body that builds the rows must not depend on every message.
         var slots = rowSlots
-        if memo.rebuild(messages, slots: &slots) { rowSlots = slots }
+        if memo.rebuild(transcript, slots: &slots) { rowSlots = slots }
         rowMemo = memo
         rowBuilds += 1
-        rowsBuilt += messages.count
+        rowsBuilt += transcript.count
     }
 
     /// Builds again the rows `change` touches, once rows were built; the list of slots is published again only
@@ -118,11 +119,11 @@ extension ChatModel {
     func refreshRows(_ change: TranscriptChange) {
         guard var memo = rowMemo else { return }
         rowMemo = nil
-        let moves = change.kept < messages.count || change.kept < rowSlots.count
+        let moves = change.kept < transcript.count || change.kept < rowSlots.count
         var slots = rowSlots
         // The model's list is let go first, so new rows are appended in place rather than to a copy.
         if moves { rowSlots = [] }
-        let built = memo.update(messages, change, slots: &slots)
+        let built = memo.update(transcript, change, slots: &slots)
         if moves { rowSlots = slots }
         rowMemo = memo
         if built > 0 { rowBuilds += 1 }
