@@ -231,6 +231,11 @@ let package = Package(
             path: "Benchmarks/TransportBench"),
         .executableTarget(
             name: "EmulatorBench", dependencies: ["ReceptionEmulator", "CMicroHTTPD"], path: "Benchmarks/EmulatorBench"),
+        // Issue 53: the main actor's work per chat event at 50, 500 and 5,000 messages beside the whole-transcript
+        // compare and rebuild of before, on the same publications of a real engine (Docs/Footprint.md).
+        .executableTarget(
+            name: "ChatEventBench", dependencies: ["Conversation", "ReceptionCore", "ReceptionTesting"],
+            path: "Benchmarks/ChatEventBench"),
         // Docs/Footprint.md: what the SDK costs a host (scripts/footprint): run-time figures, and the minimal host
         // whose release binary size is the baseline of the SDK's added size.
         .executableTarget(

@@ -395,4 +395,8 @@ public struct ChatAppearance: Sendable, Hashable {
         guard fadesOlderMessages, newerTextMessages > 0 else { return 0 }
         return min(0.06 * Double(newerTextMessages), 0.24)
     }
+
+    /// How many newer text messages change the fade: past 4 (0.06 × 4 = 0.24) it stays the same, so a new message
+    /// changes the fade of the own bubbles before its last 4 text messages only.
+    static let fadeSteps = 4
 }

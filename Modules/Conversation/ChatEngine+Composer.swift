@@ -9,7 +9,7 @@ extension ChatEngine {
         composer.setText(text)
         storing("save draft") { try $0.setDraft(text) }
         composerChangedForTyping()
-        publish()
+        publish(transcriptChanged: false)
     }
 
     /// The person picked a photo: it is prepared for upload right away (loading disables sending meanwhile). An

@@ -2,12 +2,19 @@ import Foundation
 import ReceptionCore
 
 extension ChatEngine {
-    /// What a screen shows now.
-    public var snapshot: ChatSnapshot {
-        ChatSnapshot(
-            version: observers.version, messages: messages.map(chatMessage), composer: composerState, banner: status.banner,
+    /// What a screen shows now. Its transcript is the one published last unless a message changed since, with the
+    /// revision and the change that let `ChatModel` touch only the rows that changed (issue 53).
+    public var snapshot: ChatSnapshot { snapshot(refreshingTranscript: true) }
+
+    /// The snapshot; without `refreshingTranscript` it carries the transcript published last without building it
+    /// again (a draft edit changes no message: typing costs the engine nothing per message either).
+    func snapshot(refreshingTranscript: Bool) -> ChatSnapshot {
+        if refreshingTranscript { published.update(messages.map(chatMessage)) }
+        return ChatSnapshot(
+            version: observers.version, messages: published.messages, composer: composerState, banner: status.banner,
             agentTyping: typing.agentTyping, unreadCount: reads.unreadCount, hasConversation: hasConversation, team: team.roster.profiles,
-            teamVersion: team.version, isOpening: isOpening)
+            teamVersion: team.version, isOpening: isOpening, transcriptRevision: published.revision,
+            transcriptChange: published.change)
     }
 
     /// Spec 6.3.2: the scopes that gate a whole send of `message`.

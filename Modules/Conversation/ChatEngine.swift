@@ -106,6 +106,8 @@ public actor ChatEngine {
     package var sharedPhotoDownloads = 0
     /// Snapshot observers and event receivers.
     var observers = Observers()
+    /// The transcript as last published and its revision (`snapshot`).
+    var published = PublishedTranscript()
 
     // MARK: Lifecycle (the engine's own inputs)
 
@@ -159,11 +161,11 @@ public actor ChatEngine {
 
     func emit(_ event: ReceptionEvent) { observers.emit(event) }
 
-    /// Publishes the current snapshot to every observer.
-    func publish() {
+    /// Publishes the current snapshot to every observer; `transcriptChanged: false` when only the composer did.
+    func publish(transcriptChanged: Bool = true) {
         guard !isShutDown else { return }
         observers.advanceVersion()
-        observers.notify(snapshot)
+        observers.notify(snapshot(refreshingTranscript: transcriptChanged))
     }
 
     // MARK: - Start and shutdown

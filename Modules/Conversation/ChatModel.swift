@@ -9,7 +9,13 @@ import ReceptionCore
 @Observable
 public final class ChatModel {
     /// The transcript in list order.
-    public private(set) var messages: [ChatMessage] = []
+    public var messages: [ChatMessage] {
+        access(keyPath: \.messages)
+        return transcript
+    }
+    /// `messages`' storage, published by hand: the setter Observation generates compares the old transcript with
+    /// the new one, element by element, on every change (issue 53).
+    @ObservationIgnored private(set) var transcript: [ChatMessage] = []
     /// The composer.
     public private(set) var composer = ChatModel.idleComposer
 
@@ -27,12 +33,20 @@ public final class ChatModel {
     /// photos only when the chat appearance enables them (`showsTeamNames`, `showsTeamPhotos`).
     public private(set) var team: [TeamProfile] = []
     @ObservationIgnored private var teamVersion = 0
-    /// Bumped when `messages` or `team` change: the rows `transcriptPresentation` built are kept until then.
-    @ObservationIgnored private(set) var transcriptVersion = 0
-    /// The rows built last (`transcriptPresentation`).
+    /// Bumped when `team` changes: every row is built again then.
+    @ObservationIgnored private(set) var teamChanges = 0
+    /// The engine's revision of `messages` (`ChatSnapshot.transcriptRevision`); -1 when not known.
+    @ObservationIgnored private var transcriptRevision = -1
+    /// The rows a screen draws, each in a slot the model updates in place when its row changes (issue 53): the list
+    /// itself changes only when rows come, go or move. Empty until a screen asked for the transcript's rows.
+    package internal(set) var rowSlots: [RowSlot] = []
+    /// What the rows were built from, and how to build some of them again (`transcriptPresentation`).
     @ObservationIgnored var rowMemo: RowMemo?
-    /// How many times the rows were built (a screen's test: typing builds none).
+    /// How many times rows were built, all of them or some (a screen's test: typing builds none).
     @ObservationIgnored package internal(set) var rowBuilds = 0
+    /// How many rows were built in all (issue 53: a change builds its own rows and its neighbours', never the
+    /// transcript).
+    @ObservationIgnored package internal(set) var rowsBuilt = 0
     /// The version of the last applied snapshot.
     public private(set) var version = -1
     /// The built-in texts and the layout direction in the chat language (the facade sets them from
@@ -80,14 +94,14 @@ public final class ChatModel {
 
     /// Applies a snapshot unless a newer one was applied already (publication order is not delivery order).
     /// While typed edits are still on their way to the engine, the text field keeps what was typed, so an
-    /// earlier draft never flickers back into it.
+    /// earlier draft never flickers back into it. The transcript is taken as the engine's change says (issue 53):
+    /// an unchanged one is not compared nor published again, and only the rows that changed are built again.
     public func apply(_ snapshot: ChatSnapshot) {
         guard snapshot.version > version else { return }
         version = snapshot.version
-        if messages != snapshot.messages {
-            messages = snapshot.messages
-            transcriptVersion += 1
-        }
+        let change = transcriptChange(to: snapshot)
+        transcriptRevision = snapshot.transcriptChange == nil ? -1 : snapshot.transcriptRevision
+        if change != nil { withMutation(keyPath: \.messages) { transcript = snapshot.messages } }
         var incoming = snapshot.composer
         if pendingDraftEdits > 0 { incoming.text = composer.text }
         if composer != incoming { composer = incoming }
@@ -97,8 +111,24 @@ public final class ChatModel {
         if teamVersion != snapshot.teamVersion {
             teamVersion = snapshot.teamVersion
             team = snapshot.team
-            transcriptVersion += 1
+            teamChanges += 1
+            if var inputs = rowMemo?.inputs, let now = rowMemo?.now {
+                inputs.teamChanges = teamChanges
+                rebuildRows(inputs, now: now)
+            }
+        } else if let change {
+            refreshRows(change)
         }
+    }
+
+    /// How `snapshot`'s transcript differs from `messages`; `nil` when it is the same. The engine's change is used
+    /// when it starts from the revision held; otherwise (a snapshot skipped or made by hand) the two are compared.
+    private func transcriptChange(to snapshot: ChatSnapshot) -> TranscriptChange? {
+        if let change = snapshot.transcriptChange, transcriptRevision >= 0 {
+            if snapshot.transcriptRevision == transcriptRevision { return nil }
+            if snapshot.transcriptRevision == transcriptRevision + 1 { return change }
+        }
+        return messages == snapshot.messages ? nil : TranscriptChange(kept: 0, changed: [])
     }
 
     /// Pulls the engine's current snapshot now (for tests and for a screen that appears).

@@ -8,20 +8,37 @@
     /// and posts the result. A screen that appears again (back from a full-screen cover) goes on with what it had:
     /// it announces nothing of what it shows then, and nothing twice (issue 50).
     struct ChatAnnouncer: ViewModifier {
+        /// The transcript part without its rows (`ChatModel.transcriptSlots`).
         let presentation: TranscriptPresentation
+        /// The rows' slots: read when rows come or go, not in the body, so a row's change alone announces nothing
+        /// and costs the screen nothing.
+        let slots: [RowSlot]
 
         @State private var announcements: ChatAnnouncements?
+
+        /// What is announced: the rows' IDs and the rest of the transcript part.
+        private struct Shown: Equatable {
+            var rowIDs: [String]
+            var presentation: TranscriptPresentation
+        }
+
+        /// The presentation with its rows, as `ChatAnnouncements` takes it.
+        private var withRows: TranscriptPresentation {
+            var shown = presentation
+            shown.rows = slots.map(\.row)
+            return shown
+        }
 
         func body(content: Content) -> some View {
             content
                 .onAppear {
                     var current = announcements ?? ChatAnnouncements()
-                    current.seen(presentation)
+                    current.seen(withRows)
                     announcements = current
                 }
-                .onChange(of: presentation) { _, shown in
+                .onChange(of: Shown(rowIDs: slots.map(\.id), presentation: presentation)) {
                     guard var current = announcements else { return }
-                    let spoken = current.announcements(for: shown)
+                    let spoken = current.announcements(for: withRows)
                     announcements = current
                     // One announcement, so that a reply does not cut off the banner said just before it.
                     guard !spoken.isEmpty else { return }
@@ -38,9 +55,9 @@
     }
 
     extension View {
-        /// Announces `presentation`'s changes to VoiceOver (`ChatAnnouncements`).
-        func chatAnnouncements(_ presentation: TranscriptPresentation) -> some View {
-            modifier(ChatAnnouncer(presentation: presentation))
+        /// Announces the changes of `presentation` and its rows' `slots` to VoiceOver (`ChatAnnouncements`).
+        func chatAnnouncements(_ presentation: TranscriptPresentation, slots: [RowSlot]) -> some View {
+            modifier(ChatAnnouncer(presentation: presentation, slots: slots))
         }
     }
 #endif

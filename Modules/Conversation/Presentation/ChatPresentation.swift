@@ -74,18 +74,17 @@ public struct ChatPresentation: Sendable, Hashable {
         self.composer = composer
     }
 
-    /// The transcript's rows for this state (what `init` builds; `ChatModel` keeps them until the transcript
-    /// changes).
+    /// The transcript's rows for this state (what `init` builds; `ChatModel` keeps them and builds again only the
+    /// rows that change).
     static func rows(
         messages: [ChatMessage], team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date,
         timeZone: TimeZone, availablePaywalls: Set<String>?
     ) -> [MessageRow] {
-        let profiles = Dictionary(team.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let clock = TimestampWording(now: now, timeZone: timeZone, language: texts.language)
         let context = RowContext(
-            profiles: profiles, texts: texts, appearance: appearance, wording: clock,
+            team: team, texts: texts, appearance: appearance, now: now, timeZone: timeZone,
             availablePaywalls: availablePaywalls)
-        return rows(messages, context)
+        let lastOwn = messages.lastIndex { !$0.sender.isIncoming }
+        return messages.indices.map { row(at: $0, of: messages, place: place(at: $0, of: messages, lastOwn: lastOwn, context), context) }
     }
 
     // MARK: Rows
@@ -97,34 +96,64 @@ public struct ChatPresentation: Sendable, Hashable {
         let appearance: ChatAppearance
         let wording: TimestampWording
         let availablePaywalls: Set<String>?
+
+        init(
+            team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone,
+            availablePaywalls: Set<String>?
+        ) {
+            profiles = Dictionary(team.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            self.texts = texts
+            self.appearance = appearance
+            wording = TimestampWording(now: now, timeZone: timeZone, language: texts.language)
+            self.availablePaywalls = availablePaywalls
+        }
     }
 
-    private static func rows(_ messages: [ChatMessage], _ context: RowContext) -> [MessageRow] {
-        let appearance = context.appearance
-        // Spec 7.24: only the last own message shows "Sent" or "Sending…"; failures show wherever they are.
-        let lastOwn = messages.lastIndex { !$0.sender.isIncoming }
-        // Spec 7.20: an own bubble lightens per newer text message; counted from the end.
-        var newerTextMessages = Array(repeating: 0, count: messages.count)
-        var count = 0
-        for index in messages.indices.reversed() {
-            newerTextMessages[index] = count
-            if messages[index].kind == .text, !messages[index].text.isEmpty { count += 1 }
+    /// What a row shows because of its neighbours (spec 7.24's groups, timestamps and status, spec 7.20's fade): a
+    /// row whose message and place stay the same stays the same.
+    struct RowPlace: Equatable {
+        var startsGroup: Bool
+        var endsGroup: Bool
+        var timestamp: Date?
+        var isLastOwn: Bool
+        var fade: Double
+    }
+
+    /// The place of `messages[index]`; `lastOwn` is the position of the last own message.
+    static func place(at index: Int, of messages: [ChatMessage], lastOwn: Int?, _ context: RowContext) -> RowPlace {
+        let message = messages[index]
+        let previous = index > 0 ? messages[index - 1] : nil
+        let next = index + 1 < messages.count ? messages[index + 1] : nil
+        let startsGroup = previous.map { !Self.sameGroup($0, message) } ?? true
+        let gap = previous.map { message.createdAt.timeIntervalSince($0.createdAt) > timestampGap } ?? true
+        var fade = 0.0
+        if !message.sender.isIncoming, context.appearance.fadesOlderMessages {
+            // Spec 7.20: an own bubble lightens per newer text message, up to `ChatAppearance.fadeSteps` of them.
+            var newer = 0
+            var later = index + 1
+            while later < messages.count, newer < ChatAppearance.fadeSteps {
+                if isText(messages[later]) { newer += 1 }
+                later += 1
+            }
+            fade = context.appearance.fade(newerTextMessages: newer)
         }
-        return messages.indices.map { index in
-            let message = messages[index]
-            let previous = index > 0 ? messages[index - 1] : nil
-            let next = index + 1 < messages.count ? messages[index + 1] : nil
-            let startsGroup = previous.map { !Self.sameGroup($0, message) } ?? true
-            let endsGroup = next.map { !Self.sameGroup(message, $0) } ?? true
-            let gap = previous.map { message.createdAt.timeIntervalSince($0.createdAt) > timestampGap } ?? true
-            var row = row(
-                message, context, profile: message.authorId.flatMap { context.profiles[$0] },
-                isLastOwn: index == lastOwn, startsGroup: startsGroup, endsGroup: endsGroup,
-                timestamp: startsGroup && gap ? message.createdAt : nil,
-                fade: message.sender.isIncoming ? 0 : appearance.fade(newerTextMessages: newerTextMessages[index]))
-            row.timestampText = row.timestamp.map(context.wording.text)
-            return row
-        }
+        return RowPlace(
+            startsGroup: startsGroup, endsGroup: next.map { !Self.sameGroup(message, $0) } ?? true,
+            timestamp: startsGroup && gap ? message.createdAt : nil, isLastOwn: index == lastOwn, fade: fade)
+    }
+
+    /// A message that counts for spec 7.20's fade.
+    static func isText(_ message: ChatMessage) -> Bool { message.kind == .text && !message.text.isEmpty }
+
+    /// The row of `messages[index]` at `place`.
+    static func row(at index: Int, of messages: [ChatMessage], place: RowPlace, _ context: RowContext) -> MessageRow {
+        let message = messages[index]
+        var row = row(
+            message, context, profile: message.authorId.flatMap { context.profiles[$0] },
+            isLastOwn: place.isLastOwn, startsGroup: place.startsGroup, endsGroup: place.endsGroup,
+            timestamp: place.timestamp, fade: place.fade)
+        row.timestampText = row.timestamp.map(context.wording.text)
+        return row
     }
 
     /// Spec 7.24: messages group when sender, author and calendar minute match.

@@ -45,57 +45,88 @@ public struct TranscriptPresentation: Sendable, Hashable {
     }
 }
 
-/// The rows a `ChatModel` built last, and what they were built from: kept until the transcript, the team, the
-/// texts, the appearance, the available paywalls or the day of `now` change.
-struct RowMemo {
-    struct Inputs: Equatable {
-        /// `ChatModel`'s count of transcript and team changes.
-        var transcriptVersion: Int
-        var texts: ChatTexts
-        var appearance: ChatAppearance
-        var availablePaywalls: Set<String>?
-        var timeZone: TimeZone
-        /// The start of `now`'s day in `timeZone`: timestamps are worded against the day, not the instant.
-        var day: Date
-    }
-
-    var inputs: Inputs
-    var rows: [MessageRow]
-}
-
 extension ChatModel {
     /// The transcript part of the screen for the model's current state (`presentation(appearance:)` without the
     /// composer). It reads the transcript, the team, the typing flag, the banner and the texts, never the
-    /// composer, and the rows are built again only when the transcript, the team, the texts, the appearance, the
-    /// available paywalls or the day change: typing, a banner change or a typing indicator reuse them.
+    /// composer. The rows are built again only when the texts, the appearance, the available paywalls, the day or
+    /// the team change; a transcript change builds only the rows it touches (issue 53), and typing, a banner change
+    /// or a typing indicator build none.
     public func transcriptPresentation(
         appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current,
         availablePaywalls: Set<String>? = nil
     ) -> TranscriptPresentation {
         // Read through the observed properties, so a screen showing this is invalidated when they change.
-        let messages = self.messages, team = self.team, texts = self.texts
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let inputs = RowMemo.Inputs(
-            transcriptVersion: transcriptVersion, texts: texts, appearance: appearance,
-            availablePaywalls: availablePaywalls, timeZone: timeZone, day: calendar.startOfDay(for: now))
-        let rows: [MessageRow]
-        if let memo = rowMemo, memo.inputs == inputs {
-            rows = memo.rows
-        } else {
-            rows = ChatPresentation.rows(
-                messages: messages, team: team, texts: texts, appearance: appearance, now: now, timeZone: timeZone,
-                availablePaywalls: availablePaywalls)
-            rowMemo = RowMemo(inputs: inputs, rows: rows)
-            rowBuilds += 1
-        }
+        let messages = self.messages
+        prepareRows(appearance: appearance, now: now, timeZone: timeZone, availablePaywalls: availablePaywalls)
+        let rows = rowMemo?.flatRows ?? rowSlots.map(\.row)
+        rowMemo?.flatRows = rows
+        return transcriptPart(rows: rows, isEmpty: messages.isEmpty, appearance: appearance)
+    }
+
+    /// The transcript part with its rows in slots the model updates in place (issue 53), for a screen that draws
+    /// each row from its slot: the part's `rows` stay empty. It reads the list of slots, never a row nor
+    /// `messages`, so a row that changes invalidates the view drawing that row alone; a screen reading this is
+    /// invalidated only when rows come, go or move, or the banner, the typing line, the texts or the team change.
+    package func transcriptSlots(
+        appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current,
+        availablePaywalls: Set<String>? = nil
+    ) -> (transcript: TranscriptPresentation, slots: [RowSlot]) {
+        prepareRows(appearance: appearance, now: now, timeZone: timeZone, availablePaywalls: availablePaywalls)
+        let slots = rowSlots
+        return (transcriptPart(rows: [], isEmpty: slots.isEmpty, appearance: appearance), slots)
+    }
+
+    /// The composer's part of the screen: it reads the composer and the texts only.
+    public var composerPresentation: ComposerPresentation { ComposerPresentation(composer, texts: texts) }
+
+    private func transcriptPart(rows: [MessageRow], isEmpty: Bool, appearance: ChatAppearance) -> TranscriptPresentation {
         var presentation = TranscriptPresentation(
-            rows: rows, isEmpty: messages.isEmpty, banner: banner, agentTyping: agentTyping, texts: texts,
+            rows: rows, isEmpty: isEmpty, banner: banner, agentTyping: agentTyping, texts: texts,
             appearance: appearance)
         presentation.isOpening = isOpening
         return presentation
     }
 
-    /// The composer's part of the screen: it reads the composer and the texts only.
-    public var composerPresentation: ComposerPresentation { ComposerPresentation(composer, texts: texts) }
+    /// Builds every row when what all rows depend on differs from what they were built with.
+    private func prepareRows(
+        appearance: ChatAppearance, now: Date, timeZone: TimeZone, availablePaywalls: Set<String>?
+    ) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let inputs = RowMemo.Inputs(
+            teamChanges: teamChanges, texts: texts, appearance: appearance, availablePaywalls: availablePaywalls,
+            timeZone: timeZone, day: calendar.startOfDay(for: now))
+        if rowMemo?.inputs != inputs { rebuildRows(inputs, now: now) }
+    }
+
+    /// Builds every row for `inputs`.
+    func rebuildRows(_ inputs: RowMemo.Inputs, now: Date) {
+        var memo = RowMemo(
+            inputs: inputs, now: now,
+            context: ChatPresentation.RowContext(
+                team: team, texts: inputs.texts, appearance: inputs.appearance, now: now, timeZone: inputs.timeZone,
+                availablePaywalls: inputs.availablePaywalls))
+        // `transcript`, not `messages`: a screen's body that builds the rows must not depend on every message.
+        var slots = rowSlots
+        if memo.rebuild(transcript, slots: &slots) { rowSlots = slots }
+        rowMemo = memo
+        rowBuilds += 1
+        rowsBuilt += transcript.count
+    }
+
+    /// Builds again the rows `change` touches, once rows were built; the list of slots is published again only
+    /// when rows came, went or moved.
+    func refreshRows(_ change: TranscriptChange) {
+        guard var memo = rowMemo else { return }
+        rowMemo = nil
+        let moves = change.kept < transcript.count || change.kept < rowSlots.count
+        var slots = rowSlots
+        // The model's list is let go first, so new rows are appended in place rather than to a copy.
+        if moves { rowSlots = [] }
+        let built = memo.update(transcript, change, slots: &slots)
+        if moves { rowSlots = slots }
+        rowMemo = memo
+        if built > 0 { rowBuilds += 1 }
+        rowsBuilt += built
+    }
 }

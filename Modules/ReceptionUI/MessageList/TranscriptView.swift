@@ -9,11 +9,11 @@
     /// (animated unless Reduce Motion is on). It measures its row width for the photo sizes and presents the photo
     /// viewer.
     struct TranscriptView: View {
-        let rows: [MessageRow]
+        /// The rows, each drawn from its slot by a view of its own (issue 53).
+        let slots: [RowSlot]
         let emptyState: ChatPresentation.EmptyState?
         let typingText: String?
         let typingReservesAvatarColumn: Bool
-        let newestRowID: String?
         let model: ChatModel
         let host: any ChatScreenHost
 
@@ -39,9 +39,9 @@
                             WelcomeView(state: emptyState)
                                 .containerRelativeFrame(.vertical, alignment: .center)
                         }
-                        ForEach(rows) { row in
-                            MessageRowView(row: row, model: model, host: host)
-                                .id(Item.row(row.id))
+                        ForEach(slots) { slot in
+                            RowSlotView(slot: slot, model: model, host: host)
+                                .id(Item.row(slot.id))
                         }
                         if let typingText {
                             TypingIndicator(text: typingText, reservesAvatarColumn: typingReservesAvatarColumn)
@@ -69,8 +69,8 @@
                 }
                 .environment(\.transcriptWidth, rowWidth)
                 .environment(\.openPhoto, OpenPhotoAction { viewedPhoto = ViewedPhoto(attachment: $0) })
-                .onAppear { scroll(proxy, following.appeared(rows: rows)) }
-                .onChange(of: rows.map(\.id)) { scroll(proxy, following.rowsChanged(rows)) }
+                .onAppear { scroll(proxy, following.appeared(rows: slots.map(\.row))) }
+                .onChange(of: slots.map(\.id)) { scroll(proxy, following.rowsChanged(slots.map(\.row))) }
                 .onChange(of: typingText != nil) { _, isTyping in
                     if isTyping { scroll(proxy, following.typingStarted()) }
                 }
@@ -82,7 +82,7 @@
 
         /// The bottom: the typing indicator while it shows, else the newest row.
         private var bottomItem: Item? {
-            typingText != nil ? .typing : newestRowID.map(Item.row)
+            typingText != nil ? .typing : slots.last.map { Item.row($0.id) }
         }
 
         private func readerMoved(_ proxy: ScrollViewProxy, _ position: TranscriptFollowing.Position) {
@@ -94,6 +94,17 @@
             withAnimation(scroll == .animated && !reduceMotion ? .easeOut(duration: 0.25) : nil) {
                 proxy.scrollTo(item, anchor: .bottom)
             }
+        }
+    }
+
+    /// One row from its slot: only this view reads the row, so a change to it redraws this row alone.
+    private struct RowSlotView: View {
+        let slot: RowSlot
+        let model: ChatModel
+        let host: any ChatScreenHost
+
+        var body: some View {
+            MessageRowView(row: slot.row, model: model, host: host)
         }
     }
 

@@ -1,0 +1,248 @@
+// ChatEventBench (issue 53): the main actor's work per chat event, in a chat of 50, 500 and 5,000 messages
+// (`swift run -c release ChatEventBench`; `make bench`). A real ChatEngine (over BenchService, a ConversationService
+// of this benchmark's own; an in-memory store; a manual clock) publishes what each event changes; this main actor
+// applies every publication to a ChatModel and reads the screen's transcript (`transcriptSlots`), timing it and
+// counting the rows built. The baseline, in the same run on the same publications, is what the chat did before
+// issue 53 for each one: compare the published transcript with the one held (a distinct array, as the engine then
+// built a new one per publication) and, when it differs, build every row again (`ChatPresentation`).
+import Conversation
+import Foundation
+import ReceptionCore
+import ReceptionTesting
+
+let sizes = [50, 500, 5_000]
+let appearance = ChatAppearance()
+let timer = ContinuousClock()
+
+/// The figures of one event kind at one size: main-actor microseconds and rows built per event.
+struct Figures {
+    var newMicros: [Double] = []
+    var newRows: [Int] = []
+    var oldMicros: [Double] = []
+    var oldRows: [Int] = []
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+
+    static func mean(_ values: [Int]) -> Double { values.isEmpty ? .nan : Double(values.reduce(0, +)) / Double(values.count) }
+}
+
+func micros(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+}
+
+/// One chat of `size` messages: the engine, the model under test and the baseline's state.
+@MainActor
+final class Chat {
+    let clock = ManualClock()
+    let service: BenchService
+    let engine: ChatEngine
+    let model: ChatModel
+    let inbox = Inbox()
+    var figures: [String: Figures] = [:]
+
+    init(size: Int) async {
+        let cooldowns = CooldownBook(now: clock.now)
+        service = BenchService(cooldowns: cooldowns, clock: clock)
+        await service.addReplies(size) { "Reply \($0): your order ships on Monday, see https://example.com/orders/\($0)" }
+        let store = InMemoryMessageStore(scope: StorageScope(appID: "app_bench", generation: "g1"))
+        try? store.updateSessionState { $0.hasStartedChat = true }
+        engine = ChatEngine(ChatEngine.Dependencies(
+            service: service, store: store, images: BenchImages(), cooldowns: cooldowns, clock: clock,
+            ids: IncrementingIDGenerator(), random: FixedRandomSource(), logger: .silent))
+        model = ChatModel(engine: engine)
+        await engine.start()
+        await engine.addObserver(inbox.observer())
+        await engine.setVisible(true)
+        guard await until({ self.inbox.newest?.messages.count == size }), await until({ await self.service.streaming })
+        else { fail("the opening load of \(size) messages did not arrive") }
+        apply(untimed: inbox.take())
+    }
+
+    /// Yields until `condition` holds (bounded); returns whether it held.
+    func until(_ condition: () async -> Bool) async -> Bool {
+        for _ in 0..<2_000_000 {
+            if await condition() { return true }
+            await Task.yield()
+        }
+        return false
+    }
+
+    func fail(_ why: String) -> Never {
+        print("ChatEventBench: \(why)")
+        exit(1)
+    }
+
+    /// Waits until the engine has nothing running, so its own work (off the main actor) does not share the
+    /// machine with the timed main-actor work.
+    func engineIdle() async {
+        for _ in 0..<3 {
+            await engine.removeObserver(.max)
+            for _ in 0..<20 { await Task.yield() }
+        }
+    }
+
+    /// The publications in order, each with the event it belongs to (`nil`: none measured), for the baseline,
+    /// which replays them after the model's run so that its whole rebuilds do not leave the caches cold for it.
+    var replay: [(kind: String?, snapshots: [ChatSnapshot])] = []
+
+    /// Applies publications that belong to no measured event.
+    func apply(untimed snapshots: [ChatSnapshot]) {
+        for snapshot in snapshots {
+            model.apply(snapshot)
+            _ = model.transcriptSlots(appearance: appearance)
+        }
+        replay.append((nil, snapshots))
+    }
+
+    /// The rows as the chat built them before issue 53: all of them.
+    func wholeRows(_ snapshot: ChatSnapshot) -> [MessageRow] {
+        ChatPresentation(
+            messages: snapshot.messages, composer: snapshot.composer, banner: snapshot.banner,
+            agentTyping: snapshot.agentTyping, team: snapshot.team, texts: model.texts, appearance: appearance,
+            now: Date()
+        ).rows
+    }
+
+    /// Applies `snapshots` as one event of `kind` to the model, timing it.
+    func measure(_ kind: String, _ snapshots: [ChatSnapshot]) {
+        var figure = figures[kind] ?? Figures()
+        var time = Duration.zero, rows = 0
+        for snapshot in snapshots {
+            let built = model.rowsBuilt
+            time += timer.measure {
+                model.apply(snapshot)
+                _ = model.transcriptSlots(appearance: appearance)
+            }
+            rows += model.rowsBuilt - built
+        }
+        figure.newMicros.append(micros(time))
+        figure.newRows.append(rows)
+        figures[kind] = figure
+        replay.append((kind, snapshots))
+    }
+
+    /// The baseline over the same publications: compare the transcript with the one held (a distinct array, as
+    /// the engine used to build a new one per publication) and, when it changed, build every row.
+    func runBaseline() {
+        var held: [ChatMessage] = []
+        for (kind, snapshots) in replay {
+            var time = Duration.zero, rows = 0
+            for snapshot in snapshots {
+                time += timer.measure {
+                    if held != snapshot.messages { rows += wholeRows(snapshot).count }
+                }
+                held = snapshot.messages.map { $0 }
+            }
+            guard let kind else { continue }
+            figures[kind]?.oldMicros.append(micros(time))
+            figures[kind]?.oldRows.append(rows)
+        }
+    }
+
+    /// 20 keystrokes, one publication each.
+    func keystrokes() async {
+        var draft = ""
+        for character in "Where is my parcel??" {
+            draft.append(character)
+            await engine.setDraft(draft)
+            await engineIdle()
+            measure("keystroke", inbox.take())
+        }
+        await engine.setDraft("")
+        apply(untimed: inbox.take())
+    }
+
+    /// 10 agent replies, each fetched after a stream signal: every publication until it shows.
+    func incomingMessages() async {
+        for _ in 0..<10 {
+            let count = model.messages.count
+            await service.addReplies(1) { "A new reply \($0)" }
+            await service.signalChanged()
+            guard await until({ self.inbox.newest?.messages.count == count + 1 }) else { fail("no reply arrived") }
+            await engineIdle()
+            measure("incoming message", inbox.take())
+        }
+    }
+
+    /// A photo message whose upload moves in steps: each publication that moves the progress is one step.
+    func uploadProgress() async {
+        await engine.addPhoto(Data([1]))
+        await engine.setDraft("the receipt")
+        apply(untimed: inbox.take())
+        let count = model.messages.count
+        _ = await engine.send()
+        guard await until({ self.inbox.newest.map { $0.messages.count == count + 1 && $0.messages.last?.status == .sent } ?? false })
+        else { fail("the photo message was not sent") }
+        await engineIdle()
+        var progress: Double? = nil
+        for snapshot in inbox.take() {
+            let now = snapshot.messages.last?.uploadProgress
+            if let before = progress, let now, now != before {
+                measure("upload progress step", [snapshot])
+            } else {
+                apply(untimed: [snapshot])
+            }
+            progress = now
+        }
+    }
+
+    /// A refused send counting down its automatic resend (spec 6.3.5): each one-second tick's publication.
+    func cooldownTicks() async {
+        await service.refuseSends(1)
+        await engine.setDraft("held by a wait")
+        _ = await engine.send()
+        guard await until({ self.inbox.newest?.messages.last?.status == .notDelivered }) else { fail("no refusal") }
+        apply(untimed: inbox.take())
+        for _ in 0..<10 {
+            // The ticker sleeps on the manual clock by now.
+            await engineIdle()
+            let version = inbox.newest?.version ?? model.version
+            await clock.advance(by: .seconds(1))
+            guard await until({ (self.inbox.newest?.version ?? 0) > version }) else { fail("no tick") }
+            await engineIdle()
+            measure("cooldown tick", inbox.take())
+        }
+    }
+}
+
+print("ChatEventBench: main-actor time and rows built per chat event, release build, median of each event's runs")
+print("  new:      ChatModel.apply of the event's publications + the screen's transcriptSlots (rows kept in slots)")
+print("  baseline: the pre-issue-53 work on the same publications: compare the whole transcript, and when it")
+print("            changed build every row again (ChatPresentation), as ChatModel and the screen did per event")
+let kinds = ["keystroke", "incoming message", "upload progress step", "cooldown tick"]
+var results: [Int: [String: Figures]] = [:]
+for size in sizes {
+    let chat = await Chat(size: size)
+    await chat.keystrokes()
+    await chat.incomingMessages()
+    await chat.uploadProgress()
+    await chat.cooldownTicks()
+    await chat.engine.shutdown()
+    chat.runBaseline()
+    results[size] = chat.figures
+}
+
+func cell(_ value: Double, _ format: String) -> String { String(format: format, value) }
+print("")
+print("event                  messages   new µs  new rows   baseline µs  baseline rows")
+for kind in kinds {
+    for size in sizes {
+        let figure = results[size]?[kind] ?? Figures()
+        print(
+            kind.padding(toLength: 22, withPad: " ", startingAt: 0), String(format: "%8d", size),
+            cell(Figures.median(figure.newMicros), "%8.1f"), cell(Figures.mean(figure.newRows), "%9.1f"),
+            cell(Figures.median(figure.oldMicros), "%13.1f"), cell(Figures.mean(figure.oldRows), "%14.1f"))
+    }
+}
+print("")
+print("5,000 / 50 (time)      new     baseline")
+for kind in kinds {
+    let small = results[50]?[kind] ?? Figures(), large = results[5_000]?[kind] ?? Figures()
+    print(
+        kind.padding(toLength: 22, withPad: " ", startingAt: 0),
+        cell(Figures.median(large.newMicros) / Figures.median(small.newMicros), "%5.2f×"),
+        cell(Figures.median(large.oldMicros) / Figures.median(small.oldMicros), "%10.1f×"))
+}
