@@ -1,18 +1,37 @@
 // ChatEventBench (issue 53): the main actor's work per chat event, in a chat of 50, 500 and 5,000 messages
 // (`swift run -c release ChatEventBench`; `make bench`). A real ChatEngine (over BenchService, a ConversationService
 // of this benchmark's own; an in-memory store; a manual clock) publishes what each event changes; this main actor
-// applies every publication to a ChatModel and reads the screen's transcript (`transcriptSlots`), timing it and
-// counting the rows built. The baseline, in the same run on the same publications, is what the chat did before
-// issue 53 for each one: compare the published transcript with the one held (a distinct array, as the engine then
+// applies every publication to a ChatModel and reads the screen's transcript (`transcriptSlots`), timing it by the
+// main thread's processor clock and counting the rows built; each event once settled (the engine's work for it
+// ended, 30 ms passed) and once back to back (right after the engine's pass over the transcript). The baseline,
+// in the same run on the same publications, is what the chat did before issue 53 for each one: compare the published transcript with the one held (a distinct array, as the engine then
 // built a new one per publication) and, when it differs, build every row again (`ChatPresentation`).
 import Conversation
 import Foundation
 import ReceptionCore
 import ReceptionTesting
 
-let sizes = [50, 500, 5_000]
+/// CHAT_EVENT_BENCH_SIZES (comma-separated) replaces the sizes, for a profiler's run of one size.
+let sizes = ProcessInfo.processInfo.environment["CHAT_EVENT_BENCH_SIZES"].map {
+    $0.split(separator: ",").compactMap { Int($0) }
+} ?? [50, 500, 5_000]
 let appearance = ChatAppearance()
-let timer = ContinuousClock()
+/// The main actor's own processor time (this thread's CPU clock): what the work costs the main thread, without the
+/// time the scheduler gives the engine's threads or other processes on these shared cores.
+enum ThreadTimer {
+    static func measure(_ work: () -> Void) -> Duration {
+        let start = now()
+        work()
+        return now() - start
+    }
+
+    private static func now() -> Duration {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
+    }
+}
+let timer = ThreadTimer.self
 
 /// The figures of one event kind at one size: main-actor microseconds and rows built per event.
 struct Figures {
@@ -43,7 +62,12 @@ final class Chat {
     let inbox = Inbox()
     var figures: [String: Figures] = [:]
 
-    init(size: Int) async {
+    /// Whether each event is measured once the engine's work for it has ended and the machine had 30 ms to
+    /// itself (events in an app are that far apart at least), or back to back, right after the engine's pass.
+    let settles: Bool
+
+    init(size: Int, settles: Bool) async {
+        self.settles = settles
         let cooldowns = CooldownBook(now: clock.now)
         service = BenchService(cooldowns: cooldowns, clock: clock)
         await service.addReplies(size) { "Reply \($0): your order ships on Monday, see https://example.com/orders/\($0)" }
@@ -82,6 +106,7 @@ final class Chat {
             await engine.removeObserver(.max)
             for _ in 0..<20 { await Task.yield() }
         }
+        if settles { try? await Task.sleep(for: .milliseconds(30)) }
     }
 
     /// The publications in order, each with the event it belongs to (`nil`: none measured), for the baseline,
@@ -209,40 +234,49 @@ final class Chat {
 }
 
 print("ChatEventBench: main-actor time and rows built per chat event, release build, median of each event's runs")
+print("  time:     the main thread's own processor time (CLOCK_THREAD_CPUTIME_ID), in microseconds")
 print("  new:      ChatModel.apply of the event's publications + the screen's transcriptSlots (rows kept in slots)")
 print("  baseline: the pre-issue-53 work on the same publications: compare the whole transcript, and when it")
 print("            changed build every row again (ChatPresentation), as ChatModel and the screen did per event")
+print("  settled:  each event measured once the engine's own work for it ended and 30 ms passed (events in an app")
+print("            are at least a frame apart); back to back: right after the engine's pass over the transcript,")
+print("            which still compares every message on its own actor and leaves the shared caches cold")
 let kinds = ["keystroke", "incoming message", "upload progress step", "cooldown tick"]
-var results: [Int: [String: Figures]] = [:]
-for size in sizes {
-    let chat = await Chat(size: size)
-    await chat.keystrokes()
-    await chat.incomingMessages()
-    await chat.uploadProgress()
-    await chat.cooldownTicks()
-    await chat.engine.shutdown()
-    chat.runBaseline()
-    results[size] = chat.figures
-}
 
 func cell(_ value: Double, _ format: String) -> String { String(format: format, value) }
-print("")
-print("event                  messages   new µs  new rows   baseline µs  baseline rows")
-for kind in kinds {
+
+for settles in [true, false] {
+    var results: [Int: [String: Figures]] = [:]
     for size in sizes {
-        let figure = results[size]?[kind] ?? Figures()
-        print(
-            kind.padding(toLength: 22, withPad: " ", startingAt: 0), String(format: "%8d", size),
-            cell(Figures.median(figure.newMicros), "%8.1f"), cell(Figures.mean(figure.newRows), "%9.1f"),
-            cell(Figures.median(figure.oldMicros), "%13.1f"), cell(Figures.mean(figure.oldRows), "%14.1f"))
+        let chat = await Chat(size: size, settles: settles)
+        await chat.keystrokes()
+        await chat.incomingMessages()
+        await chat.uploadProgress()
+        await chat.cooldownTicks()
+        await chat.engine.shutdown()
+        if ProcessInfo.processInfo.environment["CHAT_EVENT_BENCH_NO_BASELINE"] == nil { chat.runBaseline() }
+        results[size] = chat.figures
     }
-}
-print("")
-print("5,000 / 50 (time)      new     baseline")
-for kind in kinds {
-    let small = results[50]?[kind] ?? Figures(), large = results[5_000]?[kind] ?? Figures()
-    print(
-        kind.padding(toLength: 22, withPad: " ", startingAt: 0),
-        cell(Figures.median(large.newMicros) / Figures.median(small.newMicros), "%5.2f×"),
-        cell(Figures.median(large.oldMicros) / Figures.median(small.oldMicros), "%10.1f×"))
+    print("")
+    print(settles ? "== settled (the figure issue 53 holds)" : "== back to back")
+    print("event                  messages   new µs  new rows   baseline µs  baseline rows")
+    for kind in kinds {
+        for size in sizes {
+            let figure = results[size]?[kind] ?? Figures()
+            print(
+                kind.padding(toLength: 22, withPad: " ", startingAt: 0), String(format: "%8d", size),
+                cell(Figures.median(figure.newMicros), "%8.1f"), cell(Figures.mean(figure.newRows), "%9.1f"),
+                cell(Figures.median(figure.oldMicros), "%13.1f"), cell(Figures.mean(figure.oldRows), "%14.1f"))
+        }
+    }
+    guard let first = sizes.first, let last = sizes.last, first != last else { continue }
+    print("")
+    print("\(last) / \(first) (time)".padding(toLength: 22, withPad: " ", startingAt: 0) + "   new     baseline")
+    for kind in kinds {
+        let small = results[first]?[kind] ?? Figures(), large = results[last]?[kind] ?? Figures()
+        print(
+            kind.padding(toLength: 22, withPad: " ", startingAt: 0),
+            cell(Figures.median(large.newMicros) / Figures.median(small.newMicros), "%5.2f×"),
+            cell(Figures.median(large.oldMicros) / Figures.median(small.oldMicros), "%10.1f×"))
+    }
 }
