@@ -4,8 +4,9 @@
 // applies every publication to a ChatModel and reads the screen's transcript (`transcriptSlots`), timing it by the
 // main thread's processor clock and counting the rows built; each event once settled (the engine's work for it
 // ended, 30 ms passed) and once back to back (right after the engine's pass over the transcript). The baseline,
-// in the same run on the same publications, is what the chat did before issue 53 for each one: compare the published transcript with the one held (a distinct array, as the engine then
-// built a new one per publication) and, when it differs, build every row again (`ChatPresentation`).
+// in the same run on the same publications, is what the chat did before issue 53 for each one: compare the
+// published transcript with the one held (a distinct array, as the engine then built a new one per publication)
+// and, when it differs, build every row again (`ChatPresentation`).
 import Conversation
 import Foundation
 import ReceptionCore
