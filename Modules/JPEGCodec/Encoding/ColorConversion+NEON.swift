@@ -40,31 +40,22 @@ extension StripConverter {
         vcvtq_f32_u32(vreinterpretq_u32_u8(vqtbl4q_u8(table, index)))
     }
 
-    @inline(__always)
-    private static func lanes(_ table: uint8x16x2_t, _ index: Bytes) -> SIMD4<Float> {
-        vcvtq_f32_u32(vreinterpretq_u32_u8(vqtbl2q_u8(table, index)))
-    }
-
-    /// One channel of 64 pixels in pixel order as its two halves (pixels 0–31 and 32–63).
-    @inline(__always)
-    private static func halves(_ channel: uint8x16x4_t) -> (uint8x16x2_t, uint8x16x2_t) {
-        (uint8x16x2_t(val: (channel.val.0, channel.val.1)), uint8x16x2_t(val: (channel.val.2, channel.val.3)))
-    }
-
     /// The luma of one row of a group, 64 pixels in pixel order, into its eight vectors (`column` 0…7).
     @inline(__always)
     private static func luma64(
         _ channels: (uint8x16x4_t, uint8x16x4_t, uint8x16x4_t), into vectors: UnsafeMutablePointer<Samples>
     ) {
-        let red = halves(channels.0), green = halves(channels.1), blue = halves(channels.2)
-        // Lanes 0–3 read pixels column, column + 8, + 16, + 24 of the first half; lanes 4–7 the same of the second.
-        var index = Bytes(0, 0x80, 0x80, 0x80, 8, 0x80, 0x80, 0x80, 16, 0x80, 0x80, 0x80, 24, 0x80, 0x80, 0x80)
+        // Lanes 0–3 read pixels column, column + 8, + 16, + 24; lanes 4–7 the pixels 32 further on. Each lookup reads
+        // the whole channel (four registers), which the deinterleaving already left together: tables of two
+        // registers cut from it made LLVM copy registers into pairs and spill.
+        var low = Bytes(0, 0x80, 0x80, 0x80, 8, 0x80, 0x80, 0x80, 16, 0x80, 0x80, 0x80, 24, 0x80, 0x80, 0x80)
         for column in 0..<8 {
-            let r = Samples(lowHalf: lanes(red.0, index), highHalf: lanes(red.1, index))
-            let g = Samples(lowHalf: lanes(green.0, index), highHalf: lanes(green.1, index))
-            let b = Samples(lowHalf: lanes(blue.0, index), highHalf: lanes(blue.1, index))
+            let high = low &+ 32
+            let r = Samples(lowHalf: lanes(channels.0, low), highHalf: lanes(channels.0, high))
+            let g = Samples(lowHalf: lanes(channels.1, low), highHalf: lanes(channels.1, high))
+            let b = Samples(lowHalf: lanes(channels.2, low), highHalf: lanes(channels.2, high))
             vectors[column] = luma(r, g, b)
-            index &+= 1
+            low &+= 1
         }
     }
 
@@ -75,11 +66,11 @@ extension StripConverter {
         top: UnsafePointer<UInt8>, bottom: UnsafePointer<UInt8>, upper: UnsafeMutablePointer<Samples>,
         cb: UnsafeMutablePointer<SIMD4<Float>>, cr: UnsafeMutablePointer<SIMD4<Float>>, chroma: Int
     ) {
-        let t = channels64(top), b = channels64(bottom)
+        // Few registers live at a time (with both rows' 24 registers of bytes and the sums live together, LLVM spilled
+        // about a fifth of the group's instructions): the top row's luma, then its pairwise sums; the bottom row's
+        // bytes added on and the chroma converted; then the bottom row read again for its luma.
+        let t = channels64(top)
         luma64(t, into: upper)
-        luma64(b, into: upper + 8)
-        // Each register of sums holds 8 chroma columns of the group in order: register j is lane j of the chroma
-        // vectors, and its element k is chroma column k.
         @inline(__always) func sums(_ top: uint8x16x4_t, _ bottom: uint8x16x4_t) -> uint8x16x4_t {
             @inline(__always) func sum(_ t: Bytes, _ b: Bytes) -> Bytes {
                 vreinterpretq_u8_u16(vpadalq_u8(vpaddlq_u8(t), b))
@@ -88,6 +79,9 @@ extension StripConverter {
                 sum(top.val.0, bottom.val.0), sum(top.val.1, bottom.val.1), sum(top.val.2, bottom.val.2),
                 sum(top.val.3, bottom.val.3)))
         }
+        // Each register of sums holds 8 chroma columns of the group in order: register j is lane j of the chroma
+        // vectors, and its element k is chroma column k.
+        let b = channels64(bottom)
         let red = sums(t.0, b.0), green = sums(t.1, b.1), blue = sums(t.2, b.2)
         var index = Bytes(0, 1, 0x80, 0x80, 16, 17, 0x80, 0x80, 32, 33, 0x80, 0x80, 48, 49, 0x80, 0x80)
         for column in 0..<8 {
@@ -96,6 +90,7 @@ extension StripConverter {
             cr[chroma &+ 2 &* column] = redDifference(r, g, bl) * 0.25
             index &+= 2
         }
+        luma64(channels64(bottom), into: upper + 8)
     }
 }
 extension ForwardDCT {
@@ -107,34 +102,29 @@ extension ForwardDCT {
         _ block: UnsafePointer<Lanes>, multipliers: UnsafePointer<Float>, scanOrder: UnsafePointer<Int32>,
         into out: UnsafeMutablePointer<SIMD8<Int32>>
     ) {
-        var low = (SIMD4<UInt32>(), SIMD4<UInt32>()), high = low
         let source = UnsafeRawPointer(block), target = UnsafeMutableRawPointer(out)
-        /// Quantizes coefficient k of the scan, stores it and returns its two halves' mask bits.
-        @inline(__always) func coefficient(_ k: Int, _ bit: SIMD4<UInt32>) -> (SIMD4<UInt32>, SIMD4<UInt32>) {
-            let at = Int(scanOrder[k]) &* 32, m = multipliers[k]
-            @inline(__always) func half(_ offset: Int) -> SIMD4<Int32> {
-                let samples = source.loadUnaligned(fromByteOffset: at &+ offset, as: SIMD4<Float>.self)
-                let value = vcvtnq_s32_f32(vmulq_n_f32(samples, m))
-                target.storeBytes(of: value, toByteOffset: k &* 32 &+ offset, as: SIMD4<Int32>.self)
-                return value
+        let one = SIMD4<UInt32>(repeating: 1)
+        /// Quantizes coefficients `first ..< first + 32` of the scan and returns their mask, bit k − first for
+        /// coefficient k, in its two halves. The coefficients go from the last down: each shifts the mask left by one
+        /// and brings its own bit in, which LLVM makes two instructions a half (the mask doubled, minus `cmtst`'s
+        /// all-ones lane) where a bit of its own per coefficient took three and a doubling.
+        @inline(__always) func quantize32(_ first: Int) -> (SIMD4<UInt32>, SIMD4<UInt32>) {
+            var mask = (SIMD4<UInt32>(), SIMD4<UInt32>())
+            for k in stride(from: first &+ 31, through: first, by: -1) {
+                let at = Int(scanOrder[k]) &* 32, m = multipliers[k]
+                // Both halves loaded, then both stored: pairs of loads and stores (`ldp`, `stp`).
+                let a = source.loadUnaligned(fromByteOffset: at, as: SIMD4<Float>.self)
+                let b = source.loadUnaligned(fromByteOffset: at &+ 16, as: SIMD4<Float>.self)
+                let qa = vcvtnq_s32_f32(vmulq_n_f32(a, m)), qb = vcvtnq_s32_f32(vmulq_n_f32(b, m))
+                target.storeBytes(of: qa, toByteOffset: k &* 32, as: SIMD4<Int32>.self)
+                target.storeBytes(of: qb, toByteOffset: k &* 32 &+ 16, as: SIMD4<Int32>.self)
+                mask = (
+                    vorrq_u32(vaddq_u32(mask.0, mask.0), vandq_u32(vtstq_s32(qa, qa), one)),
+                    vorrq_u32(vaddq_u32(mask.1, mask.1), vandq_u32(vtstq_s32(qb, qb), one)))
             }
-            let a = half(0), b = half(16)
-            return (vtstq_s32(a, a) & bit, vtstq_s32(b, b) & bit)
+            return mask
         }
-        // Bit k mod 32 of the mask, doubled from one coefficient to the next (one addition, not a shift and a
-        // broadcast).
-        var bit = SIMD4<UInt32>(repeating: 1)
-        for k in 0..<32 {
-            let bits = coefficient(k, bit)
-            low = (low.0 | bits.0, low.1 | bits.1)
-            bit &+= bit
-        }
-        bit = SIMD4(repeating: 1)
-        for k in 32..<64 {
-            let bits = coefficient(k, bit)
-            high = (high.0 | bits.0, high.1 | bits.1)
-            bit &+= bit
-        }
+        let low = quantize32(0), high = quantize32(32)
         target.storeBytes(of: low.0, toByteOffset: 64 * 32, as: SIMD4<UInt32>.self)
         target.storeBytes(of: low.1, toByteOffset: 64 * 32 + 16, as: SIMD4<UInt32>.self)
         target.storeBytes(of: high.0, toByteOffset: 65 * 32, as: SIMD4<UInt32>.self)

@@ -73,6 +73,31 @@ struct StripConverter {
     /// the SSE2 path's loads.
     var sse2Groups: Int { max(0, (width - 6) / 64) }
 
+    /// Bytes of one padded row: a group's 64 RGB pixels and the 16 bytes the SSE2 path's last loads reach.
+    static let paddedRowBytes = 64 * 3 + 16
+    /// Room for one padded row: `padded` stores eight bytes at a time.
+    static let paddedRowCapacity = paddedRowBytes + 8
+
+    /// RGB row `row` from column `x0` into `copy` (`paddedRowCapacity` bytes): its pixels up to the image's
+    /// right edge, then its last pixel repeated, as `gatherClamped` reads them, so that the groups at the edge take
+    /// the vector paths too, which read whole groups of pixels (the portable path cost two and a half times as much
+    /// on arm64).
+    @inline(__always)
+    func padded(_ row: UnsafePointer<UInt8>, from x0: Int, into copy: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
+        let count = min(64, width &- x0) &* 3
+        copy.update(from: row + x0 &* 3, count: count)
+        let last = row + (width &- 1) &* 3
+        let pixel = UInt64(last[0]) | UInt64(last[1]) &<< 8 | UInt64(last[2]) &<< 16
+        // Eight bytes holding the pixel two and two-thirds times, stored six bytes apart: two pixels a store.
+        let pattern = pixel | pixel &<< 24 | pixel &<< 48
+        var at = count
+        while at < Self.paddedRowBytes {
+            UnsafeMutableRawPointer(copy + at).storeBytes(of: pattern.littleEndian, as: UInt64.self)
+            at &+= 6
+        }
+        return UnsafePointer(copy)
+    }
+
     /// The words of the pixels at columns `x0`, `x0 + 8`, …, `x0 + 56` of `row`, all inside the image.
     @inline(__always)
     private static func gather<Reader: PixelReader>(_: Reader.Type, _ row: UnsafePointer<UInt8>, _ x0: Int) -> Words {
@@ -148,7 +173,13 @@ struct StripConverter {
         let cr = UnsafeMutableRawPointer(planes.samples[2]).assumingMemoryBound(to: SIMD4<Float>.self)
         let lumaGroups = layout.components[0].groups
         let chromaGroups = layout.components[1].groups
-        let interior = interiorGroups, sse2Interior = sse2Groups
+        let interior = interiorGroups
+        #if arch(arm64) && canImport(_Builtin_intrinsics.arm.neon)
+        let inPlace = interior
+        #else
+        let inPlace = sse2Groups
+        #endif
+        // RGB groups the vector paths cannot read in place (at the right edge) are read from padded copies.
         for cy in 0..<(layout.mcuHeight / 2) {
             let top = row(strip, 2 &* cy)
             let bottom = row(strip, 2 &* cy &+ 1)
@@ -160,23 +191,26 @@ struct StripConverter {
                 let chromaVector: Int = ((cy &>> 3) &* chromaGroups &+ (group &>> 1)) &* 64 &+ (cy & 7) &* 8
                 let chroma: Int = chromaVector &* 2 &+ (group & 1)
                 let x0 = group &* 64
-                #if arch(arm64) && canImport(_Builtin_intrinsics.arm.neon)
-                if Reader.self == RGBReader.self && group < interior {
-                    Self.group420NEON(
-                        top: top + x0 &* 3, bottom: bottom + x0 &* 3, upper: upper, cb: cb, cr: cr, chroma: chroma)
+                #if (arch(arm64) && canImport(_Builtin_intrinsics.arm.neon)) || (arch(x86_64) && canImport(_Builtin_intrinsics.intel))
+                if Reader.self == RGBReader.self {
+                    let t = group < inPlace ? top + x0 &* 3 : padded(top, from: x0, into: planes.edgeRows)
+                    let b = group < inPlace
+                        ? bottom + x0 &* 3
+                        : padded(bottom, from: x0, into: planes.edgeRows + Self.paddedRowCapacity)
+                    #if arch(arm64)
+                    Self.group420NEON(top: t, bottom: b, upper: upper, cb: cb, cr: cr, chroma: chroma)
+                    #else
+                    for pair in 0..<4 {
+                        Self.pair420SSE2(
+                            top: t, bottom: b, x: 2 &* pair, upper: upper, column: 2 &* pair, cb: cb, cr: cr,
+                            target: chroma &+ 2 &* pair)
+                    }
+                    #endif
                     continue
                 }
                 #endif
                 for pair in 0..<4 {
                     let c = 2 &* pair
-                    #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-                    if Reader.self == RGBReader.self && group < sse2Interior {
-                        Self.pair420SSE2(
-                            top: top, bottom: bottom, x: x0 &+ c, upper: upper, column: c, cb: cb, cr: cr,
-                            target: chroma &+ 2 &* pair)
-                        continue
-                    }
-                    #endif
                     let t0: Words, t1: Words, b0: Words, b1: Words
                     if group < interior {
                         t0 = Self.gather(reader, top, x0 &+ c)

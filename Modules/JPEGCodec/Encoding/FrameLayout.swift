@@ -64,6 +64,8 @@ final class StripPlanes {
     let coefficients: [UnsafeMutablePointer<SIMD8<Int32>>]
     /// The block coder's lookup of each coefficient's magnitude category and extra bits (4,096 entries, 8 KiB).
     let magnitudes = MagnitudeTable()
+    /// Two padded RGB rows of one group at the right edge (`StripConverter.padded`), which the vector paths read.
+    let edgeRows = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * StripConverter.paddedRowCapacity)
     /// Total bytes held, reported by the benchmark.
     let byteCount: Int
 
@@ -89,6 +91,7 @@ final class StripPlanes {
     deinit {
         samples.forEach { $0.deallocate() }
         coefficients.forEach { $0.deallocate() }
+        edgeRows.deallocate()
     }
 }
 
