@@ -1,5 +1,6 @@
 import Digest
 import Foundation
+import ReceptionCore
 
 /// An sRGB colour written as `#RRGGBB`.
 public struct AppearanceColor: Sendable, Hashable, CustomStringConvertible {
@@ -250,83 +251,83 @@ public struct ChatAppearance: Sendable, Hashable {
 
     /// The palette.
     public var colors: Colors {
-        get { storage.values.colors }
-        set { update { $0.colors = newValue } }
+        get { box.value.colors }
+        set { box.update { $0.colors = newValue } }
     }
     /// The title and welcome texts.
     public var texts: Texts {
-        get { storage.values.texts }
-        set { update { $0.texts = newValue } }
+        get { box.value.texts }
+        set { box.update { $0.texts = newValue } }
     }
     /// Light, dark or system.
     public var colorScheme: ColorScheme {
-        get { storage.values.colorScheme }
-        set { update { $0.colorScheme = newValue } }
+        get { box.value.colorScheme }
+        set { box.update { $0.colorScheme = newValue } }
     }
     /// Whether the SDK-presented chat shows a close button.
     public var showsCloseButton: Bool {
-        get { storage.values.showsCloseButton }
-        set { update { $0.showsCloseButton = newValue } }
+        get { box.value.showsCloseButton }
+        set { box.update { $0.showsCloseButton = newValue } }
     }
     /// The close button's symbol.
     public var closeIcon: CloseIcon {
-        get { storage.values.closeIcon }
-        set { update { $0.closeIcon = newValue } }
+        get { box.value.closeIcon }
+        set { box.update { $0.closeIcon = newValue } }
     }
     /// An image for the close button, drawn instead of `closeIcon`.
     public var closeImage: AppearanceImage? {
-        get { storage.values.closeImage }
-        set { update { $0.closeImage = newValue } }
+        get { box.value.closeImage }
+        set { box.update { $0.closeImage = newValue } }
     }
     /// Parts of the chat that are not shown.
     public var hiddenElements: Set<Element> {
-        get { storage.values.hiddenElements }
-        set { update { $0.hiddenElements = newValue } }
+        get { box.value.hiddenElements }
+        set { box.update { $0.hiddenElements = newValue } }
     }
     /// The design of the system font.
     public var fontDesign: FontDesign {
-        get { storage.values.fontDesign }
-        set { update { $0.fontDesign = newValue } }
+        get { box.value.fontDesign }
+        set { box.update { $0.fontDesign = newValue } }
     }
     /// A font of the host app (by name), used instead of the system font.
     public var customFontName: String? {
-        get { storage.values.customFontName }
-        set { update { $0.customFontName = newValue } }
+        get { box.value.customFontName }
+        set { box.update { $0.customFontName = newValue } }
     }
     /// Whether older outgoing bubbles lighten as newer text messages follow.
     public var fadesOlderMessages: Bool {
-        get { storage.values.fadesOlderMessages }
-        set { update { $0.fadesOlderMessages = newValue } }
+        get { box.value.fadesOlderMessages }
+        set { box.update { $0.fadesOlderMessages = newValue } }
     }
     /// The welcome icon.
     public var welcomeIcon: WelcomeIcon {
-        get { storage.values.welcomeIcon }
-        set { update { $0.welcomeIcon = newValue } }
+        get { box.value.welcomeIcon }
+        set { box.update { $0.welcomeIcon = newValue } }
     }
     /// Review cards.
     public var reviewCard: Card {
-        get { storage.values.reviewCard }
-        set { update { $0.reviewCard = newValue } }
+        get { box.value.reviewCard }
+        set { box.update { $0.reviewCard = newValue } }
     }
     /// Paywall (offer) cards.
     public var offerCard: Card {
-        get { storage.values.offerCard }
-        set { update { $0.offerCard = newValue } }
+        get { box.value.offerCard }
+        set { box.update { $0.offerCard = newValue } }
     }
     /// Whether agent replies show the teammate's photo. Only the dashboard can turn it on (seed 001).
     public package(set) var showsTeamPhotos: Bool {
-        get { storage.values.showsTeamPhotos }
-        set { update { $0.showsTeamPhotos = newValue } }
+        get { box.value.showsTeamPhotos }
+        set { box.update { $0.showsTeamPhotos = newValue } }
     }
     /// Whether agent replies show the teammate's first name. Only the dashboard can turn it on (seed 001).
     public package(set) var showsTeamNames: Bool {
-        get { storage.values.showsTeamNames }
-        set { update { $0.showsTeamNames = newValue } }
+        get { box.value.showsTeamNames }
+        set { box.update { $0.showsTeamNames = newValue } }
     }
 
     /// Every choice, held once behind a reference: the appearance travels through SwiftUI's environment into
     /// every view of the chat, and a one-reference value keeps each of those views' copy code small (Docs/Footprint.md).
-    private var storage: Storage
+    private var box: ValueBox<Values>
 
     /// An appearance; every argument has the built-in default.
     public init(
@@ -336,7 +337,7 @@ public struct ChatAppearance: Sendable, Hashable {
         fadesOlderMessages: Bool = false, welcomeIcon: WelcomeIcon = WelcomeIcon(),
         reviewCard: Card = Card(icon: "star.fill"), offerCard: Card = Card(icon: "gift.fill")
     ) {
-        storage = Storage(Values(
+        box = ValueBox(Values(
             colors: colors, texts: texts, colorScheme: colorScheme, showsCloseButton: showsCloseButton,
             closeIcon: closeIcon, closeImage: closeImage, hiddenElements: hiddenElements, fontDesign: fontDesign,
             customFontName: customFontName, fadesOlderMessages: fadesOlderMessages, welcomeIcon: welcomeIcon,
@@ -344,7 +345,7 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     public static func == (lhs: ChatAppearance, rhs: ChatAppearance) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.values == rhs.storage.values
+        lhs.box == rhs.box
     }
 
     /// Hashes the palette and the font choices: equal appearances hash alike, and the rest is left to `==`.
@@ -354,15 +355,7 @@ public struct ChatAppearance: Sendable, Hashable {
         hasher.combine(customFontName)
     }
 
-    /// Changes the values, copying them first when another appearance shares them (value semantics).
-    private mutating func update(_ change: (inout Values) -> Void) {
-        if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(storage.values)
-        }
-        change(&storage.values)
-    }
-
-    private struct Values: Equatable {
+    private struct Values: Equatable, Sendable {
         var colors: Colors
         var texts: Texts
         var colorScheme: ColorScheme
@@ -378,12 +371,6 @@ public struct ChatAppearance: Sendable, Hashable {
         var offerCard: Card
         var showsTeamPhotos = false
         var showsTeamNames = false
-    }
-
-    /// Mutated only through `update`, when this appearance is its one owner; never shared while it changes.
-    private final class Storage: @unchecked Sendable {
-        var values: Values
-        init(_ values: Values) { self.values = values }
     }
 
     /// Whether `element` is shown.

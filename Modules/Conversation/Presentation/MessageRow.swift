@@ -148,56 +148,172 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     }
 
     /// The message's local ID (stable across confirmation).
-    public var id: String
+    public var id: String {
+        get { box.value.id }
+        set { box.update { $0.id = newValue } }
+    }
     /// Own or team.
-    public var side: Side
+    public var side: Side {
+        get { box.value.side }
+        set { box.update { $0.side = newValue } }
+    }
     /// The text; `nil` when the message has none (a photo-only message, a card without text).
-    public var text: String?
+    public var text: String? {
+        get { box.value.text }
+        set { box.update { $0.text = newValue } }
+    }
     /// `text` in runs, with its web links, e-mail addresses and phone numbers tappable (`LinkDetector`); the runs'
     /// texts joined are `text`. Empty when there is no text. The message stays plain text: no Markdown, no HTML.
-    public var textRuns: [TextRun] = []
+    public var textRuns: [TextRun] {
+        get { box.value.textRuns }
+        set { box.update { $0.textRuns = newValue } }
+    }
     /// The direction of the text's first letter that has one, so a Hebrew message in an English chat aligns to
     /// the right and an English one in an Arabic chat to the left; `nil` when it has none (digits, emoji).
-    public var textDirection: TextDirection? = nil
+    public var textDirection: TextDirection? {
+        get { box.value.textDirection }
+        set { box.update { $0.textDirection = newValue } }
+    }
     /// Seed 001: text can be selected once sent (not while sending or after a failure).
-    public var isTextSelectable: Bool
+    public var isTextSelectable: Bool {
+        get { box.value.isTextSelectable }
+        set { box.update { $0.isTextSelectable = newValue } }
+    }
     /// When more than 5 minutes passed since the previous message, the time shown above this row (spec 7.24).
-    public var timestamp: Date?
+    public var timestamp: Date? {
+        get { box.value.timestamp }
+        set { box.update { $0.timestamp = newValue } }
+    }
     /// `timestamp` in the chat language: the time alone today, else the day and the time (the year when it is not
     /// this year's).
-    public var timestampText: String?
+    public var timestampText: String? {
+        get { box.value.timestampText }
+        set { box.update { $0.timestampText = newValue } }
+    }
     /// When the message was written (the service's time for a reply): what tells a reply written while the chat is
     /// open from the history an opening loads (`ChatAnnouncements`).
-    public var createdAt: Date
+    public var createdAt: Date {
+        get { box.value.createdAt }
+        set { box.update { $0.createdAt = newValue } }
+    }
     /// The row starts a group (spec 7.24: same side, author and minute): a screen spaces groups apart.
-    public var startsGroup: Bool
+    public var startsGroup: Bool {
+        get { box.value.startsGroup }
+        set { box.update { $0.startsGroup = newValue } }
+    }
     /// The row ends its group.
-    public var endsGroup: Bool
+    public var endsGroup: Bool {
+        get { box.value.endsGroup }
+        set { box.update { $0.endsGroup = newValue } }
+    }
     /// The teammate, for team replies whose author is known while the appearance shows names or photos.
-    public var author: Author?
+    public var author: Author? {
+        get { box.value.author }
+        set { box.update { $0.author = newValue } }
+    }
     /// Spec 7.24: team rows keep an avatar column when team photos are shown, drawn or not.
-    public var reservesAvatarColumn: Bool
+    public var reservesAvatarColumn: Bool {
+        get { box.value.reservesAvatarColumn }
+        set { box.update { $0.reservesAvatarColumn = newValue } }
+    }
     /// The photos: confirmed attachments, else the local previews.
-    public var photos: [Photo]
+    public var photos: [Photo] {
+        get { box.value.photos }
+        set { box.update { $0.photos = newValue } }
+    }
     /// Spec 7.9: the upload's progress, 0…1, while the photos of a sending message upload.
-    public var uploadProgress: Double?
+    public var uploadProgress: Double? {
+        get { box.value.uploadProgress }
+        set { box.update { $0.uploadProgress = newValue } }
+    }
     /// The card's button, if the message is a card that has one.
-    public var card: Card?
+    public var card: Card? {
+        get { box.value.card }
+        set { box.update { $0.card = newValue } }
+    }
     /// The status line, shown only where the grouping rule puts it.
-    public var status: Status?
+    public var status: Status? {
+        get { box.value.status }
+        set { box.update { $0.status = newValue } }
+    }
     /// Spec 7.8.3: still sending after 400 ms: the bubble is dimmed (opacity 0.6).
-    public var isPending: Bool
+    public var isPending: Bool {
+        get { box.value.isPending }
+        set { box.update { $0.isPending = newValue } }
+    }
     /// Seed 001: tapping the failed bubble, its indicator or a failed photo retries the message.
-    public var tapRetries: Bool
+    public var tapRetries: Bool {
+        get { box.value.tapRetries }
+        set { box.update { $0.tapRetries = newValue } }
+    }
     /// Spec 7.20 `fadesOlderMessages`: how much the own bubble lightens (0…0.24).
-    public var fade: Double
+    public var fade: Double {
+        get { box.value.fade }
+        set { box.update { $0.fade = newValue } }
+    }
     /// What VoiceOver announces when this reply arrives (`ChatAnnouncements` says when; own messages never are):
     /// "Name: text", the team ("Support: text") when no name is shown, with its photos and card button after the
     /// text, or in place of it ("Anna: 1 photo").
-    public var announcement: String
+    public var announcement: String {
+        get { box.value.announcement }
+        set { box.update { $0.announcement = newValue } }
+    }
     /// What VoiceOver reads for the whole row, e.g. "You: Hello. Not delivered. Retry".
-    public var accessibilityLabel: String
+    public var accessibilityLabel: String {
+        get { box.value.accessibilityLabel }
+        set { box.update { $0.accessibilityLabel = newValue } }
+    }
     /// The row's controls, each reachable on its own: the status line's control, the card's button, then each
     /// confirmed photo, in reading order.
-    public var controls: [Control] = []
+    public var controls: [Control] {
+        get { box.value.controls }
+        set { box.update { $0.controls = newValue } }
+    }
+
+    /// Every field, held once behind a reference: a row is copied into each view that draws part of it and into the
+    /// closures those views keep, and one reference keeps each copy small (Docs/Footprint.md, "Size on iOS").
+    private var box: ValueBox<Values>
+
+    private struct Values: Hashable, Sendable {
+        var id: String
+        var side: Side
+        var text: String?
+        var textRuns: [TextRun]
+        var textDirection: TextDirection?
+        var isTextSelectable: Bool
+        var timestamp: Date?
+        var timestampText: String?
+        var createdAt: Date
+        var startsGroup: Bool
+        var endsGroup: Bool
+        var author: Author?
+        var reservesAvatarColumn: Bool
+        var photos: [Photo]
+        var uploadProgress: Double?
+        var card: Card?
+        var status: Status?
+        var isPending: Bool
+        var tapRetries: Bool
+        var fade: Double
+        var announcement: String
+        var accessibilityLabel: String
+        var controls: [Control]
+    }
+
+    /// A row; `ChatPresentation` makes every row a screen shows.
+    init(
+        id: String, side: Side, text: String?, textRuns: [TextRun] = [], textDirection: TextDirection? = nil,
+        isTextSelectable: Bool, timestamp: Date?, timestampText: String?, createdAt: Date, startsGroup: Bool,
+        endsGroup: Bool, author: Author?, reservesAvatarColumn: Bool, photos: [Photo], uploadProgress: Double?,
+        card: Card?, status: Status?, isPending: Bool, tapRetries: Bool, fade: Double, announcement: String,
+        accessibilityLabel: String, controls: [Control] = []
+    ) {
+        box = ValueBox(Values(
+            id: id, side: side, text: text, textRuns: textRuns, textDirection: textDirection,
+            isTextSelectable: isTextSelectable, timestamp: timestamp, timestampText: timestampText,
+            createdAt: createdAt, startsGroup: startsGroup, endsGroup: endsGroup, author: author,
+            reservesAvatarColumn: reservesAvatarColumn, photos: photos, uploadProgress: uploadProgress, card: card,
+            status: status, isPending: isPending, tapRetries: tapRetries, fade: fade, announcement: announcement,
+            accessibilityLabel: accessibilityLabel, controls: controls))
+    }
 }

@@ -107,10 +107,10 @@ struct BitWriter: ~Copyable {
         }
     }
 
-    /// Hands the written bytes to `sink` and empties the buffer (pending bits stay in the register).
-    mutating func drain<Sink: JPEGByteSink>(into sink: inout Sink) {
+    /// Hands the written bytes to `write` and empties the buffer (pending bits stay in the register).
+    mutating func drain(to write: JPEGByteWriter) {
         guard count > 0 else { return }
-        sink.write(UnsafeRawBufferPointer(start: storage, count: count))
+        write(UnsafeRawBufferPointer(start: storage, count: count))
         count = 0
     }
 }

@@ -5,6 +5,11 @@ public protocol JPEGByteSink {
     mutating func write(_ bytes: UnsafeRawBufferPointer)
 }
 
+/// How the encoder hands on the bytes it produced (valid only for the duration of the call): the public generic
+/// `encode(_:into:)` wraps its sink in one, so the encoder itself is compiled once whatever the sink's type
+/// (Docs/Footprint.md, "Size on iOS").
+typealias JPEGByteWriter = (UnsafeRawBufferPointer) -> Void
+
 /// A sink that collects everything in memory: what `JPEGEncoder.encodeJPEG` returns.
 public struct ByteArraySink: JPEGByteSink {
     /// The bytes written so far.

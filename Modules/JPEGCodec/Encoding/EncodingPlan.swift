@@ -29,8 +29,9 @@ struct EncodingPlan {
         max(1 << 14, layout.mcusPerRow * layout.blocksPerMCU * 128)
     }
 
-    /// Encodes the image whose pixels start at `pixels` (already validated against the geometry) into `sink`.
-    func run<Sink: JPEGByteSink>(pixels: UnsafePointer<UInt8>, into sink: inout Sink) {
+    /// Encodes the image whose pixels start at `pixels` (already validated against the geometry), handing the bytes
+    /// to `write` strip by strip.
+    func run(pixels: UnsafePointer<UInt8>, to write: JPEGByteWriter) {
         let planes = StripPlanes(layout: layout)
         // Multipliers in zig-zag order, like the coefficients quantization writes.
         let multipliers = quantization.map { table in
@@ -59,7 +60,7 @@ struct EncodingPlan {
         let prepare = { (strip: Int) in prepareWith(strip, trellisPlan?.quantizer) }
 
         if options.progressive {
-            runProgressive(planes: planes, into: &sink, prepare: prepare)
+            runProgressive(planes: planes, to: write, prepare: prepare)
             return
         }
 
@@ -99,11 +100,11 @@ struct EncodingPlan {
         for strip in 0..<layout.stripCount {
             prepare(strip)
             code(strip: strip, planes: planes, predictions: predictions, into: &writer)
-            writer.bits.drain(into: &sink)
+            writer.bits.drain(to: write)
         }
         writer.bits.flushBits()
         writer.bits.writeRaw(Markers.endOfImage)
-        writer.bits.drain(into: &sink)
+        writer.bits.drain(to: write)
     }
 
     /// Which strips the optimised-table pass counts: all of them below 64 strips (1,024 rows at 4:2:0), every

@@ -109,7 +109,7 @@ public struct JPEGEncoder: Sendable {
         let plan = EncodingPlan(image: image, options: options)
         try image.bytes.withUnsafeBufferPointer { (pixels) throws(CodecError) in
             guard let base = pixels.baseAddress else { throw .invalidImage }
-            plan.run(pixels: base, into: &sink)
+            plan.run(pixels: base) { sink.write($0) }
         }
     }
 

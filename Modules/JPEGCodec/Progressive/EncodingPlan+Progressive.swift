@@ -2,8 +2,8 @@
 /// of `ProgressiveScan.script` optimised tables of its own, then a writing pass transforms each strip once and lets
 /// every scan code it into its own buffer; the buffers are written out in scan order.
 extension EncodingPlan {
-    /// Encodes into `sink`; `prepare(strip)` fills `planes` with the strip's quantized coefficients.
-    func runProgressive<Sink: JPEGByteSink>(planes: StripPlanes, into sink: inout Sink, prepare: (Int) -> Void) {
+    /// Encodes, handing the bytes to `write`; `prepare(strip)` fills `planes` with the strip's quantized coefficients.
+    func runProgressive(planes: StripPlanes, to write: JPEGByteWriter, prepare: (Int) -> Void) {
         let source = StripCoefficients(planes: planes, layout: layout)
         let script = ProgressiveScan.script(componentCount: layout.components.count)
         let step = Self.countingStep(stripCount: layout.stripCount)
@@ -30,7 +30,7 @@ extension EncodingPlan {
             if !(scan.isDC && scan.isRefinement), let counter = countersLeft.popFirst() {
                 tables = Self.tables(for: scan, counts: counter.consumer, step: step, layout: layout)
             }
-            // The first scan's buffer starts with the file's header and goes to the sink strip by strip.
+            // The first scan's buffer starts with the file's header and is handed on strip by strip.
             let capacity = writers.isEmpty ? Self.initialOutputCapacity(layout) : Self.laterScanCapacity
             var writer = HuffmanBlockWriter(dc: [empty, empty], ac: [empty, empty], bits: BitWriter(capacity: capacity))
             for table in tables {
@@ -47,14 +47,14 @@ extension EncodingPlan {
             prepare(strip)
             source.update(layout: layout)
             for writer in writers { writer.code(strip: strip, source) }
-            writers[0].consumer.bits.drain(into: &sink)
+            writers[0].consumer.bits.drain(to: write)
         }
         for writer in writers {
             writer.finish()
             writer.consumer.bits.flushBits()
-            writer.consumer.bits.drain(into: &sink)
+            writer.consumer.bits.drain(to: write)
         }
-        Markers.endOfImage.withUnsafeBytes { sink.write($0) }
+        Markers.endOfImage.withUnsafeBytes { write($0) }
     }
 
     /// The initial buffer of every scan after the first; each grows (doubling) to hold its scan's bytes.

@@ -6,30 +6,53 @@
 /// other fields are details that travel with the error.
 public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable machine-readable code.
-    public let code: String
+    public var code: String { storage.code }
     /// The HTTP status, or 0 without a valid HTTP response.
-    public let status: Int
+    public var status: Int { storage.status }
     /// Seconds to wait before trying again: a cooldown's remaining time (rounded up, at least 1) or a usable
     /// `Retry-After` (spec 5.2).
-    public let retryAfter: Int?
+    public var retryAfter: Int? { storage.retryAfter }
     /// The cooldown scope the service named or the route implies (spec 6.3.1).
-    public let retryScope: RetryScope?
+    public var retryScope: RetryScope? { storage.retryScope }
     /// The platform's transport error code for `connection_failed`.
-    public let transportCode: Int?
+    public var transportCode: Int? { storage.transportCode }
     /// The revision a `chat_reset` asks the client to adopt (spec 7.12).
-    public let resetRevision: Int?
+    public var resetRevision: Int? { storage.resetRevision }
+
+    /// The fields, held once behind an immutable reference: an error travels through every `throws(ReceptionError)`
+    /// call, and a one-reference value keeps the code each of those sites compiles to moving it small
+    /// (Docs/Footprint.md, "Size on iOS").
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let code: String
+        let status: Int
+        let retryAfter: Int?
+        let retryScope: RetryScope?
+        let transportCode: Int?
+        let resetRevision: Int?
+
+        init(
+            code: String, status: Int, retryAfter: Int?, retryScope: RetryScope?, transportCode: Int?,
+            resetRevision: Int?
+        ) {
+            self.code = code
+            self.status = status
+            self.retryAfter = retryAfter
+            self.retryScope = retryScope
+            self.transportCode = transportCode
+            self.resetRevision = resetRevision
+        }
+    }
 
     /// Makes an error; only `code` and `status` take part in equality.
     public init(
         code: String, status: Int = 0, retryAfter: Int? = nil, retryScope: RetryScope? = nil,
         transportCode: Int? = nil, resetRevision: Int? = nil
     ) {
-        self.code = code
-        self.status = status
-        self.retryAfter = retryAfter
-        self.retryScope = retryScope
-        self.transportCode = transportCode
-        self.resetRevision = resetRevision
+        storage = Storage(
+            code: code, status: status, retryAfter: retryAfter, retryScope: retryScope, transportCode: transportCode,
+            resetRevision: resetRevision)
     }
 
     /// Makes an error with one of the codes of `ReceptionError.Code`; only `code` and `status` take part in

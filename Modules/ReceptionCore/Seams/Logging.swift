@@ -91,17 +91,31 @@ public struct SilentLogHandler: LogRecordHandling {
 /// line costs nothing.
 public struct ReceptionLogger: Sendable {
     /// Where lines go.
-    public let handler: any LogRecordHandling
+    public var handler: any LogRecordHandling { storage.handler }
     /// The most detailed level emitted.
-    public let level: LogLevel
+    public var level: LogLevel { storage.level }
     /// The category stamped on every line.
-    public let category: String
+    public var category: String { storage.category }
+
+    /// The parts, held once behind an immutable reference: every store, client and engine keeps a logger and passes
+    /// it on, and a one-reference value keeps each of those copies small (Docs/Footprint.md, "Size on iOS").
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let handler: any LogRecordHandling
+        let level: LogLevel
+        let category: String
+
+        init(handler: any LogRecordHandling, level: LogLevel, category: String) {
+            self.handler = handler
+            self.level = level
+            self.category = category
+        }
+    }
 
     /// Makes a logger.
     public init(handler: any LogRecordHandling = ConsoleLogHandler(), level: LogLevel = .info, category: String) {
-        self.handler = handler
-        self.level = level
-        self.category = category
+        storage = Storage(handler: handler, level: level, category: category)
     }
 
     /// The same handler and level under another category.
