@@ -84,7 +84,9 @@ public struct ChatPresentation: Sendable, Hashable {
             team: team, texts: texts, appearance: appearance, now: now, timeZone: timeZone,
             availablePaywalls: availablePaywalls)
         let lastOwn = messages.lastIndex { !$0.sender.isIncoming }
-        return messages.indices.map { row(at: $0, of: messages, place: place(at: $0, of: messages, lastOwn: lastOwn, context), context) }
+        return messages.indices.map { index in
+            row(at: index, of: messages, place: place(at: index, of: messages, lastOwn: lastOwn, context), context)
+        }
     }
 
     // MARK: Rows
@@ -145,17 +147,6 @@ public struct ChatPresentation: Sendable, Hashable {
     /// A message that counts for spec 7.20's fade.
     static func isText(_ message: ChatMessage) -> Bool { message.kind == .text && !message.text.isEmpty }
 
-    /// The row of `messages[index]` at `place`.
-    static func row(at index: Int, of messages: [ChatMessage], place: RowPlace, _ context: RowContext) -> MessageRow {
-        let message = messages[index]
-        var row = row(
-            message, context, profile: message.authorId.flatMap { context.profiles[$0] },
-            isLastOwn: place.isLastOwn, startsGroup: place.startsGroup, endsGroup: place.endsGroup,
-            timestamp: place.timestamp, fade: place.fade)
-        row.timestampText = row.timestamp.map(context.wording.text)
-        return row
-    }
-
     /// Spec 7.24: messages group when sender, author and calendar minute match.
     static func sameGroup(_ a: ChatMessage, _ b: ChatMessage) -> Bool {
         a.sender.isIncoming == b.sender.isIncoming && a.authorId == b.authorId
@@ -169,10 +160,11 @@ public struct ChatPresentation: Sendable, Hashable {
         return Int64((seconds / 60).rounded(.down))
     }
 
-    private static func row(
-        _ message: ChatMessage, _ context: RowContext, profile: TeamProfile?,
-        isLastOwn: Bool, startsGroup: Bool, endsGroup: Bool, timestamp: Date?, fade: Double
-    ) -> MessageRow {
+    /// The row of `messages[index]` at `place`.
+    static func row(at index: Int, of messages: [ChatMessage], place: RowPlace, _ context: RowContext) -> MessageRow {
+        let message = messages[index]
+        let profile = message.authorId.flatMap { context.profiles[$0] }
+        let startsGroup = place.startsGroup, endsGroup = place.endsGroup
         let texts = context.texts, appearance = context.appearance
         let side: MessageRow.Side = message.sender.isIncoming ? .team : .own
         let trimmed = message.text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -185,7 +177,7 @@ public struct ChatPresentation: Sendable, Hashable {
                 photoKey: appearance.showsTeamPhotos && profile.photo != nil ? profile.photoKey ?? profile.id : nil,
                 initial: profile.initial, showsAvatar: appearance.showsTeamPhotos && endsGroup)
         }
-        let status = Self.status(of: message, isLastOwn: isLastOwn, texts: texts)
+        let status = Self.status(of: message, isLastOwn: place.isLastOwn, texts: texts)
         let photos = Self.photos(of: message, texts: texts)
         let card = Self.card(of: message, texts: texts, availablePaywalls: context.availablePaywalls)
         let sender = side == .own
@@ -203,11 +195,13 @@ public struct ChatPresentation: Sendable, Hashable {
         return MessageRow(
             id: message.id, side: side, text: text, textRuns: runs,
             textDirection: text.flatMap(Self.direction(of:)),
-            isTextSelectable: message.status == .sent || message.status == .received, timestamp: timestamp,
-            timestampText: nil, createdAt: message.createdAt, startsGroup: startsGroup, endsGroup: endsGroup, author: author, reservesAvatarColumn: side == .team && appearance.showsTeamPhotos, photos: photos,
+            isTextSelectable: message.status == .sent || message.status == .received, timestamp: place.timestamp,
+            timestampText: place.timestamp.map(context.wording.text), createdAt: message.createdAt,
+            startsGroup: startsGroup, endsGroup: endsGroup, author: author,
+            reservesAvatarColumn: side == .team && appearance.showsTeamPhotos, photos: photos,
             uploadProgress: progress.flatMap { $0.isNaN ? nil : $0 }, card: card, status: status,
             isPending: message.status == .sending && message.showsPendingIndicator,
-            tapRetries: message.status == .notDelivered && message.retry == .available, fade: fade,
+            tapRetries: message.status == .notDelivered && message.retry == .available, fade: place.fade,
             announcement: announcement, accessibilityLabel: spoken,
             controls: Self.controls(status: status, card: card, photos: photos, runs: runs, texts: texts))
     }

@@ -79,7 +79,9 @@ extension ChatModel {
     /// The composer's part of the screen: it reads the composer and the texts only.
     public var composerPresentation: ComposerPresentation { ComposerPresentation(composer, texts: texts) }
 
-    private func transcriptPart(rows: [MessageRow], isEmpty: Bool, appearance: ChatAppearance) -> TranscriptPresentation {
+    private func transcriptPart(
+        rows: [MessageRow], isEmpty: Bool, appearance: ChatAppearance
+    ) -> TranscriptPresentation {
         var presentation = TranscriptPresentation(
             rows: rows, isEmpty: isEmpty, banner: banner, agentTyping: agentTyping, texts: texts,
             appearance: appearance)

@@ -6,43 +6,31 @@
 /// other fields are details that travel with the error.
 public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable machine-readable code.
-    public var code: String { storage.code }
+    public var code: String { box.value.code }
     /// The HTTP status, or 0 without a valid HTTP response.
-    public var status: Int { storage.status }
+    public var status: Int { box.value.status }
     /// Seconds to wait before trying again: a cooldown's remaining time (rounded up, at least 1) or a usable
     /// `Retry-After` (spec 5.2).
-    public var retryAfter: Int? { storage.retryAfter }
+    public var retryAfter: Int? { box.value.retryAfter }
     /// The cooldown scope the service named or the route implies (spec 6.3.1).
-    public var retryScope: RetryScope? { storage.retryScope }
+    public var retryScope: RetryScope? { box.value.retryScope }
     /// The platform's transport error code for `connection_failed`.
-    public var transportCode: Int? { storage.transportCode }
+    public var transportCode: Int? { box.value.transportCode }
     /// The revision a `chat_reset` asks the client to adopt (spec 7.12).
-    public var resetRevision: Int? { storage.resetRevision }
+    public var resetRevision: Int? { box.value.resetRevision }
 
-    /// The fields, held once behind an immutable reference: an error travels through every `throws(ReceptionError)`
-    /// call, and a one-reference value keeps the code each of those sites compiles to moving it small
-    /// (Docs/Footprint.md, "Size on iOS").
-    private let storage: Storage
+    /// The fields, held once behind one reference (`ValueBox`): an error travels through every
+    /// `throws(ReceptionError)` call, and a one-reference value keeps the code each of those sites compiles to
+    /// moving it small (Docs/Footprint.md, "Size on iOS").
+    private let box: ValueBox<Fields>
 
-    private final class Storage: Sendable {
+    private struct Fields: Sendable {
         let code: String
         let status: Int
         let retryAfter: Int?
         let retryScope: RetryScope?
         let transportCode: Int?
         let resetRevision: Int?
-
-        init(
-            code: String, status: Int, retryAfter: Int?, retryScope: RetryScope?, transportCode: Int?,
-            resetRevision: Int?
-        ) {
-            self.code = code
-            self.status = status
-            self.retryAfter = retryAfter
-            self.retryScope = retryScope
-            self.transportCode = transportCode
-            self.resetRevision = resetRevision
-        }
     }
 
     /// Makes an error; only `code` and `status` take part in equality.
@@ -50,9 +38,9 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
         code: String, status: Int = 0, retryAfter: Int? = nil, retryScope: RetryScope? = nil,
         transportCode: Int? = nil, resetRevision: Int? = nil
     ) {
-        storage = Storage(
+        box = ValueBox(Fields(
             code: code, status: status, retryAfter: retryAfter, retryScope: retryScope, transportCode: transportCode,
-            resetRevision: resetRevision)
+            resetRevision: resetRevision))
     }
 
     /// Makes an error with one of the codes of `ReceptionError.Code`; only `code` and `status` take part in

@@ -91,31 +91,25 @@ public struct SilentLogHandler: LogRecordHandling {
 /// line costs nothing.
 public struct ReceptionLogger: Sendable {
     /// Where lines go.
-    public var handler: any LogRecordHandling { storage.handler }
+    public var handler: any LogRecordHandling { box.value.handler }
     /// The most detailed level emitted.
-    public var level: LogLevel { storage.level }
+    public var level: LogLevel { box.value.level }
     /// The category stamped on every line.
-    public var category: String { storage.category }
+    public var category: String { box.value.category }
 
-    /// The parts, held once behind an immutable reference: every store, client and engine keeps a logger and passes
-    /// it on, and a one-reference value keeps each of those copies small (Docs/Footprint.md, "Size on iOS").
-    private let storage: Storage
+    /// The parts, held once behind one reference (`ValueBox`): every store, client and engine keeps a logger and
+    /// passes it on, and a one-reference value keeps each of those copies small (Docs/Footprint.md, "Size on iOS").
+    private let box: ValueBox<Parts>
 
-    private final class Storage: Sendable {
+    private struct Parts: Sendable {
         let handler: any LogRecordHandling
         let level: LogLevel
         let category: String
-
-        init(handler: any LogRecordHandling, level: LogLevel, category: String) {
-            self.handler = handler
-            self.level = level
-            self.category = category
-        }
     }
 
     /// Makes a logger.
     public init(handler: any LogRecordHandling = ConsoleLogHandler(), level: LogLevel = .info, category: String) {
-        storage = Storage(handler: handler, level: level, category: category)
+        box = ValueBox(Parts(handler: handler, level: level, category: category))
     }
 
     /// The same handler and level under another category.
