@@ -6,7 +6,7 @@ APT_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libjpeg-turbo-progs 
 PIP_PACKAGES := Pillow PyJWT selenium pillow-heif h2 cryptography
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: install test test-only arm-lab check-imports ios-check privacy-check notification-ownership-check version-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
+.PHONY: install test test-only arm-lab check-imports cold-code ios-check privacy-check notification-ownership-check version-check release-check bench fuzz soak demo dashboard chat probe docs docs-serve footprint clean
 
 # Installs missing Debian packages by name without prompting, and the Python test tools. It prints one line per step
 # that installs something ("installing apt: <packages>", "installing pip: <packages>"); apt's and pip's own output
@@ -48,6 +48,12 @@ check-imports:
 	@python3 scripts/check-imports --self-test
 	@python3 scripts/check-imports
 
+# Cold code compiled for size (scripts/cold-code, Docs/Footprint.md): every function in the files it lists carries
+# @_optimize(size), and no other host-linked file does; the checker's self-test runs first.
+cold-code:
+	@python3 scripts/cold-code --self-test
+	@python3 scripts/cold-code --check
+
 # Every library a host links, then each sample host app under Examples/ (Examples/SeedSamples: the documents' Swift
 # samples pasted into a SwiftUI app), for iOS 17 arm64 (scripts/ios-check): on macOS `xcodebuild build` for a
 # generic iOS device; on Linux, against an iPhoneOS SDK (IOS_SDK, or ~/.cache/ios-sdk; Docs/Apple.md), a type-check
@@ -87,8 +93,8 @@ version-check:
 release-check: install
 	swift build -c release -Xswiftc -warnings-as-errors
 
-# After the import rule, the iOS check, the privacy manifests and the version (check-imports, ios-check,
-# privacy-check, version-check: above), a debug build of every target and test
+# After the import rule, the cold-code rule, the iOS check, the privacy manifests and the version (check-imports,
+# cold-code, ios-check, privacy-check, version-check: above), a debug build of every target and test
 # with warnings as errors, then every test (scripts/run-tests: past
 # TEST_DEADLINE_SECONDS, 900 by default, it prints the unfinished tests and every thread's stack and fails), then every libFuzzer target for
 # FUZZ_TEST_SECONDS each (scripts/fuzz, below): a crash, trap, hang or leak fails `make test`, and the log carries
@@ -102,7 +108,7 @@ FUZZ_TEST_SECONDS ?= 15
 # Where the browser tests put their page screenshots: outside the tree by default, so a test run never changes a
 # tracked file; `make test DASHBOARD_SCREENSHOTS=Docs/images` refreshes the ones Docs/Dashboard.md shows.
 DASHBOARD_SCREENSHOTS ?= .build/dashboard-screenshots
-test: install check-imports ios-check privacy-check notification-ownership-check version-check
+test: install check-imports cold-code ios-check privacy-check notification-ownership-check version-check
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	python3 scripts/run-tests -- $(SWIFT_TEST_FLAGS)
 	python3 scripts/arm-lab --check --disassembly

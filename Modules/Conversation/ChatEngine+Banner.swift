@@ -11,17 +11,17 @@ extension ChatEngine {
     }
 
     /// Re-derives the banner (`ConnectionStatus` owns it and its timers).
-    func updateBanner() {
+    @_optimize(size) func updateBanner() {
         status.update(
             bannerFacts, connectedEnded: { [weak self] in await self?.connectedShown() },
             graceEnded: { [weak self] in await self?.graceEnded() })
     }
 
-    private func connectedShown() {
+    @_optimize(size) private func connectedShown() {
         if status.connectedTimerFired() { publish() }
     }
 
-    private func graceEnded() {
+    @_optimize(size) private func graceEnded() {
         if status.graceFired(bannerFacts) { publish() }
     }
 }

@@ -3,7 +3,7 @@ import ReceptionCore
 
 extension ChatEngine {
     /// Starts one attempt for `id` unless one is already in flight (a message is never posted twice concurrently).
-    func submit(_ id: String, userInitiated: Bool) {
+    @_optimize(size) func submit(_ id: String, userInitiated: Bool) {
         guard !isShutDown, !outbox.isInFlight(id), let index = index(of: id), !messages[index].isConfirmed
         else { return }
         // The stored row goes back to *sending*, so a crash during this attempt is rescued at the next launch.
@@ -15,16 +15,16 @@ extension ChatEngine {
         publish()
     }
 
-    func showPendingIndicator(_ id: String) {
+    @_optimize(size) func showPendingIndicator(_ id: String) {
         if outbox.showPending(id) { publish() }
     }
 
-    func setProgress(_ id: String, _ value: Double) {
+    @_optimize(size) func setProgress(_ id: String, _ value: Double) {
         if outbox.setProgress(id, value) { publish() }
     }
 
     /// Spec 7.8.2: the delivery steps of one message.
-    func deliver(_ id: String, userInitiated: Bool) async {
+    @_optimize(size) func deliver(_ id: String, userInitiated: Bool) async {
         do throws(ReceptionError) {
             try await deliverSteps(id, userInitiated: userInitiated)
         } catch {
@@ -33,13 +33,13 @@ extension ChatEngine {
         finishAttempt(id)
     }
 
-    private func current(_ id: String) throws(ReceptionError) -> StoredMessage {
+    @_optimize(size) private func current(_ id: String) throws(ReceptionError) -> StoredMessage {
         guard !isShutDown, !Task.isCancelled else { throw .cancelled }
         guard let index = index(of: id) else { throw .cancelled }
         return messages[index]
     }
 
-    private func deliverSteps(_ id: String, userInitiated: Bool) async throws(ReceptionError) {
+    @_optimize(size) private func deliverSteps(_ id: String, userInitiated: Bool) async throws(ReceptionError) {
         var message = try current(id)
         // Step 1: the cached photo set must be complete.
         guard message.images.count == message.expectedImageCount else { throw .invalidImage }
@@ -92,7 +92,7 @@ extension ChatEngine {
 
     /// Spec 3.8: on success the read generation moves, the conversation exists, the server copy is merged without
     /// advancing the cursor, a verification requirement is cleared, and `messageSent` (+`imageSent`) is emitted.
-    func confirmed(_ id: String, _ response: SendMessageResponse) {
+    @_optimize(size) func confirmed(_ id: String, _ response: SendMessageResponse) {
         reads.move()
         hadPhotosEvent(id)
         if !hasConversation { persistSession { $0.unread.hasConversation = true } }
@@ -107,13 +107,13 @@ extension ChatEngine {
         if !stream.isRunning { startStreamIfPossible() }
     }
 
-    private func hadPhotosEvent(_ id: String) {
+    @_optimize(size) private func hadPhotosEvent(_ id: String) {
         emit(.messageSent)
         if let index = index(of: id), messages[index].expectedImageCount > 0 { emit(.imageSent) }
     }
 
     /// Spec 7.8.4: failure bookkeeping, plus the reactions of spec 3.8's error table.
-    func failed(_ id: String, _ error: ReceptionError) async {
+    @_optimize(size) func failed(_ id: String, _ error: ReceptionError) async {
         guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return }
         logger.info("send failed (\(error.code), status \(error.status))")
         switch error.code {
@@ -153,7 +153,7 @@ extension ChatEngine {
         updateBanner()
     }
 
-    func finishAttempt(_ id: String) {
+    @_optimize(size) func finishAttempt(_ id: String) {
         outbox.attemptFinished(id)
         guard !isShutDown else { return }
         startTicker()

@@ -5,7 +5,7 @@ extension ChatEngine {
     /// The chat screen appeared or disappeared (spec 7.2). Appearing while the app is active runs the opening load,
     /// recovery and the stream; disappearing stops the stream, sends typing=false, invalidates reads and turns held
     /// automatic resends into manual ones.
-    public func setVisible(_ isVisible: Bool) {
+    @_optimize(size) public func setVisible(_ isVisible: Bool) {
         guard !isShutDown, started, isVisible != visible else { return }
         let wasWatched = watched
         visible = isVisible
@@ -23,7 +23,7 @@ extension ChatEngine {
 
     /// The app's lifecycle changed (spec 7.2): becoming active resets transient budgets and resumes a visible
     /// chat; leaving the foreground pauses streaming and automatic resends.
-    public func setAppState(_ state: AppLifecycleState) {
+    @_optimize(size) public func setAppState(_ state: AppLifecycleState) {
         guard !isShutDown, started else { return }
         let active = state == .active
         guard active != appActive else { return }
@@ -43,7 +43,7 @@ extension ChatEngine {
     }
 
     /// The network path appeared or went away (spec 7.10, 7.18).
-    public func setNetworkAvailable(_ available: Bool) {
+    @_optimize(size) public func setNetworkAvailable(_ available: Bool) {
         guard !isShutDown, available != pathAvailable else { return }
         pathAvailable = available
         if available {
@@ -59,7 +59,7 @@ extension ChatEngine {
         publish()
     }
 
-    func becameWatched() {
+    @_optimize(size) func becameWatched() {
         seedOnWatched()
         isOpening = true
         startOpeningLoad()
@@ -69,7 +69,7 @@ extension ChatEngine {
     }
 
     /// Messages still *sending* when the chat starts are resubmitted (spec 7.8.7, last rule).
-    private func seedOnWatched() {
+    @_optimize(size) private func seedOnWatched() {
         for message in messages where !message.isConfirmed && !message.delivery.contains(.failed)
             && !outbox.isInFlight(message.id) && outbox.attempt(message.id) == nil {
             outbox.seedBudget(message.id)
@@ -77,7 +77,7 @@ extension ChatEngine {
         }
     }
 
-    func stoppedWatching() {
+    @_optimize(size) func stoppedWatching() {
         stopStream()
         history.stop()
         deferHeldResendsToManual()
@@ -87,7 +87,7 @@ extension ChatEngine {
     // MARK: - Hooks the facade wires to the transport's `SessionHooks`
 
     /// Spec 6.4: the session halted (`reason`) or resumed (`nil`).
-    public func haltChanged(_ reason: HaltReason?) {
+    @_optimize(size) public func haltChanged(_ reason: HaltReason?) {
         guard !isShutDown else { return }
         permission.haltChanged(reason)
         if reason == nil {
@@ -101,18 +101,18 @@ extension ChatEngine {
     }
 
     /// Spec 7.14.3: a new identity token was accepted locally; the sign-in notice clears.
-    public func identityTokenStaged() {
+    @_optimize(size) public func identityTokenStaged() {
         permission.identityTokenStaged()
         publish()
     }
 
     /// A device update that started at permission epoch `epoch` succeeded: a token staged before it was sent.
-    func deviceUpdated(startedAt epoch: Int) { permission.deviceUpdated(startedAt: epoch) }
+    @_optimize(size) func deviceUpdated(startedAt epoch: Int) { permission.deviceUpdated(startedAt: epoch) }
 
     /// Spec 7.12: the service reset the chat. Activity stops, the cache, draft, cursor and conversation facts are
     /// cleared (cooldowns kept), the revision adopted, and the chat starts empty; the next send starts support
     /// again.
-    public func chatReset(revision: Int) {
+    @_optimize(size) public func chatReset(revision: Int) {
         guard !isShutDown, revision >= 0 else { return }
         if session.chatRevision == revision, messages.isEmpty { return }
         outbox.reset()
@@ -135,7 +135,7 @@ extension ChatEngine {
     }
 
     /// Spec 6.4: on foreground a session halted as *blocked* sends one probe; success re-enables sending.
-    func probeBlocked() async {
+    @_optimize(size) func probeBlocked() async {
         do throws(ReceptionError) {
             _ = try await service.unread(probe: true)
             haltChanged(nil)

@@ -15,7 +15,7 @@ extension ChatEngine {
     ///
     /// Throws `invalid_input` for an ID that no message carries, `http_error` with the status when the download
     /// fails (show the photo as failed with Retry: calling again resolves again), or the resolution's error.
-    public func photo(_ attachmentID: String) async throws(ReceptionError) -> Data {
+    @_optimize(size) public func photo(_ attachmentID: String) async throws(ReceptionError) -> Data {
         let link = try currentLink(attachmentID)
         let epoch = links.epoch
         let keeping = photoKeeper.epoch
@@ -46,7 +46,7 @@ extension ChatEngine {
     }
 
     /// Another load of a photo whose download is in flight waits for it.
-    private func join(_ key: String) async throws(ReceptionError) -> Data {
+    @_optimize(size) private func join(_ key: String) async throws(ReceptionError) -> Data {
         guard let task = photoDownloads[key]?.task else { throw .cancelled }
         sharedPhotoDownloads += 1
         photoDownloads[key]?.waiters += 1
@@ -55,7 +55,7 @@ extension ChatEngine {
 
     /// Waits for the download `task` as one of its loads. A load whose task is cancelled (its tile scrolled away)
     /// leaves; the download itself, and its network request, is cancelled once every load waiting for it has left.
-    private func wait(
+    @_optimize(size) private func wait(
         for task: Task<Result<Data, ReceptionError>, Never>, key: String
     ) async throws(ReceptionError) -> Data {
         let result = await withTaskCancellationHandler {
@@ -69,7 +69,7 @@ extension ChatEngine {
     }
 
     /// A load waiting for the download `task` was cancelled.
-    private func loadLeft(_ key: String, _ task: Task<Result<Data, ReceptionError>, Never>) {
+    @_optimize(size) private func loadLeft(_ key: String, _ task: Task<Result<Data, ReceptionError>, Never>) {
         guard var download = photoDownloads[key], download.task == task else { return }
         download.waiters -= 1
         if download.waiters > 0 {
@@ -83,16 +83,17 @@ extension ChatEngine {
     /// Spec 3.8: the photos of own messages the service confirmed (`Transcript.Merge.uploadedPhotos`) are kept
     /// under their attachment IDs, from the prepared JPEGs this device uploaded, so they are never downloaded. The
     /// writes are handed to the keeper, which makes them before its next read.
-    func keepUploadedPhotos(_ photos: [Transcript.UploadedPhoto]) {
+    @_optimize(size) func keepUploadedPhotos(_ photos: [Transcript.UploadedPhoto]) {
         photoKeeper.keepLater(photos.map { ($0.attachmentID, $0.jpeg) }, epoch: photoKeeper.epoch)
     }
 
     /// Makes the photo cache writes still pending (tests, before they reopen the cache).
-    package func photoWritesSettled() async {
+    @_optimize(size) package func photoWritesSettled() async {
         await photoKeeper.settled()
     }
 
     /// Downloads `attachmentID` from `link`, resolving an expired link first or after a 403 (spec 3.15, 3.18).
+    @_optimize(size)
     private func download(_ attachmentID: String, link current: String) async throws(ReceptionError) -> Data {
         var link = current
         if links.hasExpired(attachmentID, link: link) {
@@ -115,7 +116,7 @@ extension ChatEngine {
     }
 
     /// The link the transcript holds for `attachmentID`.
-    private func currentLink(_ attachmentID: String) throws(ReceptionError) -> String {
+    @_optimize(size) private func currentLink(_ attachmentID: String) throws(ReceptionError) -> String {
         guard !isShutDown else { throw .cancelled }
         for message in messages {
             if let attachment = message.attachments.first(where: { $0.id == attachmentID }) { return attachment.url }
@@ -124,13 +125,14 @@ extension ChatEngine {
     }
 
     /// One plain GET of a signed link.
-    private func fetch(_ link: String) async throws(ReceptionError) -> Data {
+    @_optimize(size) private func fetch(_ link: String) async throws(ReceptionError) -> Data {
         guard let url = URL(string: link) else { throw ReceptionError(code: ReceptionError.Code.invalidResponse) }
         return try await service.attachmentPhoto(url: url)
     }
 
     /// A link for `attachmentID` to use instead of its expired `link`: the one the transcript holds now when a
     /// history answer or another load already replaced it, else the answer of the one resolution for this expiry.
+    @_optimize(size)
     private func resolve(_ attachmentID: String, expired link: String) async throws(ReceptionError) -> String {
         let current = try currentLink(attachmentID)
         if current != link, !links.hasExpired(attachmentID, link: current) { return current }
@@ -165,6 +167,7 @@ extension ChatEngine {
 
     /// Spec 3.15: the fresh attachment replaces its expired copy in every message carrying it, in memory and in the
     /// cache. A resolution that started before a chat reset (or the end of the session) writes nothing.
+    @_optimize(size)
     private func resolutionEnded(_ attachmentID: String, _ answer: AttachmentLinks.Answer, epoch: Int) {
         guard !isShutDown else { return }
         let fresh = try? answer.get()

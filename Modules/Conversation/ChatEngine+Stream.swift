@@ -8,16 +8,16 @@ extension ChatEngine {
         watched && hasConversation && permission.halt == nil && pathAvailable && !stream.budgetStopped && !isShutDown
     }
 
-    func startStreamIfPossible() {
+    @_optimize(size) func startStreamIfPossible() {
         guard !stream.isRunning, streamAllowed else { return }
         stream.started(Task { [weak self] in await self?.runStream() })
     }
 
-    func stopStream() {
+    @_optimize(size) func stopStream() {
         if stream.stop() { updateBanner() }
     }
 
-    private func runStream() async {
+    @_optimize(size) private func runStream() async {
         while !Task.isCancelled, streamAllowed {
             let signals: AsyncThrowingStream<StreamSignal, any Error>
             do throws(ReceptionError) {
@@ -47,7 +47,7 @@ extension ChatEngine {
         if !Task.isCancelled { stream.finished() }
     }
 
-    private func streamOpened() {
+    @_optimize(size) private func streamOpened() {
         stream.opened()
         updateBanner()
         // Spec 3.12: right after the stream opens the client fetches once; the driver also restarts.
@@ -56,14 +56,14 @@ extension ChatEngine {
         publish()
     }
 
-    private func streamDropped() {
+    @_optimize(size) private func streamDropped() {
         stream.dropped()
         updateBanner()
         publish()
     }
 
     /// Returns whether the loop should go on after waiting.
-    private func streamFailed(_ error: ReceptionError) async -> Bool {
+    @_optimize(size) private func streamFailed(_ error: ReceptionError) async -> Bool {
         guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return false }
         switch error.code {
         case ReceptionError.Code.noConversation:
@@ -93,7 +93,7 @@ extension ChatEngine {
         return !Task.isCancelled
     }
 
-    private func handle(_ signal: StreamSignal) {
+    @_optimize(size) private func handle(_ signal: StreamSignal) {
         switch signal {
         case .changed:
             stream.changedSignal()
@@ -110,12 +110,12 @@ extension ChatEngine {
 
     /// While a wait is active, republishes once a second (countdowns) and, when a wait ends, restarts the driver,
     /// the deferred stream and the banner.
-    func startTicker() {
+    @_optimize(size) func startTicker() {
         guard ticker == nil, !isShutDown, deps.cooldowns.nextDeadline(now: clock.now) != nil else { return }
         ticker = Task { [weak self] in await self?.tick() }
     }
 
-    private func tick() async {
+    @_optimize(size) private func tick() async {
         while !Task.isCancelled, !isShutDown {
             let now = clock.now
             guard let deadline = deps.cooldowns.nextDeadline(now: now) else { break }
@@ -130,7 +130,7 @@ extension ChatEngine {
         publish()
     }
 
-    private func waitsChanged() {
+    @_optimize(size) private func waitsChanged() {
         kickDriver()
         updateBanner()
         if watched, !stream.isRunning { startStreamIfPossible() }

@@ -3,13 +3,13 @@ import ReceptionCore
 
 extension ChatEngine {
     /// Spec 7.17: the cached names and photos, restored when the engine starts (visible before any answer).
-    func restoreTeam() {
+    @_optimize(size) func restoreTeam() {
         team.restore(storing("load team profiles") { try $0.teamProfiles() } ?? [])
     }
 
     /// Spec 3.6 / 3.7: a history answer replaces the team map, a page merges into it; then the photos it wants are
     /// fetched and the cache is saved.
-    func applyTeam(_ members: [TeamMember]?, replacing: Bool) {
+    @_optimize(size) func applyTeam(_ members: [TeamMember]?, replacing: Bool) {
         switch team.apply(members, replacing: replacing) {
         case .none: return
         case .photosWanted: break
@@ -19,7 +19,7 @@ extension ChatEngine {
     }
 
     /// Starts one download per photo `Team` wants fetched now.
-    func fetchTeamPhotos() {
+    @_optimize(size) func fetchTeamPhotos() {
         for request in team.photosToFetch {
             let epoch = team.epoch
             let service = self.service
@@ -34,7 +34,7 @@ extension ChatEngine {
         }
     }
 
-    private func teamPhotoLoaded(_ request: TeamRoster.PhotoRequest, data: Data, epoch: Int) {
+    @_optimize(size) private func teamPhotoLoaded(_ request: TeamRoster.PhotoRequest, data: Data, epoch: Int) {
         // A chat reset, logout or shutdown since the download started: a late photo is not written anywhere.
         guard !isShutDown, team.downloadEnded(request, epoch: epoch) else { return }
         if team.photoLoaded(request, data: data) {
@@ -45,6 +45,7 @@ extension ChatEngine {
         fetchTeamPhotos()
     }
 
+    @_optimize(size)
     private func teamPhotoFailed(_ request: TeamRoster.PhotoRequest, error: ReceptionError, epoch: Int) {
         guard !isShutDown, team.downloadEnded(request, epoch: epoch),
               error.code != ReceptionError.Code.cancelled else { return }
@@ -54,9 +55,9 @@ extension ChatEngine {
 
     /// Spec 7.12 / 7.15: a chat reset (and the end of the session) clears the team; downloads still running are
     /// cancelled, and one that finishes anyway is dropped by the epoch check.
-    func clearTeam() { team.clear() }
+    @_optimize(size) func clearTeam() { team.clear() }
 
-    private func saveTeam() {
+    @_optimize(size) private func saveTeam() {
         let profiles = team.roster.profiles
         storing("save team profiles") { try $0.saveTeamProfiles(profiles) }
     }

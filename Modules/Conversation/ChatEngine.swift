@@ -33,7 +33,7 @@ public actor ChatEngine {
         public var logger: ReceptionLogger
 
         /// Makes dependencies over `store`, which stays open for the engine's whole life.
-        public init(
+        @_optimize(size) public init(
             service: any ConversationService, store: any ChatStoring, images: any ImagePreparing,
             photos: any PhotoCaching = NoPhotoCache(), cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
             ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
@@ -46,7 +46,7 @@ public actor ChatEngine {
 
         /// Makes dependencies over a store and a photo cache the caller closes when the session ends (the facade's
         /// `SessionStore`).
-        public init(
+        @_optimize(size) public init(
             service: any ConversationService, storage: StoreGate<any ChatStoring>, images: any ImagePreparing,
             photos: StoreGate<any PhotoCaching> = StoreGate(NoPhotoCache()), cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
             ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
@@ -127,7 +127,7 @@ public actor ChatEngine {
     var watched: Bool { visible && appActive }
 
     /// Makes an engine; call `start()` to load the cache.
-    public init(_ dependencies: Dependencies) {
+    @_optimize(size) public init(_ dependencies: Dependencies) {
         self.deps = dependencies
         photoKeeper = PhotoKeeper(dependencies.photos)
         let clock = dependencies.clock
@@ -145,24 +145,24 @@ public actor ChatEngine {
     /// Registers `observer` for every snapshot (called at once with the current one); returns a token for
     /// `removeObserver`.
     @discardableResult
-    public func addObserver(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
+    @_optimize(size) public func addObserver(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
         let token = observers.add(observer)
         observer(snapshot)
         return token
     }
 
     /// Stops calling an observer.
-    public func removeObserver(_ token: UInt64) { observers.remove(token) }
+    @_optimize(size) public func removeObserver(_ token: UInt64) { observers.remove(token) }
 
     /// Registers a receiver of `messageSent` / `imageSent` events (spec 3.8).
-    public func onEvent(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) {
+    @_optimize(size) public func onEvent(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) {
         observers.addEventHandler(handler)
     }
 
-    func emit(_ event: ReceptionEvent) { observers.emit(event) }
+    @_optimize(size) func emit(_ event: ReceptionEvent) { observers.emit(event) }
 
     /// Publishes the current snapshot to every observer; `transcriptChanged: false` when only the composer did.
-    func publish(transcriptChanged: Bool = true) {
+    @_optimize(size) func publish(transcriptChanged: Bool = true) {
         guard !isShutDown else { return }
         observers.advanceVersion()
         observers.notify(snapshot(refreshingTranscript: transcriptChanged))
@@ -172,7 +172,7 @@ public actor ChatEngine {
 
     /// Loads the chat from the cache (spec 7.8.7: messages still marked sending become failed and recoverable),
     /// restores the draft and the session state. Idempotent.
-    public func start() {
+    @_optimize(size) public func start() {
         guard !started, !isShutDown else { return }
         started = true
         session = reading("load session state", orIfClosed: SessionState()) { try $0.sessionState() } ?? SessionState()
@@ -198,6 +198,7 @@ public actor ChatEngine {
 
     /// Attaches the platform's path monitor and lifecycle signal; each update is applied as if the host called
     /// `setNetworkAvailable` / `setAppState`.
+    @_optimize(size)
     public func attach(network: (any NetworkPathMonitoring)?, lifecycle: (any AppLifecycleMonitoring)?) {
         if let network {
             monitors.append(Task { [weak self] in
@@ -213,7 +214,7 @@ public actor ChatEngine {
 
     /// Stops every task (the session ended or the process is going away). Nothing learnt afterwards is applied;
     /// an attempt that was running stays *sending* in the store and is rescued by the next launch.
-    public func shutdown() {
+    @_optimize(size) public func shutdown() {
         isShutDown = true
         outbox.cancelAll()
         driver.stop()
@@ -233,16 +234,17 @@ public actor ChatEngine {
     /// Runs a store write; a failure is logged and remembered for the composer notice, never thrown: spec 7.17,
     /// cache write failures never block sending.
     @discardableResult
-    func storing<T: Sendable>(_ what: String, _ body: (any ChatStoring) throws -> T) -> T? {
+    @_optimize(size) func storing<T: Sendable>(_ what: String, _ body: (any ChatStoring) throws -> T) -> T? {
         logged(what) { try deps.store.write(body) }
     }
 
     /// Runs a store read the same way; a closed store reads as `empty`.
+    @_optimize(size)
     func reading<T: Sendable>(_ what: String, orIfClosed empty: T, _ body: (any ChatStoring) throws -> T) -> T? {
         logged(what) { try deps.store.read(orIfClosed: empty, body) }
     }
 
-    private func logged<T>(_ what: String, _ access: () throws -> T) -> T? {
+    @_optimize(size) private func logged<T>(_ what: String, _ access: () throws -> T) -> T? {
         do {
             return try access()
         } catch {
@@ -255,12 +257,12 @@ public actor ChatEngine {
         }
     }
 
-    func persistSession(_ change: @escaping (inout SessionState) -> Void) {
+    @_optimize(size) func persistSession(_ change: @escaping (inout SessionState) -> Void) {
         change(&session)
         storing("save session state") { try $0.updateSessionState(change) }
     }
 
-    func index(of id: String) -> Int? { transcript.index(of: id) }
+    @_optimize(size) func index(of id: String) -> Int? { transcript.index(of: id) }
 
     /// The messages in list order (`Transcript` owns them).
     var messages: [StoredMessage] { transcript.messages }

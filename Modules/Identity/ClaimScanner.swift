@@ -22,11 +22,11 @@ struct ClaimScanner {
     private let bytes: [UInt8]
     private var index = 0
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    @_optimize(size) private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// The members of `bytes` when it is exactly one JSON object (surrounding whitespace allowed), else `nil`.
     /// A repeated key keeps its last value, as most JSON readers do.
-    static func members(of bytes: [UInt8]) -> [String: Claim]? {
+    @_optimize(size) static func members(of bytes: [UInt8]) -> [String: Claim]? {
         var scanner = ClaimScanner(bytes)
         scanner.skipWhitespace()
         guard scanner.peek == UInt8(ascii: "{"), let members = scanner.object(depth: 1) else { return nil }
@@ -38,7 +38,7 @@ struct ClaimScanner {
 
     private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private mutating func value(depth: Int) -> Claim? {
+    @_optimize(size) private mutating func value(depth: Int) -> Claim? {
         guard depth <= Self.maximumDepth, let byte = peek else { return nil }
         switch byte {
         case UInt8(ascii: "{"): return object(depth: depth + 1).map { _ in .object }
@@ -51,7 +51,7 @@ struct ClaimScanner {
         }
     }
 
-    private mutating func object(depth: Int) -> [String: Claim]? {
+    @_optimize(size) private mutating func object(depth: Int) -> [String: Claim]? {
         guard depth <= Self.maximumDepth, consume(UInt8(ascii: "{")) else { return nil }
         var members: [String: Claim] = [:]
         skipWhitespace()
@@ -70,7 +70,7 @@ struct ClaimScanner {
         }
     }
 
-    private mutating func array(depth: Int) -> Bool {
+    @_optimize(size) private mutating func array(depth: Int) -> Bool {
         guard depth <= Self.maximumDepth, consume(UInt8(ascii: "[")) else { return false }
         skipWhitespace()
         if consume(UInt8(ascii: "]")) { return true }
@@ -83,7 +83,7 @@ struct ClaimScanner {
         }
     }
 
-    private mutating func literal(_ word: StaticString) -> Bool {
+    @_optimize(size) private mutating func literal(_ word: StaticString) -> Bool {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count,
               bytes[index..<index + expected.count].elementsEqual(expected) else { return false }
@@ -92,7 +92,7 @@ struct ClaimScanner {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, returned as written.
-    private mutating func number() -> String? {
+    @_optimize(size) private mutating func number() -> String? {
         let start = index
         _ = consume(UInt8(ascii: "-"))
         if consume(UInt8(ascii: "0")) {
@@ -113,18 +113,18 @@ struct ClaimScanner {
     }
 
     @discardableResult
-    private mutating func skipDigits() -> Int {
+    @_optimize(size) private mutating func skipDigits() -> Int {
         let start = index
         while let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
         return index - start
     }
 
     /// A string's decoded text; `nil` for raw control characters, bad escapes, lone surrogates or invalid UTF-8.
-    private mutating func string() -> String? {
+    @_optimize(size) private mutating func string() -> String? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
-        func flush() -> Bool {
+        @_optimize(size) func flush() -> Bool {
             guard !run.isEmpty else { return true }
             // The stdlib's strict UTF-8 decoder (overlong forms, surrogates and truncated sequences are errors);
             // `String(validating:as:)` would do the same but needs iOS 18, above the package's floor.
@@ -158,7 +158,7 @@ struct ClaimScanner {
     }
 
     /// The character after a backslash (the backslash is already consumed).
-    private mutating func escape() -> Unicode.Scalar? {
+    @_optimize(size) private mutating func escape() -> Unicode.Scalar? {
         guard let byte = peek else { return nil }
         index += 1
         switch byte {
@@ -188,7 +188,7 @@ struct ClaimScanner {
         }
     }
 
-    private mutating func hexUnit() -> UInt16? {
+    @_optimize(size) private mutating func hexUnit() -> UInt16? {
         guard bytes.count - index >= 4 else { return nil }
         var unit: UInt16 = 0
         for byte in bytes[index..<index + 4] {
@@ -207,13 +207,13 @@ struct ClaimScanner {
 
     // MARK: - Bytes
 
-    private mutating func consume(_ byte: UInt8) -> Bool {
+    @_optimize(size) private mutating func consume(_ byte: UInt8) -> Bool {
         guard peek == byte else { return false }
         index += 1
         return true
     }
 
-    private mutating func skipWhitespace() {
+    @_optimize(size) private mutating func skipWhitespace() {
         while let byte = peek,
               byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
                 || byte == UInt8(ascii: "\r") {

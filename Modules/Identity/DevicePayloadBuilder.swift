@@ -21,7 +21,7 @@ public struct DeviceFacts: Hashable, Sendable {
     public var bundleId: String?
 
     /// Makes the facts.
-    public init(
+    @_optimize(size) public init(
         sdkVersion: String, appVersion: String? = nil, appBuild: String? = nil, osVersion: String,
         deviceModel: String, locale: String, timezone: String, bundleId: String? = nil
     ) {
@@ -48,7 +48,7 @@ public struct DevicePreferences: Hashable, Sendable {
     public var paywalls: [ReceptionPaywall]
 
     /// Makes preferences; the defaults are those of a host that set nothing.
-    public init(
+    @_optimize(size) public init(
         languageOverride: String? = nil, preferredLocalizations: [String] = [], updatesAppBadge: Bool = true,
         paywalls: [ReceptionPaywall] = []
     ) {
@@ -79,11 +79,11 @@ public struct DevicePayloadBuilder: Hashable, Sendable {
     public var facts: DeviceFacts
 
     /// A builder for one device.
-    public init(facts: DeviceFacts) { self.facts = facts }
+    @_optimize(size) public init(facts: DeviceFacts) { self.facts = facts }
 
     /// The complete payload. Identity labels and metadata are checked against their limits again, so a value that
     /// reached the stored pending identity some other way can never be sent over its limit.
-    public func payload(
+    @_optimize(size) public func payload(
         _ purpose: DevicePayloadPurpose, identity: PendingIdentity, preferences: DevicePreferences,
         identityToken: String?
     ) -> DevicePayload {
@@ -109,7 +109,7 @@ public struct DevicePayloadBuilder: Hashable, Sendable {
             identityToken: identityToken)
     }
 
-    private static func nonEmpty(_ text: String?) -> String? {
+    @_optimize(size) private static func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.isEmpty else { return nil }
         return text
     }

@@ -11,14 +11,14 @@ public enum LanguageTag {
 
     /// Spec 7.19: the app language is the canonical form of the override if set, else of the host's first
     /// preferred localisation, else `"en"`.
-    public static func appLanguage(override: String?, preferredLocalizations: [String]) -> String {
+    @_optimize(size) public static func appLanguage(override: String?, preferredLocalizations: [String]) -> String {
         canonical(override ?? preferredLocalizations.first ?? fallback)
     }
 
     /// Spec 7.19 canonicalisation: trim, `_` → `-`, validate, normalise case and legacy codes, drop extensions and
     /// private use. Invalid input becomes `"en"`. `es_mx` → `es-MX`, `zh_hans_hk` → `zh-Hans-HK`, `iw-IL` →
     /// `he-IL`, `en-US-u-ca-gregory` → `en-US`.
-    public static func canonical(_ raw: String) -> String {
+    @_optimize(size) public static func canonical(_ raw: String) -> String {
         let trimmed = raw.trimmingASCIIWhitespace().replacingUnderscores()
         guard let parsed = Parsed(trimmed) else { return fallback }
         let tag = parsed.canonicalText
@@ -34,7 +34,7 @@ public enum LanguageTag {
 
     /// Spec 7.19 UI language resolution of any tag (canonicalised first): an exact match, then the Chinese,
     /// Spanish, Portuguese, French and Norwegian rules, then the base language, then `"en"`.
-    public static func uiLanguage(for tag: String) -> String {
+    @_optimize(size) public static func uiLanguage(for tag: String) -> String {
         let canonicalTag = canonical(tag)
         if let exact = UILanguages.builtIn(canonicalTag) { return exact }
         guard let parsed = Parsed(canonicalTag) else { return fallback }
@@ -59,6 +59,7 @@ public enum LanguageTag {
     }
 
     /// Whether the UI language for `tag` is laid out right to left.
+    @_optimize(size)
     public static func isRightToLeft(_ tag: String) -> Bool { rightToLeftUILanguages.contains(uiLanguage(for: tag)) }
 
     /// Spec 7.19's legacy codes, replaced during canonicalisation.
@@ -77,7 +78,7 @@ extension LanguageTag {
 
         /// `nil` when the text is not a valid tag by spec 7.19's grammar (including duplicate variants or
         /// duplicate extension singletons). Extensions and private use are checked, then dropped.
-        init?(_ text: String) {
+        @_optimize(size) init?(_ text: String) {
             let subtags = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard let first = subtags.first, subtags.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIAlnum) })
             else { return nil }
@@ -109,13 +110,13 @@ extension LanguageTag {
         }
 
         /// 5–8 alphanumerics, or a digit followed by 3 alphanumerics.
-        private static func isVariant(_ subtag: String) -> Bool {
+        @_optimize(size) private static func isVariant(_ subtag: String) -> Bool {
             (5...8).contains(subtag.count) || (subtag.count == 4 && subtag.first?.isASCIIDigit == true)
         }
 
         /// Extensions (a non-`x` singleton and 2–8 character subtags, each singleton once) then optional private
         /// use (`x` and 1–8 character subtags).
-        private static func validTail(_ subtags: ArraySlice<String>) -> Bool {
+        @_optimize(size) private static func validTail(_ subtags: ArraySlice<String>) -> Bool {
             var rest = subtags
             var singletons: Set<String> = []
             while let singleton = rest.first?.lowercased(), singleton.count == 1 {
@@ -141,12 +142,12 @@ extension Character {
 }
 
 extension String {
-    fileprivate func trimmingASCIIWhitespace() -> String {
+    @_optimize(size) fileprivate func trimmingASCIIWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0.isWhitespace }
         return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 
-    fileprivate func replacingUnderscores() -> String {
+    @_optimize(size) fileprivate func replacingUnderscores() -> String {
         String(map { $0 == "_" ? "-" : $0 })
     }
 }

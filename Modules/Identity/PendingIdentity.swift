@@ -18,7 +18,7 @@ public struct PendingIdentity: Codable, Hashable, Sendable {
     public var pushEnvironment: PushEnvironment?
 
     /// Makes a pending identity; the defaults are those of a fresh session.
-    public init(
+    @_optimize(size) public init(
         externalUserId: String? = nil, name: String? = nil, email: String? = nil, metadata: [String: String] = [:],
         pushToken: String? = nil, pushEnvironment: PushEnvironment? = nil
     ) {
@@ -47,7 +47,7 @@ public struct PendingIdentityStore: Sendable {
     public var save: @Sendable (PendingIdentity) -> Void
 
     /// A store made of two functions.
-    public init(
+    @_optimize(size) public init(
         load: @escaping @Sendable () -> PendingIdentity?, save: @escaping @Sendable (PendingIdentity) -> Void
     ) {
         self.load = load
@@ -55,7 +55,7 @@ public struct PendingIdentityStore: Sendable {
     }
 
     /// A store kept in memory, optionally starting with `initial`.
-    public static func inMemory(_ initial: PendingIdentity? = nil) -> PendingIdentityStore {
+    @_optimize(size) public static func inMemory(_ initial: PendingIdentity? = nil) -> PendingIdentityStore {
         let box = Locked<PendingIdentity?>(initial)
         return PendingIdentityStore(load: { box.withLock { $0 } }, save: { value in box.withLock { $0 = value } })
     }

@@ -9,7 +9,7 @@ enum SafeInteger {
     ///
     /// The literal is evaluated exactly in decimal rather than through `Double`: `9007199254740993` and
     /// `42.0000000000000000001` round to safe whole doubles but are not safe whole numbers.
-    static func decimal(fromJSONNumber lexeme: String) -> String? {
+    @_optimize(size) static func decimal(fromJSONNumber lexeme: String) -> String? {
         var rest = Substring(lexeme)
         let negative = rest.first == "-"
         if negative { rest = rest.dropFirst() }
@@ -41,7 +41,7 @@ enum SafeInteger {
     }
 
     /// The exponent, saturated far beyond any safe value so a huge exponent cannot overflow.
-    private static func exponent(_ text: Substring, present: Bool) -> Int? {
+    @_optimize(size) private static func exponent(_ text: Substring, present: Bool) -> Int? {
         guard present else { return 0 }
         var rest = text
         var sign = 1

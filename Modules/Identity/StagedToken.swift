@@ -8,7 +8,7 @@ public struct IdentitySession: Hashable, Sendable, CustomStringConvertible {
     public let number: Int
 
     /// Makes a session value.
-    public init(number: Int) { self.number = number }
+    @_optimize(size) public init(number: Int) { self.number = number }
 
     /// The session after this one.
     var next: IdentitySession { IdentitySession(number: number + 1) }
@@ -36,7 +36,7 @@ public struct StagedToken: Hashable, Sendable {
     public internal(set) var state: State
 
     /// Makes a staged token.
-    public init(value: String, userId: String, state: State = .unsent) {
+    @_optimize(size) public init(value: String, userId: String, state: State = .unsent) {
         self.value = value
         self.userId = userId
         self.state = state

@@ -9,7 +9,7 @@ import ReceptionCore
 public enum ProvisioningProfile {
     /// The `Entitlements` → `aps-environment` string of `profile`, or `nil` when the profile holds no readable
     /// property list or no such string.
-    public static func apsEnvironment(in profile: Data) -> String? {
+    @_optimize(size) public static func apsEnvironment(in profile: Data) -> String? {
         let bytes = [UInt8](profile)
         guard let start = firstRange(of: Array("<?xml".utf8), in: bytes, from: 0),
               let end = firstRange(of: Array("</plist>".utf8), in: bytes, from: start.upperBound)
@@ -24,7 +24,7 @@ public enum ProvisioningProfile {
 
     /// Spec 7.16 `automatic`: a simulator is sandbox; no profile is production (an App Store build); otherwise
     /// `development` → sandbox, `production` → production, anything else unresolved.
-    public static func environment(isSimulator: Bool, profile: Data?) -> PushEnvironment? {
+    @_optimize(size) public static func environment(isSimulator: Bool, profile: Data?) -> PushEnvironment? {
         if isSimulator { return .sandbox }
         guard let profile else { return .production }
         switch apsEnvironment(in: profile) {
@@ -34,6 +34,7 @@ public enum ProvisioningProfile {
         }
     }
 
+    @_optimize(size)
     private static func firstRange(of needle: [UInt8], in haystack: [UInt8], from offset: Int) -> Range<Int>? {
         guard !needle.isEmpty, haystack.count >= needle.count, offset <= haystack.count - needle.count else {
             return nil
@@ -52,7 +53,7 @@ public struct ProvisioningProfileResolver: PushEnvironmentResolving {
     private let profile: @Sendable () -> Data?
 
     /// A resolver for a build that is (or is not) a simulator, reading its profile with `profile` (`nil` = none).
-    public init(isSimulator: Bool, profile: @escaping @Sendable () -> Data?) {
+    @_optimize(size) public init(isSimulator: Bool, profile: @escaping @Sendable () -> Data?) {
         self.isSimulator = isSimulator
         self.profile = profile
     }
@@ -73,7 +74,7 @@ public struct ProvisioningProfileResolver: PushEnvironmentResolving {
         }
     }
 
-    public func resolveEnvironment() -> PushEnvironment? {
+    @_optimize(size) public func resolveEnvironment() -> PushEnvironment? {
         // A simulator needs no profile read.
         ProvisioningProfile.environment(isSimulator: isSimulator, profile: isSimulator ? nil : profile())
     }

@@ -10,7 +10,7 @@ public enum PushEnvironmentChoice: String, Sendable, Hashable, CaseIterable {
     case automatic
 
     /// Spec 7.16: the wire environment, asking `resolver` for `automatic`; `nil` = unresolved.
-    public func resolve(with resolver: any PushEnvironmentResolving) -> PushEnvironment? {
+    @_optimize(size) public func resolve(with resolver: any PushEnvironmentResolving) -> PushEnvironment? {
         switch self {
         case .sandbox: .sandbox
         case .production: .production

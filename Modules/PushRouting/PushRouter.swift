@@ -29,7 +29,7 @@ public final class PushRouter {
         public var presentChat: @MainActor @Sendable () -> Void
 
         /// Makes hooks.
-        public init(
+        @_optimize(size) public init(
             isConfigured: @escaping @MainActor @Sendable () -> Bool,
             isSessionActivated: @escaping @Sendable () async -> Bool,
             updateDevice: @escaping @Sendable () async throws(ReceptionError) -> Void,
@@ -55,7 +55,7 @@ public final class PushRouter {
     private var generation = 0
 
     /// A router staging into `stage`, resolving `automatic` with `resolver`.
-    public init(
+    @_optimize(size) public init(
         stage: PushTokenStage = PushTokenStage(), resolver: any PushEnvironmentResolving, hooks: Hooks,
         logger: ReceptionLogger = ReceptionLogger(category: "Push")
     ) {
@@ -68,7 +68,7 @@ public final class PushRouter {
     /// Spec 7.16: stages the APNs token as lower-case hex with its environment. Ignored before configure, for an
     /// empty token, and when the environment cannot be resolved. A changed token on an activated session starts a
     /// device update and an unread refresh; otherwise it waits for the device update after registration.
-    public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
+    @_optimize(size) public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
         guard hooks.isConfigured() else {
             logger.info("push token ignored: Reception is not configured")
             return
@@ -99,7 +99,7 @@ public final class PushRouter {
     /// the current session is requested (unless `openChat` is false, as for a foreground receipt) and an unread
     /// refresh follows. The ID selects nothing: after a logout an old notification opens the new, empty session and
     /// cannot restore the previous one.
-    public func handlePushNotification(userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
+    @_optimize(size) public func handlePushNotification(userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
         guard PushPayload.isSupportNotification(userInfo) else { return false }
         guard hooks.isConfigured() else { return true }
         if openChat { hooks.presentChat() }
@@ -109,20 +109,20 @@ public final class PushRouter {
     }
 
     /// Spec 7.15: logout clears the staged token; queued follow-ups of the old session are dropped.
-    public func logout() {
+    @_optimize(size) public func logout() {
         generation += 1
         stage.clear()
     }
 
     /// Waits until every queued follow-up finished.
-    package func waitUntilIdle() async {
+    @_optimize(size) package func waitUntilIdle() async {
         while let current = work {
             await current.value
             if work == current { work = nil }
         }
     }
 
-    private func enqueue(_ operation: @escaping @Sendable () async -> Void) {
+    @_optimize(size) private func enqueue(_ operation: @escaping @Sendable () async -> Void) {
         let previous = work
         let generation = self.generation
         work = Task { [weak self] in

@@ -8,7 +8,7 @@ public struct StagedPushToken: Sendable, Hashable {
     public var environment: PushEnvironment
 
     /// Makes a staged token.
-    public init(token: String, environment: PushEnvironment) {
+    @_optimize(size) public init(token: String, environment: PushEnvironment) {
         self.token = token
         self.environment = environment
     }
@@ -21,14 +21,14 @@ public final class PushTokenStage: Sendable {
     private let value = Locked<StagedPushToken?>(nil)
 
     /// An empty stage.
-    public init() {}
+    @_optimize(size) public init() {}
 
     /// The staged token, if any.
     public var current: StagedPushToken? { value.withLock { $0 } }
 
     /// Stages `token`; returns whether it differs from what was staged.
     @discardableResult
-    public func stage(_ token: StagedPushToken) -> Bool {
+    @_optimize(size) public func stage(_ token: StagedPushToken) -> Bool {
         value.withLock { current in
             defer { current = token }
             return current != token
@@ -36,5 +36,5 @@ public final class PushTokenStage: Sendable {
     }
 
     /// Forgets the staged token (logout).
-    public func clear() { value.withLock { $0 = nil } }
+    @_optimize(size) public func clear() { value.withLock { $0 = nil } }
 }

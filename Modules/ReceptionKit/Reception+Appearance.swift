@@ -11,7 +11,7 @@ extension Reception {
 
     /// Spec 7.1 step 3 and 7.20: load this App ID's cached appearance, show it, and start the refresh loop.
     /// `cached` is what the launch read from `cache` off the main actor.
-    func startAppearance(appID: String, cache: AppearanceCache, cached: RemoteAppearance?) {
+    @_optimize(size) func startAppearance(appID: String, cache: AppearanceCache, cached: RemoteAppearance?) {
         let refresher = AppearanceRefresher(
             .init(
                 fetch: { [weak self] etag throws(ReceptionError) -> AppearanceFetch in
@@ -27,13 +27,13 @@ extension Reception {
     }
 
     /// A fetched appearance: cached at once, shown now unless the chat is open (it is not restyled mid-session).
-    func appearancePublished(_ appearance: RemoteAppearance, appID: String) {
+    @_optimize(size) func appearancePublished(_ appearance: RemoteAppearance, appID: String) {
         guard appID == self.appID else { return }
         if appearanceSlot.publish(appearance, appID: appID, chatOpen: isChatOpen) { resolveAppearance() }
     }
 
     /// `usesRemoteAppearance` changed: the loop follows, and the chat shows the host's appearance alone, or merged.
-    func remoteAppearanceSwitched() {
+    @_optimize(size) func remoteAppearanceSwitched() {
         let refresher = appearanceRefresher
         let enabled = usesRemoteAppearance
         Task { await refresher?.setEnabled(enabled) }
@@ -41,7 +41,7 @@ extension Reception {
     }
 
     /// `chatAppearance` = `appearance`, with the shown published appearance laid over it when remote is on.
-    func resolveAppearance() {
+    @_optimize(size) func resolveAppearance() {
         guard usesRemoteAppearance, let shownAppearance = appearanceSlot.shown,
               let imagesBase = try? endpoint?.url(path: "appearance/images") else {
             chatAppearance = appearance
@@ -65,7 +65,7 @@ extension Reception {
 
     /// Follows the configured lifecycle monitor, as if the host called `appDidBecomeActive()` and
     /// `appDidEnterBackground()` itself (an inactive app counts as not active, as for the chat engine).
-    func observeLifecycle() {
+    @_optimize(size) func observeLifecycle() {
         guard let lifecycle = configuration.lifecycle else { return }
         foreground.follow(Task { [weak self] in
             for await state in lifecycle.lifecycleUpdates() {

@@ -6,7 +6,7 @@ import Transport
 /// Spec 7.21: the registration rules of a host's paywall list — trimmed, `id` 1–64 units of `[A-Za-z0-9_.-]`, title
 /// 1–60 units, first occurrence of an ID wins, at most 20 entries. Invalid entries are dropped.
 enum PaywallRules {
-    static func validated(_ paywalls: [ReceptionPaywall]) -> [ReceptionPaywall] {
+    @_optimize(size) static func validated(_ paywalls: [ReceptionPaywall]) -> [ReceptionPaywall] {
         var seen = Set<String>()
         var kept: [ReceptionPaywall] = []
         for paywall in paywalls {
@@ -44,13 +44,13 @@ extension Reception {
 
     /// Registers the paywalls your app can present from a paywall card (the earlier form of `paywalls`).
     @available(*, deprecated, renamed: "paywalls")
-    public func setPaywalls(_ paywalls: [ReceptionPaywall]) {
+    @_optimize(size) public func setPaywalls(_ paywalls: [ReceptionPaywall]) {
         self.paywalls = paywalls
     }
 
     /// Re-checks which registered paywalls are available. `invalidate` empties the list at once (logout, a
     /// subscription change); otherwise the current list stays while checking. Only the latest check publishes.
-    public func refreshPaywalls(invalidate: Bool = false) {
+    @_optimize(size) public func refreshPaywalls(invalidate: Bool = false) {
         if invalidate { availablePaywalls = [] }
         let check = cards.beginCheck()
         let registered = cards.registered
@@ -75,7 +75,7 @@ extension Reception {
     /// emits `.paywallOpened`. Either records the click for the team's receipt. Returns `false` when the card can
     /// do nothing: a review without a link, or a paywall that is no longer available (show "No longer available").
     @discardableResult
-    public func tapCard(_ message: ChatMessage) -> Bool {
+    @_optimize(size) public func tapCard(_ message: ChatMessage) -> Bool {
         guard let (session, _) = configured("tapCard") else { return false }
         switch message.kind {
         case .review:
@@ -106,7 +106,7 @@ extension Reception {
     }
 
     /// Spec 7.21: the click is queued (persisted, de-duplicated) and the queue is flushed in order.
-    func recordActionClick(_ messageId: String, session: ReceptionSession) {
+    @_optimize(size) func recordActionClick(_ messageId: String, session: ReceptionSession) {
         try? session.store.updateSessionState { state in
             if !state.pendingActionClicks.contains(messageId) { state.pendingActionClicks.append(messageId) }
         }
@@ -115,7 +115,7 @@ extension Reception {
 
     /// Sends queued clicks one at a time; success or 404 `action_not_found` removes the head, another failure
     /// leaves the queue for the next flush (after a device update, a new click, or a relaunch).
-    func flushActionClicks(_ session: ReceptionSession) {
+    @_optimize(size) func flushActionClicks(_ session: ReceptionSession) {
         let store = session.store
         let client = session.client
         cards.chainClickFlush { previous in Task {

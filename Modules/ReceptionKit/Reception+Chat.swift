@@ -13,7 +13,7 @@ extension Reception {
     /// Safe in the same action as a dismissal: a "Contact support" row in your own sheet may call `dismiss()` and
     /// then `openChat()`; the top-most controller is looked for once that dismissal has started, and the sheet is
     /// presented when it ends.
-    public func openChat() {
+    @_optimize(size) public func openChat() {
         whenConfigured("openChat") { [weak self] _, _ in
             guard let self else { return }
             let presenter = self.sheetPresenter
@@ -35,7 +35,7 @@ extension Reception {
 
     /// Asks for the sheet once the transitions of this run-loop turn have started (a SwiftUI `dismiss()` in the
     /// same action), unless the request was withdrawn meanwhile.
-    private func scheduleSheetRequest() {
+    @_optimize(size) private func scheduleSheetRequest() {
         sheetPresenter?.afterPendingTransitionsStart { [weak self] in
             guard let self else { return }
             if self.presence.scheduledAskDue() { self.askForSheet() }
@@ -46,7 +46,7 @@ extension Reception {
     /// Hides the chat: dismisses the SDK sheet; the stream stops, typing is reported as stopped, held automatic
     /// resends become manual, and the unread count is refreshed. A `ReceptionChatView` the host embeds stays the
     /// host's to dismiss, and the chat stays open while it is on screen.
-    public func closeChat() {
+    @_optimize(size) public func closeChat() {
         whenConfigured("closeChat") { [weak self] _, _ in
             self?.dismissSheet()
             self?.chatPresenceChanged()
@@ -58,7 +58,7 @@ extension Reception {
     /// Asks the presenter for the sheet. The chat counts as open only once the presenter says the sheet is on
     /// screen; without a window it asks again when a scene becomes active, and a refusal (UIKit busy with another
     /// presentation or dismissal) asks again when that transition ends, up to `ChatPresence.maximumRefusals`.
-    func askForSheet() {
+    @_optimize(size) func askForSheet() {
         guard let presenter = sheetPresenter else { return }
         presenter.presentChat(
             answer: { [weak self] answer in self?.sheetAnswered(answer) },
@@ -70,7 +70,7 @@ extension Reception {
     }
 
     /// The presenter's answer to `askForSheet()`.
-    func sheetAnswered(_ answer: ChatSheetAnswer) {
+    @_optimize(size) func sheetAnswered(_ answer: ChatSheetAnswer) {
         guard let presenter = sheetPresenter else { return }
         switch presence.answered(answer) {
         case .none:
@@ -88,7 +88,7 @@ extension Reception {
     }
 
     /// A window became available, or the wait for the transition that refused the sheet ended or timed out.
-    private func retrySheet(timedOut: Bool) {
+    @_optimize(size) private func retrySheet(timedOut: Bool) {
         switch presence.retryAvailable(timedOut: timedOut) {
         case .none: break
         case .ask: askForSheet()
@@ -98,25 +98,25 @@ extension Reception {
         }
     }
 
-    private func logSheetGivenUp() {
+    @_optimize(size) private func logSheetGivenUp() {
         logger("Chat").error("the chat sheet was not presented: another presentation stayed in progress")
     }
 
     /// Ends an `openChat()`: the sheet goes if it shows (seed 000: closeChat, logout, deletion, a token for another
     /// user).
-    func dismissSheet() {
+    @_optimize(size) func dismissSheet() {
         if presence.closeRequested() { sheetPresenter?.dismissChat() }
     }
 
     /// The sheet went without `closeChat()` (a swipe-down, or the host dismissing what it was over): as `closeChat()`.
-    func sheetDismissedByPerson() {
+    @_optimize(size) func sheetDismissedByPerson() {
         presence.sheetDismissedByPerson()
         chatPresenceChanged()
     }
 
     /// Acts on a change of whether the chat is on screen: opening starts the opening load and live updates,
     /// closing pauses them and refreshes the count.
-    func chatPresenceChanged() {
+    @_optimize(size) func chatPresenceChanged() {
         // The host's screens held while the sheet was on its way go once it has settled.
         for screen in hostScreens.sheetSettled(presence.sheet) { askForHostScreen(screen) }
         let open = presence.isOpen
@@ -149,7 +149,7 @@ extension Reception {
     }
 
     /// Tell ReceptionKit the app became active (when no lifecycle monitor is configured).
-    public func appDidBecomeActive() {
+    @_optimize(size) public func appDidBecomeActive() {
         guard !foreground.isActive else { return }
         foreground.isActive = true
         guard let session else { return }
@@ -167,7 +167,7 @@ extension Reception {
     }
 
     /// Tell ReceptionKit the app went to the background (when no lifecycle monitor is configured).
-    public func appDidEnterBackground() {
+    @_optimize(size) public func appDidEnterBackground() {
         guard foreground.isActive else { return }
         foreground.isActive = false
         // Spec 7.15: the revocation queue pauses in the background (after the request in flight).

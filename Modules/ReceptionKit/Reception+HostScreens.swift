@@ -8,7 +8,7 @@ extension Reception {
     /// sheet, over whatever it presents, while it shows; after it, when it is on its way; over the top-most
     /// controller of the scene in use otherwise. A refusal (another transition in progress) asks again when that
     /// transition ends, up to `HostScreenQueue.maximumRefusals` times.
-    package func presentHostScreen(_ screen: HostScreen) {
+    @_optimize(size) package func presentHostScreen(_ screen: HostScreen) {
         guard sheetPresenter != nil else {
             logger("Chat").error("a host screen was not presented: this platform has no presenter")
             return
@@ -17,7 +17,7 @@ extension Reception {
     }
 
     /// Presents `screen` now, holds it while the sheet is on its way, or drops it.
-    private func route(_ screen: HostScreen, refusals: Int) {
+    @_optimize(size) private func route(_ screen: HostScreen, refusals: Int) {
         switch hostScreens.request(screen, sheet: presence.sheet) {
         case .present(let now): askForHostScreen(now, refusals: refusals)
         case .held: break
@@ -26,7 +26,7 @@ extension Reception {
     }
 
     /// Asks the presenter for `screen`, the `refusals`-th time.
-    func askForHostScreen(_ screen: HostScreen, refusals: Int = 0) {
+    @_optimize(size) func askForHostScreen(_ screen: HostScreen, refusals: Int = 0) {
         guard let presenter = sheetPresenter else { return }
         hostScreens.began()
         presenter.presentHostScreen(screen) { [weak self] answer in

@@ -27,7 +27,7 @@ struct OpenedSessionStore: Sendable {
 extension Reception {
     /// Starts preparing a configure's storage off the main actor; the parts are built on it when that is done
     /// (`finishLaunch`). A preparation starts after the previous one finished, so two never use a data folder at once.
-    func prepareLaunch(appID: String, configuration: ReceptionConfiguration) {
+    @_optimize(size) func prepareLaunch(appID: String, configuration: ReceptionConfiguration) {
         let generation = presentationGeneration
         let previous = launch.latest
         let scopeBox = self.scopeBox
@@ -50,7 +50,7 @@ extension Reception {
     package var keptCallCount: Int { launch.keptCount }
 
     /// Returns once the latest configure's parts exist: at once when none is being prepared.
-    package func waitUntilReady() async {
+    @_optimize(size) package func waitUntilReady() async {
         guard launch.isPreparing else { return }
         await withCheckedContinuation { launch.wait($0) }
     }
@@ -58,7 +58,7 @@ extension Reception {
     /// The launch's storage work, off the main actor: the data folder, its preferences and the current scope (a
     /// logout the file missed is completed first, issue 15), a restored chat without its secret cleared (spec 7.1
     /// step 5), the pending identity, the session's store and the cached published appearance (step 3).
-    nonisolated static func prepareStorage(
+    @_optimize(size) nonisolated static func prepareStorage(
         appID: String, configuration: ReceptionConfiguration, scopeBox: ScopeBox
     ) -> PreparedLaunch {
         let log = logger("Configuration")
@@ -107,7 +107,7 @@ extension Reception {
 
     /// Opens the store and the photo cache of `scope` (or takes a store already open) behind a session's gate, and
     /// reads its state. A store that cannot be opened leaves the chat in memory.
-    nonisolated static func openSessionStore(
+    @_optimize(size) nonisolated static func openSessionStore(
         scope: StorageScope, configuration: ReceptionConfiguration, opened: (any MessageStoring)? = nil
     ) -> OpenedSessionStore {
         let inner: any MessageStoring
@@ -137,6 +137,7 @@ extension Reception {
     }
 
     /// The pending identity lives in the plain preferences under `<scope>.pending` (spec 7.17).
+    @_optimize(size)
     nonisolated static func pendingIdentityStore(_ preferences: FilePreferences, scopeBox: ScopeBox) -> PendingIdentityStore {
         PendingIdentityStore(
             load: {
@@ -153,7 +154,7 @@ extension Reception {
     /// meanwhile run in order, then the waiters resume. A preparation that a later configure replaced builds nothing
     /// (its record of a missed rotation stays for the next launch); if a logout was kept for it, its storage is
     /// signed out all the same (`signOutReplaced`).
-    private func finishLaunch(
+    @_optimize(size) private func finishLaunch(
         _ prepared: PreparedLaunch, appID: String, configuration: ReceptionConfiguration, generation: Int
     ) {
         guard let kept = launch.finish(generation: generation) else {
@@ -187,6 +188,7 @@ extension Reception {
     /// A `logout()` made for a configuration the host replaced before it was ready: that App ID's storage is signed
     /// out as the logout would have done it (spec 7.15): a new generation (which removes the old scope's pending
     /// identity from the preferences), the session secret queued for revocation and removed, the chat erased.
+    @_optimize(size)
     private func signOutReplaced(_ prepared: PreparedLaunch, appID: String, secureStore: any SecureStoring) {
         let newScope = prepared.namespaces.rotate(appID: appID)
         let queue = revocations?.keeps(secureStore) == true

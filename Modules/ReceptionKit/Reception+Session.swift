@@ -7,7 +7,7 @@ import Transport
 extension Reception {
     /// Builds the session of `scope`: store (the one a launch opened off the main actor, or opened now), cooldowns,
     /// service client wired to the identity stager, chat engine.
-    func startSession(
+    @_optimize(size) func startSession(
         scope: StorageScope, opened: OpenedSessionStore? = nil, inheritingHalt halt: HaltReason?,
         after previous: (@Sendable () async -> Void)? = nil
     ) {
@@ -91,13 +91,13 @@ extension Reception {
 
     /// Spec 7.6: an activated session sends its device update now, so the service has the changed preferences.
     /// (The launch and foreground updates belong to the unread monitor, which orders them before its unread GET.)
-    func synchronisePreferences() async {
+    @_optimize(size) func synchronisePreferences() async {
         guard let session, foreground.isActive, await session.isActivated() else { return }
         try? await session.client.updateDevice(probe: false, allowRegistration: false)
     }
 
     /// The synchronised preferences as the payload needs them (spec 7.6).
-    func devicePreferences() -> DevicePreferences {
+    @_optimize(size) func devicePreferences() -> DevicePreferences {
         DevicePreferences(
             languageOverride: languageOverride, preferredLocalizations: configuration.preferredLocalizations,
             updatesAppBadge: updatesAppBadge, paywalls: availablePaywalls)
@@ -105,7 +105,7 @@ extension Reception {
 
     /// A synchronised preference changed (spec 7.6): the payload source sees the new values at once, and a used,
     /// registered chat sends an update now (its own retry budget lives in the client's coalesced updates).
-    func preferencesChanged() {
+    @_optimize(size) func preferencesChanged() {
         preferencesBox.set(devicePreferences())
         guard isConfigured else { return }
         Task { [weak self] in await self?.synchronisePreferences() }
@@ -116,13 +116,13 @@ extension Reception {
     /// afterwards (`weak let` would say so, but needs Swift 6.2; the package supports 6.0).
     final class EventSink: @unchecked Sendable {
         private weak var reception: Reception?
-        init(_ reception: Reception) { self.reception = reception }
-        func deliver(_ event: ReceptionEvent, generation: Int) {
+        @_optimize(size) init(_ reception: Reception) { self.reception = reception }
+        @_optimize(size) func deliver(_ event: ReceptionEvent, generation: Int) {
             Task { @MainActor [reception] in reception?.deliver(event, generation: generation) }
         }
     }
 
-    func deliver(_ event: ReceptionEvent, generation: Int) {
+    @_optimize(size) func deliver(_ event: ReceptionEvent, generation: Int) {
         // Events of a replaced session still reach the host (a late send confirmation is still a send).
         if event == .messageSent, generation == presentationGeneration, let unreadMonitor {
             Task { await unreadMonitor.messageSent() }
@@ -130,18 +130,18 @@ extension Reception {
         onEvent?(event)
     }
 
-    func flushActionClicksAfterUpdate(generation: Int) {
+    @_optimize(size) func flushActionClicksAfterUpdate(generation: Int) {
         guard generation == presentationGeneration, let session,
               (try? session.store.sessionState().pendingActionClicks.isEmpty) == false else { return }
         flushActionClicks(session)
     }
 
-    func verifiedUserIdChanged(_ verifiedUserId: String?, generation: Int) {
+    @_optimize(size) func verifiedUserIdChanged(_ verifiedUserId: String?, generation: Int) {
         guard generation == presentationGeneration else { return }
         refreshIdentityState(verified: verifiedUserId)
     }
 
-    func refreshIdentityState(verified: String?? = nil) {
+    @_optimize(size) func refreshIdentityState(verified: String?? = nil) {
         guard let stager else {
             identityState = .anonymous
             return
@@ -162,20 +162,20 @@ extension Reception {
         }
     }
 
-    func haltChanged(_ reason: HaltReason?, generation: Int) async {
+    @_optimize(size) func haltChanged(_ reason: HaltReason?, generation: Int) async {
         guard generation == presentationGeneration, let session else { return }
         await session.engine.haltChanged(reason)
         await appearanceRefresher?.setHalted(reason != nil)
     }
 
-    func chatWasReset(revision: Int, generation: Int) async {
+    @_optimize(size) func chatWasReset(revision: Int, generation: Int) async {
         guard generation == presentationGeneration, let session else { return }
         // The engine resets the store and its memory in one turn, so no late write can slip in between.
         await session.engine.chatReset(revision: revision)
         await unreadMonitor?.chatWasReset()
     }
 
-    func handleRejection(_ outcome: TokenRejectionOutcome, generation: Int) {
+    @_optimize(size) func handleRejection(_ outcome: TokenRejectionOutcome, generation: Int) {
         guard generation == presentationGeneration else { return }
         switch outcome {
         case .rejected(let event):
@@ -187,14 +187,14 @@ extension Reception {
         }
     }
 
-    func sessionWasRevoked(generation: Int) {
+    @_optimize(size) func sessionWasRevoked(generation: Int) {
         guard generation == presentationGeneration else { return }
         resetLocally(cause: .revoked)
     }
 
     /// A client outside any session, for requests that carry their own secret (revocation, deletion): it has no
     /// token, no registration and no cooldowns of its own to respect (both routes are exempt, spec 6.1).
-    nonisolated static func standaloneClient(
+    @_optimize(size) nonisolated static func standaloneClient(
         endpoint: ServiceEndpoint, configuration: ReceptionConfiguration, logger: ReceptionLogger
     ) -> ReceptionAPIClient {
         ReceptionAPIClient(
@@ -206,13 +206,13 @@ extension Reception {
             }))
     }
 
-    func standaloneClient(endpoint: ServiceEndpoint, category: String) -> ReceptionAPIClient {
+    @_optimize(size) func standaloneClient(endpoint: ServiceEndpoint, category: String) -> ReceptionAPIClient {
         Self.standaloneClient(endpoint: endpoint, configuration: configuration, logger: logger(category))
     }
 
     /// Sends the queued logout revocations one after the other while the app is active (spec 7.15), through the
     /// queue's single drain: asked for while one runs, it makes that one go round again instead of starting another.
-    func drainRevocations() {
+    @_optimize(size) func drainRevocations() {
         guard let revocations, let endpoint, foreground.isActive else { return }
         let configuration = self.configuration
         let log = logger("Logout")

@@ -7,23 +7,23 @@ import Unread
 
 /// Linux and other hosts without an app badge: nothing to write.
 struct NoBadge: BadgeSink {
-    func setBadge(_ count: Int) async {}
+    @_optimize(size) func setBadge(_ count: Int) async {}
 }
 
 /// Hosts without a notification centre: nothing delivered, nothing to remove.
 struct NoNotifications: NotificationStore {
-    func deliveredNotifications() async -> [DeliveredNotification] { [] }
-    func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async {}
+    @_optimize(size) func deliveredNotifications() async -> [DeliveredNotification] { [] }
+    @_optimize(size) func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async {}
 }
 
 /// Hosts that cannot show notifications: permission never granted, so unread polling never pauses for push.
 struct NoNotificationPermission: NotificationPermissionReading {
-    func authorization() async -> NotificationAuthorization { .notDetermined }
+    @_optimize(size) func authorization() async -> NotificationAuthorization { .notDetermined }
 }
 
 extension Reception {
     /// The unread monitor of this `Reception` (one per configuration; sessions come and go under it).
-    func makeUnreadMonitor(_ configuration: ReceptionConfiguration) -> UnreadMonitor {
+    @_optimize(size) func makeUnreadMonitor(_ configuration: ReceptionConfiguration) -> UnreadMonitor {
         UnreadMonitor(
             count: unreadModel,
             dependencies: .init(
@@ -34,7 +34,7 @@ extension Reception {
     }
 
     /// Hands the new session to the unread monitor (spec 7.11): its service, what it knows, where it saves.
-    func attachUnread(_ session: ReceptionSession, monitor: UnreadMonitor) async {
+    @_optimize(size) func attachUnread(_ session: ReceptionSession, monitor: UnreadMonitor) async {
         let store = session.store
         let engine = session.engine
         let state = (try? store.sessionState()) ?? SessionState()
@@ -50,7 +50,7 @@ extension Reception {
 
     /// The push router of this `Reception`: token changes update a registered device and refresh the count;
     /// a forwarded support push presents the chat and refreshes the count.
-    func makePushRouter(_ configuration: ReceptionConfiguration) -> PushRouter {
+    @_optimize(size) func makePushRouter(_ configuration: ReceptionConfiguration) -> PushRouter {
         PushRouter(
             resolver: configuration.pushEnvironment,
             hooks: .init(
@@ -75,7 +75,7 @@ extension Reception {
 
     /// Forwards the APNs device token. Ignored before `configure`, for an empty token, or when the environment
     /// cannot be resolved. It never registers a device; a registered one sends an update and refreshes the count.
-    public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
+    @_optimize(size) public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
         whenConfigured("setPushToken") { [weak self] _, stager in
             guard let self, let pushRouter = self.pushRouter else { return }
             if let resolved = environment.resolve(with: self.configuration.pushEnvironment), !token.isEmpty {
@@ -89,7 +89,7 @@ extension Reception {
     /// then the chat opens (unless `openChat` is false, as for a foreground receipt) and the count refreshes. Before
     /// `configure` it only recognises the payload (so the host does not hand it to another SDK) and does nothing.
     @discardableResult
-    public func handlePushNotification(userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
+    @_optimize(size) public func handlePushNotification(userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
         guard let pushRouter else {
             let ours = PushPayload.isSupportNotification(userInfo)
             // While the launch is being prepared, it is routed once the parts exist.
@@ -104,7 +104,7 @@ extension Reception {
     }
 
     /// Applies the chat's read results to the count while the chat is visible (spec 7.11: read generation).
-    func followReads(of engine: ChatEngine, monitor: UnreadMonitor) async {
+    @_optimize(size) func followReads(of engine: ChatEngine, monitor: UnreadMonitor) async {
         let reads = ReadFollower(monitor: monitor)
         await engine.addObserver { snapshot in reads.observe(snapshot.unreadCount) }
     }
@@ -116,9 +116,9 @@ final class ReadFollower: Sendable {
     private let last = Locked<Int??>(nil)
     private let chain = Locked<Task<Void, Never>?>(nil)
 
-    init(monitor: UnreadMonitor) { self.monitor = monitor }
+    @_optimize(size) init(monitor: UnreadMonitor) { self.monitor = monitor }
 
-    func observe(_ count: Int?) {
+    @_optimize(size) func observe(_ count: Int?) {
         // `nil`: the chat was hidden (no read result is current); forget the last value so that the first read
         // after reopening reaches the monitor even when it equals the count before closing.
         guard let count else { last.withLock { $0 = nil }; return }

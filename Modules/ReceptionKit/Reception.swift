@@ -171,7 +171,7 @@ public final class Reception {
     /// Filters by the current global level at the time of each line, then hands it to `logHandler` or, without
     /// one, to standard error.
     struct GlobalLogHandler: LogRecordHandling {
-        func log(_ record: LogRecord) {
+        @_optimize(size) func log(_ record: LogRecord) {
             let (level, handler) = Reception.logging.withLock { ($0.level, $0.handler) }
             guard record.level <= level else { return }
             if let handler {
@@ -182,20 +182,21 @@ public final class Reception {
         }
     }
 
-    nonisolated func logger(_ category: String) -> ReceptionLogger { Self.logger(category) }
+    @_optimize(size) nonisolated func logger(_ category: String) -> ReceptionLogger { Self.logger(category) }
 
-    nonisolated static func logger(_ category: String) -> ReceptionLogger {
+    @_optimize(size) nonisolated static func logger(_ category: String) -> ReceptionLogger {
         ReceptionLogger(handler: GlobalLogHandler(), level: .debug, category: category)
     }
 
     /// A standalone instance (tests, or a host that wants two); most hosts use `shared`.
-    public init() {
+    @_optimize(size) public init() {
         sheetPresenter = Self.platformSheetPresenter(host: self)
     }
 
     // MARK: - Configure (spec 7.1)
 
     /// Configures `Reception.shared` — the call the product documents show: `Reception.configure(appId:)`.
+    @_optimize(size)
     public static func configure(appId: String, configuration: ReceptionConfiguration = ReceptionConfiguration()) {
         shared.configure(appId: appId, configuration: configuration)
     }
@@ -205,6 +206,7 @@ public final class Reception {
 
     /// Configures ReceptionKit with your App ID (`app_` + 22 letters and digits) and, optionally, replaced parts.
     /// The same App ID again does nothing; another one replaces the previous configuration.
+    @_optimize(size)
     public func configure(appId: String, configuration: ReceptionConfiguration = ReceptionConfiguration()) {
         let log = logger("Configuration")
         if ServiceEndpoint.looksLikeIdentitySecret(appId) {
@@ -254,7 +256,7 @@ public final class Reception {
     /// launch is being prepared, once it is, in call order (`LaunchState`); before `configure`, not at all (an
     /// error log).
     /// `logout` marks a sign-out, which a configure replacing the launch still carries out.
-    func whenConfigured(
+    @_optimize(size) func whenConfigured(
         _ call: String, logout: Bool = false, _ body: @escaping @MainActor (ReceptionSession, IdentityStager) -> Void
     ) {
         guard launch.isPreparing else {
@@ -267,7 +269,7 @@ public final class Reception {
     }
 
     /// Guards a public call that answers at once: `nil` (and an error log) before `configure`.
-    func configured(_ call: String) -> (ReceptionSession, IdentityStager)? {
+    @_optimize(size) func configured(_ call: String) -> (ReceptionSession, IdentityStager)? {
         guard isConfigured, let session, let stager else {
             logger("Configuration").error("\(call) ignored: call configure(appId:) first")
             return nil
@@ -281,12 +283,12 @@ final class PreferencesBox: Sendable {
     private let state = Locked(DevicePreferences(
         languageOverride: nil, preferredLocalizations: [], updatesAppBadge: true, paywalls: []))
     var value: DevicePreferences { state.withLock { $0 } }
-    func set(_ value: DevicePreferences) { state.withLock { $0 = value } }
+    @_optimize(size) func set(_ value: DevicePreferences) { state.withLock { $0 = value } }
 }
 
 /// The current session scope, readable from any thread (the secure-store and preference closures need it).
 final class ScopeBox: Sendable {
     private let scope = Locked("")
     var value: String { scope.withLock { $0 } }
-    func set(_ value: String) { scope.withLock { $0 = value } }
+    @_optimize(size) func set(_ value: String) { scope.withLock { $0 = value } }
 }

@@ -79,7 +79,7 @@ public struct ReceptionConfiguration: Sendable {
 
     /// The standard composition: hosted service, SQLite store and file photo cache, URLSession, our JPEG pipeline, the platform's
     /// secure store, badge, notification, lifecycle and network adapters where the platform has them.
-    public init(
+    @_optimize(size) public init(
         serviceRoot: URL = ServiceEndpoint.hostedRoot ?? URL(fileURLWithPath: "/"),
         dataDirectory: URL = ReceptionConfiguration.defaultDataDirectory()
     ) {
@@ -123,7 +123,7 @@ public struct ReceptionConfiguration: Sendable {
     }
 
     /// This device and app as the device payload describes them, read now.
-    static func currentDevice() -> DeviceFacts {
+    @_optimize(size) static func currentDevice() -> DeviceFacts {
         DeviceFacts(
             sdkVersion: Reception.version, osVersion: ProcessInfo.processInfo.operatingSystemVersionString,
             deviceModel: machine(), locale: Locale.current.identifier, timezone: TimeZone.current.identifier,
@@ -131,7 +131,7 @@ public struct ReceptionConfiguration: Sendable {
     }
 
     /// The platform's path monitor (Docs/Apple.md): `NWPathMonitor` where the Network framework exists.
-    static func platformNetwork() -> (any NetworkPathMonitoring)? {
+    @_optimize(size) static func platformNetwork() -> (any NetworkPathMonitoring)? {
         #if canImport(Network)
         return SystemNetworkPathMonitor()
         #else
@@ -140,7 +140,7 @@ public struct ReceptionConfiguration: Sendable {
     }
 
     /// The platform's lifecycle signal (Docs/Apple.md): UIKit's application notifications, else AppKit's.
-    static func platformLifecycle() -> (any AppLifecycleMonitoring)? {
+    @_optimize(size) static func platformLifecycle() -> (any AppLifecycleMonitoring)? {
         #if canImport(UIKit) && !os(watchOS)
         return NotificationLifecycleMonitor.uiApplication()
         #elseif canImport(AppKit) && !targetEnvironment(macCatalyst)
@@ -152,7 +152,7 @@ public struct ReceptionConfiguration: Sendable {
 
     /// Spec 1.1: substituting another service root is a debug-only hook. A release build accepts the hosted root and
     /// roots on this machine (a local emulator, benchmarks); a debug build accepts any (the scheme is checked later).
-    package static func acceptsServiceRoot(_ root: URL, debugBuild: Bool = isDebugBuild) -> Bool {
+    @_optimize(size) package static func acceptsServiceRoot(_ root: URL, debugBuild: Bool = isDebugBuild) -> Bool {
         if debugBuild { return true }
         if let hosted = ServiceEndpoint.hostedRoot, root.scheme == hosted.scheme, root.host == hosted.host,
            root.port == nil { return true }
@@ -167,7 +167,7 @@ public struct ReceptionConfiguration: Sendable {
     #endif
 
     /// The hardware identifier (`uname -m`: `x86_64`, `arm64`, or `iPhone17,1` on a device).
-    static func machine() -> String {
+    @_optimize(size) static func machine() -> String {
         var info = utsname()
         uname(&info)
         return withUnsafeBytes(of: &info.machine) { raw in
@@ -176,7 +176,7 @@ public struct ReceptionConfiguration: Sendable {
     }
 
     /// `<Application Support>/com.reception.sdk`.
-    public static func defaultDataDirectory() -> URL {
+    @_optimize(size) public static func defaultDataDirectory() -> URL {
         let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         return base.appendingPathComponent("com.reception.sdk", isDirectory: true)

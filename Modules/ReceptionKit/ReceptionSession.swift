@@ -12,7 +12,7 @@ final class ReceptionSession: Sendable {
     let client: ReceptionAPIClient
     let engine: ChatEngine
 
-    init(
+    @_optimize(size) init(
         scope: StorageScope, store: SessionStore, client: ReceptionAPIClient,
         engine: ChatEngine
     ) {
@@ -27,13 +27,13 @@ final class ReceptionSession: Sendable {
 
     /// A used chat of a registered device: the condition for device updates at launch, foreground, chat opening
     /// and push-token changes (spec 7.2). Never true for an unused session, so nothing registers by itself.
-    func isActivated() async -> Bool {
+    @_optimize(size) func isActivated() async -> Bool {
         guard hasStartedChat else { return false }
         return (try? await client.isRegistered()) == true
     }
 
     /// Stops everything this session does.
-    func end() async {
+    @_optimize(size) func end() async {
         await client.invalidate()
         await engine.shutdown()
     }
@@ -43,22 +43,26 @@ final class ReceptionSession: Sendable {
 /// still works in memory and reports what it cannot keep (`storage_unavailable` is logged by the engine).
 final class UnavailableMessageStore: MessageStoring {
     let scope: StorageScope
-    init(scope: StorageScope) { self.scope = scope }
-    func loadWindow() throws(ReceptionError) -> [StoredMessage] { [] }
-    func save(_ messages: [StoredMessage]) throws(ReceptionError) { throw Self.error }
-    func removeConfirmed(notIn window: Set<Int64>) throws(ReceptionError) { throw Self.error }
-    func enqueue(_ message: StoredMessage) throws(ReceptionError) { throw Self.error }
-    func removeUnsent(_ id: String) throws(ReceptionError) { throw Self.error }
-    func unsentMessages() throws(ReceptionError) -> [StoredMessage] { [] }
+    @_optimize(size) init(scope: StorageScope) { self.scope = scope }
+    @_optimize(size) func loadWindow() throws(ReceptionError) -> [StoredMessage] { [] }
+    @_optimize(size) func save(_ messages: [StoredMessage]) throws(ReceptionError) { throw Self.error }
+    @_optimize(size) func removeConfirmed(notIn window: Set<Int64>) throws(ReceptionError) { throw Self.error }
+    @_optimize(size) func enqueue(_ message: StoredMessage) throws(ReceptionError) { throw Self.error }
+    @_optimize(size) func removeUnsent(_ id: String) throws(ReceptionError) { throw Self.error }
+    @_optimize(size) func unsentMessages() throws(ReceptionError) -> [StoredMessage] { [] }
+    @_optimize(size)
     func setDelivery(_ delivery: DeliveryFlags, of id: String) throws(ReceptionError) { throw Self.error }
+    @_optimize(size)
     func appendAttachmentID(_ attachmentID: String, to id: String) throws(ReceptionError) { throw Self.error }
-    func clearAttachmentIDs(of id: String) throws(ReceptionError) { throw Self.error }
+    @_optimize(size) func clearAttachmentIDs(of id: String) throws(ReceptionError) { throw Self.error }
+    @_optimize(size)
     func complete(_ id: String, with confirmed: StoredMessage) throws(ReceptionError) { throw Self.error }
-    func draft() throws(ReceptionError) -> String { "" }
-    func setDraft(_ text: String) throws(ReceptionError) { throw Self.error }
-    func sessionState() throws(ReceptionError) -> SessionState { SessionState() }
+    @_optimize(size) func draft() throws(ReceptionError) -> String { "" }
+    @_optimize(size) func setDraft(_ text: String) throws(ReceptionError) { throw Self.error }
+    @_optimize(size) func sessionState() throws(ReceptionError) -> SessionState { SessionState() }
+    @_optimize(size)
     func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError) { throw Self.error }
-    func resetChat(revision: Int) throws(ReceptionError) { throw Self.error }
-    func rotate(to newScope: StorageScope) throws(ReceptionError) { throw Self.error }
+    @_optimize(size) func resetChat(revision: Int) throws(ReceptionError) { throw Self.error }
+    @_optimize(size) func rotate(to newScope: StorageScope) throws(ReceptionError) { throw Self.error }
     private static let error = ReceptionError(code: ReceptionError.Code.storageUnavailable)
 }

@@ -34,12 +34,13 @@ public final class FileSecureStore: SecureStoring {
     private let writeLock = Locked(0)
 
     /// A store rooted at `directory` (created on the first write).
+    @_optimize(size)
     public convenience init(directory: URL, logger: ReceptionLogger = ReceptionLogger(category: "SecureStore")) {
         self.init(directory: directory, logger: logger, faultInjection: nil)
     }
 
     /// A store whose writes fail with the returned `errno` at the given phase (tests only).
-    package init(
+    @_optimize(size) package init(
         directory: URL, logger: ReceptionLogger, faultInjection: (@Sendable (WritePhase) -> Int32?)?
     ) {
         self.directory = directory.path
@@ -48,7 +49,7 @@ public final class FileSecureStore: SecureStoring {
     }
 
     /// The default location for a host: `<Application Support>/com.reception.sdk/secure`.
-    public static func defaultDirectory() -> URL {
+    @_optimize(size) public static func defaultDirectory() -> URL {
         let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? URL(fileURLWithPath: NSTemporaryDirectory())
         return base.appendingPathComponent("com.reception.sdk", isDirectory: true)
@@ -57,7 +58,7 @@ public final class FileSecureStore: SecureStoring {
 
     // MARK: SecureStoring
 
-    public func read(_ key: SecureStoreKey) -> SecureStoreRead {
+    @_optimize(size) public func read(_ key: SecureStoreKey) -> SecureStoreRead {
         let path = itemPath(key)
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
@@ -85,7 +86,7 @@ public final class FileSecureStore: SecureStoring {
         return .value(Data(payload))
     }
 
-    public func write(_ value: Data, for key: SecureStoreKey) throws(ReceptionError) {
+    @_optimize(size) public func write(_ value: Data, for key: SecureStoreKey) throws(ReceptionError) {
         guard value.count <= ItemFile.maximumSize - ItemFile.headerSize else {
             logger.error("refused to store \(key.account): \(value.count) bytes is over the item limit")
             throw ReceptionError.secureStorageUnavailable
@@ -104,7 +105,7 @@ public final class FileSecureStore: SecureStoring {
         }
     }
 
-    public func delete(_ key: SecureStoreKey) throws(ReceptionError) {
+    @_optimize(size) public func delete(_ key: SecureStoreKey) throws(ReceptionError) {
         try writeLock.withLock { _ throws(ReceptionError) in
             if unlink(itemPath(key)) != 0, errno != ENOENT, errno != ENOTDIR {
                 logger.error("could not delete \(key.account) (errno \(errno))")
@@ -114,7 +115,7 @@ public final class FileSecureStore: SecureStoring {
         }
     }
 
-    public func deleteAll(namespace: String) throws(ReceptionError) {
+    @_optimize(size) public func deleteAll(namespace: String) throws(ReceptionError) {
         try writeLock.withLock { _ throws(ReceptionError) in
             let folder = folderPath(namespace)
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
@@ -137,15 +138,16 @@ public final class FileSecureStore: SecureStoring {
 
     // MARK: Paths
 
+    @_optimize(size)
     private func folderPath(_ namespace: String) -> String { directory + "/" + Self.encodeName(namespace) }
 
-    private func itemPath(_ key: SecureStoreKey) -> String {
+    @_optimize(size) private func itemPath(_ key: SecureStoreKey) -> String {
         folderPath(key.namespace) + "/" + Self.encodeName(key.account)
     }
 
     /// A file-name-safe form of a namespace or account: ASCII letters, digits, `-`, `_` and inner `.` stay, every
     /// other byte becomes `%XX`; names that would exceed 200 bytes become `~` plus their SHA-256 in hex.
-    package static func encodeName(_ name: String) -> String {
+    @_optimize(size) package static func encodeName(_ name: String) -> String {
         var out = ""
         for (index, byte) in name.utf8.enumerated() {
             switch byte {
@@ -164,14 +166,14 @@ public final class FileSecureStore: SecureStoring {
 
     // MARK: File operations
 
-    private func prepareFolder(namespace: String) throws(ReceptionError) -> String {
+    @_optimize(size) private func prepareFolder(namespace: String) throws(ReceptionError) -> String {
         try ensureFolder(directory, createParents: true)
         let folder = folderPath(namespace)
         try ensureFolder(folder, createParents: false)
         return folder
     }
 
-    private func ensureFolder(_ path: String, createParents: Bool) throws(ReceptionError) {
+    @_optimize(size) private func ensureFolder(_ path: String, createParents: Bool) throws(ReceptionError) {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -203,6 +205,7 @@ public final class FileSecureStore: SecureStoring {
         chmod(path, 0o700)
     }
 
+    @_optimize(size)
     private func writeFile(_ path: String, bytes: [UInt8], key: SecureStoreKey) throws(ReceptionError) {
         unlink(path)
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -235,7 +238,7 @@ public final class FileSecureStore: SecureStoring {
         }
     }
 
-    private func readAll(_ fd: Int32, expected: Int) -> [UInt8]? {
+    @_optimize(size) private func readAll(_ fd: Int32, expected: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: max(expected, 0))
         var offset = 0
         while offset < bytes.count {
@@ -252,21 +255,21 @@ public final class FileSecureStore: SecureStoring {
         return Array(bytes[0..<offset])
     }
 
-    private func syncFolder(_ path: String) {
+    @_optimize(size) private func syncFolder(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
     }
 
-    private func unavailable(_ reason: String, _ key: SecureStoreKey) -> SecureStoreRead {
+    @_optimize(size) private func unavailable(_ reason: String, _ key: SecureStoreKey) -> SecureStoreRead {
         logger.error("secure item \(key.account) unavailable: \(reason)")
         return .unavailable(reason: reason)
     }
 }
 
 // The module-qualified POSIX calls, named so they do not collide with the store's own methods.
-private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+@_optimize(size) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
     Darwin.write(fd, buffer, count)
     #elseif canImport(Musl)
@@ -276,7 +279,7 @@ private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int)
     #endif
 }
 
-private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+@_optimize(size) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
     Darwin.read(fd, buffer, count)
     #elseif canImport(Musl)

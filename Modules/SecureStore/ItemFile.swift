@@ -9,7 +9,7 @@ enum ItemFile {
     /// Secure items are small (credentials, a revocation queue); anything larger is not ours.
     static let maximumSize = 1 << 20
 
-    static func encode(_ payload: [UInt8]) -> [UInt8] {
+    @_optimize(size) static func encode(_ payload: [UInt8]) -> [UInt8] {
         var out = magic
         let count = UInt32(payload.count)
         out += [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
@@ -18,7 +18,7 @@ enum ItemFile {
         return out
     }
 
-    static func decode(_ bytes: [UInt8]) -> [UInt8]? {
+    @_optimize(size) static func decode(_ bytes: [UInt8]) -> [UInt8]? {
         guard bytes.count >= headerSize, Array(bytes[0..<4]) == magic else { return nil }
         let count = Int(bytes[4]) << 24 | Int(bytes[5]) << 16 | Int(bytes[6]) << 8 | Int(bytes[7])
         guard bytes.count == headerSize + count else { return nil }

@@ -12,12 +12,13 @@ public struct KeychainSecureStore: SecureStoring {
     private let logger: ReceptionLogger
 
     /// A store over the Keychain service `service`.
+    @_optimize(size)
     public init(service: String = "com.reception.sdk", logger: ReceptionLogger = ReceptionLogger(category: "SecureStore")) {
         self.service = service
         self.logger = logger
     }
 
-    private func baseQuery(_ account: String) -> [String: Any] {
+    @_optimize(size) private func baseQuery(_ account: String) -> [String: Any] {
         [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,
@@ -25,9 +26,9 @@ public struct KeychainSecureStore: SecureStoring {
         ]
     }
 
-    private func accountName(_ key: SecureStoreKey) -> String { "\(key.namespace).\(key.account)" }
+    @_optimize(size) private func accountName(_ key: SecureStoreKey) -> String { "\(key.namespace).\(key.account)" }
 
-    public func read(_ key: SecureStoreKey) -> SecureStoreRead {
+    @_optimize(size) public func read(_ key: SecureStoreKey) -> SecureStoreRead {
         var query = baseQuery(accountName(key))
         query[kSecReturnData as String] = true
         query[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -49,7 +50,7 @@ public struct KeychainSecureStore: SecureStoring {
         }
     }
 
-    public func write(_ value: Data, for key: SecureStoreKey) throws(ReceptionError) {
+    @_optimize(size) public func write(_ value: Data, for key: SecureStoreKey) throws(ReceptionError) {
         let query = baseQuery(accountName(key))
         let attributes: [String: Any] = [
             kSecValueData as String: value,
@@ -67,7 +68,7 @@ public struct KeychainSecureStore: SecureStoring {
         }
     }
 
-    public func delete(_ key: SecureStoreKey) throws(ReceptionError) {
+    @_optimize(size) public func delete(_ key: SecureStoreKey) throws(ReceptionError) {
         let status = SecItemDelete(baseQuery(accountName(key)) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
             logger.error("keychain delete of \(key.account) failed (OSStatus \(status))")
@@ -75,7 +76,7 @@ public struct KeychainSecureStore: SecureStoring {
         }
     }
 
-    public func deleteAll(namespace: String) throws(ReceptionError) {
+    @_optimize(size) public func deleteAll(namespace: String) throws(ReceptionError) {
         var query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,

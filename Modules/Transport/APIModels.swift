@@ -36,7 +36,7 @@ public struct SendMessageBody: Codable, Sendable, Hashable {
     public var attachmentIds: [String]
 
     /// A body for one attempt of a message.
-    public init(clientId: String, text: String, attachmentIds: [String]) {
+    @_optimize(size) public init(clientId: String, text: String, attachmentIds: [String]) {
         self.clientId = clientId
         self.text = text
         self.attachmentIds = attachmentIds

@@ -10,10 +10,10 @@ public struct LineSplitter: Sendable {
     public static let maximumLineLength = 4096
 
     /// An empty splitter.
-    public init() {}
+    @_optimize(size) public init() {}
 
     /// The complete lines in `chunk`, appended to what was pending.
-    public mutating func lines(in chunk: Data) -> [Substring] {
+    @_optimize(size) public mutating func lines(in chunk: Data) -> [Substring] {
         var lines: [Substring] = []
         for byte in chunk {
             if byte == UInt8(ascii: "\n") {
@@ -41,7 +41,7 @@ extension ReceptionAPIClient {
     /// non-2xx answer is read as an error envelope (404 `no_conversation`, 409 `chat_reset`, 429 → `stream` wait)
     /// and thrown. The returned stream finishes when the server ends the body and throws on a transport failure
     /// or the 45 s idle timeout; cancelling its consumer closes the connection.
-    public func events() async throws(ReceptionError) -> AsyncThrowingStream<StreamSignal, any Error> {
+    @_optimize(size) public func events() async throws(ReceptionError) -> AsyncThrowingStream<StreamSignal, any Error> {
         guard !invalidated else { throw .cancelled }
         let route = Route.events
         if let wait = deps.cooldowns.wait(for: route.gates, now: deps.clock.now) { throw wait.error }
@@ -76,7 +76,7 @@ extension ReceptionAPIClient {
 
     /// Reads `source` in one task: the head (with the whole body when the status is not a success) goes to `head`,
     /// then each meaningful line of a successful body goes to `signals`.
-    private static func open(
+    @_optimize(size) private static func open(
         _ source: AsyncThrowingStream<HTTPStreamEvent, any Error>
     ) -> (head: AsyncStream<Head>, signals: AsyncThrowingStream<StreamSignal, any Error>) {
         let (head, headContinuation) = AsyncStream<Head>.makeStream()

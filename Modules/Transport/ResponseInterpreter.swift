@@ -8,11 +8,11 @@ public struct FailedResponse: Sendable, Hashable {
     /// The scope and seconds of the cooldown this response starts, or `nil`.
     public let cooldown: (scope: RetryScope, seconds: Int)?
 
-    public static func == (lhs: FailedResponse, rhs: FailedResponse) -> Bool {
+    @_optimize(size) public static func == (lhs: FailedResponse, rhs: FailedResponse) -> Bool {
         lhs.error == rhs.error && lhs.cooldown?.scope == rhs.cooldown?.scope && lhs.cooldown?.seconds == rhs.cooldown?.seconds
     }
 
-    public func hash(into hasher: inout Hasher) {
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
         hasher.combine(error)
         hasher.combine(cooldown?.scope)
         hasher.combine(cooldown?.seconds)
@@ -22,7 +22,7 @@ public struct FailedResponse: Sendable, Hashable {
 /// Reads responses the way spec 5 and 6.3.3 say.
 public enum ResponseInterpreter {
     /// The failure a non-success `response` to `route` stands for.
-    public static func failure(_ response: HTTPResponse, route: Route) -> FailedResponse {
+    @_optimize(size) public static func failure(_ response: HTTPResponse, route: Route) -> FailedResponse {
         let envelope = try? ReceptionJSON.makeDecoder().decode(ErrorEnvelope.self, from: response.body)
         let retryAfter = RetryAfter.seconds(response.header("Retry-After"))
         let cooldown = cooldownScope(
@@ -48,6 +48,7 @@ public enum ResponseInterpreter {
     /// Spec 6.3.3: the scope of the cooldown a response starts, before checking `Retry-After` is usable.
     /// 429: the named scope, else the route's, else `requests` for bearer routes. 503: only a named scope.
     /// Exempt routes never start one.
+    @_optimize(size)
     public static func cooldownScope(status: Int, named: RetryScope?, retryAfter: Int?, route: Route) -> RetryScope? {
         guard !route.isExempt, retryAfter != nil else { return nil }
         switch status {
@@ -62,6 +63,7 @@ public enum ResponseInterpreter {
 
     /// Decodes a success body as `T`; an empty or non-object body, or one of the wrong shape, is
     /// `invalid_response` with the status (spec 1.6).
+    @_optimize(size)
     public static func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws(ReceptionError) -> T {
         try ReceptionJSON.decode(type, from: response.body, status: response.status)
     }
@@ -72,19 +74,19 @@ public struct EmptyObject: Codable, Sendable, Hashable {
     private struct AnyKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+        @_optimize(size) init(stringValue: String) { self.stringValue = stringValue }
+        @_optimize(size) init?(intValue: Int) { nil }
     }
 
     /// Makes one.
-    public init() {}
+    @_optimize(size) public init() {}
 
     /// Succeeds only for a JSON object (any keys); `[]`, `null` and scalars fail.
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: AnyKey.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         _ = encoder.container(keyedBy: AnyKey.self)
     }
 }

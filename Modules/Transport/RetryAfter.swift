@@ -5,7 +5,7 @@ import ReceptionCore
 /// 1 … 86,400. HTTP dates, negatives, decimals and words count as missing.
 public enum RetryAfter {
     /// The usable seconds in `header`, or `nil`.
-    public static func seconds(_ header: String?) -> Int? {
+    @_optimize(size) public static func seconds(_ header: String?) -> Int? {
         guard let text = header?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
               text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return nil }
@@ -15,7 +15,7 @@ public enum RetryAfter {
     }
 
     /// Spec 3.14: a storage 429's `Retry-After` is only a backoff hint, capped at 300 s.
-    public static func storageHintSeconds(_ header: String?) -> Int? {
+    @_optimize(size) public static func storageHintSeconds(_ header: String?) -> Int? {
         seconds(header).map { min($0, 300) }
     }
 }

@@ -41,7 +41,7 @@ public struct Route: Sendable, Hashable {
     /// Spec 3.16: a conditional request, for which 304 is an answer (the caller checks it asked conditionally).
     public let acceptsNotModified: Bool
 
-    init(
+    @_optimize(size) init(
         _ method: String, _ path: String, query: String? = nil, authentication: Authentication,
         exactly200: Bool = false, timeout: Duration = .seconds(30), gates: [RetryScope], routeScope: RetryScope? = nil,
         exempt: Bool = false, subjectToHalt: Bool = true, revisionZero: Bool = false, stream: Bool = false,
@@ -63,7 +63,7 @@ public struct Route: Sendable, Hashable {
     }
 
     /// Whether `status` is a success for this route.
-    public func isSuccess(_ status: Int) -> Bool {
+    @_optimize(size) public func isSuccess(_ status: Int) -> Bool {
         if acceptsNotModified, status == 304 { return true }
         return requiresExactly200 ? status == 200 : (200...299).contains(status)
     }
@@ -84,15 +84,15 @@ public struct Route: Sendable, Hashable {
     public static let deleteDevice = Route(
         "DELETE", "devices/me", authentication: .sessionSecret, exactly200: true, gates: [], exempt: true)
     /// 3.6
-    public static func history(limits: Bool) -> Route {
+    @_optimize(size) public static func history(limits: Bool) -> Route {
         Route("GET", "conversation", query: limits ? "limits=1" : nil, authentication: .bearer, gates: [.requests])
     }
     /// 3.7
-    public static func messages(after: Int64) -> Route {
+    @_optimize(size) public static func messages(after: Int64) -> Route {
         Route("GET", "conversation/messages", query: "after=\(after)", authentication: .bearer, gates: [.requests])
     }
     /// 3.8; photo messages are also gated by `uploads`.
-    public static func send(withAttachments: Bool) -> Route {
+    @_optimize(size) public static func send(withAttachments: Bool) -> Route {
         Route("POST", "conversation/messages", authentication: .bearer,
               gates: withAttachments ? [.messages, .uploads, .requests] : [.messages, .requests], routeScope: .messages)
     }
@@ -112,7 +112,7 @@ public struct Route: Sendable, Hashable {
     public static let reserveUpload = Route(
         "POST", "uploads", authentication: .bearer, gates: [.uploads, .requests], routeScope: .uploads)
     /// 3.15
-    public static func attachment(id: String) -> Route {
+    @_optimize(size) public static func attachment(id: String) -> Route {
         Route("GET", "attachments/" + ServiceEndpoint.pathSegment(id), authentication: .bearer, gates: [.requests])
     }
     /// 3.16

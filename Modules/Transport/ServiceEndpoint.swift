@@ -15,7 +15,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
 
     /// An endpoint for `appID` at `root`. Throws `invalid_configuration` for an App ID that is not
     /// `app_` + 22 ASCII letters or digits, or a root whose scheme is not http or https.
-    public init(appID: String, root: URL) throws(ReceptionError) {
+    @_optimize(size) public init(appID: String, root: URL) throws(ReceptionError) {
         guard Self.isValidAppID(appID) else { throw ReceptionError(code: ReceptionError.Code.invalidConfiguration) }
         guard let scheme = root.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let components = URLComponents(url: root, resolvingAgainstBaseURL: false), components.host != nil
@@ -31,7 +31,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
     }
 
     /// Spec 1.4: exactly `^app_[A-Za-z0-9]{22}$`, no surrounding whitespace.
-    public static func isValidAppID(_ text: String) -> Bool {
+    @_optimize(size) public static func isValidAppID(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 26, bytes.starts(with: Array("app_".utf8)) else { return false }
         return bytes.dropFirst(4).allSatisfy { byte in
@@ -41,10 +41,10 @@ public struct ServiceEndpoint: Sendable, Hashable {
     }
 
     /// Spec 1.4: a value that looks like the identity secret, which must never be shipped in an app.
-    public static func looksLikeIdentitySecret(_ text: String) -> Bool { text.hasPrefix("ids_") }
+    @_optimize(size) public static func looksLikeIdentitySecret(_ text: String) -> Bool { text.hasPrefix("ids_") }
 
     /// `<root path segments>/v1/<path>` with `query` appended verbatim (already percent-encoded).
-    public func url(path: String, query: String? = nil) throws(ReceptionError) -> URL {
+    @_optimize(size) public func url(path: String, query: String? = nil) throws(ReceptionError) -> URL {
         var text = apiBase + path.split(separator: "/").joined(separator: "/")
         if let query { text += "?" + query }
         guard let url = URL(string: text) else { throw ReceptionError(code: ReceptionError.Code.invalidURL) }
@@ -53,7 +53,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
 
     /// Spec 3.15: an attachment ID as one path segment: letters and digits of any script and `-_.~` stay, every
     /// other byte is percent-encoded.
-    public static func pathSegment(_ text: String) -> String {
+    @_optimize(size) public static func pathSegment(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || "-_.~".unicodeScalars.contains(scalar) {

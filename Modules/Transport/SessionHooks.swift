@@ -21,7 +21,7 @@ public struct SessionHooks: Sendable {
     public var haltChanged: @Sendable (_ reason: HaltReason?) async -> Void
 
     /// Hooks with inert defaults; set the ones you need.
-    public init(
+    @_optimize(size) public init(
         chatRevision: @escaping @Sendable () -> Int = { 0 },
         hasStartedChat: @escaping @Sendable () -> Bool = { true },
         devicePayload: @escaping @Sendable () async throws(ReceptionError) -> DevicePayload,

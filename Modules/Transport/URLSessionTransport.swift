@@ -26,7 +26,7 @@ public final class URLSessionTransport: HTTPTransporting {
     private let cancellations = DispatchQueue(label: "ReceptionKit.URLSessionTransport.cancellations")
 
     /// A transport over a fresh ephemeral session, created when the first request goes out.
-    public init() {
+    @_optimize(size) public init() {
         router = TaskRouter()
     }
 
@@ -54,7 +54,7 @@ public final class URLSessionTransport: HTTPTransporting {
         }
     }
 
-    public func send(
+    @_optimize(size) public func send(
         _ request: HTTPRequest, uploadProgress: (@Sendable (Double) -> Void)?
     ) async throws(ReceptionError) -> HTTPResponse {
         var urlRequest = Self.urlRequest(request)
@@ -90,7 +90,7 @@ public final class URLSessionTransport: HTTPTransporting {
         return try result.get()
     }
 
-    public func stream(_ request: HTTPRequest) -> AsyncThrowingStream<HTTPStreamEvent, any Error> {
+    @_optimize(size) public func stream(_ request: HTTPRequest) -> AsyncThrowingStream<HTTPStreamEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<HTTPStreamEvent, any Error>.makeStream()
         let task = session.dataTask(with: Self.urlRequest(request))
         router.register(task.taskIdentifier, .stream(continuation))
@@ -101,11 +101,11 @@ public final class URLSessionTransport: HTTPTransporting {
     }
 
     /// Cancels `task` later, on the cancellation queue (see the type's comment for why never here and now).
-    private func cancel(_ task: URLSessionTask) {
+    @_optimize(size) private func cancel(_ task: URLSessionTask) {
         cancellations.async { task.cancel() }
     }
 
-    static func urlRequest(_ request: HTTPRequest) -> URLRequest {
+    @_optimize(size) static func urlRequest(_ request: HTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
@@ -116,7 +116,7 @@ public final class URLSessionTransport: HTTPTransporting {
     }
 
     /// Header fields with lower-cased names.
-    static func headers(of response: HTTPURLResponse) -> [String: String] {
+    @_optimize(size) static func headers(of response: HTTPURLResponse) -> [String: String] {
         var headers: [String: String] = [:]
         for (name, value) in response.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
@@ -125,7 +125,7 @@ public final class URLSessionTransport: HTTPTransporting {
     }
 
     /// Maps a URL-loading failure to the client codes of spec 5.4.
-    static func error(_ error: any Error) -> ReceptionError {
+    @_optimize(size) static func error(_ error: any Error) -> ReceptionError {
         if let urlError = error as? URLError {
             if urlError.code == .cancelled { return .cancelled }
             return .connectionFailed(transportCode: urlError.code.rawValue)
@@ -155,13 +155,13 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     private let entries = Locked<[Int: Entry]>([:])
 
-    func register(_ identifier: Int, _ sink: Sink, body: Data? = nil) {
+    @_optimize(size) func register(_ identifier: Int, _ sink: Sink, body: Data? = nil) {
         entries.withLock { $0[identifier] = Entry(sink: sink, requestBody: body) }
     }
 
     /// libcurl resends a request when a reused keep-alive connection turns out closed; Foundation then asks for the
     /// body again. Without this the resent request would go out with an exhausted stream.
-    func urlSession(
+    @_optimize(size) func urlSession(
         _ session: URLSession, task: URLSessionTask,
         needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
@@ -169,7 +169,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(body.map { InputStream(data: $0) })
     }
 
-    func urlSession(
+    @_optimize(size) func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
@@ -186,7 +186,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.allow)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    @_optimize(size) func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let stream: AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation? = entries.withLock { entries in
             guard let entry = entries[dataTask.taskIdentifier] else { return nil }
             if case .stream(let continuation) = entry.sink { return continuation }
@@ -196,7 +196,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         stream?.yield(.bytes(data))
     }
 
-    func urlSession(
+    @_optimize(size) func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
@@ -208,6 +208,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         progress?(min(1, Double(totalBytesSent) / Double(totalBytesExpectedToSend)))
     }
 
+    @_optimize(size)
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let entry = entries.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         switch entry.sink {

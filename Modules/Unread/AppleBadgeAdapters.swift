@@ -7,9 +7,9 @@
     /// 004 says; iOS settings decide whether the badge is shown.
     public struct ApplicationBadgeSink: BadgeSink {
         /// Makes a sink for the current notification centre.
-        public init() {}
+        @_optimize(size) public init() {}
 
-        public func setBadge(_ count: Int) async {
+        @_optimize(size) public func setBadge(_ count: Int) async {
             try? await UNUserNotificationCenter.current().setBadgeCount(max(0, count))
         }
     }
@@ -22,9 +22,9 @@
     /// Delivered notifications of `UNUserNotificationCenter`, reduced to identifier and the `reception` mark.
     public struct UserNotificationCenterStore: NotificationStore {
         /// Makes a store over the current notification centre.
-        public init() {}
+        @_optimize(size) public init() {}
 
-        public func deliveredNotifications() async -> [DeliveredNotification] {
+        @_optimize(size) public func deliveredNotifications() async -> [DeliveredNotification] {
             await UNUserNotificationCenter.current().deliveredNotifications().map { notification in
                 DeliveredNotification(
                     identifier: notification.request.identifier,
@@ -32,7 +32,7 @@
             }
         }
 
-        public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async {
+        @_optimize(size) public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async {
             UNUserNotificationCenter.current().removeDeliveredNotifications(withIdentifiers: identifiers)
         }
     }
@@ -40,9 +40,9 @@
     /// The notification permission from `UNUserNotificationCenter`'s settings.
     public struct UserNotificationPermission: NotificationPermissionReading {
         /// Makes a reader over the current notification centre.
-        public init() {}
+        @_optimize(size) public init() {}
 
-        public func authorization() async -> NotificationAuthorization {
+        @_optimize(size) public func authorization() async -> NotificationAuthorization {
             switch await UNUserNotificationCenter.current().notificationSettings().authorizationStatus {
             case .authorized: .authorized
             case .provisional: .provisional

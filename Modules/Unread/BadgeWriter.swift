@@ -15,14 +15,14 @@ final class BadgeWriter: Sendable {
     private let logger: ReceptionLogger
     private let state = Locked(State())
 
-    init(sink: any BadgeSink, notifications: any NotificationStore, logger: ReceptionLogger) {
+    @_optimize(size) init(sink: any BadgeSink, notifications: any NotificationStore, logger: ReceptionLogger) {
         self.sink = sink
         self.notifications = notifications
         self.logger = logger
     }
 
     /// Queues `count` for the badge; `cleanup` also removes delivered support notifications afterwards.
-    func submit(_ count: Int, cleanup: Bool) {
+    @_optimize(size) func submit(_ count: Int, cleanup: Bool) {
         state.withLock { state in
             state.pendingBadge = count
             if cleanup { state.pendingCleanup = true }
@@ -32,7 +32,7 @@ final class BadgeWriter: Sendable {
     }
 
     /// Forgets a value not yet written (a session ended: its numbers no longer apply).
-    func discardPending() {
+    @_optimize(size) func discardPending() {
         state.withLock { state in
             state.pendingBadge = nil
             state.pendingCleanup = false
@@ -40,7 +40,7 @@ final class BadgeWriter: Sendable {
     }
 
     /// Waits until every queued write and cleanup is done.
-    func idle() async {
+    @_optimize(size) func idle() async {
         while let drain = state.withLock({ $0.drain }) { await drain.value }
     }
 
@@ -50,7 +50,7 @@ final class BadgeWriter: Sendable {
         case done
     }
 
-    private func run() async {
+    @_optimize(size) private func run() async {
         while true {
             let step: Step = state.withLock { state in
                 if let value = state.pendingBadge {

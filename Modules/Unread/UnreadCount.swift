@@ -12,14 +12,14 @@ public final class UnreadCount {
     public private(set) var value: Int = 0
 
     /// A count at zero: configuration never assumes anything else (seed 004: zero until the first refresh).
-    public init() {}
+    @_optimize(size) public init() {}
 
     /// The sequence number of the last value set, so a value that arrives late never replaces a newer one.
     private var sequence = 0
 
     /// Sets the count; negative values become zero (spec 7.11). A value whose `sequence` is older than the last one
     /// applied is ignored.
-    package func set(_ newValue: Int, sequence: Int) {
+    @_optimize(size) package func set(_ newValue: Int, sequence: Int) {
         guard sequence > self.sequence else { return }
         self.sequence = sequence
         let clamped = max(0, newValue)

@@ -4,13 +4,13 @@ extension UnreadMonitor {
     /// Spec 7.6: sends `PATCH devices/me` until the service has the current `updatesAppBadge` — only for a used,
     /// registered, unhalted session while the app is active — with its own retry budget. Choosing the setting never
     /// registers a device (seed 004).
-    func startPreferenceSync() {
+    @_optimize(size) func startPreferenceSync() {
         guard preferenceTask == nil, session != nil, appActive else { return }
         let epoch = self.epoch
         preferenceTask = Task { await self.runPreferenceSync(epoch: epoch) }
     }
 
-    private func runPreferenceSync(epoch: Int) async {
+    @_optimize(size) private func runPreferenceSync(epoch: Int) async {
         while epoch == self.epoch, appActive, !preferenceBudget.isStopped, !Task.isCancelled, let session {
             guard await isUsed(session), await session.service.halt == nil, epoch == self.epoch else { break }
             let wanted = updatesAppBadge

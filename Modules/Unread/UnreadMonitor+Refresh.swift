@@ -4,7 +4,7 @@ import ReceptionCore
 extension UnreadMonitor {
     /// Refreshes the unread state for `trigger` (spec 3.10, 7.11). A refresh already running coalesces later
     /// triggers into one more refresh after it. Nothing happens for an unused session.
-    public func refresh(_ trigger: UnreadTrigger) {
+    @_optimize(size) public func refresh(_ trigger: UnreadTrigger) {
         guard session != nil else { return }
         if refreshTask != nil {
             // The foreground trigger carries the device update and the blocked probe, so it wins a merge.
@@ -15,7 +15,7 @@ extension UnreadMonitor {
         refreshTask = Task { await self.runRefreshes(first: trigger, epoch: epoch) }
     }
 
-    private func runRefreshes(first: UnreadTrigger, epoch: Int) async {
+    @_optimize(size) private func runRefreshes(first: UnreadTrigger, epoch: Int) async {
         var next: UnreadTrigger? = first
         while let trigger = next, epoch == self.epoch {
             await performRefresh(trigger, epoch: epoch)
@@ -25,7 +25,7 @@ extension UnreadMonitor {
         if epoch == self.epoch { refreshTask = nil }
     }
 
-    private func performRefresh(_ trigger: UnreadTrigger, epoch: Int) async {
+    @_optimize(size) private func performRefresh(_ trigger: UnreadTrigger, epoch: Int) async {
         guard let session, await isUsed(session), epoch == self.epoch else {
             deps.logger.debug("unread: \(trigger.rawValue) skipped, session unused")
             return
@@ -69,7 +69,7 @@ extension UnreadMonitor {
 
     /// Spec 7.2: the activation's `PATCH devices/me` before the unread GET; it also carries a changed
     /// `updatesAppBadge`, so a failure leaves the preference loop to retry.
-    private func updateDevice(_ session: UnreadSession, epoch: Int) async {
+    @_optimize(size) private func updateDevice(_ session: UnreadSession, epoch: Int) async {
         do {
             try await session.service.updateDevice(probe: false, allowRegistration: false)
         } catch {
@@ -81,7 +81,7 @@ extension UnreadMonitor {
     }
 
     /// Spec 6.2: count the failure on the unread budget and schedule the retry while the app stays active.
-    private func recordFailure(_ error: ReceptionError, trigger: UnreadTrigger, epoch: Int) {
+    @_optimize(size) private func recordFailure(_ error: ReceptionError, trigger: UnreadTrigger, epoch: Int) {
         switch error.code {
         case ReceptionError.Code.cancelled, ReceptionError.Code.chatNotStarted, ReceptionError.Code.sessionHalted:
             deps.logger.debug("unread: \(trigger.rawValue) ended with \(error.code)")
@@ -106,7 +106,7 @@ extension UnreadMonitor {
     }
 
     /// Spec 7.11: arms the periodic check after a refresh when the schedule says so.
-    func armPoll(epoch: Int) async {
+    @_optimize(size) func armPoll(epoch: Int) async {
         guard let session else { return }
         let permission = await deps.permission.authorization()
         let newest = await session.newestCachedMessageAt()
@@ -129,7 +129,7 @@ extension UnreadMonitor {
         }
     }
 
-    private func timerFired(token: Int, epoch: Int, trigger: UnreadTrigger) {
+    @_optimize(size) private func timerFired(token: Int, epoch: Int, trigger: UnreadTrigger) {
         guard token == timerToken, epoch == self.epoch else { return }
         pollTask = nil
         retryTask = nil

@@ -25,7 +25,7 @@ public actor UnreadMonitor {
         public var logger: ReceptionLogger
 
         /// Makes dependencies.
-        public init(
+        @_optimize(size) public init(
             badge: any BadgeSink, notifications: any NotificationStore, permission: any NotificationPermissionReading,
             clock: any ReceptionClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
             logger: ReceptionLogger = ReceptionLogger(category: "Unread")
@@ -77,6 +77,7 @@ public actor UnreadMonitor {
 
     /// A monitor writing to `count`. `appActive` is the app's state at configuration; `updatesAppBadge` the host's
     /// preference (default `true`, seed 004). Creating a monitor never touches the badge.
+    @_optimize(size)
     public init(count: UnreadCount, dependencies: Dependencies, appActive: Bool = true, updatesAppBadge: Bool = true) {
         self.count = count
         self.deps = dependencies
@@ -90,7 +91,7 @@ public actor UnreadMonitor {
 
     /// Starts monitoring a session (configure, or the fresh session after logout). The count and the badge are
     /// left as they are: the first successful refresh supplies the authoritative value (seed 004).
-    public func startSession(_ session: UnreadSession) {
+    @_optimize(size) public func startSession(_ session: UnreadSession) {
         stopWork()
         epoch += 1
         readGeneration += 1
@@ -102,7 +103,7 @@ public actor UnreadMonitor {
 
     /// Ends the current session (logout, delete data, revocation by the server; spec 7.15): timers stop, late
     /// answers are discarded, and the count becomes 0 with badge synchronisation and cleanup.
-    public func endSession() async {
+    @_optimize(size) public func endSession() async {
         stopWork()
         epoch += 1
         readGeneration += 1
@@ -114,7 +115,7 @@ public actor UnreadMonitor {
 
     /// Spec 7.12: the service reset the chat; what the monitor knew about the conversation is gone and the count
     /// is 0 until the next refresh.
-    public func chatWasReset() async {
+    @_optimize(size) public func chatWasReset() async {
         cancelTimers()
         readGeneration += 1
         snapshot = UnreadSnapshot()
@@ -125,7 +126,7 @@ public actor UnreadMonitor {
 
     /// The app became active: transient budgets start fresh, and an activated session updates its device and
     /// refreshes (a session halted as *blocked* sends one probe instead; spec 6.4, 7.2).
-    public func appBecameActive() {
+    @_optimize(size) public func appBecameActive() {
         appActive = true
         budget.appBecameActive()
         preferenceBudget.appBecameActive()
@@ -133,7 +134,7 @@ public actor UnreadMonitor {
     }
 
     /// The app went to the background: no periodic checks, retries or preference sync (spec 7.2).
-    public func appEnteredBackground() {
+    @_optimize(size) public func appEnteredBackground() {
         appActive = false
         cancelTimers()
         preferenceTask?.cancel()
@@ -142,7 +143,7 @@ public actor UnreadMonitor {
 
     /// The chat appeared or disappeared. While visible there are no periodic checks and unread answers do not
     /// change the count; closing invalidates reads in flight and refreshes (spec 7.2, 7.11).
-    public func chatVisibilityChanged(visible: Bool) {
+    @_optimize(size) public func chatVisibilityChanged(visible: Bool) {
         guard visible != chatVisible else { return }
         chatVisible = visible
         if visible {
@@ -154,12 +155,12 @@ public actor UnreadMonitor {
     }
 
     /// Spec 7.11: a send succeeded; unread answers already in flight no longer apply.
-    public func messageSent() {
+    @_optimize(size) public func messageSent() {
         readGeneration += 1
     }
 
     /// Spec 7.11: a read request starts.
-    public func readStarted() -> ReadTicket {
+    @_optimize(size) public func readStarted() -> ReadTicket {
         readGeneration += 1
         return ReadTicket(generation: readGeneration, epoch: epoch)
     }
@@ -167,7 +168,7 @@ public actor UnreadMonitor {
     /// Spec 7.11: a read request finished; `unreadCount` is what the service reported (`nil` when the read
     /// failed). The count is applied only when no other read or send happened meanwhile — also while the chat is
     /// visible, since reads are how the visible chat clears it.
-    public func readFinished(_ ticket: ReadTicket, unreadCount: Int?) async {
+    @_optimize(size) public func readFinished(_ ticket: ReadTicket, unreadCount: Int?) async {
         let untouched = ticket.generation == readGeneration && ticket.epoch == epoch
         readGeneration += 1
         guard untouched, let unreadCount else { return }
@@ -176,7 +177,7 @@ public actor UnreadMonitor {
 
     /// The notification permission may have changed: re-decide the periodic check (permission revoked → checks
     /// resume; granted with service push → they pause).
-    public func notificationPermissionChanged() async {
+    @_optimize(size) public func notificationPermissionChanged() async {
         guard session != nil, refreshTask == nil else { return }
         await armPoll(epoch: epoch)
     }
@@ -186,7 +187,7 @@ public actor UnreadMonitor {
     /// The host changed `updatesAppBadge`. Badge writes and cleanup follow it at once (an existing badge is not
     /// cleared or recalculated); the service learns it through device updates retried with their own budget
     /// (spec 7.6).
-    public func setUpdatesAppBadge(_ value: Bool) {
+    @_optimize(size) public func setUpdatesAppBadge(_ value: Bool) {
         updatesAppBadge = value
         startPreferenceSync()
     }
@@ -194,13 +195,13 @@ public actor UnreadMonitor {
     // MARK: - Test knobs
 
     /// Waits until no refresh runs and every badge write and cleanup is done.
-    package func waitUntilIdle() async {
+    @_optimize(size) package func waitUntilIdle() async {
         while let task = refreshTask { await task.value }
         await writer.idle()
     }
 
     /// Waits until the preference synchronisation loop ended (it may sleep on the clock between attempts).
-    package func waitForPreferenceSync() async {
+    @_optimize(size) package func waitForPreferenceSync() async {
         while let task = preferenceTask { await task.value }
     }
 
@@ -214,7 +215,7 @@ public actor UnreadMonitor {
 
     /// Sets the count (never negative) and, with `updatesAppBadge`, the badge; at zero also removes delivered
     /// support notifications (spec 7.11).
-    func apply(_ newCount: Int) async {
+    @_optimize(size) func apply(_ newCount: Int) async {
         let value = max(0, newCount)
         applySequence += 1
         // Queued before the first suspension, so badge writes keep the order in which counts were decided.
@@ -223,7 +224,7 @@ public actor UnreadMonitor {
     }
 
     /// Whether the session has been used: the chat was started and the device is registered (spec 7.2, 7.3).
-    func isUsed(_ session: UnreadSession) async -> Bool {
+    @_optimize(size) func isUsed(_ session: UnreadSession) async -> Bool {
         guard await session.hasStartedChat() else { return false }
         do {
             return try await session.service.isRegistered()
@@ -233,7 +234,7 @@ public actor UnreadMonitor {
         }
     }
 
-    func cancelTimers() {
+    @_optimize(size) func cancelTimers() {
         timerToken += 1
         pollTask?.cancel()
         pollTask = nil
@@ -241,7 +242,7 @@ public actor UnreadMonitor {
         retryTask = nil
     }
 
-    private func stopWork() {
+    @_optimize(size) private func stopWork() {
         cancelTimers()
         refreshTask?.cancel()
         refreshTask = nil

@@ -24,7 +24,7 @@ public enum UnreadSchedule {
         public var now: Date
 
         /// Makes inputs.
-        public init(
+        @_optimize(size) public init(
             appActive: Bool, chatVisible: Bool, halted: Bool, budgetStopped: Bool, snapshot: UnreadSnapshot,
             permission: NotificationAuthorization, newestCachedMessageAt: Date?, now: Date
         ) {
@@ -65,11 +65,13 @@ public enum UnreadSchedule {
     }
 
     /// Spec 7.11: "push active" = the service's `push == true` and permission authorized, provisional or ephemeral.
+    @_optimize(size)
     public static func isPushActive(_ snapshot: UnreadSnapshot, permission: NotificationAuthorization) -> Bool {
         snapshot.pushActive && permission.allowsDelivery
     }
 
     /// Spec 7.11: the later of the service's `lastMessageAt` and the newest cached message.
+    @_optimize(size)
     public static func lastActivity(_ snapshot: UnreadSnapshot, newestCachedMessageAt: Date?) -> Date? {
         switch (snapshot.lastMessageAt, newestCachedMessageAt) {
         case let (server?, cached?): max(server, cached)
@@ -80,7 +82,7 @@ public enum UnreadSchedule {
     }
 
     /// Decides the next periodic check (spec 7.11, 4.7).
-    public static func decide(_ inputs: Inputs) -> Decision {
+    @_optimize(size) public static func decide(_ inputs: Inputs) -> Decision {
         guard inputs.appActive else { return .inBackground }
         guard !inputs.chatVisible else { return .chatVisible }
         guard !inputs.halted else { return .halted }

@@ -19,7 +19,7 @@ public struct UnreadSession: Sendable {
     public var snapshot: UnreadSnapshot
 
     /// Makes a session description.
-    public init(
+    @_optimize(size) public init(
         service: any ConversationService,
         hasStartedChat: @escaping @Sendable () async -> Bool,
         newestCachedMessageAt: @escaping @Sendable () async -> Date? = { nil },
@@ -38,7 +38,7 @@ public struct UnreadSession: Sendable {
 
 extension UnreadSnapshot {
     /// Spec 3.10: the facts of one unread answer.
-    init(_ response: UnreadResponse) {
+    @_optimize(size) init(_ response: UnreadResponse) {
         self.init(
             hasConversation: response.hasConversation, status: response.status, lastMessageAt: response.lastMessageAt,
             pushActive: response.push == true, pollingStages: response.unreadPolling)

@@ -18,7 +18,7 @@ package actor AppearanceRefresher {
         package var random: any RandomSource
         package var logger: ReceptionLogger
 
-        package init(
+        @_optimize(size) package init(
             fetch: @escaping @Sendable (_ etag: String?) async throws(ReceptionError) -> AppearanceFetch,
             published: @escaping @Sendable (RemoteAppearance) async -> Void,
             clock: any ReceptionClock, random: any RandomSource, logger: ReceptionLogger
@@ -43,31 +43,31 @@ package actor AppearanceRefresher {
     private var loopNumber = 0
     private var sessionNumber = 0
 
-    package init(_ dependencies: Dependencies, active: Bool, enabled: Bool) {
+    @_optimize(size) package init(_ dependencies: Dependencies, active: Bool, enabled: Bool) {
         deps = dependencies
         self.active = active
         self.enabled = enabled
     }
 
     /// Starts the loop if its conditions hold.
-    package func start() { reconcile() }
+    @_optimize(size) package func start() { reconcile() }
 
     /// Spec 7.2: the app became active — the loop restarts; a budget stopped by transient failures starts fresh, one
     /// stopped by a permanent failure stays stopped (spec 6.2).
-    package func appBecameActive() {
+    @_optimize(size) package func appBecameActive() {
         active = true
         budget.appBecameActive()
         reconcile()
     }
 
     /// Spec 7.2: the loop stops in the background.
-    package func appEnteredBackground() {
+    @_optimize(size) package func appEnteredBackground() {
         active = false
         reconcile()
     }
 
     /// `usesRemoteAppearance` changed; turning it on starts a fresh budget.
-    package func setEnabled(_ enabled: Bool) {
+    @_optimize(size) package func setEnabled(_ enabled: Bool) {
         guard enabled != self.enabled else { return }
         self.enabled = enabled
         if enabled { budget = RetryBudget() }
@@ -76,7 +76,7 @@ package actor AppearanceRefresher {
 
     /// Spec 6.4: no appearance refresh while the session is halted; it resumes with a fresh budget when the halt
     /// ends (the failure that halted it, such as 401 `invalid_app_id`, no longer stands).
-    package func setHalted(_ halted: Bool) {
+    @_optimize(size) package func setHalted(_ halted: Bool) {
         if self.halted, !halted { budget = RetryBudget() }
         self.halted = halted
         reconcile()
@@ -84,13 +84,13 @@ package actor AppearanceRefresher {
 
     /// The facade replaced its session (logout, deletion, a reset): a fetch the old session's client cancelled is
     /// repeated through the new one instead of counting as a failure.
-    package func sessionChanged() {
+    @_optimize(size) package func sessionChanged() {
         sessionNumber += 1
         reconcile()
     }
 
     /// For good (a new configuration replaces this refresher).
-    package func end() {
+    @_optimize(size) package func end() {
         ended = true
         reconcile()
     }
@@ -103,7 +103,7 @@ package actor AppearanceRefresher {
 
     private var shouldRun: Bool { !ended && active && enabled && !halted && !budget.isStopped }
 
-    private func reconcile() {
+    @_optimize(size) private func reconcile() {
         guard shouldRun else {
             loop?.cancel()
             loop = nil
@@ -115,7 +115,7 @@ package actor AppearanceRefresher {
         loop = Task { await self.run(number) }
     }
 
-    private func run(_ number: Int) async {
+    @_optimize(size) private func run(_ number: Int) async {
         refresh: while !Task.isCancelled {
             if let lastSuccess {
                 do { try await deps.clock.sleep(until: lastSuccess + Self.interval) } catch { break refresh }
@@ -151,12 +151,12 @@ package actor AppearanceRefresher {
         if loopNumber == number { loop = nil }
     }
 
-    private func succeeded() {
+    @_optimize(size) private func succeeded() {
         budget.recordSuccess()
         lastSuccess = deps.clock.uptime
     }
 
-    private func accept(_ outcome: AppearanceFetch) async {
+    @_optimize(size) private func accept(_ outcome: AppearanceFetch) async {
         switch outcome {
         case .unchanged(let newETag):
             if let newETag { etag = newETag }

@@ -13,6 +13,7 @@ struct AppearanceSlot {
 
     /// A configure: the App ID's cached appearance (`cached`, read from `cache`) is the newest and is shown; the
     /// previous loop is ended.
+    @_optimize(size)
     mutating func start(cache: AppearanceCache, cached: RemoteAppearance?, refresher: AppearanceRefresher) {
         if let previous = self.refresher { Task { await previous.end() } }
         self.cache = cache
@@ -22,7 +23,7 @@ struct AppearanceSlot {
     }
 
     /// A fetched appearance: cached, and shown unless the chat is open. Returns whether the shown one changed.
-    mutating func publish(_ appearance: RemoteAppearance, appID: String, chatOpen: Bool) -> Bool {
+    @_optimize(size) mutating func publish(_ appearance: RemoteAppearance, appID: String, chatOpen: Bool) -> Bool {
         cache?.save(appearance, appID: appID)
         published = appearance
         guard !chatOpen else { return false }
@@ -31,5 +32,5 @@ struct AppearanceSlot {
     }
 
     /// A chat opening shows the newest published appearance.
-    mutating func showNewest() { shown = published }
+    @_optimize(size) mutating func showNewest() { shown = published }
 }

@@ -5,7 +5,7 @@ import Foundation
 enum AppearanceJSON: Codable, Sendable, Hashable {
     case bool(Bool), number(Double), string(String), array([AppearanceJSON]), object([String: AppearanceJSON]), null
 
-    init(from decoder: any Decoder) throws {
+    @_optimize(size) init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -22,7 +22,7 @@ enum AppearanceJSON: Codable, Sendable, Hashable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    @_optimize(size) func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .bool(let value): try container.encode(value)
@@ -52,18 +52,18 @@ public struct RemoteAppearance: Sendable, Hashable, Codable {
     let appearance: AppearanceJSON
 
     /// The `appearance` object's JSON; `nil` when it is not a JSON object or the revision is negative.
-    package init?(revision: Int, data: Data) {
+    @_optimize(size) package init?(revision: Int, data: Data) {
         guard let value = try? JSONDecoder().decode(AppearanceJSON.self, from: data) else { return nil }
         self.init(revision: revision, appearance: value)
     }
 
-    init?(revision: Int, appearance: AppearanceJSON) {
+    @_optimize(size) init?(revision: Int, appearance: AppearanceJSON) {
         guard revision >= 0, appearance.object != nil else { return nil }
         self.revision = revision
         self.appearance = appearance
     }
 
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let value = Self(revision: try container.decode(Int.self, forKey: .revision),
                                appearance: try container.decode(AppearanceJSON.self, forKey: .appearance)) else {
@@ -85,7 +85,7 @@ package struct AppearanceMergeContext: Sendable {
     /// Whether the platform can draw a symbol name; a symbol it cannot draw is ignored.
     package var canDraw: @Sendable (String) -> Bool
 
-    package init(
+    @_optimize(size) package init(
         appLanguage: String, uiLanguage: String, imagesBase: URL,
         canDraw: @escaping @Sendable (String) -> Bool = SymbolNames.looksDrawable
     ) {
@@ -99,6 +99,7 @@ package struct AppearanceMergeContext: Sendable {
 extension ChatAppearance {
     /// Spec 7.20: `self` (the host's appearance) with the published one laid over it — remote wins where present
     /// and valid, local where absent or invalid.
+    @_optimize(size)
     package func merged(with remote: RemoteAppearance, context: AppearanceMergeContext) -> ChatAppearance {
         let json = remote.appearance
         var result = self
@@ -163,7 +164,7 @@ extension ChatAppearance {
     }
 
     /// `{light?, dark?}`: each valid variant replaces the local colour of its mode; nothing valid keeps the local one.
-    static func color(_ json: AppearanceJSON?, over local: ThemedColor) -> ThemedColor {
+    @_optimize(size) static func color(_ json: AppearanceJSON?, over local: ThemedColor) -> ThemedColor {
         ThemedColor(
             light: json?["light"]?.string.flatMap(AppearanceColor.init(hex:)) ?? local.light,
             dark: json?["dark"]?.string.flatMap(AppearanceColor.init(hex:)) ?? local.dark)
@@ -171,6 +172,7 @@ extension ChatAppearance {
 
     /// An optional colour: a remote colour with a missing variant falls back to `local`, or to `fallback` when the
     /// host set none.
+    @_optimize(size)
     static func color(_ json: AppearanceJSON?, over local: ThemedColor?, fallback: ThemedColor) -> ThemedColor? {
         guard let json, json["light"]?.string.flatMap(AppearanceColor.init(hex:)) != nil
                 || json["dark"]?.string.flatMap(AppearanceColor.init(hex:)) != nil else { return local }
@@ -179,6 +181,7 @@ extension ChatAppearance {
 
     /// `{languageTag: text}`: the app language's entry, else the UI language's, matched without case; blank or
     /// longer than `limit` characters counts as absent.
+    @_optimize(size)
     static func text(_ json: AppearanceJSON?, limit: Int, _ context: AppearanceMergeContext) -> String? {
         guard let entries = json?.object else { return nil }
         for language in [context.appLanguage, context.uiLanguage] {
@@ -191,20 +194,20 @@ extension ChatAppearance {
     }
 
     /// An uploaded image's ID: only a UUID, as `<root>/v1/appearance/images/<uuid in lower case>` (spec 3.17).
-    static func image(_ json: AppearanceJSON?, _ context: AppearanceMergeContext) -> AppearanceImage? {
+    @_optimize(size) static func image(_ json: AppearanceJSON?, _ context: AppearanceMergeContext) -> AppearanceImage? {
         guard let text = json?.string, let uuid = UUID(uuidString: text) else { return nil }
         return .remote(context.imagesBase.appendingPathComponent(uuid.uuidString.lowercased()))
     }
 
     /// A symbol name the platform can draw; `"none"` is handled by the caller.
-    static func symbol(_ json: AppearanceJSON?, _ context: AppearanceMergeContext) -> String? {
+    @_optimize(size) static func symbol(_ json: AppearanceJSON?, _ context: AppearanceMergeContext) -> String? {
         guard let name = json?.string, name != "none", context.canDraw(name) else { return nil }
         return name
     }
 
     /// An uploaded image beats a symbol; a drawable symbol replaces a local image; `"none"` without an image hides
     /// the element (the returned `true`), unless `visibility` says otherwise later.
-    static func mergeIcon(
+    @_optimize(size) static func mergeIcon(
         image imageJSON: AppearanceJSON?, symbol symbolJSON: AppearanceJSON?, into image: inout AppearanceImage?,
         _ symbol: inout String?, _ context: AppearanceMergeContext
     ) -> Bool {
@@ -219,7 +222,7 @@ extension ChatAppearance {
         return false
     }
 
-    static func mergeWelcomeIcon(
+    @_optimize(size) static func mergeWelcomeIcon(
         _ icon: [String: AppearanceJSON], into result: inout ChatAppearance, _ context: AppearanceMergeContext
     ) {
         var welcome = result.welcomeIcon
@@ -237,7 +240,7 @@ extension ChatAppearance {
         result.welcomeIcon = welcome
     }
 
-    static func mergeCard(
+    @_optimize(size) static func mergeCard(
         _ json: [String: AppearanceJSON], into card: inout Card, icon: Element, accessory: Element,
         hidden: inout Set<Element>, colors: Colors, _ context: AppearanceMergeContext
     ) {
@@ -257,7 +260,7 @@ extension ChatAppearance {
 /// Spec 7.20: "a symbol the OS cannot draw is ignored". Where the platform can tell (UIKit), it decides; elsewhere a
 /// name must look like a platform symbol name (lower-case words and digits joined by dots).
 package enum SymbolNames {
-    package static func looksDrawable(_ name: String) -> Bool {
+    @_optimize(size) package static func looksDrawable(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 100, name.first != ".", name.last != "." else { return false }
         return name.unicodeScalars.allSatisfy { scalar in
             ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "."

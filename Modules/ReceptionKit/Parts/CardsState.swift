@@ -9,21 +9,21 @@ struct CardsState {
     private var clickFlush: Task<Void, Never>?
 
     /// Replaces the registration with `paywalls` validated (spec 7.21).
-    mutating func register(_ paywalls: [ReceptionPaywall]) {
+    @_optimize(size) mutating func register(_ paywalls: [ReceptionPaywall]) {
         registered = PaywallRules.validated(paywalls)
     }
 
     /// Starts an availability check; its result may publish only while `isLatest(_:)` holds for the returned value.
-    mutating func beginCheck() -> Int {
+    @_optimize(size) mutating func beginCheck() -> Int {
         latestCheck += 1
         return latestCheck
     }
 
     /// Whether `check` is the newest availability check.
-    func isLatest(_ check: Int) -> Bool { check == latestCheck }
+    @_optimize(size) func isLatest(_ check: Int) -> Bool { check == latestCheck }
 
     /// Starts a flush of queued clicks after the previous one: `flush` receives the previous task to await.
-    mutating func chainClickFlush(_ flush: (Task<Void, Never>?) -> Task<Void, Never>) {
+    @_optimize(size) mutating func chainClickFlush(_ flush: (Task<Void, Never>?) -> Task<Void, Never>) {
         clickFlush = flush(clickFlush)
     }
 }

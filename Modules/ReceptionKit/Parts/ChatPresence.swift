@@ -45,7 +45,7 @@ package struct ChatSheetScene: Sendable, Hashable {
     /// Another connected scene of the app is in the foreground: the app stays in front without this window.
     package var otherSceneInForeground: Bool
 
-    package init(isForeground: Bool, otherSceneInForeground: Bool) {
+    @_optimize(size) package init(isForeground: Bool, otherSceneInForeground: Bool) {
         self.isForeground = isForeground
         self.otherSceneInForeground = otherSceneInForeground
     }
@@ -61,7 +61,7 @@ package final class HostScreen {
     /// Whether the presentation animates.
     package let animated: Bool
 
-    package init(content: AnyObject, animated: Bool = true) {
+    @_optimize(size) package init(content: AnyObject, animated: Bool = true) {
         self.content = content
         self.animated = animated
     }
@@ -82,7 +82,7 @@ package enum ChatSheetTransitionEnd: Sendable, Hashable {
 package final class ChatSheetTransitionWait {
     private var ended: (@MainActor (ChatSheetTransitionEnd) -> Void)?
 
-    package init(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) {
+    @_optimize(size) package init(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) {
         self.ended = ended
     }
 
@@ -90,14 +90,14 @@ package final class ChatSheetTransitionWait {
     package var isOver: Bool { ended == nil }
 
     /// Ends the wait `how`, unless it has ended already.
-    package func end(_ how: ChatSheetTransitionEnd) {
+    @_optimize(size) package func end(_ how: ChatSheetTransitionEnd) {
         let callback = ended
         ended = nil
         callback?(how)
     }
 
     /// Ends the wait without calling back: a later `end` does nothing.
-    package func cancel() { ended = nil }
+    @_optimize(size) package func cancel() { ended = nil }
 }
 
 /// The presenter's answer to one `presentChat` call.
@@ -201,6 +201,7 @@ struct ChatPresence: Sendable, Equatable {
     /// was in, its scene was closed), so it counts as dismissed and is asked for again instead of `openChat()`
     /// doing nothing for ever. `sheetInRequestingScene` false (iPad: the person works in another window) moves the
     /// sheet there.
+    @_optimize(size)
     mutating func openRequested(hasPresenter: Bool, sheetShows: Bool = true, sheetInRequestingScene: Bool = true)
         -> OpenStep
     {
@@ -229,7 +230,7 @@ struct ChatPresence: Sendable, Equatable {
 
     /// The run-loop turn of an `openChat()` ended (`ChatSheetPresenting.afterPendingTransitionsStart`): returns
     /// whether to ask the presenter now; not when a `closeChat()` (or logout) came in between.
-    mutating func scheduledAskDue() -> Bool {
+    @_optimize(size) mutating func scheduledAskDue() -> Bool {
         guard sheet == .scheduled else { return false }
         guard requested else {
             sheet = .hidden
@@ -243,12 +244,12 @@ struct ChatPresence: Sendable, Equatable {
     /// The presented sheet's window scene changed (`ChatSheetScene`): behind another window of the app, the chat
     /// does not count as open; with the whole app in the background it still does (the app's own lifecycle pauses
     /// it then, and a return to the app needs no new opening).
-    mutating func sheetSceneChanged(_ scene: ChatSheetScene) {
+    @_optimize(size) mutating func sheetSceneChanged(_ scene: ChatSheetScene) {
         sheetBehindOtherWindow = !scene.isForeground && scene.otherSceneInForeground
     }
 
     /// The presenter answered the last request.
-    mutating func answered(_ answer: ChatSheetAnswer) -> AnswerStep {
+    @_optimize(size) mutating func answered(_ answer: ChatSheetAnswer) -> AnswerStep {
         guard sheet == .presenting else { return .none }
         // A move refused by a transition (the old sheet's dismissal, say) is still a move: the chat stays open
         // while it waits, and until the refusals run out.
@@ -283,7 +284,7 @@ struct ChatPresence: Sendable, Equatable {
 
     /// A window became available, or the transition that refused the sheet ended (`timedOut`: it did not end in
     /// time, one more refusal): returns whether to ask again, or that the request is dropped.
-    mutating func retryAvailable(timedOut: Bool = false) -> RetryStep {
+    @_optimize(size) mutating func retryAvailable(timedOut: Bool = false) -> RetryStep {
         guard sheet == .waitingForWindow || sheet == .waitingForTransition else { return .none }
         guard requested else {
             sheet = .hidden
@@ -295,7 +296,7 @@ struct ChatPresence: Sendable, Equatable {
     }
 
     /// Counts one more refusal; after `maximumRefusals` in a row the request is dropped and this returns false.
-    private mutating func refusalCounted() -> Bool {
+    @_optimize(size) private mutating func refusalCounted() -> Bool {
         refusals += 1
         guard refusals >= Self.maximumRefusals else { return true }
         sheet = .hidden
@@ -307,7 +308,7 @@ struct ChatPresence: Sendable, Equatable {
 
     /// `closeChat()`, logout, deletion or a reset: returns whether a shown sheet must be dismissed now. A sheet
     /// still being presented is dismissed when its answer comes (`answered` says `.dismiss`).
-    mutating func closeRequested() -> Bool {
+    @_optimize(size) mutating func closeRequested() -> Bool {
         requested = false
         hostDraws = false
         refusals = 0
@@ -327,7 +328,7 @@ struct ChatPresence: Sendable, Equatable {
 
     /// The sheet went without `dismissChat()` (a swipe-down, the host dismissing what it was presented over, its
     /// scene closed, its controller released).
-    mutating func sheetDismissedByPerson() {
+    @_optimize(size) mutating func sheetDismissedByPerson() {
         guard sheet == .presented || sheet == .presenting else { return }
         sheet = .hidden
         requested = false
@@ -336,8 +337,8 @@ struct ChatPresence: Sendable, Equatable {
     }
 
     /// An embedded chat screen appeared or disappeared.
-    mutating func embeddedScreenAppeared() { embeddedScreens += 1 }
-    mutating func embeddedScreenDisappeared() { embeddedScreens = max(0, embeddedScreens - 1) }
+    @_optimize(size) mutating func embeddedScreenAppeared() { embeddedScreens += 1 }
+    @_optimize(size) mutating func embeddedScreenDisappeared() { embeddedScreens = max(0, embeddedScreens - 1) }
 }
 
 /// Which window scene the SDK sheet goes to when several are connected (iPad windows, an external display): the
@@ -355,7 +356,7 @@ package enum ChatSceneChoice {
         /// keystroke in it), as a counter, larger is later; `nil` if not seen since the presenter started.
         package var lastUse: Int?
 
-        package init(isForegroundActive: Bool, canPresent: Bool, holdsKeyWindow: Bool, lastUse: Int?) {
+        @_optimize(size) package init(isForegroundActive: Bool, canPresent: Bool, holdsKeyWindow: Bool, lastUse: Int?) {
             self.isForegroundActive = isForegroundActive
             self.canPresent = canPresent
             self.holdsKeyWindow = holdsKeyWindow
@@ -367,7 +368,7 @@ package enum ChatSceneChoice {
     /// the presenter then waits for a scene to activate). Among the foreground active scenes that can present: the
     /// one used last; else one holding a key window; else the first in UIKit's order. Never a scene in the
     /// background or inactive, where the person would not see the sheet.
-    package static func pick(_ scenes: [Scene]) -> Int? {
+    @_optimize(size) package static func pick(_ scenes: [Scene]) -> Int? {
         let usable = scenes.indices.filter { scenes[$0].isForegroundActive && scenes[$0].canPresent }
         let used = usable.filter { scenes[$0].lastUse != nil }
         if let latest = used.max(by: { (scenes[$0].lastUse ?? 0) < (scenes[$1].lastUse ?? 0) }) { return latest }
@@ -390,7 +391,7 @@ package enum ChatWindowChoice {
         /// It is the key window.
         package var isKey: Bool
 
-        package init(hasRootViewController: Bool, isVisible: Bool, isNormalLevel: Bool, isKey: Bool) {
+        @_optimize(size) package init(hasRootViewController: Bool, isVisible: Bool, isNormalLevel: Bool, isKey: Bool) {
             self.hasRootViewController = hasRootViewController
             self.isVisible = isVisible
             self.isNormalLevel = isNormalLevel
@@ -401,7 +402,7 @@ package enum ChatWindowChoice {
     /// The index in `windows` to present from, or `nil` when no window is shown with a root view controller (the
     /// presenter then waits for a window to become key or visible). Among the shown windows with a root view
     /// controller: a normal-level one before any other, and among those the key one before the first.
-    package static func pick(_ windows: [Window]) -> Int? {
+    @_optimize(size) package static func pick(_ windows: [Window]) -> Int? {
         let usable = windows.indices.filter { windows[$0].hasRootViewController && windows[$0].isVisible }
         let normal = usable.filter { windows[$0].isNormalLevel }
         let preferred = normal.isEmpty ? usable : normal
@@ -426,7 +427,7 @@ package enum ChatSheetDismissal {
         /// A controller the sheet presents (a photo viewer, a paywall) is being dismissed.
         package var coverIsLeaving: Bool
 
-        package init(
+        @_optimize(size) package init(
             isPresented: Bool, isBeingDismissed: Bool = false, isBeingPresented: Bool = false,
             presenterInTransition: Bool = false, coverIsLeaving: Bool = false
         ) {
@@ -452,7 +453,7 @@ package enum ChatSheetDismissal {
 
     /// The step for a sheet in the state `facts`. The presenting controller always presents the sheet itself, so
     /// that it presents something is no reason to wait (unlike for a new presentation, `isInTransition`).
-    package static func step(_ facts: Facts) -> Step {
+    @_optimize(size) package static func step(_ facts: Facts) -> Step {
         guard facts.isPresented else { return .forget }
         if facts.isBeingDismissed { return .followTheSwipe }
         if facts.presenterInTransition || facts.isBeingPresented || facts.coverIsLeaving { return .waitForTransition }
@@ -461,5 +462,6 @@ package enum ChatSheetDismissal {
 
     /// Right after asking UIKit to dismiss: whether it ignored the request after all (a transition it does not
     /// report), so the presenter tries again after the retry delay.
+    @_optimize(size)
     package static func ignored(_ after: Facts) -> Bool { after.isPresented && !after.isBeingDismissed }
 }

@@ -13,7 +13,7 @@ struct ChatVisibilityLine {
     private var tail: Task<Void, Never>?
 
     /// A change starts: returns its number.
-    mutating func changed() -> Int {
+    @_optimize(size) mutating func changed() -> Int {
         generation &+= 1
         return generation
     }
@@ -22,14 +22,14 @@ struct ChatVisibilityLine {
     private(set) var openingsDecided = 0
 
     /// The device update of the opening numbered `change` ended: enqueues `open` unless a later change came.
-    mutating func openingReady(_ change: Int, _ open: @escaping @Sendable () async -> Void) {
+    @_optimize(size) mutating func openingReady(_ change: Int, _ open: @escaping @Sendable () async -> Void) {
         openingsDecided += 1
         guard change == generation else { return }
         enqueue(open)
     }
 
     /// Runs `work` after every call enqueued before it.
-    mutating func enqueue(_ work: @escaping @Sendable () async -> Void) {
+    @_optimize(size) mutating func enqueue(_ work: @escaping @Sendable () async -> Void) {
         let previous = tail
         tail = Task {
             await previous?.value
@@ -38,5 +38,5 @@ struct ChatVisibilityLine {
     }
 
     /// Resolves once every call enqueued so far has run (tests).
-    func drained() async { await tail?.value }
+    @_optimize(size) func drained() async { await tail?.value }
 }

@@ -7,7 +7,7 @@ struct ForegroundState {
     private var observation: Task<Void, Never>?
 
     /// Ends the previous observation and keeps `task` as the current one.
-    mutating func follow(_ task: Task<Void, Never>?) {
+    @_optimize(size) mutating func follow(_ task: Task<Void, Never>?) {
         observation?.cancel()
         observation = task
     }

@@ -15,16 +15,16 @@ struct HostScreenQueue {
     var isBusy: Bool { inFlight > 0 || !waiting.isEmpty }
 
     /// A screen is asked of the presenter.
-    mutating func began() { inFlight += 1 }
+    @_optimize(size) mutating func began() { inFlight += 1 }
 
     /// A screen asked of the presenter is on screen, or was dropped.
-    mutating func ended() { inFlight = max(0, inFlight - 1) }
+    @_optimize(size) mutating func ended() { inFlight = max(0, inFlight - 1) }
 
     /// Refusals in a row after which a screen is dropped (and logged): as for the sheet itself.
     static let maximumRefusals = ChatPresence.maximumRefusals
 
     /// Whether a screen asked for while the sheet is in `state` must wait for it.
-    static func mustWait(for state: ChatPresence.Sheet) -> Bool {
+    @_optimize(size) static func mustWait(for state: ChatPresence.Sheet) -> Bool {
         switch state {
         case .scheduled, .presenting, .waitingForTransition, .waitingForWindow: true
         case .hidden, .presented: false
@@ -45,7 +45,7 @@ struct HostScreenQueue {
     }
 
     /// A screen asked for: present now, or hold it until the sheet settles (or drop it when too many are held).
-    mutating func request(_ screen: HostScreen, sheet state: ChatPresence.Sheet) -> Step {
+    @_optimize(size) mutating func request(_ screen: HostScreen, sheet state: ChatPresence.Sheet) -> Step {
         guard Self.mustWait(for: state) else { return .present(screen) }
         guard waiting.count < Self.maximumWaiting else { return .dropped }
         waiting.append(screen)
@@ -54,7 +54,7 @@ struct HostScreenQueue {
 
     /// The sheet's state changed: once it has settled (shown, or gone), the held screens go, in order (returned
     /// for the caller to present, so that presenting may change this queue again).
-    mutating func sheetSettled(_ state: ChatPresence.Sheet) -> [HostScreen] {
+    @_optimize(size) mutating func sheetSettled(_ state: ChatPresence.Sheet) -> [HostScreen] {
         guard !Self.mustWait(for: state), !waiting.isEmpty else { return [] }
         defer { waiting = [] }
         return waiting

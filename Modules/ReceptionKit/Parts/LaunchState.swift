@@ -39,7 +39,7 @@ struct LaunchState {
     /// A configure began preparing `appID`; the calls kept for the preparation it replaces are returned (dropped:
     /// they were meant for the configuration the host replaced), and a logout among them is remembered for that
     /// preparation's finish.
-    mutating func begin(appID: String, generation: Int, finishing: Task<Void, Never>) -> [Call] {
+    @_optimize(size) mutating func begin(appID: String, generation: Int, finishing: Task<Void, Never>) -> [Call] {
         let dropped = calls
         if isPreparing && logoutKept { signOuts.insert(self.generation) }
         calls = []
@@ -51,19 +51,21 @@ struct LaunchState {
     }
 
     /// Whether the replaced preparation of `generation` had a logout kept (asked once).
-    mutating func takeSignOut(generation: Int) -> Bool { signOuts.remove(generation) != nil }
+    @_optimize(size) mutating func takeSignOut(generation: Int) -> Bool { signOuts.remove(generation) != nil }
 
     /// Keeps `call` until the parts exist; `logout` marks a sign-out, which a replacing configure still carries out.
-    mutating func keep(_ call: Call, logout: Bool = false) {
+    @_optimize(size) mutating func keep(_ call: Call, logout: Bool = false) {
         calls.append(call)
         if logout { logoutKept = true }
     }
 
     /// Registers a task that waits for the parts.
+    @_optimize(size)
     mutating func wait(_ continuation: CheckedContinuation<Void, Never>) { waiters.append(continuation) }
 
     /// The preparation of `generation` finished: the kept calls, in order, and the waiters to resume. Another
     /// generation's finish (a configure replaced it) takes nothing.
+    @_optimize(size)
     mutating func finish(generation: Int) -> (calls: [Call], waiters: [CheckedContinuation<Void, Never>])? {
         guard isPreparing, generation == self.generation else { return nil }
         defer {

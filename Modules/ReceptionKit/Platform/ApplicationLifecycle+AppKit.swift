@@ -10,6 +10,7 @@
         /// `NSApplication.shared`, which would create an application object in a command-line tool. Compiled only
         /// where AppKit exists, which the Linux machines this package is built on are not; the mapping is
         /// `NotificationLifecycleMonitor`'s, tested on Linux (Docs/Apple.md).
+        @_optimize(size)
         public static func nsApplication(center: NotificationCenter = .default) -> NotificationLifecycleMonitor {
             NotificationLifecycleMonitor(
                 center: center,

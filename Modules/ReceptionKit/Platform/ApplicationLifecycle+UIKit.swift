@@ -8,6 +8,7 @@
         /// will enter foreground (visible again, not yet active). The default `ReceptionConfiguration.lifecycle` on
         /// iOS. Compiled only where UIKit exists, which the Linux machines this package is built on are not; the
         /// mapping is `NotificationLifecycleMonitor`'s, tested on Linux (Docs/Apple.md).
+        @_optimize(size)
         public static func uiApplication(center: NotificationCenter = .default) -> NotificationLifecycleMonitor {
             let monitor = NotificationLifecycleMonitor(
                 center: center,

@@ -39,7 +39,7 @@
         private var useCount = 0
         private var useObservers: [any NSObjectProtocol] = []
 
-        init(host: Reception) {
+        @_optimize(size) init(host: Reception) {
             self.host = host
             super.init()
             // A scene that becomes active, or whose window becomes key (the person tapped or typed in it), is the
@@ -59,7 +59,7 @@
             })
         }
 
-        private func sceneUsed(_ id: ObjectIdentifier?) {
+        @_optimize(size) private func sceneUsed(_ id: ObjectIdentifier?) {
             guard let id else { return }
             useCount += 1
             uses[id] = useCount
@@ -68,7 +68,7 @@
             uses = uses.filter { connected.contains($0.key) }
         }
 
-        func presentChat(
+        @_optimize(size) func presentChat(
             answer: @escaping @MainActor (ChatSheetAnswer) -> Void,
             dismissedByPerson: @escaping @MainActor () -> Void,
             sceneChanged: @escaping @MainActor (ChatSheetScene) -> Void
@@ -134,7 +134,7 @@
         /// After the current run-loop turn: a one-shot observer runs last before the run loop sleeps (after Core
         /// Animation's commit and SwiftUI's view updates, where a `dismiss()` of the same action starts its
         /// transition), then `work` runs on the next turn of the main queue.
-        func afterPendingTransitionsStart(_ work: @escaping @MainActor () -> Void) {
+        @_optimize(size) func afterPendingTransitionsStart(_ work: @escaping @MainActor () -> Void) {
             let box = MainWork(work)
             let observer = CFRunLoopObserverCreateWithHandler(
                 kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, false, CFIndex.max
@@ -153,6 +153,7 @@
 
         /// The host's screen over the chat: on the sheet (over what the sheet presents) while it shows, else over
         /// the top-most controller of the scene in use.
+        @_optimize(size)
         func presentHostScreen(_ screen: HostScreen, answer: @escaping @MainActor (ChatSheetAnswer) -> Void) {
             guard let controller = screen.content as? UIViewController else { return answer(.noWindow) }
             // The same controller asked for again (a host keeping one paywall, tapped twice): it is up, or on its
@@ -198,7 +199,7 @@
         /// Waits for any of the signals that a window may now present: a scene activating (a cold start), a window
         /// becoming key or visible (an active scene whose window had no root view controller yet, or only an
         /// overlay window). The first one ends the wait; the others then do nothing.
-        func waitForWindow(_ ready: @escaping @MainActor () -> Void) {
+        @_optimize(size) func waitForWindow(_ ready: @escaping @MainActor () -> Void) {
             stopWaiting()
             // The transition wait's one-shot end serves here too: the first signal calls `ready`, later ones nothing.
             let wait = ChatSheetTransitionWait { _ in ready() }
@@ -215,7 +216,7 @@
             }
         }
 
-        func waitForTransition(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) {
+        @_optimize(size) func waitForTransition(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) {
             let blocking = blocker
             blocker = nil
             let wait = ChatSheetTransitionWait(ended)
@@ -245,7 +246,7 @@
         /// Tries at dismissing a sheet whose presenter stays in transition, before leaving it to the person.
         static let maximumDismissTries = 8
 
-        func dismissChat() {
+        @_optimize(size) func dismissChat() {
             dismissing = sheet
             stopWaiting()
             stopWatchingScene()
@@ -259,7 +260,7 @@
         /// Dismisses `controller`, keeping it as `sheet` until UIKit's completion. UIKit silently refuses a
         /// dismissal while a transition runs, so then it waits for that transition (its coordinator, or the retry
         /// delay) and tries again, `tries` times at most.
-        private func dismiss(_ controller: UIViewController, tries: Int) {
+        @_optimize(size) private func dismiss(_ controller: UIViewController, tries: Int) {
             let again: @MainActor () -> Void = { [weak self, weak controller] in
                 guard let self, let controller, tries > 1 else { return }
                 self.dismiss(controller, tries: tries - 1)
@@ -302,6 +303,7 @@
         }
 
         /// The facts `ChatSheetDismissal` decides from.
+        @_optimize(size)
         private static func dismissalFacts(_ controller: UIViewController) -> ChatSheetDismissal.Facts {
             let presenting = controller.presentingViewController
             return ChatSheetDismissal.Facts(
@@ -315,10 +317,11 @@
         }
 
         /// `controller` is gone after `dismissChat()`: no longer tracked (a newer sheet stays).
-        private func forget(_ controller: UIViewController) {
+        @_optimize(size) private func forget(_ controller: UIViewController) {
             if sheet === controller { sheet = nil }
         }
 
+        @_optimize(size)
         nonisolated func presentationControllerDidDismiss(_ presentationController: UIPresentationController) {
             MainActor.assumeIsolated {
                 // Only a swipe-down of this presenter's current sheet.
@@ -328,7 +331,7 @@
         }
 
         /// The owed answer, once.
-        private func answer(_ answer: ChatSheetAnswer) {
+        @_optimize(size) private func answer(_ answer: ChatSheetAnswer) {
             let pending = pendingAnswer
             pendingAnswer = nil
             pending?(answer)
@@ -336,7 +339,7 @@
 
         /// The sheet of `which` went without `dismissChat()`: tell the facade once. A report about an earlier
         /// sheet (its release can come after a newer one was presented) does nothing.
-        private func sheetGone(_ which: Int) {
+        @_optimize(size) private func sheetGone(_ which: Int) {
             guard which == generation else { return }
             sheet = nil
             pendingAnswer = nil
@@ -349,7 +352,7 @@
 
         /// Reports the sheet of `which` gone when `scene` disconnects (an iPad window closed with the sheet in it),
         /// and the scene's trips to the background and back (`ChatSheetScene`).
-        private func watchScene(_ scene: UIScene?, of which: Int) {
+        @_optimize(size) private func watchScene(_ scene: UIScene?, of which: Int) {
             stopWatchingScene()
             guard let scene else { return }
             let center = NotificationCenter.default
@@ -366,7 +369,7 @@
             }
         }
 
-        private func sceneMoved(_ scene: UIScene, toForeground: Bool, of which: Int) {
+        @_optimize(size) private func sceneMoved(_ scene: UIScene, toForeground: Bool, of which: Int) {
             guard which == generation, let sceneChanged else { return }
             let others = UIApplication.shared.connectedScenes.contains { other in
                 // Only a window the person is using counts: going Home, every scene turns inactive first, and the
@@ -376,18 +379,18 @@
             sceneChanged(ChatSheetScene(isForeground: toForeground, otherSceneInForeground: others))
         }
 
-        private func stopWatchingScene() {
+        @_optimize(size) private func stopWatchingScene() {
             for observer in sceneObservers { NotificationCenter.default.removeObserver(observer) }
             sceneObservers = []
         }
 
-        private func stopWaiting() {
+        @_optimize(size) private func stopWaiting() {
             for observer in windowObservers { NotificationCenter.default.removeObserver(observer) }
             windowObservers = []
         }
 
         /// Whether UIKit would refuse a presentation from `controller` now.
-        static func isInTransition(_ controller: UIViewController) -> Bool {
+        @_optimize(size) static func isInTransition(_ controller: UIViewController) -> Bool {
             controller.isBeingPresented || controller.isBeingDismissed || controller.presentedViewController != nil
                 || controller.transitionCoordinator != nil
         }
@@ -396,14 +399,14 @@
         /// the foreground active scenes, the one used last); `nil` when no scene is active yet (a cold start from a
         /// notification tap) or it has no root view controller. A controller being dismissed is passed over, so
         /// during a dismissal this is the controller it leaves (which is still in transition: `isInTransition`).
-        func topViewController() -> UIViewController? {
+        @_optimize(size) func topViewController() -> UIViewController? {
             guard let scene = requestingScene(), var top = Self.window(of: scene)?.rootViewController else { return nil }
             while let next = top.presentedViewController, !next.isBeingDismissed { top = next }
             return top
         }
 
         /// The window scene the person is using (`ChatSceneChoice`), where a request presents.
-        private func requestingScene() -> UIWindowScene? {
+        @_optimize(size) private func requestingScene() -> UIWindowScene? {
             let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
             let facts = scenes.map { scene in
                 ChatSceneChoice.Scene(
@@ -417,14 +420,14 @@
 
         /// The window scene `controller` shows in, or the one of the controller presenting it when something
         /// covers it (a full-screen paywall takes it out of its window).
-        private static func scene(of controller: UIViewController) -> UIWindowScene? {
+        @_optimize(size) private static func scene(of controller: UIViewController) -> UIWindowScene? {
             controller.viewIfLoaded?.window?.windowScene
                 ?? controller.presentingViewController?.viewIfLoaded?.window?.windowScene
         }
 
         /// The window of `scene` to present from (`ChatWindowChoice`): a shown window with a root view controller,
         /// the app's own (normal level) before an alert or overlay window, the key one first.
-        private static func window(of scene: UIWindowScene) -> UIWindow? {
+        @_optimize(size) private static func window(of scene: UIWindowScene) -> UIWindow? {
             let windows = scene.windows
             let facts = windows.map { window in
                 ChatWindowChoice.Window(
@@ -440,9 +443,9 @@
         // Safe: created on the main actor and run only there (`MainActor.assumeIsolated` at the call).
         private let work: @MainActor () -> Void
 
-        init(_ work: @escaping @MainActor () -> Void) { self.work = work }
+        @_optimize(size) init(_ work: @escaping @MainActor () -> Void) { self.work = work }
 
-        @MainActor func run() { work() }
+        @_optimize(size) @MainActor func run() { work() }
     }
 
     /// The SDK sheet's controller: it reports its first appearance, its own dismissal (its last disappearance),
@@ -454,13 +457,13 @@
         /// Called from `deinit`; it hops to the main actor itself.
         private let released: @Sendable () -> Void
 
-        init(rootView: ReceptionChatView, released: @escaping @Sendable () -> Void) {
+        @_optimize(size) init(rootView: ReceptionChatView, released: @escaping @Sendable () -> Void) {
             self.released = released
             super.init(rootView: rootView)
         }
 
         @available(*, unavailable)
-        required init?(coder aDecoder: NSCoder) {
+        @_optimize(size) required init?(coder aDecoder: NSCoder) {
             nil
         }
 
@@ -468,21 +471,21 @@
             released()
         }
 
-        override func viewDidAppear(_ animated: Bool) {
+        @_optimize(size) override func viewDidAppear(_ animated: Bool) {
             super.viewDidAppear(animated)
             let callback = appeared
             appeared = nil
             callback?()
         }
 
-        override func viewDidDisappear(_ animated: Bool) {
+        @_optimize(size) override func viewDidDisappear(_ animated: Bool) {
             super.viewDidDisappear(animated)
             if isBeingDismissed || presentingViewController == nil { dismissed?() }
         }
     }
 
     extension Reception {
-        static func platformSheetPresenter(host: Reception) -> (any ChatSheetPresenting)? {
+        @_optimize(size) static func platformSheetPresenter(host: Reception) -> (any ChatSheetPresenting)? {
             UIKitChatSheetPresenter(host: host)
         }
     }
@@ -493,13 +496,13 @@
         /// live updates, typing and reads); leaving it, or the app going to the background, pauses as
         /// `closeChat()` does. A chat the host embeds is the host's to dismiss.
         @MainActor
-        public init() {
+        @_optimize(size) public init() {
             self.init(host: Reception.shared, placement: .embedded)
         }
     }
 #else
     extension Reception {
         /// No sheet on this platform: `openChat()` opens the chat for a screen the host draws itself.
-        static func platformSheetPresenter(host: Reception) -> (any ChatSheetPresenting)? { nil }
+        @_optimize(size) static func platformSheetPresenter(host: Reception) -> (any ChatSheetPresenting)? { nil }
     }
 #endif

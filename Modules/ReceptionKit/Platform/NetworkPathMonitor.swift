@@ -16,7 +16,7 @@
         private let monitor: NWPathMonitor
 
         /// Starts monitoring every interface on a private serial queue.
-        public init() {
+        @_optimize(size) public init() {
             let monitor = NWPathMonitor()
             let broadcast = self.broadcast
             monitor.pathUpdateHandler = { path in broadcast.set(path.status == .satisfied) }
@@ -29,6 +29,6 @@
             broadcast.finish()
         }
 
-        public func pathUpdates() -> AsyncStream<Bool> { broadcast.updates() }
+        @_optimize(size) public func pathUpdates() -> AsyncStream<Bool> { broadcast.updates() }
     }
 #endif

@@ -16,7 +16,7 @@ public final class NotificationLifecycleMonitor: AppLifecycleMonitoring {
     nonisolated(unsafe) private let observers: [any NSObjectProtocol]
 
     /// Observes `transitions` (a notification name and the state it means) on `center`, starting in `initial`.
-    public init(
+    @_optimize(size) public init(
         center: NotificationCenter = .default, transitions: [(Notification.Name, AppLifecycleState)],
         initial: AppLifecycleState = .active
     ) {
@@ -39,7 +39,7 @@ public final class NotificationLifecycleMonitor: AppLifecycleMonitoring {
     public var current: AppLifecycleState { broadcast.current }
 
     /// Moves the app to `state` as a notification would (the Apple adapters correct the initial state with it).
-    public func set(_ state: AppLifecycleState) { broadcast.set(state) }
+    @_optimize(size) public func set(_ state: AppLifecycleState) { broadcast.set(state) }
 
-    public func lifecycleUpdates() -> AsyncStream<AppLifecycleState> { broadcast.updates() }
+    @_optimize(size) public func lifecycleUpdates() -> AsyncStream<AppLifecycleState> { broadcast.updates() }
 }

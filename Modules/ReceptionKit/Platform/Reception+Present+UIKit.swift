@@ -18,7 +18,7 @@
         ///     Reception.shared.present(PaywallViewController(paywallID: id))
         /// }
         /// ```
-        public func present(_ viewController: UIViewController, animated: Bool = true) {
+        @_optimize(size) public func present(_ viewController: UIViewController, animated: Bool = true) {
             presentHostScreen(HostScreen(content: viewController, animated: animated))
         }
 
@@ -31,7 +31,7 @@
         ///     Reception.shared.present { PaywallView(paywallID: id) }
         /// }
         /// ```
-        public func present<Content: View>(
+        @_optimize(size) public func present<Content: View>(
             fullScreen: Bool = false, animated: Bool = true, @ViewBuilder _ content: () -> Content
         ) {
             let controller = UIHostingController(rootView: content())

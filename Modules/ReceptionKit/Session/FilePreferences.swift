@@ -27,7 +27,7 @@ package final class FilePreferences: Sendable {
 
     /// The one instance for `url` in this process: every configuration of the same data folder shares it, so an
     /// older configuration's late write cannot replace a newer one's file with its stale copy.
-    package static func shared(
+    @_optimize(size) package static func shared(
         url: URL, write: @escaping Write = writeAtomically, logger: ReceptionLogger = .silent
     ) -> FilePreferences {
         registry.withLock { instances in
@@ -39,7 +39,7 @@ package final class FilePreferences: Sendable {
     }
 
     /// Test knob: the next `shared(url:)` reads the file again, as the first one in a new process does.
-    package static func dropShared(url: URL) {
+    @_optimize(size) package static func dropShared(url: URL) {
         _ = registry.withLock { $0.removeValue(forKey: url.standardizedFileURL.path) }
     }
 
@@ -54,6 +54,7 @@ package final class FilePreferences: Sendable {
     /// Preferences in `url`, or in memory only when `url` is `nil` (a fresh read of the file; see `shared(url:)`).
     /// A file an earlier version left readable by others is tightened to 0600, and temporary files an interrupted
     /// write left beside it (older copies of it) are removed.
+    @_optimize(size)
     package init(url: URL?, write: @escaping Write = writeAtomically, logger: ReceptionLogger = .silent) {
         self.url = url
         self.write = write
@@ -76,7 +77,7 @@ package final class FilePreferences: Sendable {
     }
 
     /// Removes every key `isObsolete` picks, in one write.
-    package func removeAll(where isObsolete: (String) -> Bool) {
+    @_optimize(size) package func removeAll(where isObsolete: (String) -> Bool) {
         change { values in
             for key in values.keys where isObsolete(key) { values[key] = nil }
         }
@@ -85,7 +86,7 @@ package final class FilePreferences: Sendable {
     /// Changes any keys in one write. Returns whether the file holds the values afterwards (`false`: the write
     /// failed, was logged, and the values wait in memory for the next write).
     @discardableResult
-    package func change(_ body: (inout [String: String]) -> Void) -> Bool {
+    @_optimize(size) package func change(_ body: (inout [String: String]) -> Void) -> Bool {
         // The file is written under the lock: two writers can never put an older snapshot over a newer one (which
         // could bring a removed scope's identity back).
         state.withLock { state in
@@ -99,14 +100,14 @@ package final class FilePreferences: Sendable {
 
     /// Writes the values again if an earlier write failed; whether the file holds them now.
     @discardableResult
-    package func writeIfUnwritten() -> Bool {
+    @_optimize(size) package func writeIfUnwritten() -> Bool {
         state.withLock { state in state.unwritten ? persist(&state) : true }
     }
 
     /// Whether the file holds the values (no failed write is waiting).
     package var isWritten: Bool { state.withLock { !$0.unwritten } }
 
-    private func persist(_ state: inout State) -> Bool {
+    @_optimize(size) private func persist(_ state: inout State) -> Bool {
         guard let url, let data = try? JSONEncoder().encode(state.values) else { return url == nil }
         do throws(ReceptionError) {
             // The previous file is replaced whole, so a removed value is not left behind in it.

@@ -9,7 +9,7 @@ package struct PendingRevocation: Codable, Hashable, Sendable {
 
 extension PendingRevocation {
     /// Makes an entry.
-    package init(appID: String, secret: String) {
+    @_optimize(size) package init(appID: String, secret: String) {
         self.appId = appID
         self.sessionSecret = secret
     }
@@ -35,7 +35,7 @@ package final class RevocationQueue {
         package var clock: any ReceptionClock
         package var random: any RandomSource
 
-        package init(revoke: @escaping Revoke, clock: any ReceptionClock, random: any RandomSource) {
+        @_optimize(size) package init(revoke: @escaping Revoke, clock: any ReceptionClock, random: any RandomSource) {
             self.revoke = revoke
             self.clock = clock
             self.random = random
@@ -51,29 +51,30 @@ package final class RevocationQueue {
     /// A drain was asked for while one ran: it makes another pass, retrying entries this one gave up on for now.
     private var passRequested = false
 
-    package init(store: any SecureStoring, logger: ReceptionLogger) {
+    @_optimize(size) package init(store: any SecureStoring, logger: ReceptionLogger) {
         self.store = store
         self.logger = logger
     }
 
     /// Whether this queue keeps its entries in `store` (the facade keeps one queue per secure store).
+    @_optimize(size)
     package func keeps(_ store: any SecureStoring) -> Bool { (self.store as AnyObject) === (store as AnyObject) }
 
     /// Adds an entry (deduplicated) and saves what can be saved.
-    package func enqueue(_ entry: PendingRevocation) {
+    @_optimize(size) package func enqueue(_ entry: PendingRevocation) {
         if !unsaved.contains(entry) { unsaved.append(entry) }
         flushUnsaved()
     }
 
     /// The entries in order, or `nil` while the stored queue cannot be read.
-    package func entries() -> [PendingRevocation]? {
+    @_optimize(size) package func entries() -> [PendingRevocation]? {
         flushUnsaved()
         guard let stored = readStored() else { return nil }
         return stored + unsaved.filter { !stored.contains($0) }
     }
 
     /// Removes an entry after the service answered for it.
-    package func remove(_ entry: PendingRevocation) {
+    @_optimize(size) package func remove(_ entry: PendingRevocation) {
         unsaved.removeAll { $0 == entry }
         guard var stored = readStored() else { return }
         stored.removeAll { $0 == entry }
@@ -82,10 +83,10 @@ package final class RevocationQueue {
 
     /// Follows the app: in the background the drain stops after the request in flight; becoming active does not
     /// start one by itself (the facade asks, spec 7.15: on active, on configure, when a halt ends).
-    package func setActive(_ isActive: Bool) { active = isActive }
+    @_optimize(size) package func setActive(_ isActive: Bool) { active = isActive }
 
     /// Sends the queued entries with `sender`, or, while a drain runs, lets it make another pass with `sender`.
-    package func startDrain(_ sender: Sender) {
+    @_optimize(size) package func startDrain(_ sender: Sender) {
         self.sender = sender
         guard drain == nil else {
             passRequested = true
@@ -95,11 +96,11 @@ package final class RevocationQueue {
     }
 
     /// Waits until no drain runs (tests; the facade never waits for the network).
-    package func settled() async {
+    @_optimize(size) package func settled() async {
         while let drain { await drain.value }
     }
 
-    private func run() async {
+    @_optimize(size) private func run() async {
         var attempted: Set<PendingRevocation> = []
         while active, let entries = entries() {
             if passRequested {
@@ -122,7 +123,7 @@ package final class RevocationQueue {
 
     /// One entry with its own retry budget: removed when the service answered or the error is permanent, kept
     /// after a transient failure the budget gave up on.
-    private func send(_ entry: PendingRevocation, with sender: Sender) async {
+    @_optimize(size) private func send(_ entry: PendingRevocation, with sender: Sender) async {
         var budget = RetryBudget()
         while true {
             do throws(ReceptionError) {
@@ -141,7 +142,7 @@ package final class RevocationQueue {
         }
     }
 
-    private func readStored() -> [PendingRevocation]? {
+    @_optimize(size) private func readStored() -> [PendingRevocation]? {
         switch store.read(.pendingSessionRevocations) {
         case .missing:
             return []
@@ -156,14 +157,14 @@ package final class RevocationQueue {
         }
     }
 
-    private func flushUnsaved() {
+    @_optimize(size) private func flushUnsaved() {
         guard !unsaved.isEmpty, let stored = readStored() else { return }
         let pending = unsaved
         if save(stored + pending.filter { !stored.contains($0) }) { unsaved.removeAll { pending.contains($0) } }
     }
 
     @discardableResult
-    private func save(_ list: [PendingRevocation]) -> Bool {
+    @_optimize(size) private func save(_ list: [PendingRevocation]) -> Bool {
         do {
             if list.isEmpty {
                 try store.delete(.pendingSessionRevocations)

@@ -21,13 +21,13 @@ package struct RotationJournal: Sendable {
     private let store: any SecureStoring
     private let logger: ReceptionLogger
 
-    package init(store: any SecureStoring, logger: ReceptionLogger) {
+    @_optimize(size) package init(store: any SecureStoring, logger: ReceptionLogger) {
         self.store = store
         self.logger = logger
     }
 
     /// Records that `retired` is replaced by `successor` for `appID`, before the file is written.
-    package func record(appID: String, retired: String, successor: String) {
+    @_optimize(size) package func record(appID: String, retired: String, successor: String) {
         var entries: [String: Entry]
         switch read() {
         case .unavailable:
@@ -46,7 +46,7 @@ package struct RotationJournal: Sendable {
 
     /// What is recorded for `appID`, or `nil` (also when the journal cannot be read now, which is logged: seed 000
     /// says local secure-storage failures can prevent recovery after relaunch).
-    package func entry(appID: String) -> Entry? {
+    @_optimize(size) package func entry(appID: String) -> Entry? {
         switch read() {
         case .unavailable:
             logger.error("the rotation journal cannot be read; a rotation preferences.json missed cannot be completed")
@@ -57,7 +57,7 @@ package struct RotationJournal: Sendable {
     }
 
     /// Forgets `appID`'s rotations: the file holds them.
-    package func clear(appID: String) {
+    @_optimize(size) package func clear(appID: String) {
         guard case .entries(var entries) = read(), entries.removeValue(forKey: appID) != nil else { return }
         save(entries)
     }
@@ -67,7 +67,7 @@ package struct RotationJournal: Sendable {
         case unavailable
     }
 
-    private func read() -> Stored {
+    @_optimize(size) private func read() -> Stored {
         switch store.read(.pendingScopeRotations) {
         case .missing:
             return .entries([:])
@@ -83,7 +83,7 @@ package struct RotationJournal: Sendable {
         }
     }
 
-    private func save(_ entries: [String: Entry]) {
+    @_optimize(size) private func save(_ entries: [String: Entry]) {
         do {
             if entries.isEmpty {
                 try store.delete(.pendingScopeRotations)

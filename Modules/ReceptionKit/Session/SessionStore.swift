@@ -14,7 +14,7 @@ final class SessionStore: SessionStateStoring {
     /// The session's photo cache, behind its own gate, closed with the store's.
     let photos: StoreGate<any PhotoCaching>
 
-    init(_ inner: any MessageStoring, photos: any PhotoCaching = NoPhotoCache()) {
+    @_optimize(size) init(_ inner: any MessageStoring, photos: any PhotoCaching = NoPhotoCache()) {
         gate = StoreGate(inner)
         chat = gate.role { $0 }
         self.photos = StoreGate(photos)
@@ -23,21 +23,21 @@ final class SessionStore: SessionStateStoring {
     /// Closes the store and the photo cache for this session's parts, removes the cached photos, then switches the
     /// underlying store to `newScope`, erasing the previous scope (spec 7.15). A photo download of the old session
     /// that ends later keeps nothing.
-    func closeAndRotate(to newScope: StorageScope) throws(ReceptionError) {
+    @_optimize(size) func closeAndRotate(to newScope: StorageScope) throws(ReceptionError) {
         try photos.close { cache in cache.removeAll() }
         try gate.close { store throws(ReceptionError) in try store.rotate(to: newScope) }
     }
 
-    func sessionState() throws(ReceptionError) -> SessionState {
+    @_optimize(size) func sessionState() throws(ReceptionError) -> SessionState {
         try Self.typed { try gate.read(orIfClosed: SessionState()) { try $0.sessionState() } }
     }
 
-    func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError) {
+    @_optimize(size) func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError) {
         try Self.typed { try gate.write { try $0.updateSessionState(change) } }
     }
 
     /// The gate passes on what the store threw, and a store throws only `ReceptionError`.
-    private static func typed<T>(_ access: () throws -> T) throws(ReceptionError) -> T {
+    @_optimize(size) private static func typed<T>(_ access: () throws -> T) throws(ReceptionError) -> T {
         do { return try access() } catch let error as ReceptionError { throw error } catch { throw .storageUnavailable }
     }
 }

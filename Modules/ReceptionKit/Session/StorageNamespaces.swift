@@ -17,10 +17,11 @@ package struct StorageNamespaces: Sendable {
     private let journal: RotationJournal?
     private let logger: ReceptionLogger
 
-    private func key(_ appID: String) -> String { "\(appID).generation" }
+    @_optimize(size) private func key(_ appID: String) -> String { "\(appID).generation" }
 
     /// The current scope of `appID`, creating its first generation on first use. A rotation the file missed is
     /// completed first; `sweep` is told each retired scope then, so their secure items can go too.
+    @_optimize(size)
     package func current(appID: String, sweepingRetired sweep: (StorageScope) -> Void = { _ in }) -> StorageScope {
         let (scope, retired) = currentKeepingRecord(appID: appID)
         if let retired {
@@ -34,6 +35,7 @@ package struct StorageNamespaces: Sendable {
     /// the main actor, where the revocation queue lives): they are returned (`nil`: no rotation was recorded), and
     /// the rotation's record stays until `retiredScopesSwept(appID:)`, so a process that ends in between completes
     /// the rotation and its sweep again.
+    @_optimize(size)
     package func currentKeepingRecord(appID: String) -> (scope: StorageScope, retired: [StorageScope]?) {
         let retired = completeRecordedRotation(appID: appID)
         if let generation = preferences[key(appID)] {
@@ -44,7 +46,7 @@ package struct StorageNamespaces: Sendable {
 
     /// The retired scopes of `currentKeepingRecord(appID:)` are swept: the record goes once the file holds the
     /// rotation.
-    package func retiredScopesSwept(appID: String) {
+    @_optimize(size) package func retiredScopesSwept(appID: String) {
         guard preferences.isWritten else { return }
         journal?.clear(appID: appID)
     }
@@ -52,7 +54,7 @@ package struct StorageNamespaces: Sendable {
     /// A fresh generation for `appID`; every preference of its earlier scopes (the pending identity: user ID,
     /// name, email, metadata, push token) is removed with it, in one write.
     @discardableResult
-    package func rotate(appID: String) -> StorageScope {
+    @_optimize(size) package func rotate(appID: String) -> StorageScope {
         let scope = StorageScope(appID: appID, generation: ids.makeID())
         // Write-ahead: the record exists before the file changes, so a write that fails leaves it behind.
         if let retired = preferences[key(appID)] {
@@ -68,20 +70,20 @@ package struct StorageNamespaces: Sendable {
 
     /// Writes `preferences.json` again if a write failed, and forgets the recorded rotation once the file holds it
     /// (the app became active again: the disk may have room now).
-    package func retryUnwrittenRotation(appID: String) {
+    @_optimize(size) package func retryUnwrittenRotation(appID: String) {
         guard !preferences.isWritten else { return }
         if preferences.writeIfUnwritten() { journal?.clear(appID: appID) }
     }
 
     /// Removes the preferences of every scope of `scope.appID` except `scope`.
-    package func removeEarlierScopes(of scope: StorageScope) {
+    @_optimize(size) package func removeEarlierScopes(of scope: StorageScope) {
         preferences.removeAll { Self.isEarlier($0, than: scope) }
     }
 
     /// A rotation recorded but maybe not written: the generation becomes the recorded successor unless the file
     /// already moved on (its generation is neither missing nor retired) and every other scope's preferences go.
     /// Returns the retired scopes to sweep (`nil` without a record); the record stays until they are swept.
-    private func completeRecordedRotation(appID: String) -> [StorageScope]? {
+    @_optimize(size) private func completeRecordedRotation(appID: String) -> [StorageScope]? {
         guard let journal, let entry = journal.entry(appID: appID) else { return nil }
         let stored = preferences[key(appID)]
         let generation = stored.flatMap { entry.retired.contains($0) ? nil : $0 } ?? entry.successor
@@ -96,14 +98,14 @@ package struct StorageNamespaces: Sendable {
 
     /// A key of another scope of the same App ID (App IDs have one length, so no App ID is a prefix of another);
     /// the generation key itself is not one.
-    private static func isEarlier(_ key: String, than scope: StorageScope) -> Bool {
+    @_optimize(size) private static func isEarlier(_ key: String, than scope: StorageScope) -> Bool {
         key.hasPrefix(scope.appID) && key != "\(scope.appID).generation" && !key.hasPrefix(scope.key + ".")
     }
 }
 
 extension StorageNamespaces {
     /// Makes namespaces over `preferences`, recording rotations in `journal` when one is given.
-    package init(
+    @_optimize(size) package init(
         preferences: FilePreferences, idGenerator: any IDGenerating, journal: RotationJournal? = nil,
         logger: ReceptionLogger = .silent
     ) {
