@@ -60,3 +60,25 @@ public struct PendingIdentityStore: Sendable {
         return PendingIdentityStore(load: { box.withLock { $0 } }, save: { value in box.withLock { $0 = value } })
     }
 }
+
+extension PendingIdentity {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        externalUserId = try c.decodeIfPresent(String.self, forKey: "externalUserId")
+        name = try c.decodeIfPresent(String.self, forKey: "name")
+        email = try c.decodeIfPresent(String.self, forKey: "email")
+        metadata = try c.decode([String: String].self, forKey: "metadata")
+        pushToken = try c.decodeIfPresent(String.self, forKey: "pushToken")
+        pushEnvironment = try c.decodeIfPresent(PushEnvironment.self, forKey: "pushEnvironment")
+    }
+
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encodeIfPresent(externalUserId, forKey: "externalUserId")
+        try c.encodeIfPresent(name, forKey: "name")
+        try c.encodeIfPresent(email, forKey: "email")
+        try c.encode(metadata, forKey: "metadata")
+        try c.encodeIfPresent(pushToken, forKey: "pushToken")
+        try c.encodeIfPresent(pushEnvironment, forKey: "pushEnvironment")
+    }
+}

@@ -60,3 +60,92 @@ public struct UploadReservationRequest: Codable, Sendable, Hashable {
     public var checksum: String
 }
 
+extension RegistrationResponse {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        token = try c.decode(String.self, forKey: "token")
+        sessionSecret = try c.decode(String.self, forKey: "sessionSecret")
+        verifiedUserId = try c.decodeIfPresent(String.self, forKey: "verifiedUserId")
+    }
+
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(token, forKey: "token")
+        try c.encode(sessionSecret, forKey: "sessionSecret")
+        try c.encodeIfPresent(verifiedUserId, forKey: "verifiedUserId")
+    }
+}
+
+extension DeviceUpdateResponse {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        verifiedUserId = try c.decodeIfPresent(String.self, forKey: "verifiedUserId")
+    }
+
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encodeIfPresent(verifiedUserId, forKey: "verifiedUserId")
+    }
+}
+
+extension TokenResponse {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        token = try c.decode(String.self, forKey: "token")
+    }
+
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(token, forKey: "token")
+    }
+}
+
+extension SendMessageBody {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        clientId = try c.decode(String.self, forKey: "clientId")
+        text = try c.decode(String.self, forKey: "text")
+        attachmentIds = try c.decode([String].self, forKey: "attachmentIds")
+    }
+
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(clientId, forKey: "clientId")
+        try c.encode(text, forKey: "text")
+        try c.encode(attachmentIds, forKey: "attachmentIds")
+    }
+}
+
+extension UploadReservationRequest {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        requestId = try c.decode(String.self, forKey: "requestId")
+        contentType = try c.decode(String.self, forKey: "contentType")
+        bytes = try c.decode(Int.self, forKey: "bytes")
+        width = try c.decode(Int.self, forKey: "width")
+        height = try c.decode(Int.self, forKey: "height")
+        checksum = try c.decode(String.self, forKey: "checksum")
+    }
+
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(requestId, forKey: "requestId")
+        try c.encode(contentType, forKey: "contentType")
+        try c.encode(bytes, forKey: "bytes")
+        try c.encode(width, forKey: "width")
+        try c.encode(height, forKey: "height")
+        try c.encode(checksum, forKey: "checksum")
+    }
+}
+
+/// 3.9 bounded read request.
+struct ReadRequest: Encodable {
+    let conversationId: String
+    let throughSeq: Int64
+
+    @_optimize(size) func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(conversationId, forKey: "conversationId")
+        try c.encode(throughSeq, forKey: "throughSeq")
+    }
+}

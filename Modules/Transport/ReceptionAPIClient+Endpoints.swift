@@ -102,8 +102,7 @@ extension ReceptionAPIClient {
         guard !conversationId.isEmpty, (1...Limits.maximumSafeSequence).contains(throughSeq) else {
             throw .invalidResponse()
         }
-        struct Body: Encodable { let conversationId: String; let throughSeq: Int64 }
-        let body = try ReceptionJSON.encode(Body(conversationId: conversationId, throughSeq: throughSeq))
+        let body = try ReceptionJSON.encode(ReadRequest(conversationId: conversationId, throughSeq: throughSeq))
         let response = try await perform(Route.read, Options(body: body))
         let read = try ResponseInterpreter.decode(ReadResponse.self, from: response)
         guard read.conversationId == conversationId, read.readSeq >= throughSeq,

@@ -71,22 +71,15 @@ public enum ResponseInterpreter {
 
 /// The body of responses that carry no data: it must still be a JSON object (spec 1.6).
 public struct EmptyObject: Codable, Sendable, Hashable {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        @_optimize(size) init(stringValue: String) { self.stringValue = stringValue }
-        @_optimize(size) init?(intValue: Int) { nil }
-    }
-
     /// Makes one.
     @_optimize(size) public init() {}
 
     /// Succeeds only for a JSON object (any keys); `[]`, `null` and scalars fail.
     @_optimize(size) public init(from decoder: any Decoder) throws {
-        _ = try decoder.container(keyedBy: AnyKey.self)
+        _ = try decoder.container(keyedBy: WireKey.self)
     }
 
     @_optimize(size) public func encode(to encoder: any Encoder) throws {
-        _ = encoder.container(keyedBy: AnyKey.self)
+        _ = encoder.container(keyedBy: WireKey.self)
     }
 }

@@ -24,3 +24,23 @@ public struct Attachment: Codable, Hashable, Sendable {
         self.height = height
     }
 }
+
+extension Attachment {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        id = try c.decode(String.self, forKey: "id")
+        url = try c.decode(String.self, forKey: "url")
+        contentType = try c.decode(String.self, forKey: "contentType")
+        width = try c.decodeIfPresent(Int.self, forKey: "width")
+        height = try c.decodeIfPresent(Int.self, forKey: "height")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(id, forKey: "id")
+        try c.encode(url, forKey: "url")
+        try c.encode(contentType, forKey: "contentType")
+        try c.encodeIfPresent(width, forKey: "width")
+        try c.encodeIfPresent(height, forKey: "height")
+    }
+}

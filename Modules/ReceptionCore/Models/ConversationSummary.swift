@@ -33,3 +33,35 @@ public struct CompactConversation: Codable, Hashable, Sendable {
         self.status = status
     }
 }
+
+extension ConversationSummary {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        id = try c.decode(String.self, forKey: "id")
+        status = try c.decode(ConversationStatus.self, forKey: "status")
+        unreadForUser = try c.decode(Int.self, forKey: "unreadForUser")
+        createdAt = try c.decode(Date.self, forKey: "createdAt")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(id, forKey: "id")
+        try c.encode(status, forKey: "status")
+        try c.encode(unreadForUser, forKey: "unreadForUser")
+        try c.encode(createdAt, forKey: "createdAt")
+    }
+}
+
+extension CompactConversation {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        id = try c.decodeIfPresent(String.self, forKey: "id")
+        status = try c.decode(ConversationStatus.self, forKey: "status")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encodeIfPresent(id, forKey: "id")
+        try c.encode(status, forKey: "status")
+    }
+}

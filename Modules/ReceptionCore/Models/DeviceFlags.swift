@@ -42,3 +42,31 @@ public struct UnreadPollingStage: Codable, Hashable, Sendable {
         return nil
     }
 }
+
+extension DeviceFlags {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        blocked = try c.decodeIfPresent(Bool.self, forKey: "blocked")
+        verificationRequired = try c.decodeIfPresent(Bool.self, forKey: "verificationRequired")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encodeIfPresent(blocked, forKey: "blocked")
+        try c.encodeIfPresent(verificationRequired, forKey: "verificationRequired")
+    }
+}
+
+extension UnreadPollingStage {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        forMinutes = try c.decode(Int.self, forKey: "forMinutes")
+        everySeconds = try c.decode(Int.self, forKey: "everySeconds")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(forMinutes, forKey: "forMinutes")
+        try c.encode(everySeconds, forKey: "everySeconds")
+    }
+}

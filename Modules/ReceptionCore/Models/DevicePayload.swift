@@ -78,29 +78,29 @@ public struct DevicePayload: Codable, Hashable, Sendable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(platform, forKey: .platform)
-        try c.encode(sdkVersion, forKey: .sdkVersion)
-        try c.encode(appVersion, forKey: .appVersion)
-        try c.encode(appBuild, forKey: .appBuild)
-        try c.encode(osVersion, forKey: .osVersion)
-        try c.encode(deviceModel, forKey: .deviceModel)
-        try c.encode(locale, forKey: .locale)
-        try c.encode(timezone, forKey: .timezone)
-        try c.encode(language, forKey: .language)
-        try c.encodeIfPresent(bundleId, forKey: .bundleId)
-        try c.encodeIfPresent(externalUserId, forKey: .externalUserId)
-        try c.encodeIfPresent(name, forKey: .name)
-        try c.encodeIfPresent(email, forKey: .email)
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(platform, forKey: "platform")
+        try c.encode(sdkVersion, forKey: "sdkVersion")
+        try c.encode(appVersion, forKey: "appVersion")
+        try c.encode(appBuild, forKey: "appBuild")
+        try c.encode(osVersion, forKey: "osVersion")
+        try c.encode(deviceModel, forKey: "deviceModel")
+        try c.encode(locale, forKey: "locale")
+        try c.encode(timezone, forKey: "timezone")
+        try c.encode(language, forKey: "language")
+        try c.encodeIfPresent(bundleId, forKey: "bundleId")
+        try c.encodeIfPresent(externalUserId, forKey: "externalUserId")
+        try c.encodeIfPresent(name, forKey: "name")
+        try c.encodeIfPresent(email, forKey: "email")
         // Spec 4.1: the push pair travels together or not at all.
         if let pushToken, let pushEnvironment {
-            try c.encode(pushToken, forKey: .pushToken)
-            try c.encode(pushEnvironment, forKey: .pushEnvironment)
+            try c.encode(pushToken, forKey: "pushToken")
+            try c.encode(pushEnvironment, forKey: "pushEnvironment")
         }
-        try c.encode(paywalls, forKey: .paywalls)
-        try c.encode(metadata, forKey: .metadata)
-        try c.encode(updatesAppBadge, forKey: .updatesAppBadge)
-        try c.encodeIfPresent(identityToken, forKey: .identityToken)
+        try c.encode(paywalls, forKey: "paywalls")
+        try c.encode(metadata, forKey: "metadata")
+        try c.encode(updatesAppBadge, forKey: "updatesAppBadge")
+        try c.encodeIfPresent(identityToken, forKey: "identityToken")
     }
 }
 
@@ -122,3 +122,42 @@ public struct ReceptionPaywall: Codable, Hashable, Sendable {
 /// The earlier name of `ReceptionPaywall`.
 @available(*, deprecated, renamed: "ReceptionPaywall")
 public typealias Paywall = ReceptionPaywall
+
+extension DevicePayload {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        platform = try c.decode(String.self, forKey: "platform")
+        sdkVersion = try c.decode(String.self, forKey: "sdkVersion")
+        appVersion = try c.decode(String.self, forKey: "appVersion")
+        appBuild = try c.decode(String.self, forKey: "appBuild")
+        osVersion = try c.decode(String.self, forKey: "osVersion")
+        deviceModel = try c.decode(String.self, forKey: "deviceModel")
+        locale = try c.decode(String.self, forKey: "locale")
+        timezone = try c.decode(String.self, forKey: "timezone")
+        language = try c.decode(String.self, forKey: "language")
+        bundleId = try c.decodeIfPresent(String.self, forKey: "bundleId")
+        externalUserId = try c.decodeIfPresent(String.self, forKey: "externalUserId")
+        name = try c.decodeIfPresent(String.self, forKey: "name")
+        email = try c.decodeIfPresent(String.self, forKey: "email")
+        pushToken = try c.decodeIfPresent(String.self, forKey: "pushToken")
+        pushEnvironment = try c.decodeIfPresent(PushEnvironment.self, forKey: "pushEnvironment")
+        paywalls = try c.decode([ReceptionPaywall].self, forKey: "paywalls")
+        metadata = try c.decode([String: String].self, forKey: "metadata")
+        updatesAppBadge = try c.decode(Bool.self, forKey: "updatesAppBadge")
+        identityToken = try c.decodeIfPresent(String.self, forKey: "identityToken")
+    }
+}
+
+extension ReceptionPaywall {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        id = try c.decode(String.self, forKey: "id")
+        title = try c.decode(String.self, forKey: "title")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(id, forKey: "id")
+        try c.encode(title, forKey: "title")
+    }
+}

@@ -22,25 +22,22 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
         self.resetRevision = resetRevision
     }
 
-    private enum OuterKeys: String, CodingKey { case error }
-    private enum CodingKeys: String, CodingKey { case code, message, retryScope, resetRevision }
-
     public init(from decoder: any Decoder) throws {
-        let outer = try decoder.container(keyedBy: OuterKeys.self)
-        let c = try outer.nestedContainer(keyedBy: CodingKeys.self, forKey: .error)
-        code = try c.decode(String.self, forKey: .code)
-        message = try c.decode(String.self, forKey: .message)
-        retryScope = (try? c.decodeIfPresent(String.self, forKey: .retryScope)).flatMap { $0.flatMap(RetryScope.init(rawValue:)) }
-        resetRevision = (try? c.decodeIfPresent(Int.self, forKey: .resetRevision)) ?? nil
+        let outer = try decoder.container(keyedBy: WireKey.self)
+        let c = try outer.nestedContainer(keyedBy: WireKey.self, forKey: "error")
+        code = try c.decode(String.self, forKey: "code")
+        message = try c.decode(String.self, forKey: "message")
+        retryScope = (try? c.decodeIfPresent(String.self, forKey: "retryScope")).flatMap { $0.flatMap(RetryScope.init(rawValue:)) }
+        resetRevision = (try? c.decodeIfPresent(Int.self, forKey: "resetRevision")) ?? nil
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var outer = encoder.container(keyedBy: OuterKeys.self)
-        var c = outer.nestedContainer(keyedBy: CodingKeys.self, forKey: .error)
-        try c.encode(code, forKey: .code)
-        try c.encode(message, forKey: .message)
-        try c.encodeIfPresent(retryScope, forKey: .retryScope)
-        try c.encodeIfPresent(resetRevision, forKey: .resetRevision)
+        var outer = encoder.container(keyedBy: WireKey.self)
+        var c = outer.nestedContainer(keyedBy: WireKey.self, forKey: "error")
+        try c.encode(code, forKey: "code")
+        try c.encode(message, forKey: "message")
+        try c.encodeIfPresent(retryScope, forKey: "retryScope")
+        try c.encodeIfPresent(resetRevision, forKey: "resetRevision")
     }
 
     /// The `ReceptionError` this envelope stands for, with the HTTP status it came with.

@@ -55,27 +55,22 @@ public struct Message: Codable, Hashable, Sendable {
         self.actionClickedAt = actionClickedAt
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, clientId, seq, sender, text, attachments, createdAt, kind, reviewUrl, paywallId, paywallTitle
-        case buttonLabel, authorId, actionClickedAt
-    }
-
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        clientId = try c.decodeIfPresent(String.self, forKey: .clientId)
-        seq = try c.decode(Int64.self, forKey: .seq)
-        sender = try c.decode(MessageSender.self, forKey: .sender)
-        text = try c.decode(String.self, forKey: .text)
-        attachments = try c.decode([Attachment].self, forKey: .attachments)
-        createdAt = try c.decode(Date.self, forKey: .createdAt)
-        kind = try c.decodeIfPresent(MessageKind.self, forKey: .kind) ?? .text
-        reviewUrl = try c.decodeIfPresent(String.self, forKey: .reviewUrl)
-        paywallId = try c.decodeIfPresent(String.self, forKey: .paywallId)
-        paywallTitle = try c.decodeIfPresent(String.self, forKey: .paywallTitle)
-        buttonLabel = try c.decodeIfPresent(String.self, forKey: .buttonLabel)
-        authorId = try c.decodeIfPresent(String.self, forKey: .authorId)
-        actionClickedAt = try c.decodeIfPresent(Date.self, forKey: .actionClickedAt)
+        let c = try decoder.container(keyedBy: WireKey.self)
+        id = try c.decode(String.self, forKey: "id")
+        clientId = try c.decodeIfPresent(String.self, forKey: "clientId")
+        seq = try c.decode(Int64.self, forKey: "seq")
+        sender = try c.decode(MessageSender.self, forKey: "sender")
+        text = try c.decode(String.self, forKey: "text")
+        attachments = try c.decode([Attachment].self, forKey: "attachments")
+        createdAt = try c.decode(Date.self, forKey: "createdAt")
+        kind = try c.decodeIfPresent(MessageKind.self, forKey: "kind") ?? .text
+        reviewUrl = try c.decodeIfPresent(String.self, forKey: "reviewUrl")
+        paywallId = try c.decodeIfPresent(String.self, forKey: "paywallId")
+        paywallTitle = try c.decodeIfPresent(String.self, forKey: "paywallTitle")
+        buttonLabel = try c.decodeIfPresent(String.self, forKey: "buttonLabel")
+        authorId = try c.decodeIfPresent(String.self, forKey: "authorId")
+        actionClickedAt = try c.decodeIfPresent(Date.self, forKey: "actionClickedAt")
     }
 
     /// Spec 4.2: a `REVIEW` renders as a card only with a usable http(s) review link.
@@ -83,5 +78,25 @@ public struct Message: Codable, Hashable, Sendable {
         guard kind == .review, let reviewUrl, let url = URL(string: reviewUrl),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
         return url
+    }
+}
+
+extension Message {
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(id, forKey: "id")
+        try c.encodeIfPresent(clientId, forKey: "clientId")
+        try c.encode(seq, forKey: "seq")
+        try c.encode(sender, forKey: "sender")
+        try c.encode(text, forKey: "text")
+        try c.encode(attachments, forKey: "attachments")
+        try c.encode(createdAt, forKey: "createdAt")
+        try c.encode(kind, forKey: "kind")
+        try c.encodeIfPresent(reviewUrl, forKey: "reviewUrl")
+        try c.encodeIfPresent(paywallId, forKey: "paywallId")
+        try c.encodeIfPresent(paywallTitle, forKey: "paywallTitle")
+        try c.encodeIfPresent(buttonLabel, forKey: "buttonLabel")
+        try c.encodeIfPresent(authorId, forKey: "authorId")
+        try c.encodeIfPresent(actionClickedAt, forKey: "actionClickedAt")
     }
 }

@@ -22,11 +22,21 @@ public struct TeamMember: Codable, Hashable, Sendable {
     public var photoCacheKey: String? { photoId ?? photoUrl }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(id, forKey: "id")
+        try c.encode(name, forKey: "name")
         // `photoUrl` is nullable rather than optional on the wire: always present.
-        try c.encode(photoUrl, forKey: .photoUrl)
-        try c.encodeIfPresent(photoId, forKey: .photoId)
+        try c.encode(photoUrl, forKey: "photoUrl")
+        try c.encodeIfPresent(photoId, forKey: "photoId")
+    }
+}
+
+extension TeamMember {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        id = try c.decode(String.self, forKey: "id")
+        name = try c.decode(String.self, forKey: "name")
+        photoUrl = try c.decodeIfPresent(String.self, forKey: "photoUrl")
+        photoId = try c.decodeIfPresent(String.self, forKey: "photoId")
     }
 }

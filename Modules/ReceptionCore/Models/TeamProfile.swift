@@ -26,3 +26,21 @@ public struct TeamProfile: Codable, Hashable, Sendable {
     /// The placeholder avatar: the name's first character, upper-cased (empty for an empty name).
     public var initial: String { name.first.map { String($0).uppercased() } ?? "" }
 }
+
+extension TeamProfile {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        id = try c.decode(String.self, forKey: "id")
+        name = try c.decode(String.self, forKey: "name")
+        photoKey = try c.decodeIfPresent(String.self, forKey: "photoKey")
+        photo = try c.decodeIfPresent(Data.self, forKey: "photo")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(id, forKey: "id")
+        try c.encode(name, forKey: "name")
+        try c.encodeIfPresent(photoKey, forKey: "photoKey")
+        try c.encodeIfPresent(photo, forKey: "photo")
+    }
+}

@@ -13,9 +13,9 @@ public struct SessionCredentials: Codable, Hashable, Sendable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sessionSecret, forKey: .sessionSecret)
-        try container.encode(verifiedUserId, forKey: .verifiedUserId)
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(sessionSecret, forKey: "sessionSecret")
+        try container.encode(verifiedUserId, forKey: "verifiedUserId")
     }
 }
 
@@ -29,5 +29,13 @@ extension SessionCredentials {
         } catch {
             throw ReceptionError.secureStorageUnavailable
         }
+    }
+}
+
+extension SessionCredentials {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        sessionSecret = try c.decode(String.self, forKey: "sessionSecret")
+        verifiedUserId = try c.decodeIfPresent(String.self, forKey: "verifiedUserId")
     }
 }

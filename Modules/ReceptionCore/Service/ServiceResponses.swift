@@ -8,8 +8,6 @@ public struct LimitValues: Decodable, Sendable, Hashable {
     /// Seconds left on the `uploads` wait.
     public var uploads: Int?
 
-    private enum CodingKeys: String, CodingKey { case messages, uploads }
-
     /// Makes values.
     public init(messages: Int? = nil, uploads: Int? = nil) {
         self.messages = messages
@@ -17,14 +15,14 @@ public struct LimitValues: Decodable, Sendable, Hashable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        func valid(_ key: CodingKeys) -> Int? {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        func valid(_ key: WireKey) -> Int? {
             guard let value = (try? c.decodeIfPresent(Int.self, forKey: key)) ?? nil,
                   (0...Limits.maximumRetryAfterSeconds).contains(value) else { return nil }
             return value
         }
-        messages = valid(.messages)
-        uploads = valid(.uploads)
+        messages = valid("messages")
+        uploads = valid("uploads")
     }
 
     /// The value for a checked scope.
@@ -52,8 +50,6 @@ public struct HistoryResponse: Decodable, Sendable, Hashable {
     /// Remaining waits, only meaningful after `limits=1`.
     public var limits: LimitValues?
 
-    private enum CodingKeys: String, CodingKey { case conversation, messages, device, team, boundedRead, limits }
-
     /// Makes a response.
     public init(
         conversation: ConversationSummary? = nil, messages: [Message] = [], device: DeviceFlags? = nil,
@@ -68,14 +64,14 @@ public struct HistoryResponse: Decodable, Sendable, Hashable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        conversation = try c.decodeIfPresent(ConversationSummary.self, forKey: .conversation)
-        messages = try c.decode([Message].self, forKey: .messages)
-        device = try c.decodeIfPresent(DeviceFlags.self, forKey: .device)
-        team = try c.decodeIfPresent([TeamMember].self, forKey: .team)
-        boundedRead = try c.decodeIfPresent(Bool.self, forKey: .boundedRead)
+        let c = try decoder.container(keyedBy: WireKey.self)
+        conversation = try c.decodeIfPresent(ConversationSummary.self, forKey: "conversation")
+        messages = try c.decode([Message].self, forKey: "messages")
+        device = try c.decodeIfPresent(DeviceFlags.self, forKey: "device")
+        team = try c.decodeIfPresent([TeamMember].self, forKey: "team")
+        boundedRead = try c.decodeIfPresent(Bool.self, forKey: "boundedRead")
         // A malformed `limits` object never fails the history (spec 3.6: ignored per key).
-        limits = (try? c.decodeIfPresent(LimitValues.self, forKey: .limits)) ?? nil
+        limits = (try? c.decodeIfPresent(LimitValues.self, forKey: "limits")) ?? nil
     }
 }
 
@@ -202,4 +198,54 @@ public enum HaltReason: String, Sendable, Hashable {
     case appUnavailable
     /// 403 `blocked`: the team blocked this device; it may read but not send.
     case blocked
+}
+
+extension MessagesPage {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        messages = try c.decode([Message].self, forKey: "messages")
+        hasMore = try c.decodeIfPresent(Bool.self, forKey: "hasMore")
+        conversation = try c.decodeIfPresent(CompactConversation.self, forKey: "conversation")
+        device = try c.decodeIfPresent(DeviceFlags.self, forKey: "device")
+        team = try c.decodeIfPresent([TeamMember].self, forKey: "team")
+        boundedRead = try c.decodeIfPresent(Bool.self, forKey: "boundedRead")
+    }
+}
+
+extension SendMessageResponse {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        conversation = try c.decode(ConversationSummary.self, forKey: "conversation")
+        message = try c.decode(Message.self, forKey: "message")
+    }
+}
+
+extension ReadResponse {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        conversationId = try c.decode(String.self, forKey: "conversationId")
+        readSeq = try c.decode(Int64.self, forKey: "readSeq")
+        unreadCount = try c.decode(Int.self, forKey: "unreadCount")
+    }
+}
+
+extension UnreadResponse {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        hasConversation = try c.decode(Bool.self, forKey: "hasConversation")
+        unreadCount = try c.decode(Int.self, forKey: "unreadCount")
+        status = try c.decodeIfPresent(ConversationStatus.self, forKey: "status")
+        lastMessageAt = try c.decodeIfPresent(Date.self, forKey: "lastMessageAt")
+        push = try c.decodeIfPresent(Bool.self, forKey: "push")
+        unreadPolling = try c.decodeIfPresent([UnreadPollingStage].self, forKey: "unreadPolling")
+    }
+}
+
+extension UploadReservation {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        attachmentId = try c.decode(String.self, forKey: "attachmentId")
+        uploadUrl = try c.decode(String.self, forKey: "uploadUrl")
+        headers = try c.decode([String: String].self, forKey: "headers")
+    }
 }

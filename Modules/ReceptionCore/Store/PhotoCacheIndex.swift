@@ -109,3 +109,33 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
         Hex.encode(SHA256.hash(Array(text.utf8)))
     }
 }
+
+extension PhotoCacheIndex {
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        entries = try c.decode([String: Entry].self, forKey: "entries")
+        counter = try c.decode(UInt64.self, forKey: "counter")
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(entries, forKey: "entries")
+        try c.encode(counter, forKey: "counter")
+    }
+}
+
+extension PhotoCacheIndex.Entry {
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        bytes = try c.decode(Int.self, forKey: "bytes")
+        sha256 = try c.decode(String.self, forKey: "sha256")
+        use = try c.decode(UInt64.self, forKey: "use")
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(bytes, forKey: "bytes")
+        try c.encode(sha256, forKey: "sha256")
+        try c.encode(use, forKey: "use")
+    }
+}

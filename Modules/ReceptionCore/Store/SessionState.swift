@@ -110,3 +110,83 @@ public struct SynchronisedPreferences: Codable, Hashable, Sendable {
         self.badgeSynchronised = badgeSynchronised
     }
 }
+
+extension SessionState {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        cursor = try c.decodeIfPresent(Int64.self, forKey: "cursor")
+        chatRevision = try c.decode(Int.self, forKey: "chatRevision")
+        hasStartedChat = try c.decode(Bool.self, forKey: "hasStartedChat")
+        unread = try c.decode(UnreadSnapshot.self, forKey: "unread")
+        cooldowns = try c.decode([StoredCooldown].self, forKey: "cooldowns")
+        lastLimitCheck = try c.decodeIfPresent(Date.self, forKey: "lastLimitCheck")
+        pendingActionClicks = try c.decode([String].self, forKey: "pendingActionClicks")
+        preferences = try c.decode(SynchronisedPreferences.self, forKey: "preferences")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encodeIfPresent(cursor, forKey: "cursor")
+        try c.encode(chatRevision, forKey: "chatRevision")
+        try c.encode(hasStartedChat, forKey: "hasStartedChat")
+        try c.encode(unread, forKey: "unread")
+        try c.encode(cooldowns, forKey: "cooldowns")
+        try c.encodeIfPresent(lastLimitCheck, forKey: "lastLimitCheck")
+        try c.encode(pendingActionClicks, forKey: "pendingActionClicks")
+        try c.encode(preferences, forKey: "preferences")
+    }
+}
+
+extension UnreadSnapshot {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        hasConversation = try c.decode(Bool.self, forKey: "hasConversation")
+        status = try c.decodeIfPresent(ConversationStatus.self, forKey: "status")
+        lastMessageAt = try c.decodeIfPresent(Date.self, forKey: "lastMessageAt")
+        pushActive = try c.decode(Bool.self, forKey: "pushActive")
+        pollingStages = try c.decodeIfPresent([UnreadPollingStage].self, forKey: "pollingStages")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(hasConversation, forKey: "hasConversation")
+        try c.encodeIfPresent(status, forKey: "status")
+        try c.encodeIfPresent(lastMessageAt, forKey: "lastMessageAt")
+        try c.encode(pushActive, forKey: "pushActive")
+        try c.encodeIfPresent(pollingStages, forKey: "pollingStages")
+    }
+}
+
+extension StoredCooldown {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        scope = try c.decode(RetryScope.self, forKey: "scope")
+        until = try c.decode(Date.self, forKey: "until")
+        automatic = try c.decode(Bool.self, forKey: "automatic")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(scope, forKey: "scope")
+        try c.encode(until, forKey: "until")
+        try c.encode(automatic, forKey: "automatic")
+    }
+}
+
+extension SynchronisedPreferences {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        language = try c.decodeIfPresent(String.self, forKey: "language")
+        updatesAppBadge = try c.decodeIfPresent(Bool.self, forKey: "updatesAppBadge")
+        availablePaywalls = try c.decodeIfPresent([String].self, forKey: "availablePaywalls")
+        badgeSynchronised = try c.decode(Bool.self, forKey: "badgeSynchronised")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encodeIfPresent(language, forKey: "language")
+        try c.encodeIfPresent(updatesAppBadge, forKey: "updatesAppBadge")
+        try c.encodeIfPresent(availablePaywalls, forKey: "availablePaywalls")
+        try c.encode(badgeSynchronised, forKey: "badgeSynchronised")
+    }
+}

@@ -130,3 +130,47 @@ public struct DeliveryFlags: OptionSet, Codable, Hashable, Sendable {
     /// A transient failure without a cooldown; recovered automatically on the next opening load (spec 7.8.7).
     public static let retryAfterTransientFailure = DeliveryFlags(rawValue: 1 << 3)
 }
+
+extension StoredMessage {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        id = try c.decode(String.self, forKey: "id")
+        seq = try c.decodeIfPresent(Int64.self, forKey: "seq")
+        sender = try c.decode(MessageSender.self, forKey: "sender")
+        text = try c.decode(String.self, forKey: "text")
+        kind = try c.decode(MessageKind.self, forKey: "kind")
+        reviewUrl = try c.decodeIfPresent(String.self, forKey: "reviewUrl")
+        paywallId = try c.decodeIfPresent(String.self, forKey: "paywallId")
+        paywallTitle = try c.decodeIfPresent(String.self, forKey: "paywallTitle")
+        buttonLabel = try c.decodeIfPresent(String.self, forKey: "buttonLabel")
+        authorId = try c.decodeIfPresent(String.self, forKey: "authorId")
+        actionClickedAt = try c.decodeIfPresent(Date.self, forKey: "actionClickedAt")
+        createdAt = try c.decode(Date.self, forKey: "createdAt")
+        delivery = try c.decode(DeliveryFlags.self, forKey: "delivery")
+        attachments = try c.decode([Attachment].self, forKey: "attachments")
+        images = try c.decode([Data].self, forKey: "images")
+        attachmentIds = try c.decode([String].self, forKey: "attachmentIds")
+        expectedImageCount = try c.decode(Int.self, forKey: "expectedImageCount")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(id, forKey: "id")
+        try c.encodeIfPresent(seq, forKey: "seq")
+        try c.encode(sender, forKey: "sender")
+        try c.encode(text, forKey: "text")
+        try c.encode(kind, forKey: "kind")
+        try c.encodeIfPresent(reviewUrl, forKey: "reviewUrl")
+        try c.encodeIfPresent(paywallId, forKey: "paywallId")
+        try c.encodeIfPresent(paywallTitle, forKey: "paywallTitle")
+        try c.encodeIfPresent(buttonLabel, forKey: "buttonLabel")
+        try c.encodeIfPresent(authorId, forKey: "authorId")
+        try c.encodeIfPresent(actionClickedAt, forKey: "actionClickedAt")
+        try c.encode(createdAt, forKey: "createdAt")
+        try c.encode(delivery, forKey: "delivery")
+        try c.encode(attachments, forKey: "attachments")
+        try c.encode(images, forKey: "images")
+        try c.encode(attachmentIds, forKey: "attachmentIds")
+        try c.encode(expectedImageCount, forKey: "expectedImageCount")
+    }
+}

@@ -64,13 +64,19 @@ public struct RemoteAppearance: Sendable, Hashable, Codable {
     }
 
     @_optimize(size) public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard let value = Self(revision: try container.decode(Int.self, forKey: .revision),
-                               appearance: try container.decode(AppearanceJSON.self, forKey: .appearance)) else {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        guard let value = Self(revision: try container.decode(Int.self, forKey: "revision"),
+                               appearance: try container.decode(AppearanceJSON.self, forKey: "appearance")) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .appearance, in: container, debugDescription: "not an appearance envelope")
+                forKey: "appearance", in: container, debugDescription: "not an appearance envelope")
         }
         self = value
+    }
+
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(revision, forKey: "revision")
+        try container.encode(appearance, forKey: "appearance")
     }
 }
 

@@ -178,3 +178,17 @@ package final class RevocationQueue {
         }
     }
 }
+
+extension PendingRevocation {
+    @_optimize(size) package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        appId = try c.decode(String.self, forKey: "appId")
+        sessionSecret = try c.decode(String.self, forKey: "sessionSecret")
+    }
+
+    @_optimize(size) package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(appId, forKey: "appId")
+        try c.encode(sessionSecret, forKey: "sessionSecret")
+    }
+}

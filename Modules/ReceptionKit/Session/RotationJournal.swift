@@ -95,3 +95,17 @@ package struct RotationJournal: Sendable {
         }
     }
 }
+
+extension RotationJournal.Entry {
+    @_optimize(size) package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: WireKey.self)
+        retired = try c.decode([String].self, forKey: "retired")
+        successor = try c.decode(String.self, forKey: "successor")
+    }
+
+    @_optimize(size) package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: WireKey.self)
+        try c.encode(retired, forKey: "retired")
+        try c.encode(successor, forKey: "successor")
+    }
+}

@@ -1,0 +1,11 @@
+/// A JSON key by its name. Every hand-written `Codable` conformance in the SDK reads and writes its keys through
+/// this one type rather than an enum of its own: each `CodingKeys` enum costs its own metadata, witness tables and
+/// string switches in the app (Docs/Footprint.md), and the keys are plain names on the wire anyway.
+package struct WireKey: CodingKey, ExpressibleByStringLiteral {
+    package let stringValue: String
+
+    package init(stringLiteral name: String) { stringValue = name }
+    package init?(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { nil }
+    package var intValue: Int? { nil }
+}
