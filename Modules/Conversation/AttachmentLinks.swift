@@ -26,25 +26,26 @@ struct AttachmentLinks: Sendable {
     private(set) var epoch = 0
 
     /// Whether `link` of attachment `id` answered 403.
-    func hasExpired(_ id: String, link: String) -> Bool { expired[id] == link }
+    @_optimize(size) func hasExpired(_ id: String, link: String) -> Bool { expired[id] == link }
 
     /// The download of `link` answered 403 (spec 3.18: the link expired).
-    mutating func expire(_ id: String, link: String) { expired[id] = link }
+    @_optimize(size) mutating func expire(_ id: String, link: String) { expired[id] = link }
 
     /// The resolution in flight that replaces `id`'s expired `link`, if one runs.
-    func resolution(of id: String, replacing link: String) -> Task<Answer, Never>? {
+    @_optimize(size) func resolution(of id: String, replacing link: String) -> Task<Answer, Never>? {
         guard let resolution = resolutions[id], resolution.link == link else { return nil }
         return resolution.task
     }
 
     /// The engine started `task` to resolve `id`, whose `link` expired.
+    @_optimize(size)
     mutating func resolutionStarted(_ id: String, replacing link: String, _ task: Task<Answer, Never>) {
         resolutions[id] = Resolution(link: link, task: task)
     }
 
     /// The resolution of `id` that started in `epoch` ended; returns whether its answer still counts (no reset
     /// since). A fresh link means `id` has no known expired link any more.
-    mutating func resolutionEnded(_ id: String, epoch: Int, resolved: Bool) -> Bool {
+    @_optimize(size) mutating func resolutionEnded(_ id: String, epoch: Int, resolved: Bool) -> Bool {
         guard epoch == self.epoch else { return false }
         resolutions[id] = nil
         if resolved { expired[id] = nil }
@@ -52,7 +53,7 @@ struct AttachmentLinks: Sendable {
     }
 
     /// Spec 7.12 / 7.15: a chat reset (and the end of the session) forgets every link and cancels the resolutions.
-    mutating func clear() {
+    @_optimize(size) mutating func clear() {
         epoch += 1
         for resolution in resolutions.values { resolution.task.cancel() }
         resolutions = [:]

@@ -12,14 +12,14 @@ public struct AppearanceColor: Sendable, Hashable, CustomStringConvertible {
     public var blue: UInt8
 
     /// A colour from its components.
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
+    @_optimize(size) public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
     }
 
     /// Spec 7.20: exactly seven characters, `#` and six hexadecimal digits; anything else is `nil`.
-    public init?(hex: String) {
+    @_optimize(size) public init?(hex: String) {
         guard hex.utf8.count == 7, hex.utf8.first == UInt8(ascii: "#"), let bytes = Hex.decode(hex.dropFirst()),
               bytes.count == 3 else { return nil }
         self.init(red: bytes[0], green: bytes[1], blue: bytes[2])
@@ -39,13 +39,13 @@ public struct ThemedColor: Sendable, Hashable {
     public var dark: AppearanceColor
 
     /// Different colours per mode.
-    public init(light: AppearanceColor, dark: AppearanceColor) {
+    @_optimize(size) public init(light: AppearanceColor, dark: AppearanceColor) {
         self.light = light
         self.dark = dark
     }
 
     /// The same colour in both modes.
-    public init(_ both: AppearanceColor) { self.init(light: both, dark: both) }
+    @_optimize(size) public init(_ both: AppearanceColor) { self.init(light: both, dark: both) }
 }
 
 /// An image the chat draws: one shipped in the host app, or one uploaded in the dashboard (spec 3.17).
@@ -73,7 +73,7 @@ public struct ChatAppearance: Sendable, Hashable {
         public var incomingText: ThemedColor
 
         /// A palette.
-        public init(
+        @_optimize(size) public init(
             accent: ThemedColor, onAccent: ThemedColor, background: ThemedColor, incoming: ThemedColor,
             incomingText: ThemedColor
         ) {
@@ -107,7 +107,7 @@ public struct ChatAppearance: Sendable, Hashable {
         public var welcomeText: String?
 
         /// Texts; leave one `nil` for the built-in text.
-        public init(title: String? = nil, welcomeTitle: String? = nil, welcomeText: String? = nil) {
+        @_optimize(size) public init(title: String? = nil, welcomeTitle: String? = nil, welcomeText: String? = nil) {
             self.title = title
             self.welcomeTitle = welcomeTitle
             self.welcomeText = welcomeText
@@ -173,7 +173,7 @@ public struct ChatAppearance: Sendable, Hashable {
         /// Vertical, points.
         public var y: Double
         /// An offset.
-        public init(x: Double, y: Double) {
+        @_optimize(size) public init(x: Double, y: Double) {
             self.x = x
             self.y = y
         }
@@ -199,7 +199,7 @@ public struct ChatAppearance: Sendable, Hashable {
         }
 
         /// A welcome icon; out-of-range numbers are clamped.
-        public init(
+        @_optimize(size) public init(
             symbol: String? = "bubble.left.and.bubble.right", image: AppearanceImage? = nil, color: ThemedColor? = nil,
             size: Double = 56, cornerRadius: Double = 0, offset: Offset = .zero
         ) {
@@ -211,7 +211,7 @@ public struct ChatAppearance: Sendable, Hashable {
             self.offset = Offset(x: Self.clamp(offset.x, -120, 120), y: Self.clamp(offset.y, -120, 120))
         }
 
-        static func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
+        @_optimize(size) static func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
             value.isNaN ? low : min(max(value, low), high)
         }
     }
@@ -234,7 +234,7 @@ public struct ChatAppearance: Sendable, Hashable {
         public var iconSize: Double { didSet { iconSize = WelcomeIcon.clamp(iconSize, 8, 28) } }
 
         /// A card look; the icon size is clamped.
-        public init(
+        @_optimize(size) public init(
             icon: String? = nil, iconImage: AppearanceImage? = nil, accessory: String? = nil,
             accessoryImage: AppearanceImage? = nil, button: ThemedColor? = nil, buttonText: ThemedColor? = nil,
             iconSize: Double = 20
@@ -330,7 +330,7 @@ public struct ChatAppearance: Sendable, Hashable {
     private var box: ValueBox<Values>
 
     /// An appearance; every argument has the built-in default.
-    public init(
+    @_optimize(size) public init(
         colors: Colors = .standard, texts: Texts = Texts(), colorScheme: ColorScheme = .system,
         showsCloseButton: Bool = true, closeIcon: CloseIcon = .xmark, closeImage: AppearanceImage? = nil,
         hiddenElements: Set<Element> = [], fontDesign: FontDesign = .standard, customFontName: String? = nil,
@@ -344,12 +344,12 @@ public struct ChatAppearance: Sendable, Hashable {
             reviewCard: reviewCard, offerCard: offerCard))
     }
 
-    public static func == (lhs: ChatAppearance, rhs: ChatAppearance) -> Bool {
+    @_optimize(size) public static func == (lhs: ChatAppearance, rhs: ChatAppearance) -> Bool {
         lhs.box == rhs.box
     }
 
     /// Hashes the palette and the font choices: equal appearances hash alike, and the rest is left to `==`.
-    public func hash(into hasher: inout Hasher) {
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
         hasher.combine(colors)
         hasher.combine(fontDesign)
         hasher.combine(customFontName)
@@ -374,11 +374,11 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// Whether `element` is shown.
-    public func shows(_ element: Element) -> Bool { !hiddenElements.contains(element) }
+    @_optimize(size) public func shows(_ element: Element) -> Bool { !hiddenElements.contains(element) }
 
     /// Spec 7.20 `fadesOlderMessages`: how much an outgoing bubble lightens when `newerTextMessages` text messages
     /// follow it — 0.06 each, at most 0.24; 0 when fading is off.
-    public func fade(newerTextMessages: Int) -> Double {
+    @_optimize(size) public func fade(newerTextMessages: Int) -> Double {
         guard fadesOlderMessages, newerTextMessages > 0 else { return 0 }
         return min(0.06 * Double(newerTextMessages), 0.24)
     }

@@ -4,7 +4,7 @@ import ReceptionCore
 extension ChatEngine {
     /// The person edited the draft: it is stored at once (spec 7.17) and drives the typing reports (spec 7.13).
     /// Nothing here touches the network for an unused chat (seed 001 check 1).
-    public func setDraft(_ text: String) {
+    @_optimize(size) public func setDraft(_ text: String) {
         guard !isShutDown else { return }
         composer.setText(text)
         storing("save draft") { try $0.setDraft(text) }
@@ -14,7 +14,7 @@ extension ChatEngine {
 
     /// The person picked a photo: it is prepared for upload right away (loading disables sending meanwhile). An
     /// unreadable photo shows "Could not load this photo." and is skipped; more than 5 are refused.
-    public func addPhoto(_ file: Data) async {
+    @_optimize(size) public func addPhoto(_ file: Data) async {
         await addPhoto { file }
     }
 
@@ -22,7 +22,7 @@ extension ChatEngine {
     /// later): the composer counts it as loading from now, so Send waits, and the picker's room shrinks at once.
     /// `load` returning `nil` (an unreadable selection) shows "Could not load this photo."; more than 5 photos,
     /// counting those loading, are refused without calling `load`.
-    public func addPhoto(loading load: @escaping @Sendable () async -> Data?) async {
+    @_optimize(size) public func addPhoto(loading load: @escaping @Sendable () async -> Data?) async {
         guard !isShutDown else { return }
         guard composer.hasRoomForPhoto else { return }
         let ticket = composer.photoLoadStarted()
@@ -48,14 +48,14 @@ extension ChatEngine {
 
     /// Removes the picked photo with identity `id` (`ComposerState.PickedPhoto.id`) before sending; nothing when
     /// it is gone already (a double tap on its ✕).
-    public func removePhoto(id: Int) {
+    @_optimize(size) public func removePhoto(id: Int) {
         guard composer.removePhoto(id: id) else { return }
         publish()
     }
 
     /// Removes the picked photo at `index` of the picked photos as they are now.
     @available(*, deprecated, message: "Use removePhoto(id:): a position moves when another photo is removed or loads")
-    public func removePhoto(at index: Int) {
+    @_optimize(size) public func removePhoto(at index: Int) {
         guard composer.picked.indices.contains(index) else { return }
         removePhoto(id: composer.picked[index].id)
     }
@@ -63,7 +63,7 @@ extension ChatEngine {
     /// Sends the composer's text and photos (spec 7.8.1). Returns the new message's local ID, or `nil` when the
     /// composer cannot send now (the snapshot's composer says why); an over-limit draft is never shortened.
     @discardableResult
-    public func send() -> String? {
+    @_optimize(size) public func send() -> String? {
         guard started, !isShutDown, composerState.canSend else { return nil }
         let (text, photos) = composer.takeForSending()
         let id = deps.ids.makeID()

@@ -8,7 +8,7 @@ extension ChatEngine {
 
     /// The snapshot; without `refreshingTranscript` it carries the transcript published last without building it
     /// again (a draft edit changes no message: typing costs the engine nothing per message either).
-    func snapshot(refreshingTranscript: Bool) -> ChatSnapshot {
+    @_optimize(size) func snapshot(refreshingTranscript: Bool) -> ChatSnapshot {
         if refreshingTranscript { published.update(messages.map(chatMessage)) }
         return ChatSnapshot(
             version: observers.version, messages: published.messages, composer: composerState, banner: status.banner,
@@ -18,13 +18,13 @@ extension ChatEngine {
     }
 
     /// Spec 6.3.2: the scopes that gate a whole send of `message`.
-    func gates(for message: StoredMessage) -> [RetryScope] {
+    @_optimize(size) func gates(for message: StoredMessage) -> [RetryScope] {
         message.expectedImageCount > 0 || !message.images.isEmpty
             ? [.messages, .requests, .session, .uploads] : [.messages, .requests, .session]
     }
 
     /// The wait that holds `message` now, if any.
-    func blockingWait(for message: StoredMessage) -> CooldownWait? {
+    @_optimize(size) func blockingWait(for message: StoredMessage) -> CooldownWait? {
         deps.cooldowns.wait(for: gates(for: message), now: clock.now)
     }
 
@@ -61,7 +61,7 @@ extension ChatEngine {
             uploadsBlocked: deps.cooldowns.wait(for: [.uploads], now: now) != nil, resendingHeld: resendingHeld))
     }
 
-    func chatMessage(_ message: StoredMessage) -> ChatMessage {
+    @_optimize(size) func chatMessage(_ message: StoredMessage) -> ChatMessage {
         let state = outbox[message.id]
         let status: DeliveryStatus
         var retry = RetryOption.none

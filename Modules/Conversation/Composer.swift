@@ -48,11 +48,11 @@ struct Composer: Sendable, Hashable {
     var hasRoomForPhoto: Bool { picked.count + photoLoads < Limits.photosPerMessage }
 
     /// The person edited the draft (or it was restored).
-    mutating func setText(_ value: String) { text = value }
+    @_optimize(size) mutating func setText(_ value: String) { text = value }
 
     /// A picked photo starts loading; the previous failure notice clears. Returns its place in the pick order,
     /// which `photoLoadFinished` takes back.
-    mutating func photoLoadStarted() -> Int {
+    @_optimize(size) mutating func photoLoadStarted() -> Int {
         photoLoadFailed = false
         photoLoads += 1
         defer { nextTicket += 1 }
@@ -61,7 +61,7 @@ struct Composer: Sendable, Hashable {
 
     /// The photo picked as `ticket` finished loading: prepared (`photo`, placed by its pick order) or not (`nil`:
     /// "Could not load this photo.").
-    mutating func photoLoadFinished(_ ticket: Int, _ photo: PreparedPhoto?) {
+    @_optimize(size) mutating func photoLoadFinished(_ ticket: Int, _ photo: PreparedPhoto?) {
         photoLoads -= 1
         guard let photo else {
             photoLoadFailed = true
@@ -73,14 +73,14 @@ struct Composer: Sendable, Hashable {
 
     /// Removes the picked photo with identity `id`; returns whether one was there (a second remove of the same
     /// photo finds nothing and changes nothing).
-    mutating func removePhoto(id: Int) -> Bool {
+    @_optimize(size) mutating func removePhoto(id: Int) -> Bool {
         guard let index = picked.firstIndex(where: { $0.id == id }) else { return false }
         picked.remove(at: index)
         return true
     }
 
     /// Sending: the composer empties and hands over its trimmed text and photos.
-    mutating func takeForSending() -> (text: String, photos: [PreparedPhoto]) {
+    @_optimize(size) mutating func takeForSending() -> (text: String, photos: [PreparedPhoto]) {
         let taken = (Limits.trimmedMessageText(text), photos)
         text = ""
         picked = []
@@ -89,13 +89,13 @@ struct Composer: Sendable, Hashable {
     }
 
     /// Spec 7.12: a chat reset clears the draft (picked photos stay).
-    mutating func chatReset() { text = "" }
+    @_optimize(size) mutating func chatReset() { text = "" }
 
     /// A store write failed in a way the person should know about.
-    mutating func storageFailed() { storageProblem = true }
+    @_optimize(size) mutating func storageFailed() { storageProblem = true }
 
     /// What the composer shows and allows, given the outside `gates`.
-    func state(_ gates: Gates) -> ComposerState {
+    @_optimize(size) func state(_ gates: Gates) -> ComposerState {
         let trimmed = Limits.trimmedMessageText(text)
         let length = trimmed.utf16Length
         var notices: [ComposerNotice] = []

@@ -51,7 +51,7 @@ public struct ComposerState: Sendable, Hashable {
         public var photo: PreparedPhoto
 
         /// A picked photo.
-        public init(id: Int, photo: PreparedPhoto) {
+        @_optimize(size) public init(id: Int, photo: PreparedPhoto) {
             self.id = id
             self.photo = photo
         }

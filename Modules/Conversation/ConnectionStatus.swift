@@ -31,11 +31,11 @@ struct ConnectionStatus: Sendable {
     /// The 1 s grace before a dropped stream shows "Connecting".
     private var grace = TimerSlot()
 
-    init(clock: any ReceptionClock) { self.clock = clock }
+    @_optimize(size) init(clock: any ReceptionClock) { self.clock = clock }
 
     /// Applies the rules in the spec's order. `connectedEnded` and `graceEnded` are called back when a timer
     /// fires; the engine then calls `connectedTimerFired()` or `graceFired(_:)`.
-    mutating func update(
+    @_optimize(size) mutating func update(
         _ facts: Facts, connectedEnded: @escaping @Sendable () async -> Void,
         graceEnded: @escaping @Sendable () async -> Void
     ) {
@@ -66,7 +66,7 @@ struct ConnectionStatus: Sendable {
     }
 
     /// The 3 s of "Connected" are over; returns whether the banner changed.
-    mutating func connectedTimerFired() -> Bool {
+    @_optimize(size) mutating func connectedTimerFired() -> Bool {
         connectedTimer.fired()
         guard banner == .connected else { return false }
         set(.hidden)
@@ -75,7 +75,7 @@ struct ConnectionStatus: Sendable {
 
     /// The grace is over: "Connecting" when the stream is still down and nothing else applies; returns whether the
     /// banner changed.
-    mutating func graceFired(_ facts: Facts) -> Bool {
+    @_optimize(size) mutating func graceFired(_ facts: Facts) -> Bool {
         grace.fired()
         guard banner == .hidden, !facts.streamConnected, facts.hasStartedChat, !facts.halted, facts.pathAvailable,
               facts.hasConversation, facts.watched else { return false }
@@ -84,16 +84,16 @@ struct ConnectionStatus: Sendable {
     }
 
     /// Spec 7.18: closing the chat hides the banner unless it shows offline.
-    mutating func chatClosed() { if banner != .offline { set(.hidden) } }
+    @_optimize(size) mutating func chatClosed() { if banner != .offline { set(.hidden) } }
 
     /// Stops both timers (the session ended).
-    mutating func cancelTimers() {
+    @_optimize(size) mutating func cancelTimers() {
         connectedTimer.cancel()
         grace.cancel()
     }
 
     /// Sets the banner; leaving "connected" stops its timer and showing anything stops the grace.
-    private mutating func set(_ value: ConnectionBanner) {
+    @_optimize(size) private mutating func set(_ value: ConnectionBanner) {
         guard value != banner else { return }
         banner = value
         if value != .connected { connectedTimer.cancel() }

@@ -10,7 +10,7 @@ public struct CooldownNotice: Sendable, Hashable {
     public var secondsLeft: Int
 
     /// Makes a notice.
-    public init(scope: RetryScope, secondsLeft: Int) {
+    @_optimize(size) public init(scope: RetryScope, secondsLeft: Int) {
         self.scope = scope
         self.secondsLeft = secondsLeft
     }
@@ -20,5 +20,6 @@ public struct CooldownNotice: Sendable, Hashable {
     public var text: String { ChatTexts.english.cooldown(self) }
 
     /// Spec 6.3.5's relative time in English, e.g. "in 3 minutes" (see `ChatTexts.relativeTime(seconds:)`).
+    @_optimize(size)
     public static func relativeTime(seconds: Double) -> String { ChatTexts.english.relativeTime(seconds: seconds) }
 }

@@ -19,7 +19,7 @@ struct HistorySync: Sendable {
     /// A poll waiting for a `requests` wait to end.
     private var deferredPoll = TimerSlot()
 
-    init(clock: any ReceptionClock) { self.clock = clock }
+    @_optimize(size) init(clock: any ReceptionClock) { self.clock = clock }
 
     /// An opening load runs (polls wait for it).
     var isLoading: Bool { load != nil }
@@ -28,52 +28,52 @@ struct HistorySync: Sendable {
     var canLoad: Bool { load == nil && !loadBudget.isStopped }
 
     /// The engine started `task` as the opening load.
-    mutating func loadStarted(_ task: Task<Void, Never>) { load = task }
+    @_optimize(size) mutating func loadStarted(_ task: Task<Void, Never>) { load = task }
 
     /// The opening load ended.
-    mutating func loadEnded() { load = nil }
+    @_optimize(size) mutating func loadEnded() { load = nil }
 
     /// A history GET succeeded.
-    mutating func loadSucceeded() { loadBudget.recordSuccess() }
+    @_optimize(size) mutating func loadSucceeded() { loadBudget.recordSuccess() }
 
     /// A history GET failed. A server wait does not spend the budget (it is waited out).
-    mutating func loadFailed(_ error: ReceptionError, random: any RandomSource) {
+    @_optimize(size) mutating func loadFailed(_ error: ReceptionError, random: any RandomSource) {
         if error.code != ReceptionError.Code.cooldown { loadBudget.recordFailure(error, random: random) }
     }
 
     /// When to try the opening load again after `error`, if at all: the budget's backoff, else the server's wait.
-    func retryDelay(after error: ReceptionError) -> Duration? {
+    @_optimize(size) func retryDelay(after error: ReceptionError) -> Duration? {
         guard !loadBudget.isStopped else { return nil }
         return loadBudget.nextDelay
             ?? (error.code == ReceptionError.Code.cooldown ? .seconds(error.retryAfter ?? 1) : nil)
     }
 
     /// An answer came back after the read generation moved: returns whether this is the one reload to make.
-    mutating func reloadNeeded() -> Bool {
+    @_optimize(size) mutating func reloadNeeded() -> Bool {
         guard !reloadRequested else { return false }
         reloadRequested = true
         return true
     }
 
     /// The reload finished.
-    mutating func reloadDone() { reloadRequested = false }
+    @_optimize(size) mutating func reloadDone() { reloadRequested = false }
 
     /// Spec 7.2: becoming active resets transient budgets.
-    mutating func appBecameActive() { loadBudget.appBecameActive() }
+    @_optimize(size) mutating func appBecameActive() { loadBudget.appBecameActive() }
 
     // MARK: Polling
 
     /// A poll was asked for during a `requests` wait of `wait`: it runs when the wait ends (`fire`), once.
-    mutating func deferPoll(for wait: Duration, fire: @escaping @Sendable () async -> Void) {
+    @_optimize(size) mutating func deferPoll(for wait: Duration, fire: @escaping @Sendable () async -> Void) {
         guard !deferredPoll.isArmed else { return }
         deferredPoll.arm(after: wait, on: clock, fire)
     }
 
     /// The deferred poll's wait ended.
-    mutating func deferredPollFired() { deferredPoll.fired() }
+    @_optimize(size) mutating func deferredPollFired() { deferredPoll.fired() }
 
     /// A poll was asked for: returns whether to start the poll loop (`false`: one runs and will go again).
-    mutating func pollRequested() -> Bool {
+    @_optimize(size) mutating func pollRequested() -> Bool {
         guard poll == nil else {
             pollAgain = true
             return false
@@ -82,19 +82,19 @@ struct HistorySync: Sendable {
     }
 
     /// The engine started `task` as the poll loop.
-    mutating func pollStarted(_ task: Task<Void, Never>) { poll = task }
+    @_optimize(size) mutating func pollStarted(_ task: Task<Void, Never>) { poll = task }
 
     /// One round of the poll loop begins.
-    mutating func pollRoundStarted() { pollAgain = false }
+    @_optimize(size) mutating func pollRoundStarted() { pollAgain = false }
 
     /// The answer of a round was stale: the loop goes again.
-    mutating func pollStale() { pollAgain = true }
+    @_optimize(size) mutating func pollStale() { pollAgain = true }
 
     /// The poll loop ended.
-    mutating func pollEnded() { poll = nil }
+    @_optimize(size) mutating func pollEnded() { poll = nil }
 
     /// Stops the opening load, the poll loop and a deferred poll (the chat closed, reset, or the session ended).
-    mutating func stop() {
+    @_optimize(size) mutating func stop() {
         load?.cancel()
         load = nil
         poll?.cancel()

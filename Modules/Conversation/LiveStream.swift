@@ -18,7 +18,7 @@ struct LiveStream: Sendable {
     /// When the stream last triggered a fetch (uptime).
     private var lastFetch: Duration?
 
-    init(clock: any ReceptionClock) { self.clock = clock }
+    @_optimize(size) init(clock: any ReceptionClock) { self.clock = clock }
 
     /// A connection loop runs.
     var isRunning: Bool { loop != nil }
@@ -27,13 +27,13 @@ struct LiveStream: Sendable {
     var budgetStopped: Bool { budget.isStopped }
 
     /// The engine started `task` as the connection loop.
-    mutating func started(_ task: Task<Void, Never>) { loop = task }
+    @_optimize(size) mutating func started(_ task: Task<Void, Never>) { loop = task }
 
     /// The loop ended by itself.
-    mutating func finished() { loop = nil }
+    @_optimize(size) mutating func finished() { loop = nil }
 
     /// Cancels the loop and its backoff; returns whether the stream was open.
-    mutating func stop() -> Bool {
+    @_optimize(size) mutating func stop() -> Bool {
         loop?.cancel()
         loop = nil
         backoff?.cancel()
@@ -44,47 +44,47 @@ struct LiveStream: Sendable {
     }
 
     /// The stream opened: the budget recovers, and the fetch that follows counts as stream-triggered.
-    mutating func opened() {
+    @_optimize(size) mutating func opened() {
         connected = true
         budget.recordSuccess()
         lastFetch = clock.uptime
     }
 
     /// The stream ended (to reconnect or to back off).
-    mutating func dropped() { connected = false }
+    @_optimize(size) mutating func dropped() { connected = false }
 
     /// A transient failure; returns how long to back off, or `nil` when the budget is spent.
-    mutating func failed(_ error: ReceptionError, random: any RandomSource) -> Duration? {
+    @_optimize(size) mutating func failed(_ error: ReceptionError, random: any RandomSource) -> Duration? {
         budget.recordFailure(error, random: random)
         guard !budget.isStopped else { return nil }
         return budget.nextDelay ?? .seconds(2)
     }
 
     /// Sleeps `delay` on the clock; `cutBackoff()` ends it early.
-    mutating func startBackoff(_ delay: Duration) -> Task<Void, Never> {
+    @_optimize(size) mutating func startBackoff(_ delay: Duration) -> Task<Void, Never> {
         let sleeper = Task { [clock] in _ = try? await clock.sleep(for: delay) }
         backoff = sleeper
         return sleeper
     }
 
     /// The backoff wait is over.
-    mutating func backoffEnded() { backoff = nil }
+    @_optimize(size) mutating func backoffEnded() { backoff = nil }
 
     /// Spec 7.10: a returning path restarts the stream, dropping the backoff wait.
-    mutating func cutBackoff() { backoff?.cancel() }
+    @_optimize(size) mutating func cutBackoff() { backoff?.cancel() }
 
     /// Spec 7.10: a returning path gives the stream a fresh budget.
-    mutating func pathReturned() { budget = RetryBudget() }
+    @_optimize(size) mutating func pathReturned() { budget = RetryBudget() }
 
     /// Spec 7.2: becoming active resets transient budgets.
-    mutating func appBecameActive() { budget.appBecameActive() }
+    @_optimize(size) mutating func appBecameActive() { budget.appBecameActive() }
 
     /// Spec 3.12: a `changed` signal fetches at once.
-    mutating func changedSignal() { lastFetch = clock.uptime }
+    @_optimize(size) mutating func changedSignal() { lastFetch = clock.uptime }
 
     /// Spec 3.12: a `ping` fetches once when a minute passed since the last stream-triggered fetch; returns whether
     /// it does.
-    mutating func pingSignal() -> Bool {
+    @_optimize(size) mutating func pingSignal() -> Bool {
         if let lastFetch, clock.uptime - lastFetch < .seconds(60) { return false }
         lastFetch = clock.uptime
         return true

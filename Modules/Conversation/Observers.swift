@@ -10,7 +10,7 @@ struct Observers: Sendable {
     private var eventHandlers: [@Sendable (ReceptionEvent) -> Void] = []
 
     /// Registers `observer`; returns its token.
-    mutating func add(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
+    @_optimize(size) mutating func add(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
         let token = nextToken
         nextToken += 1
         observers[token] = observer
@@ -18,22 +18,22 @@ struct Observers: Sendable {
     }
 
     /// Stops calling the observer of `token`.
-    mutating func remove(_ token: UInt64) { observers[token] = nil }
+    @_optimize(size) mutating func remove(_ token: UInt64) { observers[token] = nil }
 
     /// Registers an event receiver.
-    mutating func addEventHandler(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) {
+    @_optimize(size) mutating func addEventHandler(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) {
         eventHandlers.append(handler)
     }
 
     /// Calls every event receiver.
-    func emit(_ event: ReceptionEvent) { for handler in eventHandlers { handler(event) } }
+    @_optimize(size) func emit(_ event: ReceptionEvent) { for handler in eventHandlers { handler(event) } }
 
     /// A publication begins: the version moves.
-    mutating func advanceVersion() { version += 1 }
+    @_optimize(size) mutating func advanceVersion() { version += 1 }
 
     /// Hands `snapshot` to every observer.
-    func notify(_ snapshot: ChatSnapshot) { for observer in observers.values { observer(snapshot) } }
+    @_optimize(size) func notify(_ snapshot: ChatSnapshot) { for observer in observers.values { observer(snapshot) } }
 
     /// Forgets every observer (the session ended); event receivers stay.
-    mutating func removeAll() { observers.removeAll() }
+    @_optimize(size) mutating func removeAll() { observers.removeAll() }
 }

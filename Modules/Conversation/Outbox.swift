@@ -28,24 +28,24 @@ struct Outbox: Sendable {
     /// Spec 7.8.8: messages released together after a limit ended, in order.
     private(set) var releaseBatch: [String] = []
 
-    init(clock: any ReceptionClock) { self.clock = clock }
+    @_optimize(size) init(clock: any ReceptionClock) { self.clock = clock }
 
     /// What the outbox knows about message `id`.
     subscript(id: String) -> Entry? { entries[id] }
 
     /// An attempt for `id` is in flight.
-    func isInFlight(_ id: String) -> Bool { entries[id]?.inFlight == true }
+    @_optimize(size) func isInFlight(_ id: String) -> Bool { entries[id]?.inFlight == true }
 
     /// The running attempt for `id`, to wait for.
-    func attempt(_ id: String) -> Task<Void, Never>? { attempts[id] }
+    @_optimize(size) func attempt(_ id: String) -> Task<Void, Never>? { attempts[id] }
 
     // MARK: Attempts
 
     /// A new message: it gets a fresh budget.
-    mutating func enqueue(_ id: String) { entries[id] = Entry(budget: RetryBudget()) }
+    @_optimize(size) mutating func enqueue(_ id: String) { entries[id] = Entry(budget: RetryBudget()) }
 
     /// An attempt for `id` started; `pendingShown` runs when it is still running after 400 ms (spec 7.8.3).
-    mutating func attemptStarted(
+    @_optimize(size) mutating func attemptStarted(
         _ id: String, _ attempt: Task<Void, Never>, pendingShown: @escaping @Sendable () async -> Void
     ) {
         entries[id, default: Entry()].inFlight = true
@@ -56,14 +56,14 @@ struct Outbox: Sendable {
     }
 
     /// The 400 ms passed; returns whether the indicator shows (the attempt still runs).
-    mutating func showPending(_ id: String) -> Bool {
+    @_optimize(size) mutating func showPending(_ id: String) -> Bool {
         guard isInFlight(id) else { return false }
         entries[id]?.pendingVisible = true
         return true
     }
 
     /// Upload progress of the attempt (clamped, never backwards); returns whether it moved.
-    mutating func setProgress(_ id: String, _ value: Double) -> Bool {
+    @_optimize(size) mutating func setProgress(_ id: String, _ value: Double) -> Bool {
         guard isInFlight(id) else { return false }
         let clamped = min(max(value, 0), 1)
         if let current = entries[id]?.progress, current >= clamped { return false }
@@ -72,7 +72,7 @@ struct Outbox: Sendable {
     }
 
     /// The attempt for `id` ended, whatever its outcome.
-    mutating func attemptFinished(_ id: String) {
+    @_optimize(size) mutating func attemptFinished(_ id: String) {
         attempts[id] = nil
         entries[id]?.inFlight = false
         entries[id]?.pendingVisible = false
@@ -81,7 +81,7 @@ struct Outbox: Sendable {
     }
 
     /// The service confirmed `id` through a history answer or page: no indicator, no batch.
-    mutating func confirmedByMerge(_ id: String) {
+    @_optimize(size) mutating func confirmedByMerge(_ id: String) {
         entries[id]?.pendingVisible = false
         entries[id]?.pendingTimer.cancel()
         leaveBatch([id])
@@ -90,10 +90,10 @@ struct Outbox: Sendable {
     // MARK: Budgets (spec 6.2, 7.8.4)
 
     /// The send succeeded: the budget starts fresh.
-    mutating func succeeded(_ id: String) { entries[id]?.budget?.recordSuccess() }
+    @_optimize(size) mutating func succeeded(_ id: String) { entries[id]?.budget?.recordSuccess() }
 
     /// The attempt failed: the budget counts it and schedules the next automatic attempt.
-    mutating func failed(_ id: String, _ error: ReceptionError, random: any RandomSource) {
+    @_optimize(size) mutating func failed(_ id: String, _ error: ReceptionError, random: any RandomSource) {
         entries[id, default: Entry()].budget?.recordFailure(error, random: random)
         if let delay = entries[id]?.budget?.nextDelay {
             let due = clock.uptime + delay
@@ -102,13 +102,13 @@ struct Outbox: Sendable {
     }
 
     /// The wait holding `id` now (`nil`: none).
-    mutating func hold(_ id: String, by scope: RetryScope?) { entries[id]?.heldBy = scope }
+    @_optimize(size) mutating func hold(_ id: String, by scope: RetryScope?) { entries[id]?.heldBy = scope }
 
     /// The next automatic attempt is starting now.
-    mutating func attemptDue(_ id: String) { entries[id]?.nextAttemptAt = nil }
+    @_optimize(size) mutating func attemptDue(_ id: String) { entries[id]?.nextAttemptAt = nil }
 
     /// Spec 7.8.6, 7.8.8: a manual Retry (`clearingHold`) or a limit release gives a fresh budget due now.
-    mutating func renewBudget(_ id: String, clearingHold: Bool) {
+    @_optimize(size) mutating func renewBudget(_ id: String, clearingHold: Bool) {
         var entry = entries[id] ?? Entry()
         entry.budget = RetryBudget()
         entry.nextAttemptAt = nil
@@ -117,29 +117,29 @@ struct Outbox: Sendable {
     }
 
     /// Spec 7.8.7: recovery gives a budget to a message without one; a budget that exists is never renewed.
-    mutating func seedBudget(_ id: String) {
+    @_optimize(size) mutating func seedBudget(_ id: String) {
         if entries[id]?.budget == nil { entries[id, default: Entry()].budget = RetryBudget() }
     }
 
     /// Spec 7.2: becoming active resets transient budgets.
-    mutating func appBecameActive() {
+    @_optimize(size) mutating func appBecameActive() {
         for id in entries.keys { entries[id]?.budget?.appBecameActive() }
     }
 
     // MARK: The release batch (spec 7.8.8)
 
     /// `id` was released with the batch.
-    mutating func joinBatch(_ id: String) { releaseBatch.append(id) }
+    @_optimize(size) mutating func joinBatch(_ id: String) { releaseBatch.append(id) }
 
     /// `id` is in the release batch.
-    func inBatch(_ id: String) -> Bool { releaseBatch.contains(id) }
+    @_optimize(size) func inBatch(_ id: String) -> Bool { releaseBatch.contains(id) }
 
     /// These messages leave the batch (confirmed, manual or gone).
-    mutating func leaveBatch(_ ids: [String]) { releaseBatch.removeAll { ids.contains($0) } }
+    @_optimize(size) mutating func leaveBatch(_ ids: [String]) { releaseBatch.removeAll { ids.contains($0) } }
 
     /// Ends the batch; returns its remaining members.
     @discardableResult
-    mutating func endBatch() -> [String] {
+    @_optimize(size) mutating func endBatch() -> [String] {
         defer { releaseBatch.removeAll() }
         return releaseBatch
     }
@@ -148,14 +148,14 @@ struct Outbox: Sendable {
 
     /// Cancels every attempt and indicator timer (the session ended); an attempt that was running stays *sending*
     /// in the store and is rescued at the next launch.
-    mutating func cancelAll() {
+    @_optimize(size) mutating func cancelAll() {
         for task in attempts.values { task.cancel() }
         attempts.removeAll()
         for id in entries.keys { entries[id]?.pendingTimer.cancel() }
     }
 
     /// Spec 7.12: a chat reset forgets every message.
-    mutating func reset() {
+    @_optimize(size) mutating func reset() {
         cancelAll()
         entries = [:]
         releaseBatch = []

@@ -14,7 +14,7 @@ struct PublishedTranscript: Sendable {
     private(set) var change: TranscriptChange?
 
     /// Takes `fresh` as the transcript to publish; the revision moves only when it differs.
-    mutating func update(_ fresh: [ChatMessage]) {
+    @_optimize(size) mutating func update(_ fresh: [ChatMessage]) {
         let limit = min(messages.count, fresh.count)
         var kept = 0
         while kept < limit, messages[kept].id == fresh[kept].id { kept += 1 }

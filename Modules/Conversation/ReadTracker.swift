@@ -17,14 +17,14 @@ struct ReadTracker: Sendable, Equatable {
     private var throughSeq: [String: Int64] = [:]
 
     /// Something happened that makes an answer in flight stale (a send succeeded, a read started or finished).
-    mutating func move() { generation += 1 }
+    @_optimize(size) mutating func move() { generation += 1 }
 
     /// Spec 3.9: the read mode the last GET announced.
-    mutating func setBounded(_ value: Bool) { bounded = value }
+    @_optimize(size) mutating func setBounded(_ value: Bool) { bounded = value }
 
     /// Spec 3.9 bounded: the `throughSeq` to report for `conversationID` after a GET of `seqs`, remembered as the
     /// new floor; `nil` when there is nothing to read.
-    mutating func boundedTarget(conversationID: String, seqs: [Int64]) -> Int64? {
+    @_optimize(size) mutating func boundedTarget(conversationID: String, seqs: [Int64]) -> Int64? {
         let through = max(throughSeq[conversationID] ?? 0, seqs.max() ?? 0)
         guard through > 0 else { return nil }
         throughSeq[conversationID] = through
@@ -32,7 +32,7 @@ struct ReadTracker: Sendable, Equatable {
     }
 
     /// An answer's count, taken when the generation is still `startedAt`; returns whether it was taken.
-    mutating func accept(unreadCount count: Int, startedAt: Int) -> Bool {
+    @_optimize(size) mutating func accept(unreadCount count: Int, startedAt: Int) -> Bool {
         guard startedAt == generation else { return false }
         unreadCount = count
         return true
@@ -40,13 +40,13 @@ struct ReadTracker: Sendable, Equatable {
 
     /// The chat closed: answers in flight are stale, and outside the chat the count belongs to the unread monitor,
     /// so the next read after reopening is reported even when it repeats this value.
-    mutating func chatClosed() {
+    @_optimize(size) mutating func chatClosed() {
         generation += 1
         unreadCount = nil
     }
 
     /// Spec 7.12: a chat reset forgets what was read; the new chat has nothing unread.
-    mutating func chatReset() {
+    @_optimize(size) mutating func chatReset() {
         throughSeq = [:]
         unreadCount = 0
     }

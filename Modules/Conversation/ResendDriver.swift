@@ -9,7 +9,7 @@ struct ResendDriver: Sendable {
     private var sleeper: Task<Void, Never>?
     private var parked: CheckedContinuation<Void, Never>?
 
-    init(clock: any ReceptionClock) { self.clock = clock }
+    @_optimize(size) init(clock: any ReceptionClock) { self.clock = clock }
 
     /// A driver loop runs (exactly one may).
     var isRunning: Bool { loop != nil }
@@ -18,26 +18,26 @@ struct ResendDriver: Sendable {
     var isParked: Bool { parked != nil }
 
     /// The engine started `task` as the driver loop.
-    mutating func started(_ task: Task<Void, Never>) { loop = task }
+    @_optimize(size) mutating func started(_ task: Task<Void, Never>) { loop = task }
 
     /// The loop ended by itself.
-    mutating func finished() { loop = nil }
+    @_optimize(size) mutating func finished() { loop = nil }
 
     /// Parks the loop until `wake()` (exactly one loop runs, so at most one is parked).
-    mutating func park(_ continuation: CheckedContinuation<Void, Never>) { parked = continuation }
+    @_optimize(size) mutating func park(_ continuation: CheckedContinuation<Void, Never>) { parked = continuation }
 
     /// Starts the loop's sleep of `duration`; `wake()` ends it early.
-    mutating func sleep(for duration: Duration) -> Task<Void, Never> {
+    @_optimize(size) mutating func sleep(for duration: Duration) -> Task<Void, Never> {
         let task = Task { [clock] in _ = try? await clock.sleep(for: duration) }
         sleeper = task
         return task
     }
 
     /// The sleep `task` ended (a newer sleep is kept).
-    mutating func sleepEnded(_ task: Task<Void, Never>) { if sleeper == task { sleeper = nil } }
+    @_optimize(size) mutating func sleepEnded(_ task: Task<Void, Never>) { if sleeper == task { sleeper = nil } }
 
     /// Re-evaluate now: the sleep is cut short and a parked loop resumes.
-    mutating func wake() {
+    @_optimize(size) mutating func wake() {
         sleeper?.cancel()
         sleeper = nil
         let continuation = parked
@@ -46,7 +46,7 @@ struct ResendDriver: Sendable {
     }
 
     /// Cancels the loop and wakes it so it ends (a chat reset, the end of the session).
-    mutating func stop() {
+    @_optimize(size) mutating func stop() {
         loop?.cancel()
         loop = nil
         wake()

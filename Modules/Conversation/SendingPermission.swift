@@ -30,16 +30,16 @@ struct SendingPermission: Sendable, Equatable {
     }
 
     /// The transport's halt state as read during a send's steps (no other state changes).
-    mutating func observe(halt: HaltReason?) { self.halt = halt }
+    @_optimize(size) mutating func observe(halt: HaltReason?) { self.halt = halt }
 
     /// The transport's halt state read after a failed request: a blocked halt also disables sending.
-    mutating func observeAfterFailure(halt: HaltReason?) {
+    @_optimize(size) mutating func observeAfterFailure(halt: HaltReason?) {
         self.halt = halt
         if halt == .blocked { sendingDisabled = true }
     }
 
     /// Spec 6.4: the session halted (`reason`) or resumed (`nil`).
-    mutating func haltChanged(_ reason: HaltReason?) {
+    @_optimize(size) mutating func haltChanged(_ reason: HaltReason?) {
         halt = reason
         epoch += 1
         if reason == .blocked { sendingDisabled = true }
@@ -48,7 +48,7 @@ struct SendingPermission: Sendable, Equatable {
 
     /// Spec 3.8: a send succeeded. A verification requirement is cleared, and a successful probe ends a halt or a
     /// block (spec 6.4).
-    mutating func sendSucceeded() {
+    @_optimize(size) mutating func sendSucceeded() {
         if verificationRequired {
             verificationRequired = false
             epoch += 1
@@ -61,32 +61,32 @@ struct SendingPermission: Sendable, Equatable {
     }
 
     /// A send was refused with 403 `blocked`.
-    mutating func sendBlocked() {
+    @_optimize(size) mutating func sendBlocked() {
         sendingDisabled = true
         epoch += 1
     }
 
     /// A send was refused with 403 `verification_required`.
-    mutating func sendNeedsVerification() {
+    @_optimize(size) mutating func sendNeedsVerification() {
         verificationRequired = true
         epoch += 1
     }
 
     /// Spec 7.14.3: a new identity token was accepted locally; the sign-in notice clears.
-    mutating func identityTokenStaged() {
+    @_optimize(size) mutating func identityTokenStaged() {
         verificationRequired = false
         identityTokenPending = true
         epoch += 1
     }
 
     /// A device update that started at `startedAt` succeeded: a token staged before it was carried.
-    mutating func deviceUpdated(startedAt: Int) {
+    @_optimize(size) mutating func deviceUpdated(startedAt: Int) {
         if startedAt == epoch { identityTokenPending = false }
     }
 
     /// Spec 7.7: device flags from a GET that started at epoch `startedAt`, applied unless the local knowledge is
     /// newer than the request.
-    mutating func apply(_ flags: DeviceFlags?, startedAt: Int) {
+    @_optimize(size) mutating func apply(_ flags: DeviceFlags?, startedAt: Int) {
         guard let flags, startedAt == epoch else { return }
         if let blocked = flags.blocked {
             sendingDisabled = blocked

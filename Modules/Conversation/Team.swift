@@ -29,13 +29,13 @@ struct Team: Sendable {
     private var failedLinks: [String: URL] = [:]
 
     /// Spec 7.17: the cached names and photos, restored at launch (visible before any answer).
-    mutating func restore(_ profiles: [TeamProfile]) {
+    @_optimize(size) mutating func restore(_ profiles: [TeamProfile]) {
         roster = TeamRoster(restoring: profiles)
         version += 1
     }
 
     /// Spec 3.6 / 3.7: a history answer replaces the map (`replacing`), a page merges into it.
-    mutating func apply(_ members: [TeamMember]?, replacing: Bool) -> Change {
+    @_optimize(size) mutating func apply(_ members: [TeamMember]?, replacing: Bool) -> Change {
         let before = roster
         if replacing {
             roster.replace(with: members ?? [])
@@ -56,19 +56,19 @@ struct Team: Sendable {
     }
 
     /// The engine started `task` to download `request`.
-    mutating func downloadStarted(_ request: TeamRoster.PhotoRequest, _ task: Task<Void, Never>) {
+    @_optimize(size) mutating func downloadStarted(_ request: TeamRoster.PhotoRequest, _ task: Task<Void, Never>) {
         downloads[request.memberID] = task
     }
 
     /// A download that started in `epoch` ended; returns whether it still counts (no reset since).
-    mutating func downloadEnded(_ request: TeamRoster.PhotoRequest, epoch: Int) -> Bool {
+    @_optimize(size) mutating func downloadEnded(_ request: TeamRoster.PhotoRequest, epoch: Int) -> Bool {
         guard epoch == self.epoch else { return false }
         downloads[request.memberID] = nil
         return true
     }
 
     /// A photo arrived; returns whether the profiles changed (save and publish).
-    mutating func photoLoaded(_ request: TeamRoster.PhotoRequest, data: Data) -> Bool {
+    @_optimize(size) mutating func photoLoaded(_ request: TeamRoster.PhotoRequest, data: Data) -> Bool {
         failedLinks[request.memberID] = nil
         guard roster.photoLoaded(request, data: data) else { return false }
         version += 1
@@ -77,7 +77,7 @@ struct Team: Sendable {
 
     /// A download failed (`tooLarge`: the service answered `image_too_large`, so the key is not fetched again
     /// under any link); returns whether a newer link is already wanted.
-    mutating func photoFailed(_ request: TeamRoster.PhotoRequest, tooLarge: Bool) -> Bool {
+    @_optimize(size) mutating func photoFailed(_ request: TeamRoster.PhotoRequest, tooLarge: Bool) -> Bool {
         if tooLarge {
             roster.refuse(request)
             return false
@@ -87,7 +87,7 @@ struct Team: Sendable {
     }
 
     /// Spec 7.12 / 7.15: a chat reset (and the end of the session) clears the team and cancels the downloads.
-    mutating func clear() {
+    @_optimize(size) mutating func clear() {
         epoch += 1
         cancelDownloads()
         failedLinks = [:]
@@ -96,7 +96,7 @@ struct Team: Sendable {
     }
 
     /// Cancels every download (the session ended).
-    mutating func cancelDownloads() {
+    @_optimize(size) mutating func cancelDownloads() {
         for task in downloads.values { task.cancel() }
         downloads = [:]
     }

@@ -31,11 +31,11 @@ struct TeamRoster: Sendable, Equatable {
     /// Photo keys whose photo broke a limit: not fetched again for this roster, whatever link comes with them.
     private(set) var refusedKeys: Set<String> = []
 
-    init() {}
+    @_optimize(size) init() {}
 
     /// The stored cache, or nothing when it breaks the limits (more than 50 members, more than 9 MiB); a photo
     /// over 512 KiB, or beyond 6 MiB in total, is dropped and its member kept.
-    init(restoring stored: [TeamProfile]) {
+    @_optimize(size) init(restoring stored: [TeamProfile]) {
         let size = stored.reduce(0) { $0 + $1.id.utf8.count + $1.name.utf8.count + ($1.photo?.count ?? 0) }
         guard stored.count <= Self.maximumMembers, size <= Self.maximumStoredBytes else { return }
         var seen = Set<String>()
@@ -59,7 +59,7 @@ struct TeamRoster: Sendable, Equatable {
     subscript(id: String) -> TeamProfile? { profiles.first { $0.id == id } }
 
     /// Spec 3.6: a history answer replaces the map; members absent from it are dropped.
-    mutating func replace(with members: [TeamMember]) {
+    @_optimize(size) mutating func replace(with members: [TeamMember]) {
         var next: [TeamProfile] = []
         var nextWanted: [String: PhotoRequest] = [:]
         for member in Self.valid(members).prefix(Self.maximumMembers) {
@@ -72,7 +72,7 @@ struct TeamRoster: Sendable, Equatable {
     }
 
     /// Spec 3.7: a page merges into the map, the newest entry winning; the oldest members go beyond 50.
-    mutating func merge(_ members: [TeamMember]) {
+    @_optimize(size) mutating func merge(_ members: [TeamMember]) {
         for member in Self.valid(members) {
             let (profile, request) = applying(member, to: self[member.id], pending: wanted[member.id])
             if let index = profiles.firstIndex(where: { $0.id == member.id }) {
@@ -90,7 +90,7 @@ struct TeamRoster: Sendable, Equatable {
 
     /// A downloaded photo: kept when its member still wants that key and it fits the limits. Returns whether the
     /// roster changed.
-    mutating func photoLoaded(_ request: PhotoRequest, data: Data) -> Bool {
+    @_optimize(size) mutating func photoLoaded(_ request: PhotoRequest, data: Data) -> Bool {
         guard wanted[request.memberID]?.key == request.key,
               let index = profiles.firstIndex(where: { $0.id == request.memberID }) else { return false }
         wanted[request.memberID] = nil
@@ -106,20 +106,20 @@ struct TeamRoster: Sendable, Equatable {
     }
 
     /// A photo that can never be kept (the service answered `image_too_large`): its key is not fetched again.
-    mutating func refuse(_ request: PhotoRequest) {
+    @_optimize(size) mutating func refuse(_ request: PhotoRequest) {
         refusedKeys.insert(request.key)
         if wanted[request.memberID]?.key == request.key { wanted[request.memberID] = nil }
     }
 
     /// Seed 001 "Team photos and names": the chat shows a teammate's first name, the first word of the display name
     /// in any script (words end at any Unicode white space, U+3000 included), or the whole name when it is one word.
-    static func firstName(of displayName: String) -> String {
+    @_optimize(size) static func firstName(of displayName: String) -> String {
         let trimmed = displayName.drop { $0.isWhitespace }
         return String(trimmed.prefix { !$0.isWhitespace })
     }
 
     /// Entries with an ID, the last of each ID winning (a team list is keyed by ID).
-    private static func valid(_ members: [TeamMember]) -> [TeamMember] {
+    @_optimize(size) private static func valid(_ members: [TeamMember]) -> [TeamMember] {
         var latest: [String: TeamMember] = [:]
         var order: [String] = []
         for member in members where !member.id.isEmpty {
@@ -129,7 +129,7 @@ struct TeamRoster: Sendable, Equatable {
     }
 
     /// `member` laid over what is cached for it: the name always; the photo by key (spec 4.5).
-    private func applying(
+    @_optimize(size) private func applying(
         _ member: TeamMember, to cached: TeamProfile?, pending: PhotoRequest?
     ) -> (TeamProfile, PhotoRequest?) {
         var profile = cached ?? TeamProfile(id: member.id, name: Self.firstName(of: member.name))

@@ -19,7 +19,7 @@ final class TextCatalog: Sendable {
     /// The file's name inside the resource bundle.
     static let fileName = "ChatTexts.xcstrings"
 
-    init(data: Data?) {
+    @_optimize(size) init(data: Data?) {
         var entries: [String: [String: Entry]] = ["en": Self.builtInEnglish]
         if let data, let parsed = Self.parse(data) {
             for (language, texts) in parsed { entries[language, default: [:]].merge(texts) { _, catalog in catalog } }
@@ -29,7 +29,7 @@ final class TextCatalog: Sendable {
     }
 
     /// The text of `key` in `language`, else English, else the key itself; a plural key gives its `other` form.
-    func text(_ key: String, language: String) -> String {
+    @_optimize(size) func text(_ key: String, language: String) -> String {
         switch entry(key, language: language) {
         case .plain(let text): text
         case .plural(let forms): forms["other"] ?? forms.values.first ?? key
@@ -38,7 +38,7 @@ final class TextCatalog: Sendable {
     }
 
     /// The plural form of `key` for `count` in `language` (its CLDR category, else `other`), with `%lld` unfilled.
-    func text(_ key: String, language: String, count: Int) -> String {
+    @_optimize(size) func text(_ key: String, language: String, count: Int) -> String {
         switch entry(key, language: language) {
         case .plain(let text): return text
         case .plural(let forms):
@@ -48,14 +48,14 @@ final class TextCatalog: Sendable {
         }
     }
 
-    private func entry(_ key: String, language: String) -> Entry? {
+    @_optimize(size) private func entry(_ key: String, language: String) -> Entry? {
         if let entry = entries[language]?[key] { return entry }
         return entries["en"]?[key]
     }
 
     /// Reads the `strings` of a String Catalog: `localizations.<lang>.stringUnit.value`, or
     /// `localizations.<lang>.variations.plural.<category>.stringUnit.value`.
-    static func parse(_ data: Data) -> [String: [String: Entry]]? {
+    @_optimize(size) static func parse(_ data: Data) -> [String: [String: Entry]]? {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let strings = root["strings"] as? [String: Any]
         else { return nil }
@@ -82,7 +82,7 @@ final class TextCatalog: Sendable {
 
     /// The catalog's bytes from the module's resource bundle, looked up without SwiftPM's `Bundle.module` (which
     /// stops the process when the bundle is missing): beside the app or executable, then in the source tree.
-    static func catalogData() -> Data? {
+    @_optimize(size) static func catalogData() -> Data? {
         let bundleNames = ["ReceptionKit_Conversation.bundle", "ReceptionKit_Conversation.resources"]
         var directories: [URL] = []
         if let resources = Bundle.main.resourceURL { directories.append(resources) }
@@ -155,7 +155,7 @@ final class TextCatalog: Sendable {
 /// CLDR cardinal plural categories of the catalog's languages, for whole numbers.
 enum PluralRules {
     /// The categories each language uses (the set its catalog entries must hold).
-    static func categories(language: String) -> [String] {
+    @_optimize(size) static func categories(language: String) -> [String] {
         switch base(language) {
         case "ja", "ko", "zh", "th", "vi", "id", "ms": ["other"]
         case "fr", "es", "it", "pt", "ca": ["one", "many", "other"]
@@ -169,7 +169,7 @@ enum PluralRules {
     }
 
     /// The category of `count` in `language`.
-    static func category(language: String, count: Int) -> String {
+    @_optimize(size) static func category(language: String, count: Int) -> String {
         let n = count.magnitude
         let mod10 = n % 10, mod100 = n % 100
         let million = n != 0 && n % 1_000_000 == 0
@@ -210,7 +210,7 @@ enum PluralRules {
         }
     }
 
-    private static func base(_ language: String) -> String {
+    @_optimize(size) private static func base(_ language: String) -> String {
         String(language.prefix { $0 != "-" }).lowercased()
     }
 }
@@ -218,7 +218,7 @@ enum PluralRules {
 /// Fills `%lld`, `%@` and their positional forms (`%1$lld`, `%2$@`) with already formatted arguments; `%%` is a
 /// percent sign. A placeholder without an argument is left as written.
 enum TextFormat {
-    static func fill(_ template: String, _ arguments: [String]) -> String {
+    @_optimize(size) static func fill(_ template: String, _ arguments: [String]) -> String {
         var result = ""
         var next = 0
         var rest = Substring(template)

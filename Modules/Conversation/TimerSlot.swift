@@ -9,7 +9,7 @@ struct TimerSlot: Sendable {
     var isArmed: Bool { task != nil }
 
     /// Starts the timer, cancelling the one that ran.
-    mutating func arm(
+    @_optimize(size) mutating func arm(
         after delay: Duration, on clock: any ReceptionClock, _ action: @escaping @Sendable () async -> Void
     ) {
         task?.cancel()
@@ -20,11 +20,11 @@ struct TimerSlot: Sendable {
     }
 
     /// Stops the timer; its action does not run.
-    mutating func cancel() {
+    @_optimize(size) mutating func cancel() {
         task?.cancel()
         task = nil
     }
 
     /// The timer fired: it is forgotten without being cancelled.
-    mutating func fired() { task = nil }
+    @_optimize(size) mutating func fired() { task = nil }
 }

@@ -36,53 +36,53 @@ struct Transcript: Sendable, Hashable {
     private(set) var conversationID: String?
 
     /// The position of the message with local ID `id`.
-    func index(of id: String) -> Int? { messages.firstIndex { $0.id == id } }
+    @_optimize(size) func index(of id: String) -> Int? { messages.firstIndex { $0.id == id } }
 
     /// The message with local ID `id`.
     subscript(id: String) -> StoredMessage? { index(of: id).map { messages[$0] } }
 
     /// The cached window at launch.
-    mutating func restore(_ window: [StoredMessage], hasConversation: Bool) {
+    @_optimize(size) mutating func restore(_ window: [StoredMessage], hasConversation: Bool) {
         messages = window
         self.hasConversation = hasConversation
     }
 
     /// What an answer said about the conversation: it exists (with `id`, when named) or not.
-    mutating func conversation(exists: Bool, id: String?) {
+    @_optimize(size) mutating func conversation(exists: Bool, id: String?) {
         hasConversation = exists
         conversationID = id
     }
 
     /// Spec 3.12: the stream answered `no_conversation`.
-    mutating func conversationGone() { hasConversation = false }
+    @_optimize(size) mutating func conversationGone() { hasConversation = false }
 
     /// A new own message (the outbox row exists).
-    mutating func append(_ message: StoredMessage) { messages.append(message) }
+    @_optimize(size) mutating func append(_ message: StoredMessage) { messages.append(message) }
 
     /// Removes an own message; returns it.
-    mutating func remove(_ id: String) -> StoredMessage? {
+    @_optimize(size) mutating func remove(_ id: String) -> StoredMessage? {
         guard let index = index(of: id) else { return nil }
         return messages.remove(at: index)
     }
 
     /// Sets the delivery flags of message `id`.
-    mutating func setDelivery(_ flags: DeliveryFlags, of id: String) {
+    @_optimize(size) mutating func setDelivery(_ flags: DeliveryFlags, of id: String) {
         if let index = index(of: id) { messages[index].delivery = flags }
     }
 
     /// Records an uploaded photo's attachment ID on message `id`.
-    mutating func appendAttachmentID(_ attachmentID: String, to id: String) {
+    @_optimize(size) mutating func appendAttachmentID(_ attachmentID: String, to id: String) {
         if let index = index(of: id) { messages[index].attachmentIds.append(attachmentID) }
     }
 
     /// Spec 3.8: the service refused the attachments; they are uploaded again.
-    mutating func clearAttachmentIDs(of id: String) {
+    @_optimize(size) mutating func clearAttachmentIDs(of id: String) {
         if let index = index(of: id) { messages[index].attachmentIds = [] }
     }
 
     /// Spec 3.15: a resolved attachment replaces the copy of every message that carries it (the dimensions the
     /// message had stay when the answer omits them); returns the changed messages.
-    mutating func replaceAttachment(_ attachment: Attachment) -> [StoredMessage] {
+    @_optimize(size) mutating func replaceAttachment(_ attachment: Attachment) -> [StoredMessage] {
         var changed: [StoredMessage] = []
         for index in messages.indices {
             guard let position = messages[index].attachments.firstIndex(where: { $0.id == attachment.id }) else { continue }
@@ -98,7 +98,7 @@ struct Transcript: Sendable, Hashable {
     }
 
     /// Spec 3.6: drops every confirmed message whose `seq` is not in `window`; returns whether any went.
-    mutating func keepOnly(_ window: Set<Int64>) -> Bool {
+    @_optimize(size) mutating func keepOnly(_ window: Set<Int64>) -> Bool {
         let before = messages.count
         messages.removeAll { message in message.seq.map { !window.contains($0) } ?? false }
         return messages.count != before
@@ -107,7 +107,7 @@ struct Transcript: Sendable, Hashable {
     /// Merges service messages (spec 7.10): an existing message with the same `seq`, or whose local ID or client
     /// ID equals the incoming client ID, is replaced in place keeping its local ID (and its local photos and saved
     /// IDs unless confirmed with attachments); otherwise the message is appended.
-    mutating func merge(_ incoming: [Message]) -> Merge {
+    @_optimize(size) mutating func merge(_ incoming: [Message]) -> Merge {
         var merge = Merge()
         for message in incoming {
             guard (1...Limits.maximumSafeSequence).contains(message.seq), !message.id.isEmpty else {
@@ -150,6 +150,7 @@ struct Transcript: Sendable, Hashable {
     /// The uploaded JPEGs of `local` that `confirmed` carries: matched by the attachment ID each upload's
     /// reservation gave (`attachmentIds[i]` is the ID of `images[i]`), never by position in the answer, so an
     /// attachment the service added, dropped or reordered gets no wrong bytes.
+    @_optimize(size)
     static func uploadedPhotos(of local: StoredMessage, confirmedAs confirmed: Message) -> [UploadedPhoto] {
         confirmed.attachments.compactMap { attachment in
             guard let index = local.attachmentIds.firstIndex(of: attachment.id), index < local.images.count else {
@@ -160,7 +161,7 @@ struct Transcript: Sendable, Hashable {
     }
 
     /// Spec 7.12: a chat reset starts an empty chat without a conversation.
-    mutating func reset() {
+    @_optimize(size) mutating func reset() {
         messages = []
         hasConversation = false
         conversationID = nil

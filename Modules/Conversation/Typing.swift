@@ -24,7 +24,7 @@ struct Typing: Sendable {
     /// The last report queued; the next one waits for it.
     private var tail: Task<Void, Never>?
 
-    init(clock: any ReceptionClock, report: @escaping Report) {
+    @_optimize(size) init(clock: any ReceptionClock, report: @escaping Report) {
         self.clock = clock
         self.report = report
     }
@@ -32,13 +32,13 @@ struct Typing: Sendable {
     // MARK: The agent's indicator
 
     /// A `typing` signal: shown, and hidden by `expired` unless another signal comes within 8 s.
-    mutating func agentStarted(expired: @escaping @Sendable () async -> Void) {
+    @_optimize(size) mutating func agentStarted(expired: @escaping @Sendable () async -> Void) {
         agentTyping = true
         agentTimer.arm(after: .seconds(8), on: clock, expired)
     }
 
     /// Hides the indicator; returns whether it was shown.
-    mutating func agentStopped() -> Bool {
+    @_optimize(size) mutating func agentStopped() -> Bool {
         agentTimer.cancel()
         guard agentTyping else { return false }
         agentTyping = false
@@ -49,7 +49,7 @@ struct Typing: Sendable {
 
     /// The draft changed while reports are allowed (a conversation exists, the chat is watched, sending is
     /// permitted) and it has text: reports `true` when 3 s passed since the last one, and re-arms the idle timer.
-    mutating func draftChanged(idle: @escaping @Sendable () async -> Void) {
+    @_optimize(size) mutating func draftChanged(idle: @escaping @Sendable () async -> Void) {
         let now = clock.uptime
         if trueSentAt.map({ now - $0 >= .seconds(3) }) ?? true {
             trueSentAt = now
@@ -60,7 +60,7 @@ struct Typing: Sendable {
     }
 
     /// Stops the idle timer and reports `false` when `true` went out before (and a conversation exists).
-    mutating func stop(hasConversation: Bool) {
+    @_optimize(size) mutating func stop(hasConversation: Bool) {
         idleTimer.cancel()
         guard trueSent, hasConversation else { return }
         trueSent = false
@@ -69,15 +69,15 @@ struct Typing: Sendable {
     }
 
     /// Spec 7.12: after a chat reset nothing was reported to the new chat.
-    mutating func chatReset() { trueSent = false }
+    @_optimize(size) mutating func chatReset() { trueSent = false }
 
     /// Stops both timers (the session ended); queued reports still go out.
-    mutating func cancelTimers() {
+    @_optimize(size) mutating func cancelTimers() {
         agentTimer.cancel()
         idleTimer.cancel()
     }
 
-    private mutating func enqueue(_ value: Bool) {
+    @_optimize(size) private mutating func enqueue(_ value: Bool) {
         let previous = tail
         let report = self.report
         tail = Task {

@@ -28,27 +28,27 @@ public struct ChatAnnouncements: Sendable, Hashable {
     private var banner: ConnectionBanner = .hidden
 
     /// The announcements of a chat screen that appears.
-    public init() {}
+    @_optimize(size) public init() {}
 
     /// The announcements of a chat that opened at `openedAt` (the time is no longer used: arrivals are told by
     /// the opening load's end).
     @available(*, deprecated, renamed: "init()")
-    public init(openedAt: Date) {}
+    @_optimize(size) public init(openedAt: Date) {}
 
     /// The screen shows `presentation` without announcing it (it appears again): its rows count as seen.
-    public mutating func seen(_ presentation: TranscriptPresentation) {
+    @_optimize(size) public mutating func seen(_ presentation: TranscriptPresentation) {
         record(presentation)
     }
 
     /// What to announce now that the screen shows `presentation`, in order: the banner, the new replies oldest
     /// first, then the typing line. Empty when nothing is new.
-    public mutating func announcements(for presentation: ChatPresentation) -> [String] {
+    @_optimize(size) public mutating func announcements(for presentation: ChatPresentation) -> [String] {
         announcements(for: presentation.transcript)
     }
 
     /// What to announce now that the screen shows `presentation` (the transcript part a screen lays out; the
     /// composer is never announced).
-    public mutating func announcements(for presentation: TranscriptPresentation) -> [String] {
+    @_optimize(size) public mutating func announcements(for presentation: TranscriptPresentation) -> [String] {
         defer { record(presentation) }
         guard started else { return [] }
         let typingNow = presentation.typingText != nil
@@ -63,7 +63,7 @@ public struct ChatAnnouncements: Sendable, Hashable {
     }
 
     /// Takes `presentation` as shown: its rows seen, its typing line and banner the last ones.
-    private mutating func record(_ presentation: TranscriptPresentation) {
+    @_optimize(size) private mutating func record(_ presentation: TranscriptPresentation) {
         started = true
         seenRows.formUnion(presentation.rows.map(\.id))
         typing = presentation.typingText != nil

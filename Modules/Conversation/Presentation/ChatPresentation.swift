@@ -54,7 +54,7 @@ public struct ChatPresentation: Sendable, Hashable {
     /// `appearance` enables them. `now` and `timeZone` word the timestamps ("14:05" today, else with the day).
     /// `availablePaywalls` are the paywall IDs an offer card can open now (none without a handler); `nil` when the
     /// caller does not know, which leaves every offer card enabled.
-    public init(
+    @_optimize(size) public init(
         messages: [ChatMessage], composer: ComposerState, banner: ConnectionBanner, agentTyping: Bool,
         team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone = .current,
         availablePaywalls: Set<String>? = nil
@@ -69,14 +69,14 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// A screen made of its two parts.
-    public init(transcript: TranscriptPresentation, composer: ComposerPresentation) {
+    @_optimize(size) public init(transcript: TranscriptPresentation, composer: ComposerPresentation) {
         self.transcript = transcript
         self.composer = composer
     }
 
     /// The transcript's rows for this state (what `init` builds; `ChatModel` keeps them and builds again only the
     /// rows that change).
-    static func rows(
+    @_optimize(size) static func rows(
         messages: [ChatMessage], team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date,
         timeZone: TimeZone, availablePaywalls: Set<String>?
     ) -> [MessageRow] {
@@ -99,7 +99,7 @@ public struct ChatPresentation: Sendable, Hashable {
         let wording: TimestampWording
         let availablePaywalls: Set<String>?
 
-        init(
+        @_optimize(size) init(
             team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone,
             availablePaywalls: Set<String>?
         ) {
@@ -122,6 +122,7 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// The place of `messages[index]`; `lastOwn` is the position of the last own message.
+    @_optimize(size)
     static func place(at index: Int, of messages: [ChatMessage], lastOwn: Int?, _ context: RowContext) -> RowPlace {
         let message = messages[index]
         let previous = index > 0 ? messages[index - 1] : nil
@@ -145,22 +146,24 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// A message that counts for spec 7.20's fade.
+    @_optimize(size)
     static func isText(_ message: ChatMessage) -> Bool { message.kind == .text && !message.text.isEmpty }
 
     /// Spec 7.24: messages group when sender, author and calendar minute match.
-    static func sameGroup(_ a: ChatMessage, _ b: ChatMessage) -> Bool {
+    @_optimize(size) static func sameGroup(_ a: ChatMessage, _ b: ChatMessage) -> Bool {
         a.sender.isIncoming == b.sender.isIncoming && a.authorId == b.authorId
             && minute(a.createdAt) == minute(b.createdAt)
     }
 
     /// The minute a date falls in (minutes start on the same instants in every time zone with whole-minute offsets).
-    private static func minute(_ date: Date) -> Int64 {
+    @_optimize(size) private static func minute(_ date: Date) -> Int64 {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite, abs(seconds) < 1e15 else { return 0 }
         return Int64((seconds / 60).rounded(.down))
     }
 
     /// The row of `messages[index]` at `place`.
+    @_optimize(size)
     static func row(at index: Int, of messages: [ChatMessage], place: RowPlace, _ context: RowContext) -> MessageRow {
         let message = messages[index]
         let profile = message.authorId.flatMap { context.profiles[$0] }
@@ -207,7 +210,7 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// Issue 50: the row's controls as their own elements, named for Voice Control.
-    static func controls(
+    @_optimize(size) static func controls(
         status: MessageRow.Status?, card: MessageRow.Card?, photos: [MessageRow.Photo], runs: [MessageRow.TextRun],
         texts: ChatTexts
     ) -> [MessageRow.Control] {
@@ -240,7 +243,7 @@ public struct ChatPresentation: Sendable, Hashable {
     /// The direction of the first scalar of `text` with a strong direction (issue 50: a message aligns by its own
     /// script). Right-to-left: Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and their presentation
     /// forms; any other letter reads left to right.
-    static func direction(of text: String) -> MessageRow.TextDirection? {
+    @_optimize(size) static func direction(of text: String) -> MessageRow.TextDirection? {
         let rightToLeft: [ClosedRange<UInt32>] = [
             0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF,
         ]
@@ -255,6 +258,7 @@ public struct ChatPresentation: Sendable, Hashable {
     /// Seed 001 "Sending status" with spec 7.24's grouping: a failure always shows, with Retry, a countdown with
     /// Cancel, or a disabled Retry; "Sending…" (once the pending indicator shows) and "Sent" only under the last
     /// own message; team replies have none.
+    @_optimize(size)
     static func status(of message: ChatMessage, isLastOwn: Bool, texts: ChatTexts) -> MessageRow.Status? {
         guard !message.sender.isIncoming, let label = texts.status(message.status) else { return nil }
         switch message.status {
@@ -298,7 +302,7 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// Confirmed attachments, else the local previews (spec 7.24's aspect ratios).
-    static func photos(of message: ChatMessage, texts: ChatTexts) -> [MessageRow.Photo] {
+    @_optimize(size) static func photos(of message: ChatMessage, texts: ChatTexts) -> [MessageRow.Photo] {
         if !message.attachments.isEmpty {
             let count = message.attachments.count
             return message.attachments.enumerated().map { index, attachment in
@@ -320,7 +324,7 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// Width over height, square when unknown, within 1/4…4.
-    static func aspectRatio(width: Int?, height: Int?) -> Double {
+    @_optimize(size) static func aspectRatio(width: Int?, height: Int?) -> Double {
         guard let width, let height, width > 0, height > 0 else { return 1 }
         return min(max(Double(width) / Double(height), 0.25), 4)
     }
@@ -328,7 +332,7 @@ public struct ChatPresentation: Sendable, Hashable {
     /// Seed 001: a review card with a link and a paywall card get a button; a review without a link shows its text
     /// alone. Spec 4.2: an offer whose paywall is not available now (or without a handler) is disabled and says
     /// "No longer available".
-    static func card(
+    @_optimize(size) static func card(
         of message: ChatMessage, texts: ChatTexts, availablePaywalls: Set<String>? = nil
     ) -> MessageRow.Card? {
         guard let title = texts.buttonTitle(for: message) else { return nil }
@@ -354,7 +358,7 @@ struct TimestampWording: Sendable {
     let calendar: Calendar
     let locale: Locale
 
-    init(now: Date, timeZone: TimeZone, language: String) {
+    @_optimize(size) init(now: Date, timeZone: TimeZone, language: String) {
         self.now = now
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -362,7 +366,7 @@ struct TimestampWording: Sendable {
         locale = Locale(identifier: language)
     }
 
-    func text(_ date: Date) -> String {
+    @_optimize(size) func text(_ date: Date) -> String {
         var style = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar,
                                      timeZone: calendar.timeZone)
         if !calendar.isDate(date, inSameDayAs: now) {
@@ -378,7 +382,7 @@ extension ChatModel {
     /// timestamps are worded against `now` in `timeZone`. It reads the composer too: a screen that lays out the
     /// transcript reads `transcriptPresentation` and lets its composer read `composerPresentation`, so typing
     /// invalidates only the composer.
-    public func presentation(
+    @_optimize(size) public func presentation(
         appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current,
         availablePaywalls: Set<String>? = nil
     ) -> ChatPresentation {
@@ -389,7 +393,7 @@ extension ChatModel {
     }
 
     /// What a chat screen shows before the SDK has a chat (not configured yet): the empty state in `texts`.
-    public nonisolated static func unconfiguredPresentation(
+    @_optimize(size) public nonisolated static func unconfiguredPresentation(
         texts: ChatTexts = .english, appearance: ChatAppearance
     ) -> ChatPresentation {
         ChatPresentation(

@@ -28,11 +28,11 @@ package enum LinkDetector {
     package static let openableSchemes: Set<String> = ["http", "https", "mailto", "tel"]
 
     /// The text cut into runs, each plain or a link, in order; their texts joined are `text`.
-    package static func runs(in text: String) -> [MessageRow.TextRun] {
+    @_optimize(size) package static func runs(in text: String) -> [MessageRow.TextRun] {
         let scalars = Array(text.unicodeScalars)
         var runs: [MessageRow.TextRun] = []
         var position = 0
-        func piece(_ range: Range<Int>) -> String {
+        @_optimize(size) func piece(_ range: Range<Int>) -> String {
             var view = String.UnicodeScalarView()
             view.append(contentsOf: scalars[range])
             return String(view)
@@ -51,21 +51,21 @@ package enum LinkDetector {
     }
 
     /// The links of `text`, in order, never overlapping.
-    package static func matches(in text: String) -> [Match] { matches(in: Array(text.unicodeScalars)) }
+    @_optimize(size) package static func matches(in text: String) -> [Match] { matches(in: Array(text.unicodeScalars)) }
 
-    static func matches(in scalars: [Unicode.Scalar]) -> [Match] {
+    @_optimize(size) static func matches(in scalars: [Unicode.Scalar]) -> [Match] {
         var examined = 0
         return matches(in: scalars, examined: &examined)
     }
 
     /// How many scalars the web-link scans look at for `text` (the tests' measure that the scan stays linear).
-    package static func scalarsExamined(in text: String) -> Int {
+    @_optimize(size) package static func scalarsExamined(in text: String) -> Int {
         var examined = 0
         _ = matches(in: Array(text.unicodeScalars), examined: &examined)
         return examined
     }
 
-    private static func matches(in scalars: [Unicode.Scalar], examined: inout Int) -> [Match] {
+    @_optimize(size) private static func matches(in scalars: [Unicode.Scalar], examined: inout Int) -> [Match] {
         var found: [Match] = []
         var index = 0
         var floor = 0  // nothing before this belongs to a new match
@@ -99,6 +99,7 @@ package enum LinkDetector {
         (Array("www.".unicodeScalars), true),
     ]
 
+    @_optimize(size)
     private static func webLink(_ scalars: [Unicode.Scalar], at start: Int, examined: inout Int) -> Match? {
         guard let prefix = webPrefixes.first(where: { hasPrefix(scalars, at: start, $0.text) }) else { return nil }
         // The host first: at least one letter or digit, and for `www.` a dot-separated name after it. A refused
@@ -135,7 +136,7 @@ package enum LinkDetector {
     private static let addressPunctuation = Set("/#%&@".unicodeScalars)
 
     /// Whether `scalar` may be part of a web address as people write them (letters of any script included).
-    private static func isURLScalar(_ scalar: Unicode.Scalar) -> Bool {
+    @_optimize(size) private static func isURLScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.properties.isWhitespace { return false }
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
@@ -148,7 +149,7 @@ package enum LinkDetector {
 
     /// `end` moved back past trailing punctuation that ends the sentence rather than the link; a closing bracket
     /// stays when the link opened one.
-    private static func trimmedEnd(_ scalars: [Unicode.Scalar], start: Int, end: Int) -> Int {
+    @_optimize(size) private static func trimmedEnd(_ scalars: [Unicode.Scalar], start: Int, end: Int) -> Int {
         var end = end
         let pairs: [Unicode.Scalar: Unicode.Scalar] = [")": "(", "]": "[", "}": "{"]
         // Brackets opened minus closed within the link, per kind, kept up to date as the end moves back.
@@ -171,7 +172,7 @@ package enum LinkDetector {
         return end
     }
 
-    private static func isTrailingPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+    @_optimize(size) private static func isTrailingPunctuation(_ scalar: Unicode.Scalar) -> Bool {
         if sentenceEnders.contains(scalar) { return true }
         switch scalar.properties.generalCategory {
         case .otherPunctuation, .finalPunctuation, .initialPunctuation, .closePunctuation, .openPunctuation:
@@ -184,6 +185,7 @@ package enum LinkDetector {
 
     // MARK: E-mail addresses
 
+    @_optimize(size)
     private static func emailAddress(_ scalars: [Unicode.Scalar], at atSign: Int, floor: Int) -> Match? {
         var start = atSign
         while start > floor, atSign - start < 64, isLocalPartScalar(scalars[start - 1]) { start -= 1 }
@@ -199,7 +201,7 @@ package enum LinkDetector {
         return Match(range: start..<end, url: url)
     }
 
-    private static func isLocalPartScalar(_ scalar: Unicode.Scalar) -> Bool {
+    @_optimize(size) private static func isLocalPartScalar(_ scalar: Unicode.Scalar) -> Bool {
         // ASCII only: a letter of another script before an address is the word it is written after.
         scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
             || "._%+-".unicodeScalars.contains(scalar)
@@ -207,7 +209,7 @@ package enum LinkDetector {
 
     /// The end of a domain name starting at `start`: two labels or more, the last of at least two letters, at most
     /// 253 characters; `nil` when there is none.
-    private static func domainEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+    @_optimize(size) private static func domainEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
         var index = start
         var labels: [Range<Int>] = []
         var labelStart = start
@@ -236,7 +238,7 @@ package enum LinkDetector {
 
     // MARK: Phone numbers
 
-    private static func phoneNumber(_ scalars: [Unicode.Scalar], at start: Int) -> Match? {
+    @_optimize(size) private static func phoneNumber(_ scalars: [Unicode.Scalar], at start: Int) -> Match? {
         let first = scalars[start]
         guard first == "+" || first == "(" || isDigit(first) else { return nil }
         // Not the tail of an identifier, an amount or a path ("#1234567", "v2.1", "/1234567").
@@ -296,7 +298,7 @@ package enum LinkDetector {
     }
 
     /// Dates (2026-12-05, 05.12.2026; 12/05/2026 never gets here), dotted versions, decimals and addresses.
-    private static func looksLikeDateOrVersion(groups: [Int], separators: [Unicode.Scalar]) -> Bool {
+    @_optimize(size) private static func looksLikeDateOrVersion(groups: [Int], separators: [Unicode.Scalar]) -> Bool {
         // "1 500 000", "12 345 678": an amount or an ID grouped in thousands.
         let spaced = separators.allSatisfy { $0 == " " || $0 == "\u{00A0}" }
         if spaced, (1...3).contains(groups[0]), groups.dropFirst().allSatisfy({ $0 == 3 }) { return true }
@@ -314,12 +316,13 @@ package enum LinkDetector {
 
     // MARK: Scalars
 
-    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+    @_optimize(size) private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
 
-    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    @_optimize(size) private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "_"
     }
 
+    @_optimize(size)
     private static func hasPrefix(_ scalars: [Unicode.Scalar], at start: Int, _ prefix: [Unicode.Scalar]) -> Bool {
         guard start + prefix.count <= scalars.count else { return false }
         for (offset, expected) in prefix.enumerated() where lowercased(scalars[start + offset]) != expected {
@@ -328,14 +331,14 @@ package enum LinkDetector {
         return true
     }
 
-    private static func lowercased(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    @_optimize(size) private static func lowercased(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar
     }
 
     /// The characters a URL may hold as they are; every other one is written as UTF-8 percent escapes.
     private static let urlSafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%".unicodeScalars)
 
-    private static func appendEncoded(_ scalar: Unicode.Scalar, to address: inout String) {
+    @_optimize(size) private static func appendEncoded(_ scalar: Unicode.Scalar, to address: inout String) {
         if urlSafe.contains(scalar) {
             address.unicodeScalars.append(scalar)
             return

@@ -37,7 +37,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var accessibilityLabel: String
 
         /// The `id` of the photo at `index` of its row.
-        static func id(at index: Int) -> String { "photo-\(index)" }
+        @_optimize(size) static func id(at index: Int) -> String { "photo-\(index)" }
 
         /// Whether it is a confirmed attachment (it opens the viewer).
         public var isConfirmed: Bool {
@@ -301,7 +301,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     }
 
     /// A row; `ChatPresentation` makes every row a screen shows.
-    init(
+    @_optimize(size) init(
         id: String, side: Side, text: String?, textRuns: [TextRun] = [], textDirection: TextDirection? = nil,
         isTextSelectable: Bool, timestamp: Date?, timestampText: String?, createdAt: Date, startsGroup: Bool,
         endsGroup: Bool, author: Author?, reservesAvatarColumn: Bool, photos: [Photo], uploadProgress: Double?,

@@ -19,13 +19,13 @@ package enum TilePhase<Image> {
 
     /// The tile left the screen: a loaded image is let go (the cache keeps it while it has room); a failure is
     /// remembered, so the tile does not retry by itself when it returns.
-    package mutating func leftScreen() {
+    @_optimize(size) package mutating func leftScreen() {
         if case .loaded = self { self = .loading }
     }
 
     /// A load finished: kept only while the tile is on screen (a load that ends after the tile scrolled away would
     /// hold the image again).
-    package mutating func loadFinished(_ phase: TilePhase<Image>, onScreen: Bool) {
+    @_optimize(size) package mutating func loadFinished(_ phase: TilePhase<Image>, onScreen: Bool) {
         guard onScreen else { return }
         self = phase
     }

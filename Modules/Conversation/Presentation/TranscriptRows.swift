@@ -12,7 +12,7 @@ package final class RowSlot: Identifiable {
     /// The row as it shows now.
     package internal(set) var row: MessageRow
 
-    init(_ row: MessageRow) {
+    @_optimize(size) init(_ row: MessageRow) {
         id = row.id
         self.row = row
     }
@@ -49,7 +49,7 @@ struct RowMemo {
 
     /// Builds every row of `messages` into `slots`, keeping the slot of a row that stays in its place. Returns
     /// whether `slots` changed (rows came, went or moved).
-    mutating func rebuild(_ messages: [ChatMessage], slots: inout [RowSlot]) -> Bool {
+    @_optimize(size) mutating func rebuild(_ messages: [ChatMessage], slots: inout [RowSlot]) -> Bool {
         lastOwn = messages.lastIndex { !$0.sender.isIncoming }
         places = messages.indices.map { ChatPresentation.place(at: $0, of: messages, lastOwn: lastOwn, context) }
         flatRows = nil
@@ -71,6 +71,7 @@ struct RowMemo {
 
     /// Builds again the rows `change` names, the new ones, and every neighbour whose place moved with them;
     /// `slots` changes from `change.kept` on only. Returns how many rows were built.
+    @_optimize(size)
     mutating func update(_ messages: [ChatMessage], _ change: TranscriptChange, slots: inout [RowSlot]) -> Int {
         let count = messages.count
         let kept = min(change.kept, slots.count, count, places.count)
