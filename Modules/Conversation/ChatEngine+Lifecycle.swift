@@ -23,7 +23,8 @@ extension ChatEngine {
 
     /// The app's lifecycle changed (spec 7.2): becoming active resets transient budgets and resumes a visible
     /// chat; leaving the foreground pauses streaming and automatic resends.
-    @_optimize(size) public func setAppState(_ state: AppLifecycleState) {
+    // Never inlined: the monitor task calls it from a closure, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) public func setAppState(_ state: AppLifecycleState) {
         guard !isShutDown, started else { return }
         let active = state == .active
         guard active != appActive else { return }
@@ -43,7 +44,8 @@ extension ChatEngine {
     }
 
     /// The network path appeared or went away (spec 7.10, 7.18).
-    @_optimize(size) public func setNetworkAvailable(_ available: Bool) {
+    // Never inlined: the monitor task calls it from a closure, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) public func setNetworkAvailable(_ available: Bool) {
         guard !isShutDown, available != pathAvailable else { return }
         pathAvailable = available
         if available {

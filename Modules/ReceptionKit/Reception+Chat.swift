@@ -149,7 +149,8 @@ extension Reception {
     }
 
     /// Tell ReceptionKit the app became active (when no lifecycle monitor is configured).
-    @_optimize(size) public func appDidBecomeActive() {
+    // Never inlined: the monitor task calls it from a closure, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) public func appDidBecomeActive() {
         guard !foreground.isActive else { return }
         foreground.isActive = true
         guard let session else { return }
@@ -167,7 +168,8 @@ extension Reception {
     }
 
     /// Tell ReceptionKit the app went to the background (when no lifecycle monitor is configured).
-    @_optimize(size) public func appDidEnterBackground() {
+    // Never inlined: the monitor task calls it from a closure, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) public func appDidEnterBackground() {
         guard foreground.isActive else { return }
         foreground.isActive = false
         // Spec 7.15: the revocation queue pauses in the background (after the request in flight).

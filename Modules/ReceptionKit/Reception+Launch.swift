@@ -3,8 +3,9 @@ import Identity
 import ReceptionCore
 
 /// What a launch's preparation read off the main actor: the data folder's preferences and scopes, the pending
-/// identity, the session's open store and its state, and the cached published appearance.
-struct PreparedLaunch: Sendable {
+/// identity, the session's open store and its state, and the cached published appearance. A class: it is handed
+/// over once and never copied, and as a struct its copy, move and destroy functions cost the app 5 kB.
+final class PreparedLaunch: Sendable {
     let preferences: FilePreferences
     let namespaces: StorageNamespaces
     /// The current session scope (spec 7.1 steps 4–5).
@@ -16,12 +17,33 @@ struct PreparedLaunch: Sendable {
     let session: OpenedSessionStore
     let appearanceCache: AppearanceCache
     let cachedAppearance: RemoteAppearance?
+
+    @_optimize(size) init(
+        preferences: FilePreferences, namespaces: StorageNamespaces, scope: StorageScope, retired: [StorageScope]?,
+        stager: IdentityStager, session: OpenedSessionStore, appearanceCache: AppearanceCache,
+        cachedAppearance: RemoteAppearance?
+    ) {
+        self.preferences = preferences
+        self.namespaces = namespaces
+        self.scope = scope
+        self.retired = retired
+        self.stager = stager
+        self.session = session
+        self.appearanceCache = appearanceCache
+        self.cachedAppearance = cachedAppearance
+    }
 }
 
-/// A session's store, open, with the state it held when opened.
-struct OpenedSessionStore: Sendable {
+/// A session's store, open, with the state it held when opened. A class, like `PreparedLaunch`: handed over, never
+/// copied.
+final class OpenedSessionStore: Sendable {
     let store: SessionStore
     let state: SessionState
+
+    @_optimize(size) init(store: SessionStore, state: SessionState) {
+        self.store = store
+        self.state = state
+    }
 }
 
 extension Reception {
@@ -154,7 +176,8 @@ extension Reception {
     /// meanwhile run in order, then the waiters resume. A preparation that a later configure replaced builds nothing
     /// (its record of a missed rotation stays for the next launch); if a logout was kept for it, its storage is
     /// signed out all the same (`signOutReplaced`).
-    @_optimize(size) private func finishLaunch(
+    // Never inlined: the launch task calls it from a closure, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) private func finishLaunch(
         _ prepared: PreparedLaunch, appID: String, configuration: ReceptionConfiguration, generation: Int
     ) {
         guard let kept = launch.finish(generation: generation) else {

@@ -19,7 +19,7 @@ import Foundation
 /// microseconds.
 package enum LinkDetector {
     /// One detected link: where it is, in Unicode scalar offsets of the text, and what it opens.
-    package struct Match: Sendable, Hashable {
+    package struct Match: Sendable, Equatable {
         package var range: Range<Int>
         package var url: URL
     }

@@ -19,9 +19,30 @@ public struct CooldownWait: Sendable, Hashable {
 /// The server-imposed waits of one session (spec 6.3), shared by the transport that records them and the chat
 /// engine that shows them. Persisted through `save` on every change; survives relaunch and chat reset, not logout.
 public final class CooldownBook: Sendable {
+    /// At most one wait per scope, and there are five scopes: a short list searched in order, not a dictionary
+    /// (each dictionary of a new key and value type costs an app about 4 kB of specialised code).
     private struct State {
-        var entries: [RetryScope: StoredCooldown]
-        var changes: [RetryScope: Int] = [:]
+        var entries: [StoredCooldown]
+        var changes = [Int](repeating: 0, count: RetryScope.allCases.count)
+
+        func entry(_ scope: RetryScope) -> StoredCooldown? { entries.first { $0.scope == scope } }
+
+        /// Replaces the wait of `cooldown`'s scope, or adds it.
+        mutating func set(_ cooldown: StoredCooldown) {
+            if let index = entries.firstIndex(where: { $0.scope == cooldown.scope }) {
+                entries[index] = cooldown
+            } else {
+                entries.append(cooldown)
+            }
+        }
+
+        mutating func count(_ scope: RetryScope) {
+            if let index = RetryScope.allCases.firstIndex(of: scope) { changes[index] += 1 }
+        }
+
+        func changeCount(_ scope: RetryScope) -> Int {
+            RetryScope.allCases.firstIndex(of: scope).map { changes[$0] } ?? 0
+        }
     }
 
     /// A wait longer than this needs a manual retry (spec 7.8.5).
@@ -33,14 +54,14 @@ public final class CooldownBook: Sendable {
     /// A book starting from `stored` waits (clamped to one day from `now`, expired ones pruned), calling `save`
     /// with the whole set after every change.
     public init(stored: [StoredCooldown] = [], now: Date, save: @escaping @Sendable ([StoredCooldown]) -> Void = { _ in }) {
-        var entries: [RetryScope: StoredCooldown] = [:]
+        var state = State(entries: [])
         for cooldown in stored where cooldown.until > now {
             var clamped = cooldown
             clamped.until = min(cooldown.until, now.addingTimeInterval(Double(Limits.maximumRetryAfterSeconds)))
-            if let existing = entries[cooldown.scope], existing.until >= clamped.until { continue }
-            entries[cooldown.scope] = clamped
+            if let existing = state.entry(cooldown.scope), existing.until >= clamped.until { continue }
+            state.set(clamped)
         }
-        self.state = Locked(State(entries: entries))
+        self.state = Locked(state)
         self.save = save
     }
 
@@ -50,12 +71,11 @@ public final class CooldownBook: Sendable {
     @discardableResult
     public func record(scope: RetryScope, seconds: Int, now: Date) -> Bool {
         let snapshot: [StoredCooldown]? = state.withLock { state in
-            state.changes[scope, default: 0] += 1
+            state.count(scope)
             prune(&state, now: now)
             let until = now.addingTimeInterval(Double(seconds))
-            if let existing = state.entries[scope], until.timeIntervalSince(existing.until) <= 1 { return nil }
-            state.entries[scope] = StoredCooldown(
-                scope: scope, until: until, automatic: seconds <= Self.automaticLimitSeconds)
+            if let existing = state.entry(scope), until.timeIntervalSince(existing.until) <= 1 { return nil }
+            state.set(StoredCooldown(scope: scope, until: until, automatic: seconds <= Self.automaticLimitSeconds))
             return sorted(state)
         }
         guard let snapshot else { return false }
@@ -68,10 +88,9 @@ public final class CooldownBook: Sendable {
     public func applyRecheck(scope: RetryScope, seconds: Int, now: Date) {
         let snapshot: [StoredCooldown] = state.withLock { state in
             if seconds <= 0 {
-                state.entries[scope] = nil
+                state.entries.removeAll { $0.scope == scope }
             } else {
-                state.entries[scope] = StoredCooldown(
-                    scope: scope, until: now.addingTimeInterval(Double(seconds)), automatic: false)
+                state.set(StoredCooldown(scope: scope, until: now.addingTimeInterval(Double(seconds)), automatic: false))
             }
             return sorted(state)
         }
@@ -83,7 +102,7 @@ public final class CooldownBook: Sendable {
         let wanted = Set(scopes)
         return state.withLock { state in
             clamp(&state, now: now)
-            let active = state.entries.values.filter { wanted.contains($0.scope) && $0.until > now }
+            let active = state.entries.filter { wanted.contains($0.scope) && $0.until > now }
             guard let latest = active.max(by: { $0.until < $1.until }) else { return nil }
             let remaining = latest.until.timeIntervalSince(now)
             return CooldownWait(
@@ -94,7 +113,7 @@ public final class CooldownBook: Sendable {
 
     /// How many rejections were reported for `scope` so far (spec 6.3.6 rule 4: an answer to a recheck is ignored
     /// for a scope whose counter moved while it was in flight).
-    public func changeCount(of scope: RetryScope) -> Int { state.withLock { $0.changes[scope, default: 0] } }
+    public func changeCount(of scope: RetryScope) -> Int { state.withLock { $0.changeCount(scope) } }
 
     /// Every active wait at `now`, for the one timer that announces the nearest end.
     public func active(now: Date) -> [StoredCooldown] {
@@ -114,19 +133,19 @@ public final class CooldownBook: Sendable {
     }
 
     private func prune(_ state: inout State, now: Date) {
-        state.entries = state.entries.filter { $0.value.until > now }
+        state.entries.removeAll { $0.until <= now }
     }
 
     /// Spec 6.3.4: a deadline more than a day ahead (the clock was set back) is reduced to one day from now.
     private func clamp(_ state: inout State, now: Date) {
         let limit = now.addingTimeInterval(Double(Limits.maximumRetryAfterSeconds))
-        for (scope, entry) in state.entries where entry.until > limit {
-            state.entries[scope]?.until = limit
+        for index in state.entries.indices where state.entries[index].until > limit {
+            state.entries[index].until = limit
         }
         prune(&state, now: now)
     }
 
     private func sorted(_ state: State) -> [StoredCooldown] {
-        state.entries.values.sorted { $0.scope.rawValue < $1.scope.rawValue }
+        state.entries.sorted { $0.scope.rawValue < $1.scope.rawValue }
     }
 }

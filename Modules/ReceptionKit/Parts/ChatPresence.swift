@@ -39,7 +39,7 @@ package protocol ChatSheetPresenting: AnyObject {
 }
 
 /// What the presenter reports of the window scene the sheet is in (issue 50, iPad windows).
-package struct ChatSheetScene: Sendable, Hashable {
+package struct ChatSheetScene: Sendable, Equatable {
     /// The sheet's scene is in the foreground (active or not).
     package var isForeground: Bool
     /// Another connected scene of the app is in the foreground: the app stays in front without this window.
@@ -68,7 +68,7 @@ package final class HostScreen {
 }
 
 /// How a wait for a refusing transition ended (`ChatSheetPresenting.waitForTransition`).
-package enum ChatSheetTransitionEnd: Sendable, Hashable {
+package enum ChatSheetTransitionEnd: Sendable, Equatable {
     /// The transition ended: ask again.
     case ended
     /// It did not end within the bound: it counts as one more refusal (`ChatPresence.maximumRefusals`), and the
@@ -101,7 +101,7 @@ package final class ChatSheetTransitionWait {
 }
 
 /// The presenter's answer to one `presentChat` call.
-package enum ChatSheetAnswer: Sendable, Hashable {
+package enum ChatSheetAnswer: Sendable, Equatable {
     /// The sheet is on screen.
     case presented
     /// No window can show it yet.
@@ -345,7 +345,7 @@ struct ChatPresence: Sendable, Equatable {
 /// one the person is using. Decided outside UIKit from each scene's facts, so it is tested on Linux.
 package enum ChatSceneChoice {
     /// What the presenter knows of one connected window scene.
-    package struct Scene: Sendable, Hashable {
+    package struct Scene: Sendable, Equatable {
         /// The scene is in the foreground and receiving events.
         package var isForegroundActive: Bool
         /// It has a window with a root view controller to present from.
@@ -381,7 +381,7 @@ package enum ChatSceneChoice {
 /// controller yet. Presenting from such a window would fail, or answer "no window" for a scene that has one.
 package enum ChatWindowChoice {
     /// What the presenter knows of one window of the scene.
-    package struct Window: Sendable, Hashable {
+    package struct Window: Sendable, Equatable {
         /// It has a root view controller to present from.
         package var hasRootViewController: Bool
         /// It is shown (`isHidden` is false).
@@ -415,7 +415,7 @@ package enum ChatWindowChoice {
 /// until it is really gone. Decided outside UIKit from the controllers' facts, so it is tested on Linux.
 package enum ChatSheetDismissal {
     /// What the presenter knows of the sheet and the controller presenting it.
-    package struct Facts: Sendable, Hashable {
+    package struct Facts: Sendable, Equatable {
         /// UIKit still has the sheet presented (it has a presenting view controller).
         package var isPresented: Bool
         /// The sheet is already going: the person's swipe-down, or a dismissal in progress.
@@ -440,7 +440,7 @@ package enum ChatSheetDismissal {
     }
 
     /// What to do now.
-    package enum Step: Sendable, Hashable {
+    package enum Step: Sendable, Equatable {
         /// Gone already: stop tracking it.
         case forget
         /// The person is swiping it away: follow the swipe; dismiss again if it is cancelled.

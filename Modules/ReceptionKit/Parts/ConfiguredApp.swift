@@ -7,8 +7,9 @@ import Unread
 /// What one accepted `configure(appId:)` established, owned as a whole: the configuration and App ID and the service
 /// endpoint, recorded by `configure` itself, and the parts built once the launch's storage is prepared (`parts`,
 /// `nil` until then; `LaunchState`). Only `configure` replaces it and only the launch's finish sets its parts;
-/// everything else reads it through the facade.
-struct ConfiguredApp {
+/// everything else reads it through the facade. A class: it is never copied, and as a struct holding the whole
+/// configuration its copy, move and destroy functions cost the app 7 kB (Docs/Footprint.md).
+final class ConfiguredApp {
     /// The parts the host passed (or the defaults).
     let configuration: ReceptionConfiguration
     /// The accepted App ID.
@@ -17,6 +18,12 @@ struct ConfiguredApp {
     let endpoint: ServiceEndpoint
     /// What the launch built from the data folder; `nil` while it is being prepared.
     var parts: ConfiguredParts?
+
+    @_optimize(size) init(configuration: ReceptionConfiguration, appID: String, endpoint: ServiceEndpoint) {
+        self.configuration = configuration
+        self.appID = appID
+        self.endpoint = endpoint
+    }
 }
 
 /// The parts of a configuration that live as long as it does (sessions come and go under them), built when the

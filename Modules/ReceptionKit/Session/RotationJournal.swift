@@ -11,7 +11,7 @@ import ReceptionCore
 /// Owned by `StorageNamespaces`, which has one user at a time, so its read-modify-writes never interleave.
 package struct RotationJournal: Sendable {
     /// The rotations of one App ID the file may not hold.
-    package struct Entry: Codable, Hashable, Sendable {
+    package struct Entry: Codable, Equatable, Sendable {
         /// Generations that must never be current again.
         package var retired: [String]
         /// The generation that replaced them.

@@ -29,7 +29,7 @@
         @State private var attempt = 0
 
         /// What one load is for: a new key or attempt starts a new one.
-        private struct LoadRequest: Hashable {
+        private struct LoadRequest: Equatable {
             var key: PhotoKey
             var attempt: Int
         }

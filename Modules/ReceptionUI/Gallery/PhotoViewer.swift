@@ -20,7 +20,7 @@
         /// The viewer's image is never decoded beyond this many pixels on its longest side.
         static let maximumPixelSize = 4096
 
-        private struct LoadRequest: Hashable {
+        private struct LoadRequest: Equatable {
             var maxPixelSize: Int
             var attempt: Int
         }
