@@ -12,28 +12,28 @@ extension ReceptionError {
         public let rawValue: String
 
         /// The code `rawValue`, known here or not.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        @_optimize(size) public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The code `rawValue`, known here or not.
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        @_optimize(size) public init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The raw string.
         public var description: String { rawValue }
 
         /// Whether `code` holds exactly the raw string of `known` (`nil` never does).
-        public static func == (code: String?, known: Code) -> Bool { code == known.rawValue }
+        @_optimize(size) public static func == (code: String?, known: Code) -> Bool { code == known.rawValue }
 
         /// Whether `known`'s raw string is exactly `code` (`nil` never is).
-        public static func == (known: Code, code: String?) -> Bool { code == known.rawValue }
+        @_optimize(size) public static func == (known: Code, code: String?) -> Bool { code == known.rawValue }
 
         /// Whether `code` differs from the raw string of `known`.
-        public static func != (code: String?, known: Code) -> Bool { code != known.rawValue }
+        @_optimize(size) public static func != (code: String?, known: Code) -> Bool { code != known.rawValue }
 
         /// Whether `known`'s raw string differs from `code`.
-        public static func != (known: Code, code: String?) -> Bool { code != known.rawValue }
+        @_optimize(size) public static func != (known: Code, code: String?) -> Bool { code != known.rawValue }
 
         /// Lets `case ReceptionError.Code.blocked:` match a `String` code in a `switch`.
-        public static func ~= (known: Code, code: String) -> Bool { code == known.rawValue }
+        @_optimize(size) public static func ~= (known: Code, code: String) -> Bool { code == known.rawValue }
 
         // MARK: Client codes (spec 5.4)
 

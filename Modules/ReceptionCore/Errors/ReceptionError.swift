@@ -34,7 +34,7 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// Makes an error; only `code` and `status` take part in equality.
-    public init(
+    @_optimize(size) public init(
         code: String, status: Int = 0, retryAfter: Int? = nil, retryScope: RetryScope? = nil,
         transportCode: Int? = nil, resetRevision: Int? = nil
     ) {
@@ -45,7 +45,7 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Makes an error with one of the codes of `ReceptionError.Code`; only `code` and `status` take part in
     /// equality.
-    public init(
+    @_optimize(size) public init(
         code: Code, status: Int = 0, retryAfter: Int? = nil, retryScope: RetryScope? = nil,
         transportCode: Int? = nil, resetRevision: Int? = nil
     ) {
@@ -55,11 +55,11 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// Equal when `code` (the exact string) and `status` are equal; the details are ignored.
-    public static func == (lhs: ReceptionError, rhs: ReceptionError) -> Bool {
+    @_optimize(size) public static func == (lhs: ReceptionError, rhs: ReceptionError) -> Bool {
         lhs.code == rhs.code && lhs.status == rhs.status
     }
 
-    public func hash(into hasher: inout Hasher) {
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(status)
     }
@@ -84,7 +84,7 @@ extension ReceptionError {
     }
 
     /// A transport failure without an HTTP response (spec 5.4).
-    public static func connectionFailed(transportCode: Int? = nil) -> ReceptionError {
+    @_optimize(size) public static func connectionFailed(transportCode: Int? = nil) -> ReceptionError {
         ReceptionError(code: Code.connectionFailed, status: 0, transportCode: transportCode)
     }
 
@@ -95,12 +95,12 @@ extension ReceptionError {
     public static let secureStorageUnavailable = ReceptionError(code: Code.secureStorageUnavailable)
 
     /// A response that could not be interpreted.
-    public static func invalidResponse(status: Int = 0) -> ReceptionError {
+    @_optimize(size) public static func invalidResponse(status: Int = 0) -> ReceptionError {
         ReceptionError(code: Code.invalidResponse, status: status)
     }
 
     /// A request held locally by a cooldown (spec 6.3); costs no retry attempt.
-    public static func cooldown(retryAfter: Int, scope: RetryScope) -> ReceptionError {
+    @_optimize(size) public static func cooldown(retryAfter: Int, scope: RetryScope) -> ReceptionError {
         ReceptionError(code: Code.cooldown, status: 0, retryAfter: max(1, retryAfter), retryScope: scope)
     }
 

@@ -7,11 +7,11 @@ import Foundation
 /// Foundation implementations, and a date that does not parse must fail the response (`invalid_date`).
 public enum InternetDate {
     /// The date in `text`, or `nil` when it is not an RFC 3339 date-time.
-    public static func parse(_ text: some StringProtocol) -> Date? {
+    @_optimize(size) public static func parse(_ text: some StringProtocol) -> Date? {
         let b = Array(text.utf8)
         // yyyy-mm-ddThh:mm:ss is 19 characters; then optional fraction; then Z or ±hh:mm.
         guard b.count >= 20 else { return nil }
-        func digits(_ start: Int, _ count: Int) -> Int? {
+        @_optimize(size) func digits(_ start: Int, _ count: Int) -> Int? {
             var value = 0
             for i in start..<(start + count) {
                 let d = Int(b[i]) - 48
@@ -70,7 +70,7 @@ public enum InternetDate {
 
     /// `date` in UTC with millisecond precision, the form the emulator and the caches write
     /// (`2026-09-25T10:00:00.000Z`).
-    public static func format(_ date: Date) -> String {
+    @_optimize(size) public static func format(_ date: Date) -> String {
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let millisecond = Int(((totalMilliseconds % 1000) + 1000) % 1000)
         let totalSeconds = (totalMilliseconds - Int64(millisecond)) / 1000
@@ -78,7 +78,7 @@ public enum InternetDate {
         var secondOfDay = Int(totalSeconds % 86_400)
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
         let (year, month, day) = civilFromDays(days)
-        func pad(_ value: Int, _ width: Int) -> String {
+        @_optimize(size) func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
@@ -86,9 +86,10 @@ public enum InternetDate {
             + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millisecond, 3))Z"
     }
 
+    @_optimize(size)
     private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    @_optimize(size) private static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -97,7 +98,7 @@ public enum InternetDate {
     }
 
     // Days since 1970-01-01 in the proleptic Gregorian calendar (the era-based civil-date algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    @_optimize(size) private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -106,7 +107,7 @@ public enum InternetDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    @_optimize(size) private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

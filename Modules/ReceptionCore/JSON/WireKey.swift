@@ -4,8 +4,8 @@
 package struct WireKey: CodingKey, ExpressibleByStringLiteral {
     package let stringValue: String
 
-    package init(stringLiteral name: String) { stringValue = name }
-    package init?(stringValue: String) { self.stringValue = stringValue }
-    package init?(intValue: Int) { nil }
+    @_optimize(size) package init(stringLiteral name: String) { stringValue = name }
+    @_optimize(size) package init?(stringValue: String) { self.stringValue = stringValue }
+    @_optimize(size) package init?(intValue: Int) { nil }
     package var intValue: Int? { nil }
 }

@@ -8,19 +8,19 @@ public struct UTF16Limit: Sendable, Hashable {
     public let allowed: ClosedRange<Int>
 
     /// A limit of `allowed` UTF-16 units.
-    public init(_ allowed: ClosedRange<Int>) { self.allowed = allowed }
+    @_optimize(size) public init(_ allowed: ClosedRange<Int>) { self.allowed = allowed }
 
     /// A limit of at most `maximum` units (empty allowed).
-    public init(atMost maximum: Int) { self.allowed = 0...maximum }
+    @_optimize(size) public init(atMost maximum: Int) { self.allowed = 0...maximum }
 
     /// The largest length allowed.
     public var maximum: Int { allowed.upperBound }
 
     /// Whether `text` has an allowed length.
-    public func admits(_ text: some StringProtocol) -> Bool { allowed.contains(text.utf16.count) }
+    @_optimize(size) public func admits(_ text: some StringProtocol) -> Bool { allowed.contains(text.utf16.count) }
 
     /// `text` when admitted, otherwise `nil` (values are dropped, never truncated: spec 7.14.1).
-    public func admitted<S: StringProtocol>(_ text: S?) -> S? {
+    @_optimize(size) public func admitted<S: StringProtocol>(_ text: S?) -> S? {
         guard let text, admits(text) else { return nil }
         return text
     }
@@ -65,13 +65,14 @@ public enum Limits {
     public static let maximumSafeSequence: Int64 = 9_007_199_254_740_991
 
     /// Spec 7.8.1: the text as it is sent, trimmed of leading and trailing whitespace and newlines.
-    public static func trimmedMessageText(_ text: String) -> String {
+    @_optimize(size) public static func trimmedMessageText(_ text: String) -> String {
         text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Spec 7.14.2: the metadata that is sent. More than 20 entries sends none; otherwise entries whose key or value
     /// breaks its limit are dropped and the rest kept. `dropped` lists the dropped keys' count for the log (keys
     /// and values themselves are never logged).
+    @_optimize(size)
     public static func sanitizedMetadata(_ metadata: [String: String]) -> (kept: [String: String], dropped: Int) {
         guard metadata.count <= metadataEntries else { return ([:], metadata.count) }
         let kept = metadata.filter { metadataKey.admits($0.key) && metadataValue.admits($0.value) }

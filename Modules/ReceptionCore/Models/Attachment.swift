@@ -16,7 +16,7 @@ public struct Attachment: Codable, Hashable, Sendable {
     public static let maximumDownloadBytes = 10 * 1024 * 1024
 
     /// Makes an attachment.
-    public init(id: String, url: String, contentType: String, width: Int? = nil, height: Int? = nil) {
+    @_optimize(size) public init(id: String, url: String, contentType: String, width: Int? = nil, height: Int? = nil) {
         self.id = id
         self.url = url
         self.contentType = contentType
@@ -26,7 +26,7 @@ public struct Attachment: Codable, Hashable, Sendable {
 }
 
 extension Attachment {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         url = try c.decode(String.self, forKey: "url")
@@ -35,7 +35,7 @@ extension Attachment {
         height = try c.decodeIfPresent(Int.self, forKey: "height")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(url, forKey: "url")

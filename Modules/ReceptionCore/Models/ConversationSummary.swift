@@ -12,7 +12,7 @@ public struct ConversationSummary: Codable, Hashable, Sendable {
     public var createdAt: Date
 
     /// Makes a summary.
-    public init(id: String, status: ConversationStatus, unreadForUser: Int, createdAt: Date) {
+    @_optimize(size) public init(id: String, status: ConversationStatus, unreadForUser: Int, createdAt: Date) {
         self.id = id
         self.status = status
         self.unreadForUser = unreadForUser
@@ -28,14 +28,14 @@ public struct CompactConversation: Codable, Hashable, Sendable {
     public var status: ConversationStatus
 
     /// Makes a compact conversation.
-    public init(id: String?, status: ConversationStatus) {
+    @_optimize(size) public init(id: String?, status: ConversationStatus) {
         self.id = id
         self.status = status
     }
 }
 
 extension ConversationSummary {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         status = try c.decode(ConversationStatus.self, forKey: "status")
@@ -43,7 +43,7 @@ extension ConversationSummary {
         createdAt = try c.decode(Date.self, forKey: "createdAt")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(status, forKey: "status")
@@ -53,13 +53,13 @@ extension ConversationSummary {
 }
 
 extension CompactConversation {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decodeIfPresent(String.self, forKey: "id")
         status = try c.decode(ConversationStatus.self, forKey: "status")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encodeIfPresent(id, forKey: "id")
         try c.encode(status, forKey: "status")

@@ -41,7 +41,7 @@ public struct DevicePayload: Codable, Hashable, Sendable {
     public var identityToken: String?
 
     /// Makes a payload.
-    public init(
+    @_optimize(size) public init(
         platform: String = "ios", sdkVersion: String, appVersion: String, appBuild: String, osVersion: String,
         deviceModel: String, locale: String, timezone: String, language: String, bundleId: String? = nil,
         externalUserId: String? = nil, name: String? = nil, email: String? = nil, pushToken: String? = nil,
@@ -77,7 +77,7 @@ public struct DevicePayload: Codable, Hashable, Sendable {
         return copy
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(platform, forKey: "platform")
         try c.encode(sdkVersion, forKey: "sdkVersion")
@@ -113,7 +113,7 @@ public struct ReceptionPaywall: Codable, Hashable, Sendable {
     public var title: String
 
     /// Makes a paywall entry.
-    public init(id: String, title: String) {
+    @_optimize(size) public init(id: String, title: String) {
         self.id = id
         self.title = title
     }
@@ -124,7 +124,7 @@ public struct ReceptionPaywall: Codable, Hashable, Sendable {
 public typealias Paywall = ReceptionPaywall
 
 extension DevicePayload {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         platform = try c.decode(String.self, forKey: "platform")
         sdkVersion = try c.decode(String.self, forKey: "sdkVersion")
@@ -149,13 +149,13 @@ extension DevicePayload {
 }
 
 extension ReceptionPaywall {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         title = try c.decode(String.self, forKey: "title")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(title, forKey: "title")

@@ -11,7 +11,7 @@ public struct TeamMember: Codable, Hashable, Sendable {
     public var photoId: String?
 
     /// Makes a team member.
-    public init(id: String, name: String, photoUrl: String? = nil, photoId: String? = nil) {
+    @_optimize(size) public init(id: String, name: String, photoUrl: String? = nil, photoId: String? = nil) {
         self.id = id
         self.name = name
         self.photoUrl = photoUrl
@@ -21,7 +21,7 @@ public struct TeamMember: Codable, Hashable, Sendable {
     /// The key a photo cache should use (spec 4.5), or `nil` when the member has no photo.
     public var photoCacheKey: String? { photoId ?? photoUrl }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(name, forKey: "name")
@@ -32,7 +32,7 @@ public struct TeamMember: Codable, Hashable, Sendable {
 }
 
 extension TeamMember {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         name = try c.decode(String.self, forKey: "name")

@@ -5,8 +5,8 @@
 /// rendered as an incoming message.
 public struct MessageSender: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+    @_optimize(size) public init(rawValue: String) { self.rawValue = rawValue }
+    @_optimize(size) public init(stringLiteral value: String) { self.rawValue = value }
 
     /// This device's person.
     public static let user: MessageSender = "USER"
@@ -20,8 +20,8 @@ public struct MessageSender: RawRepresentable, Codable, Hashable, Sendable, Expr
 /// What a message is (spec 4.2); absent on the wire means `TEXT`. Unknown kinds render as ordinary bubbles.
 public struct MessageKind: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+    @_optimize(size) public init(rawValue: String) { self.rawValue = rawValue }
+    @_optimize(size) public init(stringLiteral value: String) { self.rawValue = value }
 
     /// A plain message.
     public static let text: MessageKind = "TEXT"
@@ -35,8 +35,8 @@ public struct MessageKind: RawRepresentable, Codable, Hashable, Sendable, Expres
 /// use others (`RESOLVED`, …), which round-trip unchanged.
 public struct ConversationStatus: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+    @_optimize(size) public init(rawValue: String) { self.rawValue = rawValue }
+    @_optimize(size) public init(stringLiteral value: String) { self.rawValue = value }
 
     /// The conversation accepts messages and is polled for unread replies.
     public static let open: ConversationStatus = "OPEN"

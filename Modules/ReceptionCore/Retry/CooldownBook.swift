@@ -25,10 +25,10 @@ public final class CooldownBook: Sendable {
         var entries: [StoredCooldown]
         var changes = [Int](repeating: 0, count: RetryScope.allCases.count)
 
-        func entry(_ scope: RetryScope) -> StoredCooldown? { entries.first { $0.scope == scope } }
+        @_optimize(size) func entry(_ scope: RetryScope) -> StoredCooldown? { entries.first { $0.scope == scope } }
 
         /// Replaces the wait of `cooldown`'s scope, or adds it.
-        mutating func set(_ cooldown: StoredCooldown) {
+        @_optimize(size) mutating func set(_ cooldown: StoredCooldown) {
             if let index = entries.firstIndex(where: { $0.scope == cooldown.scope }) {
                 entries[index] = cooldown
             } else {
@@ -36,11 +36,11 @@ public final class CooldownBook: Sendable {
             }
         }
 
-        mutating func count(_ scope: RetryScope) {
+        @_optimize(size) mutating func count(_ scope: RetryScope) {
             if let index = RetryScope.allCases.firstIndex(of: scope) { changes[index] += 1 }
         }
 
-        func changeCount(_ scope: RetryScope) -> Int {
+        @_optimize(size) func changeCount(_ scope: RetryScope) -> Int {
             RetryScope.allCases.firstIndex(of: scope).map { changes[$0] } ?? 0
         }
     }
@@ -53,6 +53,7 @@ public final class CooldownBook: Sendable {
 
     /// A book starting from `stored` waits (clamped to one day from `now`, expired ones pruned), calling `save`
     /// with the whole set after every change.
+    @_optimize(size)
     public init(stored: [StoredCooldown] = [], now: Date, save: @escaping @Sendable ([StoredCooldown]) -> Void = { _ in }) {
         var state = State(entries: [])
         for cooldown in stored where cooldown.until > now {
@@ -69,7 +70,7 @@ public final class CooldownBook: Sendable {
     /// It replaces the stored wait only when it ends more than one second later (spec 6.3.4: `Retry-After` has
     /// one-second resolution, and a shorter report never shortens a longer wait). Returns whether it changed.
     @discardableResult
-    public func record(scope: RetryScope, seconds: Int, now: Date) -> Bool {
+    @_optimize(size) public func record(scope: RetryScope, seconds: Int, now: Date) -> Bool {
         let snapshot: [StoredCooldown]? = state.withLock { state in
             state.count(scope)
             prune(&state, now: now)
@@ -85,7 +86,7 @@ public final class CooldownBook: Sendable {
 
     /// Spec 6.3.6: the service released (`seconds == 0`) or re-set a wait after a limit recheck. A re-set wait is
     /// never automatic, so a shortened long wait does not turn into a timer-driven resend.
-    public func applyRecheck(scope: RetryScope, seconds: Int, now: Date) {
+    @_optimize(size) public func applyRecheck(scope: RetryScope, seconds: Int, now: Date) {
         let snapshot: [StoredCooldown] = state.withLock { state in
             if seconds <= 0 {
                 state.entries.removeAll { $0.scope == scope }
@@ -98,7 +99,7 @@ public final class CooldownBook: Sendable {
     }
 
     /// The wait that holds a request gated by `scopes` at `now`, or `nil` when none is active.
-    public func wait(for scopes: some Sequence<RetryScope>, now: Date) -> CooldownWait? {
+    @_optimize(size) public func wait(for scopes: some Sequence<RetryScope>, now: Date) -> CooldownWait? {
         let wanted = Set(scopes)
         return state.withLock { state in
             clamp(&state, now: now)
@@ -113,10 +114,10 @@ public final class CooldownBook: Sendable {
 
     /// How many rejections were reported for `scope` so far (spec 6.3.6 rule 4: an answer to a recheck is ignored
     /// for a scope whose counter moved while it was in flight).
-    public func changeCount(of scope: RetryScope) -> Int { state.withLock { $0.changeCount(scope) } }
+    @_optimize(size) public func changeCount(of scope: RetryScope) -> Int { state.withLock { $0.changeCount(scope) } }
 
     /// Every active wait at `now`, for the one timer that announces the nearest end.
-    public func active(now: Date) -> [StoredCooldown] {
+    @_optimize(size) public func active(now: Date) -> [StoredCooldown] {
         state.withLock { state in
             clamp(&state, now: now)
             return sorted(state).filter { $0.until > now }
@@ -124,20 +125,20 @@ public final class CooldownBook: Sendable {
     }
 
     /// The nearest end of an active wait, or `nil`.
-    public func nextDeadline(now: Date) -> Date? { active(now: now).map(\.until).min() }
+    @_optimize(size) public func nextDeadline(now: Date) -> Date? { active(now: now).map(\.until).min() }
 
     /// Forgets every wait (logout, session revocation, deletion).
-    public func removeAll() {
+    @_optimize(size) public func removeAll() {
         state.withLock { $0.entries.removeAll() }
         save([])
     }
 
-    private func prune(_ state: inout State, now: Date) {
+    @_optimize(size) private func prune(_ state: inout State, now: Date) {
         state.entries.removeAll { $0.until <= now }
     }
 
     /// Spec 6.3.4: a deadline more than a day ahead (the clock was set back) is reduced to one day from now.
-    private func clamp(_ state: inout State, now: Date) {
+    @_optimize(size) private func clamp(_ state: inout State, now: Date) {
         let limit = now.addingTimeInterval(Double(Limits.maximumRetryAfterSeconds))
         for index in state.entries.indices where state.entries[index].until > limit {
             state.entries[index].until = limit
@@ -145,7 +146,7 @@ public final class CooldownBook: Sendable {
         prune(&state, now: now)
     }
 
-    private func sorted(_ state: State) -> [StoredCooldown] {
+    @_optimize(size) private func sorted(_ state: State) -> [StoredCooldown] {
         state.entries.sorted { $0.scope.rawValue < $1.scope.rawValue }
     }
 }

@@ -19,10 +19,10 @@ public struct RetryBudget: Sendable, Hashable {
     public static let maximumAttempts = 8
 
     /// A fresh budget.
-    public init() {}
+    @_optimize(size) public init() {}
 
     /// Records a failure and decides the next attempt.
-    public mutating func recordFailure(_ error: ReceptionError, random: any RandomSource) {
+    @_optimize(size) public mutating func recordFailure(_ error: ReceptionError, random: any RandomSource) {
         if error.code == ReceptionError.Code.cooldown {
             nextDelay = .seconds(max(1, error.retryAfter ?? 1))
             return
@@ -42,11 +42,11 @@ public struct RetryBudget: Sendable, Hashable {
     }
 
     /// Records a success: the budget starts fresh.
-    public mutating func recordSuccess() { self = RetryBudget() }
+    @_optimize(size) public mutating func recordSuccess() { self = RetryBudget() }
 
     /// Spec 6.2: the app became active. A budget whose last failure was transient starts fresh; a permanently
     /// failed one stays stopped.
-    public mutating func appBecameActive() {
+    @_optimize(size) public mutating func appBecameActive() {
         if !isStopped || lastFailureWasTransient { self = RetryBudget() }
     }
 }

@@ -15,6 +15,7 @@ public struct HTTPRequest: Sendable, Hashable {
     public var timeout: Duration
 
     /// Makes a request.
+    @_optimize(size)
     public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration) {
         self.method = method
         self.url = url
@@ -34,14 +35,14 @@ public struct HTTPResponse: Sendable, Hashable {
     public var body: Data
 
     /// Makes a response; header names are lower-cased.
-    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+    @_optimize(size) public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
     }
 
     /// The value of header `name`, compared case-insensitively.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    @_optimize(size) public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// What an open event stream delivers: the response head once, then body bytes as they arrive.
@@ -72,7 +73,7 @@ public protocol HTTPTransporting: Sendable {
 
 extension HTTPTransporting {
     /// Sends `request` without progress reporting.
-    public func send(_ request: HTTPRequest) async throws(ReceptionError) -> HTTPResponse {
+    @_optimize(size) public func send(_ request: HTTPRequest) async throws(ReceptionError) -> HTTPResponse {
         try await send(request, uploadProgress: nil)
     }
 }

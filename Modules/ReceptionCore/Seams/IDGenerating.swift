@@ -8,13 +8,13 @@ public protocol IDGenerating: Sendable {
 
 extension IDGenerating {
     /// Spec 7.8.1: a fresh upper-case UUID string, the form of local message IDs and client IDs.
-    public func makeID() -> String { makeUUID().uuidString.uppercased() }
+    @_optimize(size) public func makeID() -> String { makeUUID().uuidString.uppercased() }
 }
 
 /// Random version-4 UUIDs from the system.
 public struct SystemIDGenerator: IDGenerating {
     /// Makes a generator.
-    public init() {}
+    @_optimize(size) public init() {}
 
-    public func makeUUID() -> UUID { UUID() }
+    @_optimize(size) public func makeUUID() -> UUID { UUID() }
 }

@@ -13,7 +13,7 @@ public struct PreparedPhoto: Sendable, Hashable {
     public var checksum: String
 
     /// Makes a prepared photo.
-    public init(jpeg: Data, width: Int, height: Int, checksum: String) {
+    @_optimize(size) public init(jpeg: Data, width: Int, height: Int, checksum: String) {
         self.jpeg = jpeg
         self.width = width
         self.height = height

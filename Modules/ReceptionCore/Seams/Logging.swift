@@ -12,7 +12,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConve
     /// Everything, including each request's outcome (codes and counts, never content).
     case debug = 3
 
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    @_optimize(size) public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String {
         switch self {
@@ -36,7 +36,7 @@ public struct LogRecord: Sendable, Hashable {
     public let message: String
 
     /// Makes a record.
-    public init(level: LogLevel, category: String, message: String) {
+    @_optimize(size) public init(level: LogLevel, category: String, message: String) {
         self.level = level
         self.category = category
         self.message = message
@@ -55,7 +55,7 @@ public struct ConsoleLogHandler: LogRecordHandling {
     private let write: @Sendable (String) -> Void
 
     /// A handler writing to standard error.
-    public init() {
+    @_optimize(size) public init() {
         self.init { line in
             var standardError = StandardErrorStream()
             print(line, to: &standardError)
@@ -63,19 +63,19 @@ public struct ConsoleLogHandler: LogRecordHandling {
     }
 
     /// A handler writing each formatted line (without a newline) to `write`.
-    public init(write: @escaping @Sendable (String) -> Void) { self.write = write }
+    @_optimize(size) public init(write: @escaping @Sendable (String) -> Void) { self.write = write }
 
-    public func log(_ record: LogRecord) {
+    @_optimize(size) public func log(_ record: LogRecord) {
         write(Self.format(record))
     }
 
     /// The line for a record. Newlines in the message are escaped so one record is always one line.
-    public static func format(_ record: LogRecord) -> String {
+    @_optimize(size) public static func format(_ record: LogRecord) -> String {
         "[Reception] \(record.level) \(text(of: record))"
     }
 
     /// `Category: message`, newlines escaped: what `Reception.logHandler` receives beside the level.
-    public static func text(of record: LogRecord) -> String {
+    @_optimize(size) public static func text(of record: LogRecord) -> String {
         "\(record.category): \(record.message.replacingOccurrences(of: "\n", with: "\\n"))"
     }
 }
@@ -83,8 +83,8 @@ public struct ConsoleLogHandler: LogRecordHandling {
 /// A handler that drops everything.
 public struct SilentLogHandler: LogRecordHandling {
     /// Makes a silent handler.
-    public init() {}
-    public func log(_ record: LogRecord) {}
+    @_optimize(size) public init() {}
+    @_optimize(size) public func log(_ record: LogRecord) {}
 }
 
 /// What modules log through: a handler, a level filter and a category. Messages are autoclosures, so a filtered
@@ -108,27 +108,28 @@ public struct ReceptionLogger: Sendable {
     }
 
     /// Makes a logger.
+    @_optimize(size)
     public init(handler: any LogRecordHandling = ConsoleLogHandler(), level: LogLevel = .info, category: String) {
         box = ValueBox(Parts(handler: handler, level: level, category: category))
     }
 
     /// The same handler and level under another category.
-    public func with(category: String) -> ReceptionLogger {
+    @_optimize(size) public func with(category: String) -> ReceptionLogger {
         ReceptionLogger(handler: handler, level: level, category: category)
     }
 
     /// Logs at `level` if it passes the filter.
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    @_optimize(size) public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level != .off, level <= self.level else { return }
         handler.log(LogRecord(level: level, category: category, message: message()))
     }
 
     /// Logs a failure the host should know about.
-    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    @_optimize(size) public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
     /// Logs a notable event.
-    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    @_optimize(size) public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     /// Logs detail for debugging an integration.
-    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    @_optimize(size) public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 
     /// A logger that drops everything.
     public static let silent = ReceptionLogger(handler: SilentLogHandler(), level: .off, category: "")

@@ -29,9 +29,9 @@ public protocol PhotoCaching: Sendable {
 /// A cache that keeps nothing: every photo is downloaded each time (a session whose data folder is unusable).
 public struct NoPhotoCache: PhotoCaching {
     /// Makes the empty cache.
-    public init() {}
+    @_optimize(size) public init() {}
 
-    public func photo(for attachmentID: String) -> Data? { nil }
-    public func store(_ data: Data, for attachmentID: String) {}
-    public func removeAll() {}
+    @_optimize(size) public func photo(for attachmentID: String) -> Data? { nil }
+    @_optimize(size) public func store(_ data: Data, for attachmentID: String) {}
+    @_optimize(size) public func removeAll() {}
 }

@@ -6,7 +6,7 @@ public protocol RandomSource: Sendable {
 
 extension RandomSource {
     /// A uniformly distributed value in `range`.
-    public func uniform(in range: ClosedRange<Double>) -> Double {
+    @_optimize(size) public func uniform(in range: ClosedRange<Double>) -> Double {
         range.lowerBound + (range.upperBound - range.lowerBound) * unit()
     }
 }
@@ -14,7 +14,7 @@ extension RandomSource {
 /// The system's random generator.
 public struct SystemRandomSource: RandomSource {
     /// Makes a source.
-    public init() {}
+    @_optimize(size) public init() {}
 
-    public func unit() -> Double { Double.random(in: 0..<1) }
+    @_optimize(size) public func unit() -> Double { Double.random(in: 0..<1) }
 }

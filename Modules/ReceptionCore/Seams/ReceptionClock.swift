@@ -13,7 +13,7 @@ public protocol ReceptionClock: Sendable {
 
 extension ReceptionClock {
     /// Suspends until monotonic `deadline`; returns at once when it has passed.
-    public func sleep(until deadline: Duration) async throws {
+    @_optimize(size) public func sleep(until deadline: Duration) async throws {
         let remaining = deadline - uptime
         if remaining > .zero { try await sleep(for: remaining) }
     }
@@ -24,13 +24,13 @@ public struct SystemClock: ReceptionClock {
     private let origin = ContinuousClock.now
 
     /// Makes a system clock.
-    public init() {}
+    @_optimize(size) public init() {}
 
     public var now: Date { Date() }
 
     public var uptime: Duration { ContinuousClock.now - origin }
 
-    public func sleep(for duration: Duration) async throws {
+    @_optimize(size) public func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration, clock: .continuous)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A `TextOutputStream` over standard error, unbuffered, so log lines interleave correctly with a crash report.
 struct StandardErrorStream: TextOutputStream {
-    mutating func write(_ string: String) {
+    @_optimize(size) mutating func write(_ string: String) {
         FileHandle.standardError.write(Data(string.utf8))
     }
 }

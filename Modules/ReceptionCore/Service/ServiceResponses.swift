@@ -9,14 +9,14 @@ public struct LimitValues: Decodable, Sendable, Hashable {
     public var uploads: Int?
 
     /// Makes values.
-    public init(messages: Int? = nil, uploads: Int? = nil) {
+    @_optimize(size) public init(messages: Int? = nil, uploads: Int? = nil) {
         self.messages = messages
         self.uploads = uploads
     }
 
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
-        func valid(_ key: WireKey) -> Int? {
+        @_optimize(size) func valid(_ key: WireKey) -> Int? {
             guard let value = (try? c.decodeIfPresent(Int.self, forKey: key)) ?? nil,
                   (0...Limits.maximumRetryAfterSeconds).contains(value) else { return nil }
             return value
@@ -26,7 +26,7 @@ public struct LimitValues: Decodable, Sendable, Hashable {
     }
 
     /// The value for a checked scope.
-    public func seconds(for scope: RetryScope) -> Int? {
+    @_optimize(size) public func seconds(for scope: RetryScope) -> Int? {
         switch scope {
         case .messages: messages
         case .uploads: uploads
@@ -51,7 +51,7 @@ public struct HistoryResponse: Decodable, Sendable, Hashable {
     public var limits: LimitValues?
 
     /// Makes a response.
-    public init(
+    @_optimize(size) public init(
         conversation: ConversationSummary? = nil, messages: [Message] = [], device: DeviceFlags? = nil,
         team: [TeamMember]? = nil, boundedRead: Bool? = nil, limits: LimitValues? = nil
     ) {
@@ -63,7 +63,7 @@ public struct HistoryResponse: Decodable, Sendable, Hashable {
         self.limits = limits
     }
 
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         conversation = try c.decodeIfPresent(ConversationSummary.self, forKey: "conversation")
         messages = try c.decode([Message].self, forKey: "messages")
@@ -91,7 +91,7 @@ public struct MessagesPage: Decodable, Sendable, Hashable {
     public var boundedRead: Bool?
 
     /// Makes a page.
-    public init(
+    @_optimize(size) public init(
         messages: [Message], hasMore: Bool? = nil, conversation: CompactConversation? = nil,
         device: DeviceFlags? = nil, team: [TeamMember]? = nil, boundedRead: Bool? = nil
     ) {
@@ -112,7 +112,7 @@ public struct SendMessageResponse: Decodable, Sendable, Hashable {
     public var message: Message
 
     /// Makes a response.
-    public init(conversation: ConversationSummary, message: Message) {
+    @_optimize(size) public init(conversation: ConversationSummary, message: Message) {
         self.conversation = conversation
         self.message = message
     }
@@ -128,7 +128,7 @@ public struct ReadResponse: Decodable, Sendable, Hashable {
     public var unreadCount: Int
 
     /// Makes a response.
-    public init(conversationId: String, readSeq: Int64, unreadCount: Int) {
+    @_optimize(size) public init(conversationId: String, readSeq: Int64, unreadCount: Int) {
         self.conversationId = conversationId
         self.readSeq = readSeq
         self.unreadCount = unreadCount
@@ -151,7 +151,7 @@ public struct UnreadResponse: Decodable, Sendable, Hashable {
     public var unreadPolling: [UnreadPollingStage]?
 
     /// Makes a response.
-    public init(
+    @_optimize(size) public init(
         hasConversation: Bool, unreadCount: Int, status: ConversationStatus? = nil, lastMessageAt: Date? = nil,
         push: Bool? = nil, unreadPolling: [UnreadPollingStage]? = nil
     ) {
@@ -174,7 +174,7 @@ public struct UploadReservation: Decodable, Sendable, Hashable {
     public var headers: [String: String]
 
     /// Makes a reservation.
-    public init(attachmentId: String, uploadUrl: String, headers: [String: String] = [:]) {
+    @_optimize(size) public init(attachmentId: String, uploadUrl: String, headers: [String: String] = [:]) {
         self.attachmentId = attachmentId
         self.uploadUrl = uploadUrl
         self.headers = headers
@@ -201,7 +201,7 @@ public enum HaltReason: String, Sendable, Hashable {
 }
 
 extension MessagesPage {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         messages = try c.decode([Message].self, forKey: "messages")
         hasMore = try c.decodeIfPresent(Bool.self, forKey: "hasMore")
@@ -213,7 +213,7 @@ extension MessagesPage {
 }
 
 extension SendMessageResponse {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         conversation = try c.decode(ConversationSummary.self, forKey: "conversation")
         message = try c.decode(Message.self, forKey: "message")
@@ -221,7 +221,7 @@ extension SendMessageResponse {
 }
 
 extension ReadResponse {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         conversationId = try c.decode(String.self, forKey: "conversationId")
         readSeq = try c.decode(Int64.self, forKey: "readSeq")
@@ -230,7 +230,7 @@ extension ReadResponse {
 }
 
 extension UnreadResponse {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         hasConversation = try c.decode(Bool.self, forKey: "hasConversation")
         unreadCount = try c.decode(Int.self, forKey: "unreadCount")
@@ -242,7 +242,7 @@ extension UnreadResponse {
 }
 
 extension UploadReservation {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         attachmentId = try c.decode(String.self, forKey: "attachmentId")
         uploadUrl = try c.decode(String.self, forKey: "uploadUrl")

@@ -78,9 +78,9 @@ public protocol TeamProfileStoring: Sendable {
 
 extension TeamProfileStoring {
     /// Nothing stored.
-    public func teamProfiles() throws(ReceptionError) -> [TeamProfile] { [] }
+    @_optimize(size) public func teamProfiles() throws(ReceptionError) -> [TeamProfile] { [] }
     /// Nothing kept.
-    public func saveTeamProfiles(_ profiles: [TeamProfile]) throws(ReceptionError) {}
+    @_optimize(size) public func saveTeamProfiles(_ profiles: [TeamProfile]) throws(ReceptionError) {}
 }
 
 /// Spec 7.12: the chat reset, as one transaction.

@@ -23,13 +23,13 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
     package private(set) var counter: UInt64 = 0
 
     /// An empty index.
-    package init() {}
+    @_optimize(size) package init() {}
 
     /// Attachment IDs longer than this (UTF-8 bytes) are not kept: the service's are about 30.
     package static let maximumIDBytes = 256
 
     /// Whether a cache keeps `attachmentID`: not empty and at most `maximumIDBytes` bytes of UTF-8.
-    package static func accepts(_ attachmentID: String) -> Bool {
+    @_optimize(size) package static func accepts(_ attachmentID: String) -> Bool {
         !attachmentID.isEmpty && attachmentID.utf8.count <= maximumIDBytes
     }
 
@@ -37,12 +37,12 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
     package var totalBytes: Int { entries.values.reduce(0) { $0 + $1.bytes } }
 
     /// Whether `attachmentID` was the last photo used (a read of it changes nothing worth writing).
-    package func isMostRecent(_ attachmentID: String) -> Bool {
+    @_optimize(size) package func isMostRecent(_ attachmentID: String) -> Bool {
         entries[attachmentID]?.use == counter
     }
 
     /// Marks `attachmentID` as just used; returns its entry, or `nil` when it is not kept.
-    package mutating func use(_ attachmentID: String) -> Entry? {
+    @_optimize(size) package mutating func use(_ attachmentID: String) -> Entry? {
         guard entries[attachmentID] != nil else { return nil }
         counter += 1
         entries[attachmentID]?.use = counter
@@ -53,7 +53,7 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
     /// least recently used others until the total is within `budget`. Returns the IDs evicted (never
     /// `attachmentID`). Bytes over the whole budget are not recorded: the ID's earlier entry goes and nothing else,
     /// and `attachmentID` is returned among the evicted so its old copy is deleted.
-    package mutating func insert(
+    @_optimize(size) package mutating func insert(
         _ attachmentID: String, bytes: Int, sha256: String, budget: Int
     ) -> (kept: Bool, evicted: [String]) {
         guard bytes >= 0, bytes <= budget else {
@@ -67,7 +67,7 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
 
     /// Evicts the least recently used photos until the total is within `budget`; returns their IDs, oldest first.
     /// The most recent photo is evicted last, so after `insert` it stays (it fits the budget alone).
-    package mutating func trim(to budget: Int) -> [String] {
+    @_optimize(size) package mutating func trim(to budget: Int) -> [String] {
         var total = totalBytes
         guard total > budget else { return [] }
         var evicted: [String] = []
@@ -81,14 +81,14 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
     }
 
     /// Forgets `attachmentID`.
-    package mutating func remove(_ attachmentID: String) {
+    @_optimize(size) package mutating func remove(_ attachmentID: String) {
         entries[attachmentID] = nil
     }
 
     /// Whether a decoded index is one this code could have written: at most `maximumEntries` entries, each of a
     /// size in `0...maximumBytes`, a 64-digit lowercase hex digest, and a use no later than the counter. A file that
     /// fails this is damaged or hostile and is not trusted at all.
-    package func isPlausible(maximumEntries: Int, maximumBytes: Int) -> Bool {
+    @_optimize(size) package func isPlausible(maximumEntries: Int, maximumBytes: Int) -> Bool {
         guard entries.count <= maximumEntries else { return false }
         return entries.values.allSatisfy { entry in
             (0...maximumBytes).contains(entry.bytes) && entry.use <= counter && entry.sha256.utf8.count == 64
@@ -97,7 +97,7 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
     }
 
     /// The SHA-256 of `data` as lowercase hex, as entries record it.
-    package static func digest(of data: Data) -> String {
+    @_optimize(size) package static func digest(of data: Data) -> String {
         var hasher = SHA256()
         data.withUnsafeBytes { hasher.update($0) }
         return Hex.encode(hasher.finalize())
@@ -105,19 +105,19 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
 
     /// The SHA-256 of `text`'s UTF-8 as lowercase hex: a file name that no identifier can steer (`../x`, `a/b`, a
     /// NUL, names that differ only in case all become distinct, fixed-length names).
-    package static func digest(of text: String) -> String {
+    @_optimize(size) package static func digest(of text: String) -> String {
         Hex.encode(SHA256.hash(Array(text.utf8)))
     }
 }
 
 extension PhotoCacheIndex {
-    package init(from decoder: any Decoder) throws {
+    @_optimize(size) package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         entries = try c.decode([String: Entry].self, forKey: "entries")
         counter = try c.decode(UInt64.self, forKey: "counter")
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    @_optimize(size) package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(entries, forKey: "entries")
         try c.encode(counter, forKey: "counter")
@@ -125,14 +125,14 @@ extension PhotoCacheIndex {
 }
 
 extension PhotoCacheIndex.Entry {
-    package init(from decoder: any Decoder) throws {
+    @_optimize(size) package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         bytes = try c.decode(Int.self, forKey: "bytes")
         sha256 = try c.decode(String.self, forKey: "sha256")
         use = try c.decode(UInt64.self, forKey: "use")
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    @_optimize(size) package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(bytes, forKey: "bytes")
         try c.encode(sha256, forKey: "sha256")

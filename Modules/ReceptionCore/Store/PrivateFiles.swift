@@ -20,7 +20,7 @@ package enum PrivateFiles {
     /// Creates `url` as a folder of mode 0700 (missing parents are created with the system's default mode). A folder
     /// that already exists keeps its mode: `dataDirectory` may be a folder the host shares, and the files in it are
     /// private whatever the folder allows.
-    package static func createFolder(_ url: URL) throws(ReceptionError) {
+    @_optimize(size) package static func createFolder(_ url: URL) throws(ReceptionError) {
         let path = url.path
         var info = stat()
         if stat(path, &info) == 0 {
@@ -43,7 +43,7 @@ package enum PrivateFiles {
 
     /// Creates an empty file of mode 0600 at `url` unless something exists there (SQLite then opens it as a new
     /// database and gives its `-wal` and `-shm` files the same mode).
-    package static func createEmptyFile(_ url: URL) throws(ReceptionError) {
+    @_optimize(size) package static func createEmptyFile(_ url: URL) throws(ReceptionError) {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         if fd < 0 {
             guard errno == EEXIST else { throw failure(errno) }
@@ -55,7 +55,7 @@ package enum PrivateFiles {
 
     /// Takes group and other bits away from an existing file of ours (one an earlier version created 0644). A
     /// missing file is fine.
-    package static func restrict(_ url: URL) {
+    @_optimize(size) package static func restrict(_ url: URL) {
         var info = stat()
         guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 else { return }
         chmod(url.path, fileMode)
@@ -65,7 +65,7 @@ package enum PrivateFiles {
     /// never a file someone planted), synced, renamed over `url`, then the folder synced. A failure leaves the
     /// previous file as it was and no temporary file behind: `storage_full` for a full disk, otherwise
     /// `storage_unavailable`.
-    package static func write(_ data: Data, to url: URL) throws(ReceptionError) {
+    @_optimize(size) package static func write(_ data: Data, to url: URL) throws(ReceptionError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(temporaryName(for: url))
         unlink(temporary.path)
@@ -90,7 +90,7 @@ package enum PrivateFiles {
 
     /// Removes the temporary files an interrupted `write(_:to:)` of `url` left (a crash between create and rename);
     /// they may hold an earlier version of the file.
-    package static func removeLeftovers(of url: URL) {
+    @_optimize(size) package static func removeLeftovers(of url: URL) {
         let folder = url.deletingLastPathComponent()
         let prefix = "." + url.lastPathComponent + ".tmp-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
@@ -100,11 +100,11 @@ package enum PrivateFiles {
     }
 
     /// `.<name>.tmp-<pid>`: one per process, and writers of one file in a process are serialised by its owner.
-    private static func temporaryName(for url: URL) -> String {
+    @_optimize(size) private static func temporaryName(for url: URL) -> String {
         "." + url.lastPathComponent + ".tmp-\(getpid())"
     }
 
-    private static func writeAll(_ data: Data, to fd: Int32) -> Int32? {
+    @_optimize(size) private static func writeAll(_ data: Data, to fd: Int32) -> Int32? {
         data.withUnsafeBytes { buffer -> Int32? in
             var offset = 0
             while offset < buffer.count {
@@ -119,13 +119,13 @@ package enum PrivateFiles {
         }
     }
 
-    private static func failure(_ code: Int32) -> ReceptionError {
+    @_optimize(size) private static func failure(_ code: Int32) -> ReceptionError {
         code == ENOSPC || code == EDQUOT ? .storageFull : .storageUnavailable
     }
 }
 
 /// The platform's `write(2)`, named apart from the methods above.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+@_optimize(size) private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
     Darwin.write(fd, buffer, count)
     #elseif canImport(Musl)

@@ -21,7 +21,7 @@ public struct SessionState: Codable, Hashable, Sendable {
     public var preferences: SynchronisedPreferences
 
     /// Makes a state; the defaults are those of a fresh session.
-    public init(
+    @_optimize(size) public init(
         cursor: Int64? = nil, chatRevision: Int = 0, hasStartedChat: Bool = false,
         unread: UnreadSnapshot = UnreadSnapshot(), cooldowns: [StoredCooldown] = [], lastLimitCheck: Date? = nil,
         pendingActionClicks: [String] = [], preferences: SynchronisedPreferences = SynchronisedPreferences()
@@ -38,7 +38,7 @@ public struct SessionState: Codable, Hashable, Sendable {
 
     /// Spec 7.12: what a chat reset leaves of the state. Cooldowns and synchronised preferences are kept;
     /// everything about the conversation is forgotten, and the new revision is adopted.
-    public func afterChatReset(revision: Int) -> SessionState {
+    @_optimize(size) public func afterChatReset(revision: Int) -> SessionState {
         SessionState(chatRevision: revision, cooldowns: cooldowns, lastLimitCheck: lastLimitCheck,
                      preferences: preferences)
     }
@@ -58,7 +58,7 @@ public struct UnreadSnapshot: Codable, Hashable, Sendable {
     public var pollingStages: [UnreadPollingStage]?
 
     /// Makes a snapshot; the defaults describe a device without a conversation.
-    public init(
+    @_optimize(size) public init(
         hasConversation: Bool = false, status: ConversationStatus? = nil, lastMessageAt: Date? = nil,
         pushActive: Bool = false, pollingStages: [UnreadPollingStage]? = nil
     ) {
@@ -80,7 +80,7 @@ public struct StoredCooldown: Codable, Hashable, Sendable {
     public var automatic: Bool
 
     /// Makes a cooldown.
-    public init(scope: RetryScope, until: Date, automatic: Bool) {
+    @_optimize(size) public init(scope: RetryScope, until: Date, automatic: Bool) {
         self.scope = scope
         self.until = until
         self.automatic = automatic
@@ -100,7 +100,7 @@ public struct SynchronisedPreferences: Codable, Hashable, Sendable {
     public var badgeSynchronised: Bool
 
     /// Makes preferences; the defaults mean "nothing synchronised yet".
-    public init(
+    @_optimize(size) public init(
         language: String? = nil, updatesAppBadge: Bool? = nil, availablePaywalls: [String]? = nil,
         badgeSynchronised: Bool = false
     ) {
@@ -112,7 +112,7 @@ public struct SynchronisedPreferences: Codable, Hashable, Sendable {
 }
 
 extension SessionState {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         cursor = try c.decodeIfPresent(Int64.self, forKey: "cursor")
         chatRevision = try c.decode(Int.self, forKey: "chatRevision")
@@ -124,7 +124,7 @@ extension SessionState {
         preferences = try c.decode(SynchronisedPreferences.self, forKey: "preferences")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encodeIfPresent(cursor, forKey: "cursor")
         try c.encode(chatRevision, forKey: "chatRevision")
@@ -138,7 +138,7 @@ extension SessionState {
 }
 
 extension UnreadSnapshot {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         hasConversation = try c.decode(Bool.self, forKey: "hasConversation")
         status = try c.decodeIfPresent(ConversationStatus.self, forKey: "status")
@@ -147,7 +147,7 @@ extension UnreadSnapshot {
         pollingStages = try c.decodeIfPresent([UnreadPollingStage].self, forKey: "pollingStages")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(hasConversation, forKey: "hasConversation")
         try c.encodeIfPresent(status, forKey: "status")
@@ -158,14 +158,14 @@ extension UnreadSnapshot {
 }
 
 extension StoredCooldown {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         scope = try c.decode(RetryScope.self, forKey: "scope")
         until = try c.decode(Date.self, forKey: "until")
         automatic = try c.decode(Bool.self, forKey: "automatic")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(scope, forKey: "scope")
         try c.encode(until, forKey: "until")
@@ -174,7 +174,7 @@ extension StoredCooldown {
 }
 
 extension SynchronisedPreferences {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         language = try c.decodeIfPresent(String.self, forKey: "language")
         updatesAppBadge = try c.decodeIfPresent(Bool.self, forKey: "updatesAppBadge")
@@ -182,7 +182,7 @@ extension SynchronisedPreferences {
         badgeSynchronised = try c.decode(Bool.self, forKey: "badgeSynchronised")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encodeIfPresent(language, forKey: "language")
         try c.encodeIfPresent(updatesAppBadge, forKey: "updatesAppBadge")

@@ -7,7 +7,7 @@ public struct StorageScope: Hashable, Sendable, CustomStringConvertible {
     public let generation: String
 
     /// Makes a scope.
-    public init(appID: String, generation: String) {
+    @_optimize(size) public init(appID: String, generation: String) {
         self.appID = appID
         self.generation = generation
     }

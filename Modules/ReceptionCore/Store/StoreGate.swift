@@ -12,21 +12,21 @@ public final class StoreGate<Store: Sendable>: Sendable {
     private let closed: Locked<Bool>
 
     /// An open gate in front of `store`.
-    public convenience init(_ store: Store) { self.init(store, closed: Locked(false)) }
+    @_optimize(size) public convenience init(_ store: Store) { self.init(store, closed: Locked(false)) }
 
-    private init(_ store: Store, closed: Locked<Bool>) {
+    @_optimize(size) private init(_ store: Store, closed: Locked<Bool>) {
         self.store = store
         self.closed = closed
     }
 
     /// The same gate in front of one of the store's roles.
-    public func role<Role: Sendable>(_ view: (Store) -> Role) -> StoreGate<Role> {
+    @_optimize(size) public func role<Role: Sendable>(_ view: (Store) -> Role) -> StoreGate<Role> {
         StoreGate<Role>(view(store), closed: closed)
     }
 
     /// Runs a write while the gate is open; once closed it throws `storage_unavailable` and writes nothing.
     /// What `body` throws comes through unchanged.
-    public func write<T: Sendable>(_ body: (Store) throws -> T) throws -> T {
+    @_optimize(size) public func write<T: Sendable>(_ body: (Store) throws -> T) throws -> T {
         try closed.withLock { isClosed throws -> T in
             if isClosed { throw ReceptionError.storageUnavailable }
             return try body(store)
@@ -35,7 +35,7 @@ public final class StoreGate<Store: Sendable>: Sendable {
 
     /// Runs a read while the gate is open; once closed it returns `empty`.
     /// What `body` throws comes through unchanged.
-    public func read<T: Sendable>(orIfClosed empty: T, _ body: (Store) throws -> T) throws -> T {
+    @_optimize(size) public func read<T: Sendable>(orIfClosed empty: T, _ body: (Store) throws -> T) throws -> T {
         try closed.withLock { isClosed throws -> T in
             if isClosed { return empty }
             return try body(store)
@@ -44,7 +44,7 @@ public final class StoreGate<Store: Sendable>: Sendable {
 
     /// Closes the gate (waiting for an access in progress), then runs `last` with the store, for example the
     /// rotation to the next session's scope.
-    public func close(then last: (Store) throws(ReceptionError) -> Void) throws(ReceptionError) {
+    @_optimize(size) public func close(then last: (Store) throws(ReceptionError) -> Void) throws(ReceptionError) {
         closed.withLock { $0 = true }
         try last(store)
     }

@@ -44,7 +44,7 @@ public struct StoredMessage: Codable, Hashable, Sendable {
     public var expectedImageCount: Int
 
     /// Makes a stored message; only the identity, sender, text and time are required.
-    public init(
+    @_optimize(size) public init(
         id: String, seq: Int64? = nil, sender: MessageSender, text: String, kind: MessageKind = .text,
         reviewUrl: String? = nil, paywallId: String? = nil, paywallTitle: String? = nil, buttonLabel: String? = nil,
         authorId: String? = nil, actionClickedAt: Date? = nil, createdAt: Date, delivery: DeliveryFlags = [],
@@ -77,7 +77,7 @@ public struct StoredMessage: Codable, Hashable, Sendable {
 extension StoredMessage {
     /// The stored form of a message the service sent (history, poll or send confirmation), under `localID` (spec
     /// 7.10: a merged message keeps its local ID).
-    public init(confirmed message: Message, localID: String? = nil) {
+    @_optimize(size) public init(confirmed message: Message, localID: String? = nil) {
         self.init(
             id: localID ?? message.clientId ?? message.id, seq: message.seq, sender: message.sender,
             text: message.text, kind: message.kind, reviewUrl: message.reviewUrl, paywallId: message.paywallId,
@@ -89,7 +89,7 @@ extension StoredMessage {
     /// Spec 7.10's list order over a window: confirmed messages by `seq`, unsent ones placed by `createdAt` among
     /// them (after confirmed messages of the same time, and in their given order among themselves). Both stores
     /// load through this, so the in-memory fake and SQLite agree on order.
-    public static func inListOrder(_ messages: [StoredMessage]) -> [StoredMessage] {
+    @_optimize(size) public static func inListOrder(_ messages: [StoredMessage]) -> [StoredMessage] {
         // Sorting indices instead of values: a message is a large struct, and the window is loaded at every
         // launch, so each element is copied exactly once, into the result.
         var confirmed: [Int] = []
@@ -119,7 +119,7 @@ extension StoredMessage {
 public struct DeliveryFlags: OptionSet, Codable, Hashable, Sendable {
     public let rawValue: Int
     /// Makes flags from their stored bits.
-    public init(rawValue: Int) { self.rawValue = rawValue }
+    @_optimize(size) public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// The last attempt failed ("not delivered"); without it an unconfirmed message is *sending*.
     public static let failed = DeliveryFlags(rawValue: 1 << 0)
@@ -132,7 +132,7 @@ public struct DeliveryFlags: OptionSet, Codable, Hashable, Sendable {
 }
 
 extension StoredMessage {
-    public init(from decoder: any Decoder) throws {
+    @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         seq = try c.decodeIfPresent(Int64.self, forKey: "seq")
@@ -153,7 +153,7 @@ extension StoredMessage {
         expectedImageCount = try c.decode(Int.self, forKey: "expectedImageCount")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encodeIfPresent(seq, forKey: "seq")
