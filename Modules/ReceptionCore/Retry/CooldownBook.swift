@@ -20,24 +20,24 @@ public struct CooldownWait: Sendable, Hashable {
 /// engine that shows them. Persisted through `save` on every change; survives relaunch and chat reset, not logout.
 public final class CooldownBook: Sendable {
     /// At most one wait per scope, and there are five scopes: a short list searched in order, not a dictionary
-    /// (each dictionary of a new key and value type costs an app about 4 kB of specialised code).
+    /// (each dictionary of a new key and value type costs an app about 4 kB of specialised code). The list is kept
+    /// in the order `save` writes it (by scope name), so no change sorts it again.
     private struct State {
         var entries: [StoredCooldown]
+        /// Rejections per scope, at the scope's position in `RetryScope.allCases`.
         var changes = [Int](repeating: 0, count: RetryScope.allCases.count)
 
         @_optimize(size) func entry(_ scope: RetryScope) -> StoredCooldown? { entries.first { $0.scope == scope } }
 
-        /// Replaces the wait of `cooldown`'s scope, or adds it.
+        /// Replaces the wait of `cooldown`'s scope, or adds it in its place in the order.
         @_optimize(size) mutating func set(_ cooldown: StoredCooldown) {
-            if let index = entries.firstIndex(where: { $0.scope == cooldown.scope }) {
-                entries[index] = cooldown
-            } else {
-                entries.append(cooldown)
-            }
+            entries.removeAll { $0.scope == cooldown.scope }
+            let place = entries.firstIndex { $0.scope.rawValue > cooldown.scope.rawValue } ?? entries.endIndex
+            entries.insert(cooldown, at: place)
         }
 
         @_optimize(size) mutating func count(_ scope: RetryScope) {
-            if let index = RetryScope.allCases.firstIndex(of: scope) { changes[index] += 1 }
+            if let slot = RetryScope.allCases.firstIndex(of: scope) { changes[slot] += 1 }
         }
 
         @_optimize(size) func changeCount(_ scope: RetryScope) -> Int {
@@ -77,7 +77,7 @@ public final class CooldownBook: Sendable {
             let until = now.addingTimeInterval(Double(seconds))
             if let existing = state.entry(scope), until.timeIntervalSince(existing.until) <= 1 { return nil }
             state.set(StoredCooldown(scope: scope, until: until, automatic: seconds <= Self.automaticLimitSeconds))
-            return sorted(state)
+            return state.entries
         }
         guard let snapshot else { return false }
         save(snapshot)
@@ -93,7 +93,7 @@ public final class CooldownBook: Sendable {
             } else {
                 state.set(StoredCooldown(scope: scope, until: now.addingTimeInterval(Double(seconds)), automatic: false))
             }
-            return sorted(state)
+            return state.entries
         }
         save(snapshot)
     }
@@ -120,7 +120,7 @@ public final class CooldownBook: Sendable {
     @_optimize(size) public func active(now: Date) -> [StoredCooldown] {
         state.withLock { state in
             clamp(&state, now: now)
-            return sorted(state).filter { $0.until > now }
+            return state.entries.filter { $0.until > now }
         }
     }
 
@@ -144,9 +144,5 @@ public final class CooldownBook: Sendable {
             state.entries[index].until = limit
         }
         prune(&state, now: now)
-    }
-
-    @_optimize(size) private func sorted(_ state: State) -> [StoredCooldown] {
-        state.entries.sorted { $0.scope.rawValue < $1.scope.rawValue }
     }
 }
