@@ -105,6 +105,10 @@ release-check: install
 # emulator (a release build once freed the emulator while it kept listening, so every request got 503). The release build with warnings as errors is `make release-check` (run before
 # landing; kept out of CI's path to keep the suite well under 15 min).
 FUZZ_TEST_SECONDS ?= 15
+# The browser tests run twice: as they are, and again with every browser request delayed this many milliseconds
+# (Chromium's network emulation, about 80 s), so that a check reading a page before its redraw finished, or a page
+# drawing after the router left it, fails every run instead of now and then on a loaded machine.
+DASHBOARD_LATENCY_MS ?= 150
 # Where the browser tests put their page screenshots: outside the tree by default, so a test run never changes a
 # tracked file; `make test DASHBOARD_SCREENSHOTS=Docs/images` refreshes the ones Docs/Dashboard.md shows.
 DASHBOARD_SCREENSHOTS ?= .build/dashboard-screenshots
@@ -115,6 +119,7 @@ test: install check-imports cold-code ios-check privacy-check notification-owner
 	python3 scripts/probe "$$(swift build --show-bin-path)"
 	scripts/dashboard-js-check
 	python3 scripts/dashboard-tests "$$(swift build --show-bin-path)" --screenshots "$(DASHBOARD_SCREENSHOTS)"
+	python3 scripts/dashboard-tests "$$(swift build --show-bin-path)" --latency $(DASHBOARD_LATENCY_MS)
 	python3 scripts/docs
 	python3 scripts/docs-browser-test
 	python3 scripts/footprint

@@ -55,7 +55,31 @@ export function ownerOnlyNote(what) {
   return p;
 }
 
-async function call(method, path, body, raw) {
+/// Changes in flight, and the page redraws they cause (`whileBusy`). While any runs, `#page` carries
+/// `aria-busy="true"`: assistive technology waits for the new page, and so do the browser tests before they read or
+/// press what a redraw would replace.
+let busy = 0;
+
+function setBusy(delta) {
+  busy += delta;
+  const main = document.getElementById("page");
+  if (!main) return;
+  if (busy > 0) main.setAttribute("aria-busy", "true");
+  else main.removeAttribute("aria-busy");
+}
+
+/// Marks the page busy until `work` (a promise) settles; resolves or rejects as it does.
+export async function whileBusy(work) {
+  setBusy(1);
+  try { return await work; } finally { setBusy(-1); }
+}
+
+/// Every call that changes something marks the page busy (reads do not: the inbox and conversation poll them).
+function call(method, path, body, raw) {
+  return method === "GET" ? send(method, path, body, raw) : whileBusy(send(method, path, body, raw));
+}
+
+async function send(method, path, body, raw) {
   const headers = {};
   if (method !== "GET") headers["X-CSRF-Token"] = await token();
   let payload;

@@ -51,6 +51,7 @@ export function render(main, deviceId) {
   const details = el("aside", { class: "card details", "aria-label": "Customer details" });
   const state = { device: null, members: [], app: {} };
   let stopPolling = () => {};
+  let shown = true; // false once the router left this page
   const composer = createComposer(deviceId, () => state, () => refresh());
   main.append(
     el("div", { class: "conversation-head" }, el("a", { href: "#/inbox" }, "← Inbox"), title, status, statusButton),
@@ -72,7 +73,9 @@ export function render(main, deviceId) {
     } catch (error) {
       if (error.status === 404) {
         stopPolling();
-        main.replaceChildren(el("h1", {}, "Device deleted"),
+        // A poll sent before the page changed may answer after it (Delete device itself goes to the inbox): it must
+        // not draw over the page now shown.
+        if (shown) main.replaceChildren(el("h1", {}, "Device deleted"),
           el("p", {}, "This device and its conversation are gone. The app starts a new chat with its next send."),
           el("a", { href: "#/inbox" }, "← Inbox"));
       }
@@ -113,5 +116,5 @@ export function render(main, deviceId) {
     }
   }
   stopPolling = poll(refresh, 1000);
-  return () => { stopPolling(); composer.stop(); };
+  return () => { shown = false; stopPolling(); composer.stop(); };
 }

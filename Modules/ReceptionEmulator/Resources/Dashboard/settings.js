@@ -3,7 +3,7 @@
 // notification content, its Customize step and preview (seed 002), rate limits and unread polling stages (spec 4.7,
 // 6.3.1). Chat appearance is `appearance.js`.
 
-import { api, notify, isOwner, ownerOnlyNote } from "./api.js";
+import { api, notify, isOwner, ownerOnlyNote, whileBusy } from "./api.js";
 import { el, clear, when, confirmAction, base64FromFile } from "./dom.js";
 import { appearanceSection } from "./appearance.js";
 import { apnsConnection } from "./apns.js";
@@ -423,7 +423,9 @@ const linkedSections = { identity: ["identity-verification", "identity-heading"]
 export function render(main, section) {
   const page = el("div", { class: "settings" });
   main.append(el("h1", {}, "Settings"), page);
-  async function load() {
+  // Every save redraws the page from the emulator's answer; the page is busy (`whileBusy`) until it has.
+  const load = () => whileBusy(draw());
+  async function draw() {
     const [app, team, appearance] = await Promise.all([api("GET", "app"), api("GET", "team"), api("GET", "appearance")]);
     clear(page);
     const owner = isOwner();
