@@ -251,83 +251,85 @@ public struct ChatAppearance: Sendable, Hashable {
 
     /// The palette.
     public var colors: Colors {
-        get { box.value.colors }
-        set { box.update { $0.colors = newValue } }
+        get { values.colors }
+        set { update { $0.colors = newValue } }
     }
     /// The title and welcome texts.
     public var texts: Texts {
-        get { box.value.texts }
-        set { box.update { $0.texts = newValue } }
+        get { values.texts }
+        set { update { $0.texts = newValue } }
     }
     /// Light, dark or system.
     public var colorScheme: ColorScheme {
-        get { box.value.colorScheme }
-        set { box.update { $0.colorScheme = newValue } }
+        get { values.colorScheme }
+        set { update { $0.colorScheme = newValue } }
     }
     /// Whether the SDK-presented chat shows a close button.
     public var showsCloseButton: Bool {
-        get { box.value.showsCloseButton }
-        set { box.update { $0.showsCloseButton = newValue } }
+        get { values.showsCloseButton }
+        set { update { $0.showsCloseButton = newValue } }
     }
     /// The close button's symbol.
     public var closeIcon: CloseIcon {
-        get { box.value.closeIcon }
-        set { box.update { $0.closeIcon = newValue } }
+        get { values.closeIcon }
+        set { update { $0.closeIcon = newValue } }
     }
     /// An image for the close button, drawn instead of `closeIcon`.
     public var closeImage: AppearanceImage? {
-        get { box.value.closeImage }
-        set { box.update { $0.closeImage = newValue } }
+        get { values.closeImage }
+        set { update { $0.closeImage = newValue } }
     }
     /// Parts of the chat that are not shown.
     public var hiddenElements: Set<Element> {
-        get { box.value.hiddenElements }
-        set { box.update { $0.hiddenElements = newValue } }
+        get { values.hiddenElements }
+        set { update { $0.hiddenElements = newValue } }
     }
     /// The design of the system font.
     public var fontDesign: FontDesign {
-        get { box.value.fontDesign }
-        set { box.update { $0.fontDesign = newValue } }
+        get { values.fontDesign }
+        set { update { $0.fontDesign = newValue } }
     }
     /// A font of the host app (by name), used instead of the system font.
     public var customFontName: String? {
-        get { box.value.customFontName }
-        set { box.update { $0.customFontName = newValue } }
+        get { values.customFontName }
+        set { update { $0.customFontName = newValue } }
     }
     /// Whether older outgoing bubbles lighten as newer text messages follow.
     public var fadesOlderMessages: Bool {
-        get { box.value.fadesOlderMessages }
-        set { box.update { $0.fadesOlderMessages = newValue } }
+        get { values.fadesOlderMessages }
+        set { update { $0.fadesOlderMessages = newValue } }
     }
     /// The welcome icon.
     public var welcomeIcon: WelcomeIcon {
-        get { box.value.welcomeIcon }
-        set { box.update { $0.welcomeIcon = newValue } }
+        get { values.welcomeIcon }
+        set { update { $0.welcomeIcon = newValue } }
     }
     /// Review cards.
     public var reviewCard: Card {
-        get { box.value.reviewCard }
-        set { box.update { $0.reviewCard = newValue } }
+        get { values.reviewCard }
+        set { update { $0.reviewCard = newValue } }
     }
     /// Paywall (offer) cards.
     public var offerCard: Card {
-        get { box.value.offerCard }
-        set { box.update { $0.offerCard = newValue } }
+        get { values.offerCard }
+        set { update { $0.offerCard = newValue } }
     }
     /// Whether agent replies show the teammate's photo. Only the dashboard can turn it on (seed 001).
     public package(set) var showsTeamPhotos: Bool {
-        get { box.value.showsTeamPhotos }
-        set { box.update { $0.showsTeamPhotos = newValue } }
+        get { values.showsTeamPhotos }
+        set { update { $0.showsTeamPhotos = newValue } }
     }
     /// Whether agent replies show the teammate's first name. Only the dashboard can turn it on (seed 001).
     public package(set) var showsTeamNames: Bool {
-        get { box.value.showsTeamNames }
-        set { box.update { $0.showsTeamNames = newValue } }
+        get { values.showsTeamNames }
+        set { update { $0.showsTeamNames = newValue } }
     }
 
     /// Every choice, held once behind a reference: the appearance travels through SwiftUI's environment into
-    /// every view of the chat, and a one-reference value keeps each of those views' copy code small (Docs/Footprint.md).
-    private var box: ValueBox<Values>
+    /// every view of the chat, and a one-reference value keeps each of those views' copy code small. The reference
+    /// is a class of its own rather than a struct in a `ValueBox`: such a struct carries value witnesses (its copy,
+    /// move and destruction, field by field) of some 12 kB, which a class does not have (Docs/Footprint.md).
+    private var values: Values
 
     /// An appearance; every argument has the built-in default.
     @_optimize(size) public init(
@@ -337,15 +339,21 @@ public struct ChatAppearance: Sendable, Hashable {
         fadesOlderMessages: Bool = false, welcomeIcon: WelcomeIcon = WelcomeIcon(),
         reviewCard: Card = Card(icon: "star.fill"), offerCard: Card = Card(icon: "gift.fill")
     ) {
-        box = ValueBox(Values(
+        values = Values(
             colors: colors, texts: texts, colorScheme: colorScheme, showsCloseButton: showsCloseButton,
             closeIcon: closeIcon, closeImage: closeImage, hiddenElements: hiddenElements, fontDesign: fontDesign,
             customFontName: customFontName, fadesOlderMessages: fadesOlderMessages, welcomeIcon: welcomeIcon,
-            reviewCard: reviewCard, offerCard: offerCard))
+            reviewCard: reviewCard, offerCard: offerCard, showsTeamPhotos: false, showsTeamNames: false)
+    }
+
+    /// Copy on write: a change to an appearance whose values another appearance shares copies them first.
+    @_optimize(size) private mutating func update(_ change: (Values) -> Void) {
+        if !isKnownUniquelyReferenced(&values) { values = values.copy() }
+        change(values)
     }
 
     @_optimize(size) public static func == (lhs: ChatAppearance, rhs: ChatAppearance) -> Bool {
-        lhs.box == rhs.box
+        lhs.values === rhs.values || lhs.values.equals(rhs.values)
     }
 
     /// Hashes the palette and the font choices: equal appearances hash alike, and the rest is left to `==`.
@@ -355,7 +363,8 @@ public struct ChatAppearance: Sendable, Hashable {
         hasher.combine(customFontName)
     }
 
-    private struct Values: Equatable, Sendable {
+    /// `@unchecked Sendable`: its fields change only through `update`, on a reference no other appearance holds.
+    private final class Values: @unchecked Sendable {
         var colors: Colors
         var texts: Texts
         var colorScheme: ColorScheme
@@ -369,8 +378,51 @@ public struct ChatAppearance: Sendable, Hashable {
         var welcomeIcon: WelcomeIcon
         var reviewCard: Card
         var offerCard: Card
-        var showsTeamPhotos = false
-        var showsTeamNames = false
+        var showsTeamPhotos: Bool
+        var showsTeamNames: Bool
+
+        @_optimize(size) init(
+            colors: Colors, texts: Texts, colorScheme: ColorScheme, showsCloseButton: Bool, closeIcon: CloseIcon,
+            closeImage: AppearanceImage?, hiddenElements: Set<Element>, fontDesign: FontDesign,
+            customFontName: String?, fadesOlderMessages: Bool, welcomeIcon: WelcomeIcon, reviewCard: Card,
+            offerCard: Card, showsTeamPhotos: Bool, showsTeamNames: Bool
+        ) {
+            self.colors = colors
+            self.texts = texts
+            self.colorScheme = colorScheme
+            self.showsCloseButton = showsCloseButton
+            self.closeIcon = closeIcon
+            self.closeImage = closeImage
+            self.hiddenElements = hiddenElements
+            self.fontDesign = fontDesign
+            self.customFontName = customFontName
+            self.fadesOlderMessages = fadesOlderMessages
+            self.welcomeIcon = welcomeIcon
+            self.reviewCard = reviewCard
+            self.offerCard = offerCard
+            self.showsTeamPhotos = showsTeamPhotos
+            self.showsTeamNames = showsTeamNames
+        }
+
+        @_optimize(size) func copy() -> Values {
+            Values(
+                colors: colors, texts: texts, colorScheme: colorScheme, showsCloseButton: showsCloseButton,
+                closeIcon: closeIcon, closeImage: closeImage, hiddenElements: hiddenElements, fontDesign: fontDesign,
+                customFontName: customFontName, fadesOlderMessages: fadesOlderMessages, welcomeIcon: welcomeIcon,
+                reviewCard: reviewCard, offerCard: offerCard, showsTeamPhotos: showsTeamPhotos,
+                showsTeamNames: showsTeamNames)
+        }
+
+        /// Every field (`ChatAppearanceTests` changes each public one and expects the appearances to differ).
+        @_optimize(size) func equals(_ other: Values) -> Bool {
+            colors == other.colors && texts == other.texts && colorScheme == other.colorScheme
+                && showsCloseButton == other.showsCloseButton && closeIcon == other.closeIcon
+                && closeImage == other.closeImage && hiddenElements == other.hiddenElements
+                && fontDesign == other.fontDesign && customFontName == other.customFontName
+                && fadesOlderMessages == other.fadesOlderMessages && welcomeIcon == other.welcomeIcon
+                && reviewCard == other.reviewCard && offerCard == other.offerCard
+                && showsTeamPhotos == other.showsTeamPhotos && showsTeamNames == other.showsTeamNames
+        }
     }
 
     /// Whether `element` is shown.

@@ -110,46 +110,85 @@ final class TextCatalog: Sendable {
         return nil
     }
 
-    /// English, used for any key the file lacks (and when it cannot be read). `TextCatalogTests` checks it equals
-    /// the catalog's English.
-    static let builtInEnglish: [String: Entry] = [
-        "status.sending": .plain("Sending…"), "status.sent": .plain("Sent"),
-        "status.notDelivered": .plain("Not delivered"), "action.retry": .plain("Retry"),
-        "action.cancel": .plain("Cancel"), "composer.signInRequired": .plain("Sign in to send messages."),
-        "composer.sendingDisabled": .plain("You can't send messages from this device."),
-        "composer.appUnavailable": .plain("Chat is not available right now."),
-        "composer.resendingHeldMessages": .plain("Sending earlier messages first…"),
-        "composer.photoCouldNotLoad": .plain("Could not load this photo."),
-        "composer.storageProblem": .plain("Messages could not be saved on this device."),
-        "composer.textTooLong": .plain("This message is too long (%1$lld of %2$lld characters). Shorten it to send."),
-        "composer.tooManyPhotos": .plural(
-            ["one": "You can attach up to %lld photo.", "other": "You can attach up to %lld photos."]),
-        "cooldown.messages": .plain("Message limit reached, send again %@."),
-        "cooldown.uploads": .plain("Photos can be sent again %@, text still works."),
-        "cooldown.requests": .plain("Too many attempts, try again %@."),
-        "cooldown.connection": .plain("Can't connect right now, try again %@."),
-        "time.inSeconds": .plural(["one": "in %lld second", "other": "in %lld seconds"]),
-        "time.inMinutes": .plural(["one": "in %lld minute", "other": "in %lld minutes"]),
-        "time.inHours": .plural(["one": "in %lld hour", "other": "in %lld hours"]),
-        "banner.offline": .plain("No connection"), "banner.connecting": .plain("Connecting"),
-        "banner.connected": .plain("Connected"), "banner.paused": .plain("Live updates paused"),
-        "card.rateOnAppStore": .plain("Rate on the App Store"), "card.viewOffer": .plain("View offer"),
-        "card.unavailable": .plain("No longer available"),
-        "card.seeDiscount": .plain("See your discount"), "chat.title": .plain("Support"),
-        "chat.welcomeTitle": .plain("How can we help?"),
-        "chat.welcomeText": .plain("Send us a message and we'll reply here."),
-        "a11y.you": .plain("You"), "a11y.team": .plain("Support"),
-        "photo.count": .plural(["one": "%lld photo", "other": "%lld photos"]),
-        "photo.pending": .plain("Not sent yet"), "photo.failed": .plain("Photo unavailable. Tap to try again."),
-        "photo.view": .plain("View photo"), "photo.viewNumbered": .plain("View photo %1$lld of %2$lld"),
-        "status.uploading": .plain("Uploading photos"),
-        "status.resendCountdown": .plain("Sending again %@"), "status.retryAfter": .plain("Retry %@"),
-        "composer.placeholder": .plain("Message"), "action.send": .plain("Send"),
-        "action.addPhoto": .plain("Add photo"), "action.removePhoto": .plain("Remove photo"),
-        "action.close": .plain("Close"), "typing.indicator": .plain("Typing…"),
-        "transcript.newMessages": .plural(["one": "%lld new message", "other": "%lld new messages"]),
-        "a11y.newMessagesHint": .plain("Scrolls to the newest message."),
-    ]
+    /// English, used for any key the file lacks (and when it cannot be read). `ChatTextsTests` checks it equals
+    /// the catalog's English. One `key=text` a line, `key#category=text` for a plural form: read once into the
+    /// table, which as a dictionary literal compiled into some 5 kB of code (Docs/Footprint.md).
+    static let builtInEnglish: [String: Entry] = entries(lines: """
+        status.sending=Sending…
+        status.sent=Sent
+        status.notDelivered=Not delivered
+        action.retry=Retry
+        action.cancel=Cancel
+        composer.signInRequired=Sign in to send messages.
+        composer.sendingDisabled=You can't send messages from this device.
+        composer.appUnavailable=Chat is not available right now.
+        composer.resendingHeldMessages=Sending earlier messages first…
+        composer.photoCouldNotLoad=Could not load this photo.
+        composer.storageProblem=Messages could not be saved on this device.
+        composer.textTooLong=This message is too long (%1$lld of %2$lld characters). Shorten it to send.
+        composer.tooManyPhotos#one=You can attach up to %lld photo.
+        composer.tooManyPhotos#other=You can attach up to %lld photos.
+        cooldown.messages=Message limit reached, send again %@.
+        cooldown.uploads=Photos can be sent again %@, text still works.
+        cooldown.requests=Too many attempts, try again %@.
+        cooldown.connection=Can't connect right now, try again %@.
+        time.inSeconds#one=in %lld second
+        time.inSeconds#other=in %lld seconds
+        time.inMinutes#one=in %lld minute
+        time.inMinutes#other=in %lld minutes
+        time.inHours#one=in %lld hour
+        time.inHours#other=in %lld hours
+        banner.offline=No connection
+        banner.connecting=Connecting
+        banner.connected=Connected
+        banner.paused=Live updates paused
+        card.rateOnAppStore=Rate on the App Store
+        card.viewOffer=View offer
+        card.unavailable=No longer available
+        card.seeDiscount=See your discount
+        chat.title=Support
+        chat.welcomeTitle=How can we help?
+        chat.welcomeText=Send us a message and we'll reply here.
+        a11y.you=You
+        a11y.team=Support
+        photo.count#one=%lld photo
+        photo.count#other=%lld photos
+        photo.pending=Not sent yet
+        photo.failed=Photo unavailable. Tap to try again.
+        photo.view=View photo
+        photo.viewNumbered=View photo %1$lld of %2$lld
+        status.uploading=Uploading photos
+        status.resendCountdown=Sending again %@
+        status.retryAfter=Retry %@
+        composer.placeholder=Message
+        action.send=Send
+        action.addPhoto=Add photo
+        action.removePhoto=Remove photo
+        action.close=Close
+        typing.indicator=Typing…
+        transcript.newMessages#one=%lld new message
+        transcript.newMessages#other=%lld new messages
+        a11y.newMessagesHint=Scrolls to the newest message.
+        """)
+
+    /// The entries of `key=text` and `key#category=text` lines (`builtInEnglish`).
+    @_optimize(size) static func entries(lines: String) -> [String: Entry] {
+        var result: [String: Entry] = [:]
+        for line in lines.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let name = line[..<equals], text = String(line[line.index(after: equals)...])
+            guard let mark = name.firstIndex(of: "#") else {
+                result[String(name)] = .plain(text)
+                continue
+            }
+            let key = String(name[..<mark]), category = String(name[name.index(after: mark)...])
+            var forms: [String: String] = [:]
+            if case .plural(let earlier)? = result[key] { forms = earlier }
+            forms[category] = text
+            result[key] = .plural(forms)
+        }
+        return result
+    }
 }
 
 /// CLDR cardinal plural categories of the catalog's languages, for whole numbers.

@@ -265,4 +265,25 @@ struct AppearanceMergeTests {
         #expect(RemoteAppearance(revision: -1, data: Data("{}".utf8)) == nil)
         #expect(RemoteAppearance(revision: 0, data: Data("{}".utf8))?.revision == 0)
     }
+
+    /// Two published appearances are equal when their JSON is, whatever the order of its keys; a value of another
+    /// kind (`true` against `1`), another length or another nested value is a change.
+    @Test func appearancesAreEqualExactlyWhenTheirJSONIs() throws {
+        func appearance(_ json: String, revision: Int = 3) throws -> RemoteAppearance {
+            try #require(RemoteAppearance(revision: revision, data: Data(json.utf8)))
+        }
+        let base = #"{"a": true, "b": [1, "x", null], "c": {"d": {"e": 2.5}}}"#
+        #expect(try appearance(base) == appearance(#"{"c": {"d": {"e": 2.5}}, "b": [1, "x", null], "a": true}"#))
+        for changed in [
+            #"{"a": 1, "b": [1, "x", null], "c": {"d": {"e": 2.5}}}"#,
+            #"{"a": true, "b": [1, "x"], "c": {"d": {"e": 2.5}}}"#,
+            #"{"a": true, "b": [1, "y", null], "c": {"d": {"e": 2.5}}}"#,
+            #"{"a": true, "b": [1, "x", null], "c": {"d": {"e": 2.6}}}"#,
+            #"{"a": true, "b": [1, "x", null], "c": {"d": {"f": 2.5}}}"#,
+            #"{"a": true, "b": [1, "x", null], "c": {"d": {"e": 2.5}}, "g": null}"#,
+        ] {
+            #expect(try appearance(base) != appearance(changed), "\(changed)")
+        }
+        #expect(try appearance(base) != appearance(base, revision: 4))
+    }
 }

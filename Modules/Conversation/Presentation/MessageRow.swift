@@ -149,132 +149,152 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
 
     /// The message's local ID (stable across confirmation).
     public var id: String {
-        get { box.value.id }
-        set { box.update { $0.id = newValue } }
+        get { values.id }
+        set { update { $0.id = newValue } }
     }
     /// Own or team.
     public var side: Side {
-        get { box.value.side }
-        set { box.update { $0.side = newValue } }
+        get { values.side }
+        set { update { $0.side = newValue } }
     }
     /// The text; `nil` when the message has none (a photo-only message, a card without text).
     public var text: String? {
-        get { box.value.text }
-        set { box.update { $0.text = newValue } }
+        get { values.text }
+        set { update { $0.text = newValue } }
     }
     /// `text` in runs, with its web links, e-mail addresses and phone numbers tappable (`LinkDetector`); the runs'
     /// texts joined are `text`. Empty when there is no text. The message stays plain text: no Markdown, no HTML.
     public var textRuns: [TextRun] {
-        get { box.value.textRuns }
-        set { box.update { $0.textRuns = newValue } }
+        get { values.textRuns }
+        set { update { $0.textRuns = newValue } }
     }
     /// The direction of the text's first letter that has one, so a Hebrew message in an English chat aligns to
     /// the right and an English one in an Arabic chat to the left; `nil` when it has none (digits, emoji).
     public var textDirection: TextDirection? {
-        get { box.value.textDirection }
-        set { box.update { $0.textDirection = newValue } }
+        get { values.textDirection }
+        set { update { $0.textDirection = newValue } }
     }
     /// Seed 001: text can be selected once sent (not while sending or after a failure).
     public var isTextSelectable: Bool {
-        get { box.value.isTextSelectable }
-        set { box.update { $0.isTextSelectable = newValue } }
+        get { values.isTextSelectable }
+        set { update { $0.isTextSelectable = newValue } }
     }
     /// When more than 5 minutes passed since the previous message, the time shown above this row (spec 7.24).
     public var timestamp: Date? {
-        get { box.value.timestamp }
-        set { box.update { $0.timestamp = newValue } }
+        get { values.timestamp }
+        set { update { $0.timestamp = newValue } }
     }
     /// `timestamp` in the chat language: the time alone today, else the day and the time (the year when it is not
     /// this year's).
     public var timestampText: String? {
-        get { box.value.timestampText }
-        set { box.update { $0.timestampText = newValue } }
+        get { values.timestampText }
+        set { update { $0.timestampText = newValue } }
     }
     /// When the message was written (the service's time for a reply): what tells a reply written while the chat is
     /// open from the history an opening loads (`ChatAnnouncements`).
     public var createdAt: Date {
-        get { box.value.createdAt }
-        set { box.update { $0.createdAt = newValue } }
+        get { values.createdAt }
+        set { update { $0.createdAt = newValue } }
     }
     /// The row starts a group (spec 7.24: same side, author and minute): a screen spaces groups apart.
     public var startsGroup: Bool {
-        get { box.value.startsGroup }
-        set { box.update { $0.startsGroup = newValue } }
+        get { values.startsGroup }
+        set { update { $0.startsGroup = newValue } }
     }
     /// The row ends its group.
     public var endsGroup: Bool {
-        get { box.value.endsGroup }
-        set { box.update { $0.endsGroup = newValue } }
+        get { values.endsGroup }
+        set { update { $0.endsGroup = newValue } }
     }
     /// The teammate, for team replies whose author is known while the appearance shows names or photos.
     public var author: Author? {
-        get { box.value.author }
-        set { box.update { $0.author = newValue } }
+        get { values.author }
+        set { update { $0.author = newValue } }
     }
     /// Spec 7.24: team rows keep an avatar column when team photos are shown, drawn or not.
     public var reservesAvatarColumn: Bool {
-        get { box.value.reservesAvatarColumn }
-        set { box.update { $0.reservesAvatarColumn = newValue } }
+        get { values.reservesAvatarColumn }
+        set { update { $0.reservesAvatarColumn = newValue } }
     }
     /// The photos: confirmed attachments, else the local previews.
     public var photos: [Photo] {
-        get { box.value.photos }
-        set { box.update { $0.photos = newValue } }
+        get { values.photos }
+        set { update { $0.photos = newValue } }
     }
     /// Spec 7.9: the upload's progress, 0…1, while the photos of a sending message upload.
     public var uploadProgress: Double? {
-        get { box.value.uploadProgress }
-        set { box.update { $0.uploadProgress = newValue } }
+        get { values.uploadProgress }
+        set { update { $0.uploadProgress = newValue } }
     }
     /// The card's button, if the message is a card that has one.
     public var card: Card? {
-        get { box.value.card }
-        set { box.update { $0.card = newValue } }
+        get { values.card }
+        set { update { $0.card = newValue } }
     }
     /// The status line, shown only where the grouping rule puts it.
     public var status: Status? {
-        get { box.value.status }
-        set { box.update { $0.status = newValue } }
+        get { values.status }
+        set { update { $0.status = newValue } }
     }
     /// Spec 7.8.3: still sending after 400 ms: the bubble is dimmed (opacity 0.6).
     public var isPending: Bool {
-        get { box.value.isPending }
-        set { box.update { $0.isPending = newValue } }
+        get { values.isPending }
+        set { update { $0.isPending = newValue } }
     }
     /// Seed 001: tapping the failed bubble, its indicator or a failed photo retries the message.
     public var tapRetries: Bool {
-        get { box.value.tapRetries }
-        set { box.update { $0.tapRetries = newValue } }
+        get { values.tapRetries }
+        set { update { $0.tapRetries = newValue } }
     }
     /// Spec 7.20 `fadesOlderMessages`: how much the own bubble lightens (0…0.24).
     public var fade: Double {
-        get { box.value.fade }
-        set { box.update { $0.fade = newValue } }
+        get { values.fade }
+        set { update { $0.fade = newValue } }
     }
     /// What VoiceOver announces when this reply arrives (`ChatAnnouncements` says when; own messages never are):
     /// "Name: text", the team ("Support: text") when no name is shown, with its photos and card button after the
     /// text, or in place of it ("Anna: 1 photo").
     public var announcement: String {
-        get { box.value.announcement }
-        set { box.update { $0.announcement = newValue } }
+        get { values.announcement }
+        set { update { $0.announcement = newValue } }
     }
     /// What VoiceOver reads for the whole row, e.g. "You: Hello. Not delivered. Retry".
     public var accessibilityLabel: String {
-        get { box.value.accessibilityLabel }
-        set { box.update { $0.accessibilityLabel = newValue } }
+        get { values.accessibilityLabel }
+        set { update { $0.accessibilityLabel = newValue } }
     }
     /// The row's controls, each reachable on its own: the status line's control, the card's button, then each
     /// confirmed photo, in reading order.
     public var controls: [Control] {
-        get { box.value.controls }
-        set { box.update { $0.controls = newValue } }
+        get { values.controls }
+        set { update { $0.controls = newValue } }
     }
 
     /// Every field, held once behind a reference: a row is copied into each view that draws part of it and into the
-    /// closures those views keep, and one reference keeps each copy small (Docs/Footprint.md, "Size on iOS").
-    private var box: ValueBox<Values>
+    /// closures those views keep, and one reference keeps each copy small. A class of its own rather than a struct in
+    /// a `ValueBox`, whose value witnesses (copy, move and destruction, field by field) cost some 5 kB
+    /// (Docs/Footprint.md, "Size on iOS").
+    private var values: Values
 
-    private struct Values: Hashable, Sendable {
+    /// Copy on write: a change to a row whose values another row shares copies them first.
+    @_optimize(size) private mutating func update(_ change: (Values) -> Void) {
+        if !isKnownUniquelyReferenced(&values) { values = values.copy() }
+        change(values)
+    }
+
+    @_optimize(size) public static func == (lhs: MessageRow, rhs: MessageRow) -> Bool {
+        lhs.values === rhs.values || lhs.values.equals(rhs.values)
+    }
+
+    /// Hashes the ID, the text and the status: equal rows hash alike, and the rest is left to `==`.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(text)
+        hasher.combine(status)
+    }
+
+    /// `@unchecked Sendable`: its fields change only through `update`, on a reference no other row holds.
+    private final class Values: @unchecked Sendable {
         var id: String
         var side: Side
         var text: String?
@@ -298,6 +318,61 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         var announcement: String
         var accessibilityLabel: String
         var controls: [Control]
+
+        @_optimize(size) init(
+            id: String, side: Side, text: String?, textRuns: [TextRun], textDirection: TextDirection?,
+            isTextSelectable: Bool, timestamp: Date?, timestampText: String?, createdAt: Date, startsGroup: Bool,
+            endsGroup: Bool, author: Author?, reservesAvatarColumn: Bool, photos: [Photo], uploadProgress: Double?,
+            card: Card?, status: Status?, isPending: Bool, tapRetries: Bool, fade: Double, announcement: String,
+            accessibilityLabel: String, controls: [Control]
+        ) {
+            self.id = id
+            self.side = side
+            self.text = text
+            self.textRuns = textRuns
+            self.textDirection = textDirection
+            self.isTextSelectable = isTextSelectable
+            self.timestamp = timestamp
+            self.timestampText = timestampText
+            self.createdAt = createdAt
+            self.startsGroup = startsGroup
+            self.endsGroup = endsGroup
+            self.author = author
+            self.reservesAvatarColumn = reservesAvatarColumn
+            self.photos = photos
+            self.uploadProgress = uploadProgress
+            self.card = card
+            self.status = status
+            self.isPending = isPending
+            self.tapRetries = tapRetries
+            self.fade = fade
+            self.announcement = announcement
+            self.accessibilityLabel = accessibilityLabel
+            self.controls = controls
+        }
+
+        @_optimize(size) func copy() -> Values {
+            Values(
+                id: id, side: side, text: text, textRuns: textRuns, textDirection: textDirection,
+                isTextSelectable: isTextSelectable, timestamp: timestamp, timestampText: timestampText,
+                createdAt: createdAt, startsGroup: startsGroup, endsGroup: endsGroup, author: author,
+                reservesAvatarColumn: reservesAvatarColumn, photos: photos, uploadProgress: uploadProgress,
+                card: card, status: status, isPending: isPending, tapRetries: tapRetries, fade: fade,
+                announcement: announcement, accessibilityLabel: accessibilityLabel, controls: controls)
+        }
+
+        /// Every field (`MessageRowValueTests` changes each one and expects the rows to differ).
+        @_optimize(size) func equals(_ other: Values) -> Bool {
+            id == other.id && side == other.side && text == other.text && textRuns == other.textRuns
+                && textDirection == other.textDirection && isTextSelectable == other.isTextSelectable
+                && timestamp == other.timestamp && timestampText == other.timestampText && createdAt == other.createdAt
+                && startsGroup == other.startsGroup && endsGroup == other.endsGroup && author == other.author
+                && reservesAvatarColumn == other.reservesAvatarColumn && photos == other.photos
+                && uploadProgress == other.uploadProgress && card == other.card && status == other.status
+                && isPending == other.isPending && tapRetries == other.tapRetries && fade == other.fade
+                && announcement == other.announcement && accessibilityLabel == other.accessibilityLabel
+                && controls == other.controls
+        }
     }
 
     /// A row; `ChatPresentation` makes every row a screen shows.
@@ -308,12 +383,12 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         card: Card?, status: Status?, isPending: Bool, tapRetries: Bool, fade: Double, announcement: String,
         accessibilityLabel: String, controls: [Control] = []
     ) {
-        box = ValueBox(Values(
+        values = Values(
             id: id, side: side, text: text, textRuns: textRuns, textDirection: textDirection,
             isTextSelectable: isTextSelectable, timestamp: timestamp, timestampText: timestampText,
             createdAt: createdAt, startsGroup: startsGroup, endsGroup: endsGroup, author: author,
             reservesAvatarColumn: reservesAvatarColumn, photos: photos, uploadProgress: uploadProgress, card: card,
             status: status, isPending: isPending, tapRetries: tapRetries, fade: fade, announcement: announcement,
-            accessibilityLabel: accessibilityLabel, controls: controls))
+            accessibilityLabel: accessibilityLabel, controls: controls)
     }
 }

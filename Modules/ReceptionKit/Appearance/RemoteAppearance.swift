@@ -34,6 +34,25 @@ enum AppearanceJSON: Codable, Sendable, Hashable {
         }
     }
 
+    /// Written out, so that no specialised `Dictionary` equality (4 kB at -O) is compiled for it.
+    @_optimize(size) static func == (lhs: AppearanceJSON, rhs: AppearanceJSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.bool(let left), .bool(let right)): return left == right
+        case (.number(let left), .number(let right)): return left == right
+        case (.string(let left), .string(let right)): return left == right
+        case (.null, .null): return true
+        case (.array(let left), .array(let right)):
+            guard left.count == right.count else { return false }
+            for index in left.indices where left[index] != right[index] { return false }
+            return true
+        case (.object(let left), .object(let right)):
+            guard left.count == right.count else { return false }
+            for (key, value) in left where right[key] != value { return false }
+            return true
+        default: return false
+        }
+    }
+
     subscript(key: String) -> AppearanceJSON? {
         if case .object(let object) = self { object[key] } else { nil }
     }
