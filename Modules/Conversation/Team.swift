@@ -50,9 +50,9 @@ struct Team: Sendable {
 
     /// The photos to download now: wanted, not downloading, and not under a link that already failed.
     var photosToFetch: [TeamRoster.PhotoRequest] {
-        roster.wanted.values.sorted { $0.memberID < $1.memberID }.filter { request in
-            downloads[request.memberID] == nil && failedLinks[request.memberID] != request.url
-        }
+        let wanted = Array(roster.wanted.values)
+        return stableOrder(count: wanted.count) { wanted[$0].memberID < wanted[$1].memberID }.map { wanted[$0] }
+            .filter { request in downloads[request.memberID] == nil && failedLinks[request.memberID] != request.url }
     }
 
     /// The engine started `task` to download `request`.

@@ -1,4 +1,5 @@
 import Foundation
+import ReceptionCore
 
 /// Our loader of the String Catalog `Resources/ChatTexts.xcstrings` (the JSON Apple's tools read), so the same file
 /// serves Apple platforms and Linux. It is read once; a missing or damaged file leaves the built-in English texts.
@@ -25,7 +26,8 @@ final class TextCatalog: Sendable {
             for (language, texts) in parsed { entries[language, default: [:]].merge(texts) { _, catalog in catalog } }
         }
         self.entries = entries
-        languages = ["en"] + entries.keys.filter { $0 != "en" }.sorted()
+        let others = entries.keys.filter { $0 != "en" }
+        languages = ["en"] + stableOrder(count: others.count) { others[$0] < others[$1] }.map { others[$0] }
     }
 
     /// The text of `key` in `language`, else English, else the key itself; a plural key gives its `other` form.

@@ -210,7 +210,7 @@ extension SQLiteMessageStore {
             }
         }
         if zip(rows, rows.dropFirst()).contains(where: { $0 > $1 }) {
-            let order = rows.indices.sorted { rows[$0] < rows[$1] }
+            let order = stableOrder(count: rows.count) { rows[$0] < rows[$1] }
             rows = order.map { rows[$0] }
             messages = order.map { messages[$0] }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import ReceptionCore
 
 /// One row of the transcript as the model keeps it (issue 53): its `row` is replaced in place when the row
 /// changes, so a screen that draws each row from its slot redraws that row alone, and the list of slots changes
@@ -103,7 +104,9 @@ struct RowMemo {
         places.removeSubrange(kept...)
         if slots.count > kept { slots.removeSubrange(kept...) }
         var built = 0
-        for position in candidates.sorted() where position >= 0 && position < kept {
+        var ascending = Array(candidates)
+        stableSort(&ascending, by: <)
+        for position in ascending where position >= 0 && position < kept {
             let place = ChatPresentation.place(at: position, of: messages, lastOwn: lastOwn, context)
             guard changed.contains(position) || place != places[position] else { continue }
             places[position] = place

@@ -71,7 +71,9 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
         var total = totalBytes
         guard total > budget else { return [] }
         var evicted: [String] = []
-        for (id, entry) in entries.sorted(by: { $0.value.use < $1.value.use }) {
+        let byUse = Array(entries)
+        for position in stableOrder(count: byUse.count, by: { byUse[$0].value.use < byUse[$1].value.use }) {
+            let (id, entry) = byUse[position]
             guard total > budget else { break }
             entries[id] = nil
             total -= entry.bytes

@@ -97,8 +97,9 @@ extension StoredMessage {
         for index in messages.indices {
             if messages[index].isConfirmed { confirmed.append(index) } else { unsent.append(index) }
         }
-        confirmed.sort { (messages[$0].seq ?? 0, $0) < (messages[$1].seq ?? 0, $1) }
-        unsent.sort { (messages[$0].createdAt, $0) < (messages[$1].createdAt, $1) }
+        // Ties stay in list order (`stableSort`), as `(key, index)` ordered them.
+        stableSort(&confirmed) { (messages[$0].seq ?? 0) < (messages[$1].seq ?? 0) }
+        stableSort(&unsent) { messages[$0].createdAt < messages[$1].createdAt }
         var result: [StoredMessage] = []
         result.reserveCapacity(messages.count)
         var next = 0
