@@ -115,8 +115,9 @@ extension ChatEngine {
     /// cleared (cooldowns kept), the revision adopted, and the chat starts empty; the next send starts support
     /// again.
     @_optimize(size) public func chatReset(revision: Int) {
-        guard !isShutDown, revision >= 0 else { return }
+        guard !isShutDown, revision >= 0, revision != appliedChatReset else { return }
         if session.chatRevision == revision, messages.isEmpty { return }
+        appliedChatReset = revision
         outbox.reset()
         stopStream()
         history.stop()

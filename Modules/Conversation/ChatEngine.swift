@@ -106,6 +106,10 @@ public actor ChatEngine {
     package var sharedPhotoDownloads = 0
     /// Snapshot observers and event receivers.
     var observers = Observers()
+    /// The chat reset (its revision) this engine last applied (spec 7.12). One reset is often reported twice: by the
+    /// request that met the 409 and by the client's hook, which hears of every 409. The second report can arrive
+    /// after the person sent again, and applying it again would take that new message with the old chat.
+    var appliedChatReset: Int?
     /// The transcript as last published and its revision (`snapshot`).
     var published = PublishedTranscript()
 

@@ -207,7 +207,11 @@ final class App {
         try #require(accepted, "the chat did not accept \"\(text)\"")
         let chat = try #require(reception.chat)
         let sent = await until { await chat.refresh(); return chat.messages.contains { $0.text == text && $0.status == .sent } }
-        try #require(sent, "\"\(text)\" was not confirmed")
+        // What the chat and the wire looked like, so a failure says where the message stopped.
+        let requests = transport.log.suffix(12).map { "\($0.request.method) \($0.path) \($0.status)" }
+        let waiting = transport.onTheWire.map { "\($0.method) \($0.url.path)" }
+        let shown = chat.messages.map { "\($0.text) [\($0.status)]" }
+        try #require(sent, "\"\(text)\" was not confirmed; messages \(shown); last requests \(requests); on the wire \(waiting)")
     }
 
     /// The session secret stored for the current generation, read the way the SDK reads it.
