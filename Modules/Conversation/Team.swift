@@ -25,8 +25,9 @@ struct Team: Sendable {
     /// Bumped by a chat reset; a download carries the epoch it started in.
     private(set) var epoch = 0
     private var downloads: [String: Task<Void, Never>] = [:]
-    /// Per member, the link whose download failed.
-    private var failedLinks: [String: URL] = [:]
+    /// Per member, the link whose download failed, as its absolute string: a `[String: String]` shares the code the
+    /// SDK's other string tables compile, where a dictionary of `URL`s compiled its own (Docs/Footprint.md).
+    private var failedLinks: [String: String] = [:]
 
     /// Spec 7.17: the cached names and photos, restored at launch (visible before any answer).
     @_optimize(size) mutating func restore(_ profiles: [TeamProfile]) {
@@ -52,7 +53,7 @@ struct Team: Sendable {
     var photosToFetch: [TeamRoster.PhotoRequest] {
         let wanted = Array(roster.wanted.values)
         return stableOrder(count: wanted.count) { wanted[$0].memberID < wanted[$1].memberID }.map { wanted[$0] }
-            .filter { request in downloads[request.memberID] == nil && failedLinks[request.memberID] != request.url }
+            .filter { request in downloads[request.memberID] == nil && failedLinks[request.memberID] != request.url.absoluteString }
     }
 
     /// The engine started `task` to download `request`.
@@ -82,7 +83,7 @@ struct Team: Sendable {
             roster.refuse(request)
             return false
         }
-        failedLinks[request.memberID] = request.url
+        failedLinks[request.memberID] = request.url.absoluteString
         return roster.wanted[request.memberID].map { $0.url != request.url } == true
     }
 

@@ -151,18 +151,18 @@ package enum LinkDetector {
     /// stays when the link opened one.
     @_optimize(size) private static func trimmedEnd(_ scalars: [Unicode.Scalar], start: Int, end: Int) -> Int {
         var end = end
-        let pairs: [Unicode.Scalar: Unicode.Scalar] = [")": "(", "]": "[", "}": "{"]
-        // Brackets opened minus closed within the link, per kind, kept up to date as the end moves back.
-        var balance: [Unicode.Scalar: Int] = [:]
+        // Brackets opened minus closed within the link, per kind (round, square, curly), kept up to date as the end
+        // moves back.
+        var balance = [0, 0, 0]
         for scalar in scalars[start..<end] {
-            if let opening = pairs[scalar] { balance[opening, default: 0] -= 1 }
-            if pairs.values.contains(scalar) { balance[scalar, default: 0] += 1 }
+            if let kind = bracketKind(closing: scalar) { balance[kind] -= 1 }
+            if let kind = bracketKind(opening: scalar) { balance[kind] += 1 }
         }
         while end > start {
             let last = scalars[end - 1]
-            if let opening = pairs[last] {
-                if balance[opening, default: 0] >= 0 { break }
-                balance[opening, default: 0] += 1
+            if let kind = bracketKind(closing: last) {
+                if balance[kind] >= 0 { break }
+                balance[kind] += 1
                 end -= 1
                 continue
             }
@@ -170,6 +170,26 @@ package enum LinkDetector {
             end -= 1
         }
         return end
+    }
+
+    /// 0, 1 or 2 for `(`, `[` or `{`; `nil` for anything else.
+    @_optimize(size) private static func bracketKind(opening scalar: Unicode.Scalar) -> Int? {
+        switch scalar {
+        case "(": 0
+        case "[": 1
+        case "{": 2
+        default: nil
+        }
+    }
+
+    /// 0, 1 or 2 for `)`, `]` or `}`; `nil` for anything else.
+    @_optimize(size) private static func bracketKind(closing scalar: Unicode.Scalar) -> Int? {
+        switch scalar {
+        case ")": 0
+        case "]": 1
+        case "}": 2
+        default: nil
+        }
     }
 
     @_optimize(size) private static func isTrailingPunctuation(_ scalar: Unicode.Scalar) -> Bool {
