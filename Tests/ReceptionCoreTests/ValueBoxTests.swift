@@ -1,7 +1,8 @@
 import ReceptionCore
 import Testing
 
-/// `ValueBox`: value semantics behind one immutable reference (ChatAppearance and MessageRow keep their fields in one).
+/// `ValueBox`: value semantics behind one immutable reference (`ReceptionError` and `ReceptionLogger` keep their
+/// fields in one).
 @Suite("ValueBoxTests")
 struct ValueBoxTests {
     struct Fields: Hashable {
