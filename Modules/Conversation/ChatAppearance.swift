@@ -26,9 +26,9 @@ public struct AppearanceColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `#RRGGBB` in upper case.
-    public var hex: String { "#" + Hex.encode([red, green, blue]).uppercased() }
+    @_optimize(size) public var hex: String { "#" + Hex.encode([red, green, blue]).uppercased() }
 
-    public var description: String { hex }
+    @_optimize(size) public var description: String { hex }
 }
 
 /// A colour for light mode and one for dark mode.
@@ -250,77 +250,77 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// The palette.
-    public var colors: Colors {
+    @_optimize(size) public var colors: Colors {
         get { values.colors }
         set { update { $0.colors = newValue } }
     }
     /// The title and welcome texts.
-    public var texts: Texts {
+    @_optimize(size) public var texts: Texts {
         get { values.texts }
         set { update { $0.texts = newValue } }
     }
     /// Light, dark or system.
-    public var colorScheme: ColorScheme {
+    @_optimize(size) public var colorScheme: ColorScheme {
         get { values.colorScheme }
         set { update { $0.colorScheme = newValue } }
     }
     /// Whether the SDK-presented chat shows a close button.
-    public var showsCloseButton: Bool {
+    @_optimize(size) public var showsCloseButton: Bool {
         get { values.showsCloseButton }
         set { update { $0.showsCloseButton = newValue } }
     }
     /// The close button's symbol.
-    public var closeIcon: CloseIcon {
+    @_optimize(size) public var closeIcon: CloseIcon {
         get { values.closeIcon }
         set { update { $0.closeIcon = newValue } }
     }
     /// An image for the close button, drawn instead of `closeIcon`.
-    public var closeImage: AppearanceImage? {
+    @_optimize(size) public var closeImage: AppearanceImage? {
         get { values.closeImage }
         set { update { $0.closeImage = newValue } }
     }
     /// Parts of the chat that are not shown.
-    public var hiddenElements: Set<Element> {
+    @_optimize(size) public var hiddenElements: Set<Element> {
         get { values.hiddenElements }
         set { update { $0.hiddenElements = newValue } }
     }
     /// The design of the system font.
-    public var fontDesign: FontDesign {
+    @_optimize(size) public var fontDesign: FontDesign {
         get { values.fontDesign }
         set { update { $0.fontDesign = newValue } }
     }
     /// A font of the host app (by name), used instead of the system font.
-    public var customFontName: String? {
+    @_optimize(size) public var customFontName: String? {
         get { values.customFontName }
         set { update { $0.customFontName = newValue } }
     }
     /// Whether older outgoing bubbles lighten as newer text messages follow.
-    public var fadesOlderMessages: Bool {
+    @_optimize(size) public var fadesOlderMessages: Bool {
         get { values.fadesOlderMessages }
         set { update { $0.fadesOlderMessages = newValue } }
     }
     /// The welcome icon.
-    public var welcomeIcon: WelcomeIcon {
+    @_optimize(size) public var welcomeIcon: WelcomeIcon {
         get { values.welcomeIcon }
         set { update { $0.welcomeIcon = newValue } }
     }
     /// Review cards.
-    public var reviewCard: Card {
+    @_optimize(size) public var reviewCard: Card {
         get { values.reviewCard }
         set { update { $0.reviewCard = newValue } }
     }
     /// Paywall (offer) cards.
-    public var offerCard: Card {
+    @_optimize(size) public var offerCard: Card {
         get { values.offerCard }
         set { update { $0.offerCard = newValue } }
     }
     /// Whether agent replies show the teammate's photo. Only the dashboard can turn it on (seed 001).
-    public package(set) var showsTeamPhotos: Bool {
+    @_optimize(size) public package(set) var showsTeamPhotos: Bool {
         get { values.showsTeamPhotos }
         set { update { $0.showsTeamPhotos = newValue } }
     }
     /// Whether agent replies show the teammate's first name. Only the dashboard can turn it on (seed 001).
-    public package(set) var showsTeamNames: Bool {
+    @_optimize(size) public package(set) var showsTeamNames: Bool {
         get { values.showsTeamNames }
         set { update { $0.showsTeamNames = newValue } }
     }

@@ -3,7 +3,7 @@ import ReceptionCore
 
 extension ChatEngine {
     /// Spec 7.18: the facts the banner derives from, as they are now.
-    private var bannerFacts: ConnectionStatus.Facts {
+    @_optimize(size) private var bannerFacts: ConnectionStatus.Facts {
         ConnectionStatus.Facts(
             hasStartedChat: session.hasStartedChat, halted: permission.halt != nil, pathAvailable: pathAvailable,
             hasConversation: hasConversation, watched: watched, streamConnected: stream.connected,

@@ -185,7 +185,7 @@ extension ChatEngine {
 
 extension ReceptionError {
     /// Spec 3.18: a signed link's download answered 403, so the link expired.
-    var isExpiredLink: Bool { code == Code.httpError && status == 403 }
+    @_optimize(size) var isExpiredLink: Bool { code == Code.httpError && status == 403 }
 }
 
 /// One photo download in flight and how many loads wait for it (`ChatEngine.photo(_:)`).

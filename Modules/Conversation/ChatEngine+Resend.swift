@@ -14,7 +14,7 @@ extension ChatEngine {
 
     /// The driver may run at all: never while sending is disabled, verification is required, the session is
     /// halted, or the chat is not watched.
-    var driverAllowed: Bool { watched && sendingPermitted && !isShutDown }
+    @_optimize(size) var driverAllowed: Bool { watched && sendingPermitted && !isShutDown }
 
     /// Starts the driver, or wakes it to re-evaluate when it is already waiting.
     @_optimize(size) func kickDriver() {

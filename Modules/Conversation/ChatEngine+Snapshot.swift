@@ -4,7 +4,7 @@ import ReceptionCore
 extension ChatEngine {
     /// What a screen shows now. Its transcript is the one published last unless a message changed since, with the
     /// revision and the change that let `ChatModel` touch only the rows that changed (issue 53).
-    public var snapshot: ChatSnapshot { snapshot(refreshingTranscript: true) }
+    @_optimize(size) public var snapshot: ChatSnapshot { snapshot(refreshingTranscript: true) }
 
     /// The snapshot; without `refreshingTranscript` it carries the transcript published last without building it
     /// again (a draft edit changes no message: typing costs the engine nothing per message either).
@@ -29,10 +29,10 @@ extension ChatEngine {
     }
 
     /// Sending is allowed by the permission states (spec 7.7).
-    var sendingPermitted: Bool { permission.permitted }
+    @_optimize(size) var sendingPermitted: Bool { permission.permitted }
 
     /// Spec 6.3.5: held messages are going out again (an automatic wait or a release batch in progress).
-    var resendingHeld: Bool {
+    @_optimize(size) var resendingHeld: Bool {
         if !outbox.releaseBatch.isEmpty { return true }
         return messages.contains { message in
             guard !message.isConfirmed, message.delivery.contains(.failed),
@@ -42,7 +42,7 @@ extension ChatEngine {
     }
 
     /// Spec 6.3.5: the composer's wait: the latest-ending text-scope wait, else an uploads wait.
-    var cooldownNotice: CooldownNotice? {
+    @_optimize(size) var cooldownNotice: CooldownNotice? {
         let now = clock.now
         if let wait = deps.cooldowns.wait(for: [.messages, .requests, .session], now: now) {
             return CooldownNotice(scope: wait.scope, secondsLeft: wait.remainingSeconds)
@@ -53,7 +53,7 @@ extension ChatEngine {
         return nil
     }
 
-    var composerState: ComposerState {
+    @_optimize(size) var composerState: ComposerState {
         let now = clock.now
         return composer.state(Composer.Gates(
             availability: permission.availability, cooldown: cooldownNotice,

@@ -4,7 +4,7 @@ import ReceptionCore
 extension ChatEngine {
     /// Spec 7.10: the stream runs while the chat is watched, a conversation exists, the session is not halted, a
     /// path exists, and the stream budget is not stopped.
-    var streamAllowed: Bool {
+    @_optimize(size) var streamAllowed: Bool {
         watched && hasConversation && permission.halt == nil && pathAvailable && !stream.budgetStopped && !isShutDown
     }
 

@@ -65,9 +65,9 @@ public actor ChatEngine {
     }
 
     let deps: Dependencies
-    var service: any ConversationService { deps.service }
-    var clock: any ReceptionClock { deps.clock }
-    var logger: ReceptionLogger { deps.logger }
+    @_optimize(size) var service: any ConversationService { deps.service }
+    @_optimize(size) var clock: any ReceptionClock { deps.clock }
+    @_optimize(size) var logger: ReceptionLogger { deps.logger }
 
     // MARK: The parts (each owns its state; the actor serialises them)
 
@@ -128,7 +128,7 @@ public actor ChatEngine {
     /// The path monitor and lifecycle signal loops.
     var monitors: [Task<Void, Never>] = []
     /// Spec 7.8.5: visible and active (including while the first load runs).
-    var watched: Bool { visible && appActive }
+    @_optimize(size) var watched: Bool { visible && appActive }
 
     /// Makes an engine; call `start()` to load the cache.
     @_optimize(size) public init(_ dependencies: Dependencies) {
@@ -269,9 +269,9 @@ public actor ChatEngine {
     @_optimize(size) func index(of id: String) -> Int? { transcript.index(of: id) }
 
     /// The messages in list order (`Transcript` owns them).
-    var messages: [StoredMessage] { transcript.messages }
+    @_optimize(size) var messages: [StoredMessage] { transcript.messages }
     /// Whether the service has a conversation for this device.
-    var hasConversation: Bool { transcript.hasConversation }
+    @_optimize(size) var hasConversation: Bool { transcript.hasConversation }
     /// The conversation's ID, once known.
-    var conversationID: String? { transcript.conversationID }
+    @_optimize(size) var conversationID: String? { transcript.conversationID }
 }

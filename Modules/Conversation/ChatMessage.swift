@@ -49,7 +49,7 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
     /// What a card's button says (seed 001), in English: the agent's label, else "Rate on the App Store" for a
     /// review card with a link and "View offer" for a paywall card; `nil` for a review without a link (its text
     /// shows without a button) and for other messages. `ChatTexts.buttonTitle(for:)` gives it in the chat language.
-    public var buttonTitle: String? { ChatTexts.english.buttonTitle(for: self) }
+    @_optimize(size) public var buttonTitle: String? { ChatTexts.english.buttonTitle(for: self) }
     /// The team member who wrote an agent reply.
     public var authorId: String?
     /// Confirmed photos.

@@ -9,7 +9,7 @@ import ReceptionCore
 @Observable
 public final class ChatModel {
     /// The transcript in list order.
-    public var messages: [ChatMessage] {
+    @_optimize(size) public var messages: [ChatMessage] {
         access(keyPath: \.messages)
         return transcript
     }
@@ -54,11 +54,11 @@ public final class ChatModel {
     public var texts: ChatTexts = .english
 
     /// The banner's text in the chat language; `nil` when hidden.
-    public var bannerText: String? { texts.banner(banner) }
+    @_optimize(size) public var bannerText: String? { texts.banner(banner) }
     /// The composer's notices in the chat language, most important first.
-    public var noticeTexts: [String] { composer.notices.map(texts.notice) }
+    @_optimize(size) public var noticeTexts: [String] { composer.notices.map(texts.notice) }
     /// The notice that replaces the composer, in the chat language.
-    public var composerReplacementText: String? { texts.replacement(composer.availability) }
+    @_optimize(size) public var composerReplacementText: String? { texts.replacement(composer.availability) }
     /// The status line under `message` in the chat language ("Sending…" while the pending indicator shows), without
     /// spec 7.24's grouping; `presentation(appearance:)` gives the status each row shows.
     @available(*, deprecated, message: "use presentation(appearance:): rows carry the grouped status (spec 7.24)")

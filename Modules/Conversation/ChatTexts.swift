@@ -139,13 +139,13 @@ public struct ChatTexts: Sendable, Hashable {
     public static let english = ChatTexts(language: "en")
 
     /// The languages the catalog holds.
-    public static var languages: [String] { TextCatalog.shared.languages }
+    @_optimize(size) public static var languages: [String] { TextCatalog.shared.languages }
 
     /// Spec 7.19: the languages laid out right to left.
     public static let rightToLeftLanguages: Set<String> = UILanguages.rightToLeft
 
     /// Whether the texts read right to left.
-    public var isRightToLeft: Bool { layoutDirection == .rightToLeft }
+    @_optimize(size) public var isRightToLeft: Bool { layoutDirection == .rightToLeft }
 
     // MARK: Lookup
 
@@ -179,15 +179,15 @@ public struct ChatTexts: Sendable, Hashable {
     }
 
     /// "Retry".
-    public var retry: String { text(.retry) }
+    @_optimize(size) public var retry: String { text(.retry) }
     /// "Cancel" (of an automatic resend countdown).
-    public var cancel: String { text(.cancel) }
+    @_optimize(size) public var cancel: String { text(.cancel) }
     /// The chat's title.
-    public var title: String { text(.title) }
+    @_optimize(size) public var title: String { text(.title) }
     /// The heading of the empty chat.
-    public var welcomeTitle: String { text(.welcomeTitle) }
+    @_optimize(size) public var welcomeTitle: String { text(.welcomeTitle) }
     /// The text under it.
-    public var welcomeText: String { text(.welcomeText) }
+    @_optimize(size) public var welcomeText: String { text(.welcomeText) }
 
     /// The notice that replaces the composer, if any.
     @_optimize(size) public func replacement(_ availability: ComposerAvailability) -> String? {

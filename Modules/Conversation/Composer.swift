@@ -34,7 +34,7 @@ struct Composer: Sendable, Equatable {
     /// Photos picked and prepared for the next message, in the order they were picked.
     private(set) var picked: [Picked] = []
     /// The photos of `picked`, in order.
-    var photos: [PreparedPhoto] { picked.map(\.photo) }
+    @_optimize(size) var photos: [PreparedPhoto] { picked.map(\.photo) }
     /// The next pick's place in the order, and its identity.
     private var nextTicket = 0
     /// Photos still being prepared.
@@ -45,7 +45,7 @@ struct Composer: Sendable, Equatable {
     private(set) var storageProblem = false
 
     /// Another photo may start loading (at most 5 per message, counting those still loading).
-    var hasRoomForPhoto: Bool { picked.count + photoLoads < Limits.photosPerMessage }
+    @_optimize(size) var hasRoomForPhoto: Bool { picked.count + photoLoads < Limits.photosPerMessage }
 
     /// The person edited the draft (or it was restored).
     @_optimize(size) mutating func setText(_ value: String) { text = value }

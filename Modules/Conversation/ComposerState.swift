@@ -14,7 +14,7 @@ public enum ComposerAvailability: String, Sendable, Hashable {
 
     /// The English text of the notice that replaces the composer, if any (`ChatTexts.replacement(_:)` gives it in
     /// the chat language).
-    public var replacementText: String? { ChatTexts.english.replacement(self) }
+    @_optimize(size) public var replacementText: String? { ChatTexts.english.replacement(self) }
 }
 
 /// A line the composer shows above the text field.
@@ -33,7 +33,7 @@ public enum ComposerNotice: Sendable, Hashable {
     case storageProblem
 
     /// The English text of the notice (`ChatTexts.notice(_:)` gives it in the chat language).
-    public var text: String { ChatTexts.english.notice(self) }
+    @_optimize(size) public var text: String { ChatTexts.english.notice(self) }
 }
 
 /// Everything the composer shows.
@@ -60,11 +60,11 @@ public struct ComposerState: Sendable, Hashable {
     /// The photos picked for the next message, in pick order (memory only, never persisted as draft photos).
     public var pickedPhotos: [PickedPhoto]
     /// The prepared photos of `pickedPhotos`.
-    public var photos: [PreparedPhoto] { pickedPhotos.map(\.photo) }
+    @_optimize(size) public var photos: [PreparedPhoto] { pickedPhotos.map(\.photo) }
     /// How many picked photos are still loading (read from the picker or being prepared).
     public var loadingPhotoCount: Int
     /// A picked photo is still loading; sending is disabled meanwhile.
-    public var isLoadingPhotos: Bool { loadingPhotoCount > 0 }
+    @_optimize(size) public var isLoadingPhotos: Bool { loadingPhotoCount > 0 }
     /// Whether tapping Send would send.
     public var canSend: Bool
     /// Whether the photo button is enabled.

@@ -17,7 +17,7 @@ public struct CooldownNotice: Sendable, Hashable {
 
     /// The English text, e.g. "Message limit reached, send again in 2 minutes." (`ChatTexts.cooldown(_:)` gives
     /// it in the chat language.)
-    public var text: String { ChatTexts.english.cooldown(self) }
+    @_optimize(size) public var text: String { ChatTexts.english.cooldown(self) }
 
     /// Spec 6.3.5's relative time in English, e.g. "in 3 minutes" (see `ChatTexts.relativeTime(seconds:)`).
     @_optimize(size)

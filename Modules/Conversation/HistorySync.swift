@@ -22,10 +22,10 @@ struct HistorySync: Sendable {
     @_optimize(size) init(clock: any ReceptionClock) { self.clock = clock }
 
     /// An opening load runs (polls wait for it).
-    var isLoading: Bool { load != nil }
+    @_optimize(size) var isLoading: Bool { load != nil }
 
     /// An opening load may start: none runs and its budget is not spent.
-    var canLoad: Bool { load == nil && !loadBudget.isStopped }
+    @_optimize(size) var canLoad: Bool { load == nil && !loadBudget.isStopped }
 
     /// The engine started `task` as the opening load.
     @_optimize(size) mutating func loadStarted(_ task: Task<Void, Never>) { load = task }

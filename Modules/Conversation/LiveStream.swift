@@ -21,10 +21,10 @@ struct LiveStream: Sendable {
     @_optimize(size) init(clock: any ReceptionClock) { self.clock = clock }
 
     /// A connection loop runs.
-    var isRunning: Bool { loop != nil }
+    @_optimize(size) var isRunning: Bool { loop != nil }
 
     /// The budget is spent: no stream until the path returns or the app becomes active.
-    var budgetStopped: Bool { budget.isStopped }
+    @_optimize(size) var budgetStopped: Bool { budget.isStopped }
 
     /// The engine started `task` as the connection loop.
     @_optimize(size) mutating func started(_ task: Task<Void, Never>) { loop = task }

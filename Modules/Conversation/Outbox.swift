@@ -31,7 +31,7 @@ struct Outbox: Sendable {
     @_optimize(size) init(clock: any ReceptionClock) { self.clock = clock }
 
     /// What the outbox knows about message `id`.
-    subscript(id: String) -> Entry? { entries[id] }
+    @_optimize(size) subscript(id: String) -> Entry? { entries[id] }
 
     /// An attempt for `id` is in flight.
     @_optimize(size) func isInFlight(_ id: String) -> Bool { entries[id]?.inFlight == true }

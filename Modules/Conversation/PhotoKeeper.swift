@@ -32,7 +32,7 @@ final class PhotoKeeper: Sendable {
     }
 
     /// The current epoch, to hand to `keepLater(_:epoch:)`.
-    var epoch: Int { epochs.withLock { $0 } }
+    @_optimize(size) var epoch: Int { epochs.withLock { $0 } }
 
     /// The cached bytes of `attachmentID`, after every pending write; `nil` on a miss or once the cache is closed.
     @_optimize(size) func photo(for attachmentID: String) async -> Data? {

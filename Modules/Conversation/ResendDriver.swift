@@ -12,10 +12,10 @@ struct ResendDriver: Sendable {
     @_optimize(size) init(clock: any ReceptionClock) { self.clock = clock }
 
     /// A driver loop runs (exactly one may).
-    var isRunning: Bool { loop != nil }
+    @_optimize(size) var isRunning: Bool { loop != nil }
 
     /// The loop is parked, waiting for `wake()`.
-    var isParked: Bool { parked != nil }
+    @_optimize(size) var isParked: Bool { parked != nil }
 
     /// The engine started `task` as the driver loop.
     @_optimize(size) mutating func started(_ task: Task<Void, Never>) { loop = task }

@@ -19,10 +19,10 @@ struct SendingPermission: Sendable, Equatable {
     private(set) var identityTokenPending = false
 
     /// Sending is allowed by every permission state.
-    var permitted: Bool { !sendingDisabled && !verificationRequired && halt == nil }
+    @_optimize(size) var permitted: Bool { !sendingDisabled && !verificationRequired && halt == nil }
 
     /// What the composer shows instead of itself, if anything.
-    var availability: ComposerAvailability {
+    @_optimize(size) var availability: ComposerAvailability {
         if halt == .appUnavailable { return .appUnavailable }
         if sendingDisabled || halt == .blocked { return .sendingDisabled }
         if verificationRequired { return .signInRequired }

@@ -50,7 +50,7 @@ struct Team: Sendable {
     }
 
     /// The photos to download now: wanted, not downloading, and not under a link that already failed.
-    var photosToFetch: [TeamRoster.PhotoRequest] {
+    @_optimize(size) var photosToFetch: [TeamRoster.PhotoRequest] {
         let wanted = Array(roster.wanted.values)
         return stableOrder(count: wanted.count) { wanted[$0].memberID < wanted[$1].memberID }.map { wanted[$0] }
             .filter { request in downloads[request.memberID] == nil && failedLinks[request.memberID] != request.url.absoluteString }

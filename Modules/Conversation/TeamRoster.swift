@@ -56,7 +56,7 @@ struct TeamRoster: Sendable, Equatable {
     }
 
     /// The profile of `id`.
-    subscript(id: String) -> TeamProfile? { profiles.first { $0.id == id } }
+    @_optimize(size) subscript(id: String) -> TeamProfile? { profiles.first { $0.id == id } }
 
     /// Spec 3.6: a history answer replaces the map; members absent from it are dropped.
     @_optimize(size) mutating func replace(with members: [TeamMember]) {

@@ -6,7 +6,7 @@ struct TimerSlot: Sendable {
     private var task: Task<Void, Never>?
 
     /// A timer is running (armed and neither fired nor cancelled).
-    var isArmed: Bool { task != nil }
+    @_optimize(size) var isArmed: Bool { task != nil }
 
     /// Starts the timer, cancelling the one that ran.
     @_optimize(size) mutating func arm(

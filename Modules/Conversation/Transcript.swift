@@ -39,7 +39,7 @@ struct Transcript: Sendable, Equatable {
     @_optimize(size) func index(of id: String) -> Int? { messages.firstIndex { $0.id == id } }
 
     /// The message with local ID `id`.
-    subscript(id: String) -> StoredMessage? { index(of: id).map { messages[$0] } }
+    @_optimize(size) subscript(id: String) -> StoredMessage? { index(of: id).map { messages[$0] } }
 
     /// The cached window at launch.
     @_optimize(size) mutating func restore(_ window: [StoredMessage], hasConversation: Bool) {

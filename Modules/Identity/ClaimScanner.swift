@@ -36,7 +36,7 @@ struct ClaimScanner {
 
     // MARK: - Values
 
-    private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+    @_optimize(size) private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     @_optimize(size) private mutating func value(depth: Int) -> Claim? {
         guard depth <= Self.maximumDepth, let byte = peek else { return nil }

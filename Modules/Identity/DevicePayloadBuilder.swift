@@ -59,7 +59,7 @@ public struct DevicePreferences: Hashable, Sendable {
     }
 
     /// Spec 7.19: the canonical app language the payload carries.
-    public var language: String {
+    @_optimize(size) public var language: String {
         LanguageTag.appLanguage(override: languageOverride, preferredLocalizations: preferredLocalizations)
     }
 }

@@ -52,16 +52,16 @@ public final class IdentityStager: Sendable {
     // MARK: - Reading
 
     /// The staged labels, metadata and push registration.
-    public var pendingIdentity: PendingIdentity { state.withLock { $0.pending } }
+    @_optimize(size) public var pendingIdentity: PendingIdentity { state.withLock { $0.pending } }
 
     /// The identity token held in memory, if any.
-    public var stagedToken: StagedToken? { state.withLock { $0.token } }
+    @_optimize(size) public var stagedToken: StagedToken? { state.withLock { $0.token } }
 
     /// The current identity session; capture it when wiring a session's transport hooks.
-    public var session: IdentitySession { state.withLock { $0.session } }
+    @_optimize(size) public var session: IdentitySession { state.withLock { $0.session } }
 
     /// Spec 7.7: whether the person must sign in (send a valid token) before sending.
-    public var isVerificationRequired: Bool { state.withLock { $0.verificationRequired } }
+    @_optimize(size) public var isVerificationRequired: Bool { state.withLock { $0.verificationRequired } }
 
     // MARK: - Labels, metadata, push (spec 7.14.1, 7.14.2, 7.16)
 

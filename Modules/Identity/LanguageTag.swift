@@ -105,7 +105,7 @@ extension LanguageTag {
         }
 
         /// The canonical text without extensions and private use.
-        var canonicalText: String {
+        @_optimize(size) var canonicalText: String {
             ([language] + [script, region].compactMap { $0 } + variants).joined(separator: "-")
         }
 
@@ -136,9 +136,9 @@ extension LanguageTag {
 }
 
 extension Character {
-    fileprivate var isASCIILetter: Bool { isASCII && isLetter }
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-    fileprivate var isASCIIAlnum: Bool { isASCIILetter || isASCIIDigit }
+    @_optimize(size) fileprivate var isASCIILetter: Bool { isASCII && isLetter }
+    @_optimize(size) fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+    @_optimize(size) fileprivate var isASCIIAlnum: Bool { isASCIILetter || isASCIIDigit }
 }
 
 extension String {

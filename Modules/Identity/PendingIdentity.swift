@@ -31,7 +31,7 @@ public struct PendingIdentity: Codable, Hashable, Sendable {
     }
 
     /// Spec 7.14.3 step 6: what a switch of user keeps, the push registration and nothing else.
-    public var keepingOnlyPush: PendingIdentity {
+    @_optimize(size) public var keepingOnlyPush: PendingIdentity {
         PendingIdentity(pushToken: pushToken, pushEnvironment: pushEnvironment)
     }
 }

@@ -59,5 +59,5 @@ enum SafeInteger {
 }
 
 extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+    @_optimize(size) fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -11,9 +11,9 @@ public struct IdentitySession: Hashable, Sendable, CustomStringConvertible {
     @_optimize(size) public init(number: Int) { self.number = number }
 
     /// The session after this one.
-    var next: IdentitySession { IdentitySession(number: number + 1) }
+    @_optimize(size) var next: IdentitySession { IdentitySession(number: number + 1) }
 
-    public var description: String { "session \(number)" }
+    @_optimize(size) public var description: String { "session \(number)" }
 }
 
 /// The identity token the stager holds in memory (spec 7.14.3; never persisted).

@@ -59,7 +59,7 @@ public struct ProvisioningProfileResolver: PushEnvironmentResolving {
     }
 
     /// The running app: the simulator flag of the build and the main bundle's embedded profile.
-    public static var embedded: ProvisioningProfileResolver {
+    @_optimize(size) public static var embedded: ProvisioningProfileResolver {
         #if targetEnvironment(simulator)
             let simulator = true
         #else

@@ -24,7 +24,7 @@ public final class PushTokenStage: Sendable {
     @_optimize(size) public init() {}
 
     /// The staged token, if any.
-    public var current: StagedPushToken? { value.withLock { $0 } }
+    @_optimize(size) public var current: StagedPushToken? { value.withLock { $0 } }
 
     /// Stages `token`; returns whether it differs from what was staged.
     @discardableResult

@@ -9,7 +9,7 @@ public enum IdentityState: Sendable, Hashable {
     case verified(userId: String)
 
     /// The user ID support sees, verified or not.
-    public var userId: String? {
+    @_optimize(size) public var userId: String? {
         switch self {
         case .anonymous: nil
         case .labelled(let id), .verified(let id): id

@@ -7,6 +7,7 @@ import UIKit
 extension Reception {
     /// The revision of the published appearance the chat shows, `nil` while none is known or remote appearance is
     /// off.
+    @_optimize(size)
     public var remoteAppearanceRevision: Int? { usesRemoteAppearance ? appearanceSlot.shown?.revision : nil }
 
     /// Spec 7.1 step 3 and 7.20: load this App ID's cached appearance, show it, and start the refresh loop.

@@ -34,7 +34,7 @@ extension Reception {
     /// Every paywall your app can present from a paywall card. Setting it validates the list (spec 7.21: trimmed,
     /// invalid and duplicate IDs dropped, at most 20), so reading gives what was kept. Without
     /// `paywallAvailability` all of them are available; the available list is synchronised to the service.
-    public var paywalls: [ReceptionPaywall] {
+    @_optimize(size) public var paywalls: [ReceptionPaywall] {
         get { cards.registered }
         set {
             cards.register(newValue)
@@ -101,7 +101,7 @@ extension Reception {
 
     /// Spec 4.2: the paywalls an offer card can open now: the available ones while `onPaywall` is set, else none.
     /// `tapCard(_:)` and the chat screen's disabled "No longer available" state both read it.
-    package var availablePaywallIDs: Set<String> {
+    @_optimize(size) package var availablePaywallIDs: Set<String> {
         onPaywall == nil ? [] : Set(availablePaywalls.map(\.id))
     }
 

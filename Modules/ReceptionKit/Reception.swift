@@ -25,7 +25,7 @@ public final class Reception {
     public typealias LogLevel = ReceptionCore.LogLevel
 
     /// How much the SDK logs (default `info`). May be set from any thread.
-    public nonisolated static var logLevel: LogLevel {
+    @_optimize(size) public nonisolated static var logLevel: LogLevel {
         get { logging.withLock { $0.level } }
         set { logging.withLock { $0.level = newValue } }
     }
@@ -34,13 +34,13 @@ public final class Reception {
     /// writes `[Reception] level Category: message` to standard error. The text is `Category: message`, one line
     /// (newlines escaped), never a secret or message content (spec 7.22). May be set from any thread; it is called
     /// on the thread that logs.
-    public nonisolated static var logHandler: (@Sendable (LogLevel, String) -> Void)? {
+    @_optimize(size) public nonisolated static var logHandler: (@Sendable (LogLevel, String) -> Void)? {
         get { logging.withLock { $0.handler } }
         set { logging.withLock { $0.handler = newValue } }
     }
 
     /// Whether `configure(appId:)` accepted an App ID for `Reception.shared`.
-    public static var isConfigured: Bool { shared.isConfigured }
+    @_optimize(size) public static var isConfigured: Bool { shared.isConfigured }
 
     // MARK: Observable state
 
@@ -53,7 +53,7 @@ public final class Reception {
     /// The model a chat screen binds to, for the current session (replaced on logout and reset).
     public internal(set) var chat: ChatModel?
     /// The last known unread count (never negative); observable through `Observation`.
-    public var unreadCount: Int { unreadModel.value }
+    @_optimize(size) public var unreadCount: Int { unreadModel.value }
 
     /// Called with every event (spec 7.22). Installing another handler replaces this one.
     public var onEvent: ((ReceptionEvent) -> Void)?
@@ -147,17 +147,17 @@ public final class Reception {
     var presentationGeneration = 0
 
     /// Readable in the package so tests can wait for the refresh loop's state instead of sleeping.
-    package var appearanceRefresher: AppearanceRefresher? { appearanceSlot.refresher }
+    @_optimize(size) package var appearanceRefresher: AppearanceRefresher? { appearanceSlot.refresher }
 
     // Read-only views of the configured app, for the facade's files.
-    var configuration: ReceptionConfiguration { app?.configuration ?? Self.unconfigured }
-    var appID: String? { app?.appID }
-    var endpoint: ServiceEndpoint? { app?.endpoint }
-    var namespaces: StorageNamespaces? { app?.parts?.namespaces }
-    var preferences: FilePreferences? { app?.parts?.preferences }
-    var stager: IdentityStager? { app?.parts?.stager }
-    var unreadMonitor: UnreadMonitor? { app?.parts?.unreadMonitor }
-    var pushRouter: PushRouter? { app?.parts?.pushRouter }
+    @_optimize(size) var configuration: ReceptionConfiguration { app?.configuration ?? Self.unconfigured }
+    @_optimize(size) var appID: String? { app?.appID }
+    @_optimize(size) var endpoint: ServiceEndpoint? { app?.endpoint }
+    @_optimize(size) var namespaces: StorageNamespaces? { app?.parts?.namespaces }
+    @_optimize(size) var preferences: FilePreferences? { app?.parts?.preferences }
+    @_optimize(size) var stager: IdentityStager? { app?.parts?.stager }
+    @_optimize(size) var unreadMonitor: UnreadMonitor? { app?.parts?.unreadMonitor }
+    @_optimize(size) var pushRouter: PushRouter? { app?.parts?.pushRouter }
     /// What calls before configure read (they do nothing with it).
     private static let unconfigured = ReceptionConfiguration()
 
@@ -282,13 +282,13 @@ public final class Reception {
 final class PreferencesBox: Sendable {
     private let state = Locked(DevicePreferences(
         languageOverride: nil, preferredLocalizations: [], updatesAppBadge: true, paywalls: []))
-    var value: DevicePreferences { state.withLock { $0 } }
+    @_optimize(size) var value: DevicePreferences { state.withLock { $0 } }
     @_optimize(size) func set(_ value: DevicePreferences) { state.withLock { $0 = value } }
 }
 
 /// The current session scope, readable from any thread (the secure-store and preference closures need it).
 final class ScopeBox: Sendable {
     private let scope = Locked("")
-    var value: String { scope.withLock { $0 } }
+    @_optimize(size) var value: String { scope.withLock { $0 } }
     @_optimize(size) func set(_ value: String) { scope.withLock { $0 = value } }
 }

@@ -62,7 +62,7 @@ public struct ReceptionConfiguration: Sendable {
     /// What the device payload says about this device and app: this device's facts unless you set your own. They
     /// are read when a session starts, not by `init` (the locale, time zone and bundle lookups cost more than the
     /// rest of a configuration at app launch; Docs/Footprint.md).
-    public var device: DeviceFacts {
+    @_optimize(size) public var device: DeviceFacts {
         get { deviceOverride ?? Self.currentDevice() }
         set { deviceOverride = newValue }
     }

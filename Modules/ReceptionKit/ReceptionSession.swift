@@ -23,7 +23,7 @@ final class ReceptionSession: Sendable {
     }
 
     /// Whether the person ever sent a message in this session (spec 7.3).
-    var hasStartedChat: Bool { (try? store.sessionState().hasStartedChat) ?? false }
+    @_optimize(size) var hasStartedChat: Bool { (try? store.sessionState().hasStartedChat) ?? false }
 
     /// A used chat of a registered device: the condition for device updates at launch, foreground, chat opening
     /// and push-token changes (spec 7.2). Never true for an unused session, so nothing registers by itself.

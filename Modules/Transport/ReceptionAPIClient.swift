@@ -66,7 +66,7 @@ public actor ReceptionAPIClient {
     }
 
     /// The session's halt state (spec 6.4).
-    public var halt: HaltReason? { haltReason }
+    @_optimize(size) public var halt: HaltReason? { haltReason }
 
     /// Whether a session secret is stored (the device is registered). Throws when the store cannot answer.
     @_optimize(size) public func isRegistered() throws(ReceptionError) -> Bool {

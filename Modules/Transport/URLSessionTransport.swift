@@ -36,7 +36,7 @@ public final class URLSessionTransport: HTTPTransporting {
     }
 
     /// The ephemeral session: no cookies, no cache, no credential storage; one delegate for every task.
-    private var session: URLSession {
+    @_optimize(size) private var session: URLSession {
         lazySession.withLock { session in
             if let session { return session }
             let configuration = URLSessionConfiguration.ephemeral

@@ -206,10 +206,10 @@ public actor UnreadMonitor {
     }
 
     /// Whether a periodic check is armed.
-    package var isPollArmed: Bool { pollTask != nil }
+    @_optimize(size) package var isPollArmed: Bool { pollTask != nil }
 
     /// Whether a periodic check or a retry is armed (it sleeps on the clock, or is about to).
-    package var hasArmedTimer: Bool { pollTask != nil || retryTask != nil }
+    @_optimize(size) package var hasArmedTimer: Bool { pollTask != nil || retryTask != nil }
 
     // MARK: - Shared
 

@@ -17,5 +17,5 @@ public enum UnreadTrigger: String, Sendable, Hashable, CaseIterable {
 
     /// Whether this trigger is the foreground check that a *blocked* session may send as a probe (spec 6.4), and
     /// that starts with a device update (spec 7.2).
-    var isActivation: Bool { self == .configured || self == .appBecameActive }
+    @_optimize(size) var isActivation: Bool { self == .configured || self == .appBecameActive }
 }

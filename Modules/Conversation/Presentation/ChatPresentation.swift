@@ -37,13 +37,14 @@ public struct ChatPresentation: Sendable, Hashable {
 
     /// A property of the transcript part (`title`, `rows`, `emptyState`, `typingText`,
     /// `typingReservesAvatarColumn`, `banner`, `layoutDirection`, `newestRowID`), read and written through.
+    @_optimize(size)
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<TranscriptPresentation, Value>) -> Value {
         get { transcript[keyPath: keyPath] }
         set { transcript[keyPath: keyPath] = newValue }
     }
 
     /// A read-only property of the transcript part (`newestRowID`).
-    public subscript<Value>(dynamicMember keyPath: KeyPath<TranscriptPresentation, Value>) -> Value {
+    @_optimize(size) public subscript<Value>(dynamicMember keyPath: KeyPath<TranscriptPresentation, Value>) -> Value {
         transcript[keyPath: keyPath]
     }
 

@@ -22,7 +22,7 @@ public struct ComposerPresentation: Sendable, Hashable {
     /// app. `nil` while the composer shows.
     public var replacement: String?
     /// Whether the composer shows (no replacement).
-    public var isShown: Bool { replacement == nil }
+    @_optimize(size) public var isShown: Bool { replacement == nil }
     /// The draft.
     public var text: String
     /// The empty field's placeholder ("Message").

@@ -40,7 +40,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         @_optimize(size) static func id(at index: Int) -> String { "photo-\(index)" }
 
         /// Whether it is a confirmed attachment (it opens the viewer).
-        public var isConfirmed: Bool {
+        @_optimize(size) public var isConfirmed: Bool {
             if case .confirmed = source { return true }
             return false
         }
@@ -148,124 +148,124 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     }
 
     /// The message's local ID (stable across confirmation).
-    public var id: String {
+    @_optimize(size) public var id: String {
         get { values.id }
         set { update { $0.id = newValue } }
     }
     /// Own or team.
-    public var side: Side {
+    @_optimize(size) public var side: Side {
         get { values.side }
         set { update { $0.side = newValue } }
     }
     /// The text; `nil` when the message has none (a photo-only message, a card without text).
-    public var text: String? {
+    @_optimize(size) public var text: String? {
         get { values.text }
         set { update { $0.text = newValue } }
     }
     /// `text` in runs, with its web links, e-mail addresses and phone numbers tappable (`LinkDetector`); the runs'
     /// texts joined are `text`. Empty when there is no text. The message stays plain text: no Markdown, no HTML.
-    public var textRuns: [TextRun] {
+    @_optimize(size) public var textRuns: [TextRun] {
         get { values.textRuns }
         set { update { $0.textRuns = newValue } }
     }
     /// The direction of the text's first letter that has one, so a Hebrew message in an English chat aligns to
     /// the right and an English one in an Arabic chat to the left; `nil` when it has none (digits, emoji).
-    public var textDirection: TextDirection? {
+    @_optimize(size) public var textDirection: TextDirection? {
         get { values.textDirection }
         set { update { $0.textDirection = newValue } }
     }
     /// Seed 001: text can be selected once sent (not while sending or after a failure).
-    public var isTextSelectable: Bool {
+    @_optimize(size) public var isTextSelectable: Bool {
         get { values.isTextSelectable }
         set { update { $0.isTextSelectable = newValue } }
     }
     /// When more than 5 minutes passed since the previous message, the time shown above this row (spec 7.24).
-    public var timestamp: Date? {
+    @_optimize(size) public var timestamp: Date? {
         get { values.timestamp }
         set { update { $0.timestamp = newValue } }
     }
     /// `timestamp` in the chat language: the time alone today, else the day and the time (the year when it is not
     /// this year's).
-    public var timestampText: String? {
+    @_optimize(size) public var timestampText: String? {
         get { values.timestampText }
         set { update { $0.timestampText = newValue } }
     }
     /// When the message was written (the service's time for a reply): what tells a reply written while the chat is
     /// open from the history an opening loads (`ChatAnnouncements`).
-    public var createdAt: Date {
+    @_optimize(size) public var createdAt: Date {
         get { values.createdAt }
         set { update { $0.createdAt = newValue } }
     }
     /// The row starts a group (spec 7.24: same side, author and minute): a screen spaces groups apart.
-    public var startsGroup: Bool {
+    @_optimize(size) public var startsGroup: Bool {
         get { values.startsGroup }
         set { update { $0.startsGroup = newValue } }
     }
     /// The row ends its group.
-    public var endsGroup: Bool {
+    @_optimize(size) public var endsGroup: Bool {
         get { values.endsGroup }
         set { update { $0.endsGroup = newValue } }
     }
     /// The teammate, for team replies whose author is known while the appearance shows names or photos.
-    public var author: Author? {
+    @_optimize(size) public var author: Author? {
         get { values.author }
         set { update { $0.author = newValue } }
     }
     /// Spec 7.24: team rows keep an avatar column when team photos are shown, drawn or not.
-    public var reservesAvatarColumn: Bool {
+    @_optimize(size) public var reservesAvatarColumn: Bool {
         get { values.reservesAvatarColumn }
         set { update { $0.reservesAvatarColumn = newValue } }
     }
     /// The photos: confirmed attachments, else the local previews.
-    public var photos: [Photo] {
+    @_optimize(size) public var photos: [Photo] {
         get { values.photos }
         set { update { $0.photos = newValue } }
     }
     /// Spec 7.9: the upload's progress, 0…1, while the photos of a sending message upload.
-    public var uploadProgress: Double? {
+    @_optimize(size) public var uploadProgress: Double? {
         get { values.uploadProgress }
         set { update { $0.uploadProgress = newValue } }
     }
     /// The card's button, if the message is a card that has one.
-    public var card: Card? {
+    @_optimize(size) public var card: Card? {
         get { values.card }
         set { update { $0.card = newValue } }
     }
     /// The status line, shown only where the grouping rule puts it.
-    public var status: Status? {
+    @_optimize(size) public var status: Status? {
         get { values.status }
         set { update { $0.status = newValue } }
     }
     /// Spec 7.8.3: still sending after 400 ms: the bubble is dimmed (opacity 0.6).
-    public var isPending: Bool {
+    @_optimize(size) public var isPending: Bool {
         get { values.isPending }
         set { update { $0.isPending = newValue } }
     }
     /// Seed 001: tapping the failed bubble, its indicator or a failed photo retries the message.
-    public var tapRetries: Bool {
+    @_optimize(size) public var tapRetries: Bool {
         get { values.tapRetries }
         set { update { $0.tapRetries = newValue } }
     }
     /// Spec 7.20 `fadesOlderMessages`: how much the own bubble lightens (0…0.24).
-    public var fade: Double {
+    @_optimize(size) public var fade: Double {
         get { values.fade }
         set { update { $0.fade = newValue } }
     }
     /// What VoiceOver announces when this reply arrives (`ChatAnnouncements` says when; own messages never are):
     /// "Name: text", the team ("Support: text") when no name is shown, with its photos and card button after the
     /// text, or in place of it ("Anna: 1 photo").
-    public var announcement: String {
+    @_optimize(size) public var announcement: String {
         get { values.announcement }
         set { update { $0.announcement = newValue } }
     }
     /// What VoiceOver reads for the whole row, e.g. "You: Hello. Not delivered. Retry".
-    public var accessibilityLabel: String {
+    @_optimize(size) public var accessibilityLabel: String {
         get { values.accessibilityLabel }
         set { update { $0.accessibilityLabel = newValue } }
     }
     /// The row's controls, each reachable on its own: the status line's control, the card's button, then each
     /// confirmed photo, in reading order.
-    public var controls: [Control] {
+    @_optimize(size) public var controls: [Control] {
         get { values.controls }
         set { update { $0.controls = newValue } }
     }

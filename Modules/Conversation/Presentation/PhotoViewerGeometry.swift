@@ -28,7 +28,7 @@ public struct PhotoViewerGeometry: Sendable, Equatable {
     }
 
     /// The photo's size fitted into the viewer at scale 1 (the viewer's size when either size is unknown).
-    public var fittedSize: CGSize {
+    @_optimize(size) public var fittedSize: CGSize {
         guard imageSize.width > 0, imageSize.height > 0, containerSize.width > 0, containerSize.height > 0 else {
             return containerSize
         }

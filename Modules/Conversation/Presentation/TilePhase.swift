@@ -12,7 +12,7 @@ package enum TilePhase<Image> {
     case failed
 
     /// The image, while loaded.
-    package var image: Image? {
+    @_optimize(size) package var image: Image? {
         if case .loaded(let image) = self { return image }
         return nil
     }

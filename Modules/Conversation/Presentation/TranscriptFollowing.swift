@@ -55,7 +55,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
         public var distanceFromBottom: Int
 
         /// The distance as far as equality goes: only near the bottom.
-        private var reportedDistance: Int { isNearBottom ? distanceFromBottom : 0 }
+        @_optimize(size) private var reportedDistance: Int { isNearBottom ? distanceFromBottom : 0 }
 
         @_optimize(size) public static func == (lhs: Position, rhs: Position) -> Bool {
             lhs.isNearBottom == rhs.isNearBottom && lhs.contentHeight == rhs.contentHeight

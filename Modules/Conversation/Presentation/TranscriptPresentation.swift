@@ -23,7 +23,7 @@ public struct TranscriptPresentation: Sendable, Hashable {
     /// The opening load has not ended: new rows are history, not arrivals (`ChatAnnouncements`).
     public var isOpening = false
     /// The newest row (opening starts at it; `TranscriptFollowing` decides when a new one is followed).
-    public var newestRowID: String? { rows.last?.id }
+    @_optimize(size) public var newestRowID: String? { rows.last?.id }
 
     /// The transcript part for `rows` (built by `ChatPresentation.rows`) and the rest of the state.
     @_optimize(size) init(
@@ -77,6 +77,7 @@ extension ChatModel {
     }
 
     /// The composer's part of the screen: it reads the composer and the texts only.
+    @_optimize(size)
     public var composerPresentation: ComposerPresentation { ComposerPresentation(composer, texts: texts) }
 
     @_optimize(size) private func transcriptPart(

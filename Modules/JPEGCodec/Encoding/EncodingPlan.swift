@@ -31,7 +31,8 @@ struct EncodingPlan {
 
     /// Encodes the image whose pixels start at `pixels` (already validated against the geometry), handing the bytes
     /// to `write` strip by strip.
-    func run(pixels: UnsafePointer<UInt8>, to write: JPEGByteWriter) {
+    @inline(never)
+    func run(pixels: UnsafePointer<UInt8>, to write: @escaping JPEGByteWriter) {
         let planes = StripPlanes(layout: layout)
         // Multipliers in zig-zag order, like the coefficients quantization writes.
         let multipliers = quantization.map { table in

@@ -109,7 +109,10 @@ public struct JPEGEncoder: Sendable {
         let plan = EncodingPlan(image: image, options: options)
         try image.bytes.withUnsafeBufferPointer { (pixels) throws(CodecError) in
             guard let base = pixels.baseAddress else { throw .invalidImage }
-            plan.run(pixels: base) { sink.write($0) }
+            // Handed over as an opaque escaping closure, so `run` is compiled once for every sink: a literal
+            // closure would have the optimiser copy all of it for each sink type (6 kB each on arm64).
+            let write = { (bytes: UnsafeRawBufferPointer) in sink.write(bytes) }
+            withoutActuallyEscaping(write) { plan.run(pixels: base, to: $0) }
         }
     }
 

@@ -3,9 +3,14 @@
 ///
 /// The SDK's one sort. Its callers sort positions (indices into the list they order) and compare what the positions
 /// point at. The standard library's `sort(by:)` and `sorted(by:)` are compiled again for every closure they are
-/// called with, some 3 to 5 kB each on iOS; this function is compiled once (Docs/Footprint.md, "Size on iOS").
-@inline(never)
+/// called with, some 3 to 5 kB each on iOS; this function is compiled once (Docs/Footprint.md, "Size on iOS"): the
+/// comparison reaches the merge as an opaque escaping closure, which the optimiser does not copy the merge for.
 @_optimize(size) package func stableSort(_ values: inout [Int], by areInIncreasingOrder: (Int, Int) -> Bool) {
+    withoutActuallyEscaping(areInIncreasingOrder) { mergeSort(&values, by: $0) }
+}
+
+@inline(never)
+@_optimize(size) private func mergeSort(_ values: inout [Int], by areInIncreasingOrder: @escaping (Int, Int) -> Bool) {
     let count = values.count
     guard count > 1 else { return }
     var buffer = values

@@ -18,7 +18,7 @@ extension ReceptionError {
         @_optimize(size) public init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The raw string.
-        public var description: String { rawValue }
+        @_optimize(size) public var description: String { rawValue }
 
         /// Whether `code` holds exactly the raw string of `known` (`nil` never does).
         @_optimize(size) public static func == (code: String?, known: Code) -> Bool { code == known.rawValue }

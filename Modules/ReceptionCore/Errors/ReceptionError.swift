@@ -6,18 +6,18 @@
 /// other fields are details that travel with the error.
 public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable machine-readable code.
-    public var code: String { box.value.code }
+    @_optimize(size) public var code: String { box.value.code }
     /// The HTTP status, or 0 without a valid HTTP response.
-    public var status: Int { box.value.status }
+    @_optimize(size) public var status: Int { box.value.status }
     /// Seconds to wait before trying again: a cooldown's remaining time (rounded up, at least 1) or a usable
     /// `Retry-After` (spec 5.2).
-    public var retryAfter: Int? { box.value.retryAfter }
+    @_optimize(size) public var retryAfter: Int? { box.value.retryAfter }
     /// The cooldown scope the service named or the route implies (spec 6.3.1).
-    public var retryScope: RetryScope? { box.value.retryScope }
+    @_optimize(size) public var retryScope: RetryScope? { box.value.retryScope }
     /// The platform's transport error code for `connection_failed`.
-    public var transportCode: Int? { box.value.transportCode }
+    @_optimize(size) public var transportCode: Int? { box.value.transportCode }
     /// The revision a `chat_reset` asks the client to adopt (spec 7.12).
-    public var resetRevision: Int? { box.value.resetRevision }
+    @_optimize(size) public var resetRevision: Int? { box.value.resetRevision }
 
     /// The fields, held once behind one reference (`ValueBox`): an error travels through every
     /// `throws(ReceptionError)` call, and a one-reference value keeps the code each of those sites compiles to
@@ -64,7 +64,7 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
         hasher.combine(status)
     }
 
-    public var description: String {
+    @_optimize(size) public var description: String {
         var text = "ReceptionError(\(code), status: \(status)"
         if let retryAfter { text += ", retryAfter: \(retryAfter)s" }
         if let retryScope { text += ", scope: \(retryScope.rawValue)" }
@@ -77,7 +77,7 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
 extension ReceptionError {
     /// Spec 6.2: whether an automatic retry is worth it. Transport failures (not cancellations), anything carrying
     /// a transport code, HTTP 5xx, 408 and 429 are transient; everything else is permanent for that attempt.
-    package var isTransient: Bool {
+    @_optimize(size) package var isTransient: Bool {
         if code == Code.cancelled { return false }
         if code == Code.connectionFailed || transportCode != nil { return true }
         return (500...599).contains(status) || status == 408 || status == 429

@@ -7,5 +7,5 @@ package struct WireKey: CodingKey, ExpressibleByStringLiteral {
     @_optimize(size) package init(stringLiteral name: String) { stringValue = name }
     @_optimize(size) package init?(stringValue: String) { self.stringValue = stringValue }
     @_optimize(size) package init?(intValue: Int) { nil }
-    package var intValue: Int? { nil }
+    @_optimize(size) package var intValue: Int? { nil }
 }

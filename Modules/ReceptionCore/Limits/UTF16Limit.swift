@@ -14,7 +14,7 @@ public struct UTF16Limit: Sendable, Hashable {
     @_optimize(size) public init(atMost maximum: Int) { self.allowed = 0...maximum }
 
     /// The largest length allowed.
-    public var maximum: Int { allowed.upperBound }
+    @_optimize(size) public var maximum: Int { allowed.upperBound }
 
     /// Whether `text` has an allowed length.
     @_optimize(size) public func admits(_ text: some StringProtocol) -> Bool { allowed.contains(text.utf16.count) }
@@ -28,7 +28,7 @@ public struct UTF16Limit: Sendable, Hashable {
 
 extension StringProtocol {
     /// The length in UTF-16 code units, the unit of every ReceptionKit limit.
-    public var utf16Length: Int { utf16.count }
+    @_optimize(size) public var utf16Length: Int { utf16.count }
 }
 
 /// Every numeric limit of the documents and the spec, in one place.

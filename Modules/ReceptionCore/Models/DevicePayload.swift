@@ -70,7 +70,7 @@ public struct DevicePayload: Codable, Hashable, Sendable {
     }
 
     /// Spec 3.1: a registration never carries push fields (they follow in the update right after).
-    public var forRegistration: DevicePayload {
+    @_optimize(size) public var forRegistration: DevicePayload {
         var copy = self
         copy.pushToken = nil
         copy.pushEnvironment = nil

@@ -74,7 +74,7 @@ public struct Message: Codable, Hashable, Sendable {
     }
 
     /// Spec 4.2: a `REVIEW` renders as a card only with a usable http(s) review link.
-    public var reviewURL: URL? {
+    @_optimize(size) public var reviewURL: URL? {
         guard kind == .review, let reviewUrl, let url = URL(string: reviewUrl),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
         return url

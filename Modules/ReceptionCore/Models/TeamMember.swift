@@ -19,7 +19,7 @@ public struct TeamMember: Codable, Hashable, Sendable {
     }
 
     /// The key a photo cache should use (spec 4.5), or `nil` when the member has no photo.
-    public var photoCacheKey: String? { photoId ?? photoUrl }
+    @_optimize(size) public var photoCacheKey: String? { photoId ?? photoUrl }
 
     @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)

@@ -24,7 +24,7 @@ public struct TeamProfile: Codable, Hashable, Sendable {
     public static let maximumPhotoBytes = 512 * 1024
 
     /// The placeholder avatar: the name's first character, upper-cased (empty for an empty name).
-    public var initial: String { name.first.map { String($0).uppercased() } ?? "" }
+    @_optimize(size) public var initial: String { name.first.map { String($0).uppercased() } ?? "" }
 }
 
 extension TeamProfile {

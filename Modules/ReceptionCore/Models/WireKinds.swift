@@ -14,7 +14,7 @@ public struct MessageSender: RawRepresentable, Codable, Hashable, Sendable, Expr
     public static let agent: MessageSender = "AGENT"
 
     /// Whether the message is shown on the incoming side (everything that is not `USER`).
-    public var isIncoming: Bool { self != .user }
+    @_optimize(size) public var isIncoming: Bool { self != .user }
 }
 
 /// What a message is (spec 4.2); absent on the wire means `TEXT`. Unknown kinds render as ordinary bubbles.
@@ -44,7 +44,7 @@ public struct ConversationStatus: RawRepresentable, Codable, Hashable, Sendable,
     public static let resolved: ConversationStatus = "RESOLVED"
 
     /// Spec 7.11: only `OPEN` enables unread polling.
-    public var isOpen: Bool { self == .open }
+    @_optimize(size) public var isOpen: Bool { self == .open }
 }
 
 /// The APNs environment a push token belongs to (spec 4.1).

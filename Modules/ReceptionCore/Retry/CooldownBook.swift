@@ -13,7 +13,7 @@ public struct CooldownWait: Sendable, Hashable {
     public let remainingSeconds: Int
 
     /// The `cooldown` error a request held by this wait fails with (spec 5.4).
-    public var error: ReceptionError { .cooldown(retryAfter: remainingSeconds, scope: scope) }
+    @_optimize(size) public var error: ReceptionError { .cooldown(retryAfter: remainingSeconds, scope: scope) }
 }
 
 /// The server-imposed waits of one session (spec 6.3), shared by the transport that records them and the chat

@@ -8,7 +8,7 @@ public enum PixelFormat: Sendable, Hashable {
     case gray8
 
     /// Bytes one pixel occupies.
-    public var bytesPerPixel: Int {
+    @_optimize(size) public var bytesPerPixel: Int {
         switch self {
         case .rgba8: 4
         case .rgb8: 3

@@ -14,7 +14,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConve
 
     @_optimize(size) public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public var description: String {
+    @_optimize(size) public var description: String {
         switch self {
         case .off: "off"
         case .error: "error"
@@ -91,11 +91,11 @@ public struct SilentLogHandler: LogRecordHandling {
 /// line costs nothing.
 public struct ReceptionLogger: Sendable {
     /// Where lines go.
-    public var handler: any LogRecordHandling { box.value.handler }
+    @_optimize(size) public var handler: any LogRecordHandling { box.value.handler }
     /// The most detailed level emitted.
-    public var level: LogLevel { box.value.level }
+    @_optimize(size) public var level: LogLevel { box.value.level }
     /// The category stamped on every line.
-    public var category: String { box.value.category }
+    @_optimize(size) public var category: String { box.value.category }
 
     /// The parts, held once behind one reference (`ValueBox`): every store, client and engine keeps a logger and
     /// passes it on, and a one-reference value keeps each of those copies small (Docs/Footprint.md, "Size on iOS").

@@ -26,9 +26,9 @@ public struct SystemClock: ReceptionClock {
     /// Makes a system clock.
     @_optimize(size) public init() {}
 
-    public var now: Date { Date() }
+    @_optimize(size) public var now: Date { Date() }
 
-    public var uptime: Duration { ContinuousClock.now - origin }
+    @_optimize(size) public var uptime: Duration { ContinuousClock.now - origin }
 
     @_optimize(size) public func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration, clock: .continuous)

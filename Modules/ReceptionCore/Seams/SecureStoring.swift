@@ -33,7 +33,7 @@ public struct SecureStoreKey: Hashable, Sendable, CustomStringConvertible {
     public static let pendingScopeRotations = SecureStoreKey(
         namespace: sharedNamespace, account: "pendingScopeRotations")
 
-    public var description: String { "\(namespace).\(account)" }
+    @_optimize(size) public var description: String { "\(namespace).\(account)" }
 }
 
 /// The result of reading a secure item: three states, because "the store cannot answer now" must never be mistaken

@@ -17,7 +17,7 @@ public protocol MessageWindowStoring: Sendable {
 
 extension MessageWindowStoring {
     /// Spec 7.17: how many confirmed messages the window keeps.
-    public var confirmedWindow: Int { 50 }
+    @_optimize(size) public var confirmedWindow: Int { 50 }
 }
 
 /// The outbox: messages written by this person and not yet confirmed, with their photos (spec 7.8).

@@ -34,7 +34,7 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
     }
 
     /// The bytes of every kept photo.
-    package var totalBytes: Int { entries.values.reduce(0) { $0 + $1.bytes } }
+    @_optimize(size) package var totalBytes: Int { entries.values.reduce(0) { $0 + $1.bytes } }
 
     /// Whether `attachmentID` was the last photo used (a read of it changes nothing worth writing).
     @_optimize(size) package func isMostRecent(_ attachmentID: String) -> Bool {

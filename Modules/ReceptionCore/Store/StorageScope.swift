@@ -13,7 +13,7 @@ public struct StorageScope: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Spec 7.15: `scope = appId + generation`, the prefix of every per-session key.
-    public var key: String { appID + generation }
+    @_optimize(size) public var key: String { appID + generation }
 
-    public var description: String { key }
+    @_optimize(size) public var description: String { key }
 }

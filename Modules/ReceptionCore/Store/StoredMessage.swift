@@ -71,7 +71,7 @@ public struct StoredMessage: Codable, Hashable, Sendable {
     }
 
     /// Whether the service has confirmed the message (it has a `seq`). Unconfirmed messages are the outbox.
-    public var isConfirmed: Bool { seq != nil }
+    @_optimize(size) public var isConfirmed: Bool { seq != nil }
 }
 
 extension StoredMessage {

@@ -96,12 +96,12 @@ package actor AppearanceRefresher {
     }
 
     /// Whether a loop is running (tests).
-    package var isRunning: Bool { loop != nil }
+    @_optimize(size) package var isRunning: Bool { loop != nil }
 
     /// How many session changes were applied (tests wait for one instead of sleeping).
-    package var sessionChanges: Int { sessionNumber }
+    @_optimize(size) package var sessionChanges: Int { sessionNumber }
 
-    private var shouldRun: Bool { !ended && active && enabled && !halted && !budget.isStopped }
+    @_optimize(size) private var shouldRun: Bool { !ended && active && enabled && !halted && !budget.isStopped }
 
     @_optimize(size) private func reconcile() {
         guard shouldRun else {

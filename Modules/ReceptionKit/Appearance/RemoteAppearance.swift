@@ -53,14 +53,14 @@ enum AppearanceJSON: Codable, Sendable, Hashable {
         }
     }
 
-    subscript(key: String) -> AppearanceJSON? {
+    @_optimize(size) subscript(key: String) -> AppearanceJSON? {
         if case .object(let object) = self { object[key] } else { nil }
     }
-    var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
-    var number: Double? { if case .number(let value) = self, value.isFinite { value } else { nil } }
-    var string: String? { if case .string(let value) = self { value } else { nil } }
-    var object: [String: AppearanceJSON]? { if case .object(let value) = self { value } else { nil } }
-    var array: [AppearanceJSON]? { if case .array(let value) = self { value } else { nil } }
+    @_optimize(size) var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    @_optimize(size) var number: Double? { if case .number(let value) = self, value.isFinite { value } else { nil } }
+    @_optimize(size) var string: String? { if case .string(let value) = self { value } else { nil } }
+    @_optimize(size) var object: [String: AppearanceJSON]? { if case .object(let value) = self { value } else { nil } }
+    @_optimize(size) var array: [AppearanceJSON]? { if case .array(let value) = self { value } else { nil } }
 }
 
 /// The published appearance of an app (spec 3.16): the dashboard's `appearance` object and its revision, as fetched

@@ -87,7 +87,7 @@ package final class ChatSheetTransitionWait {
     }
 
     /// Whether the wait has ended.
-    package var isOver: Bool { ended == nil }
+    @_optimize(size) package var isOver: Bool { ended == nil }
 
     /// Ends the wait `how`, unless it has ended already.
     @_optimize(size) package func end(_ how: ChatSheetTransitionEnd) {
@@ -189,7 +189,7 @@ struct ChatPresence: Sendable, Equatable {
 
     /// Whether the chat is on screen: the sheet in a window in front, a move in progress, a host-drawn chat or an
     /// embedded screen.
-    var isOpen: Bool {
+    @_optimize(size) var isOpen: Bool {
         (sheet == .presented && !sheetBehindOtherWindow)
             || (moving && (sheet == .scheduled || sheet == .presenting || sheet == .waitingForTransition))
             || (requested && hostDraws) || embeddedScreens > 0

@@ -12,7 +12,7 @@ struct HostScreenQueue {
 
     /// Whether a screen is on its way (held, or asked and not yet shown): a second tap on the offer card that
     /// asked for it is the same tap again (issue 50: a double tap must not stack two paywalls).
-    var isBusy: Bool { inFlight > 0 || !waiting.isEmpty }
+    @_optimize(size) var isBusy: Bool { inFlight > 0 || !waiting.isEmpty }
 
     /// A screen is asked of the presenter.
     @_optimize(size) mutating func began() { inFlight += 1 }

@@ -31,10 +31,10 @@ struct LaunchState {
     private var signOuts: Set<Int> = []
 
     /// Whether a configure's parts are still being prepared.
-    var isPreparing: Bool { appID != nil }
+    @_optimize(size) var isPreparing: Bool { appID != nil }
 
     /// How many calls are kept now.
-    var keptCount: Int { calls.count }
+    @_optimize(size) var keptCount: Int { calls.count }
 
     /// A configure began preparing `appID`; the calls kept for the preparation it replaces are returned (dropped:
     /// they were meant for the configuration the host replaced), and a logout among them is remembered for that

@@ -183,7 +183,7 @@
         }
 
         /// True without a sheet; else whether the sheet's scene is the one `openChat()` would present in now.
-        var sheetIsInRequestingScene: Bool {
+        @_optimize(size) var sheetIsInRequestingScene: Bool {
             guard let sheet, sheet.presentingViewController != nil, let scene = Self.scene(of: sheet) else { return true }
             guard let requesting = requestingScene() else { return true }
             return requesting === scene
@@ -191,7 +191,7 @@
 
         /// The sheet is shown while UIKit still has it presented and it is in a window, or covered by a
         /// controller it presents (a full-screen paywall takes it out of the window without dismissing it).
-        var showsSheet: Bool {
+        @_optimize(size) var showsSheet: Bool {
             guard let sheet, sheet.presentingViewController != nil else { return false }
             return sheet.viewIfLoaded?.window != nil || sheet.presentedViewController != nil
         }

@@ -36,7 +36,7 @@ public final class NotificationLifecycleMonitor: AppLifecycleMonitoring {
     }
 
     /// The state now.
-    public var current: AppLifecycleState { broadcast.current }
+    @_optimize(size) public var current: AppLifecycleState { broadcast.current }
 
     /// Moves the app to `state` as a notification would (the Apple adapters correct the initial state with it).
     @_optimize(size) public func set(_ state: AppLifecycleState) { broadcast.set(state) }

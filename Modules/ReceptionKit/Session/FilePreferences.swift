@@ -71,7 +71,7 @@ package final class FilePreferences: Sendable {
         state = Locked(State(values: loaded))
     }
 
-    package subscript(key: String) -> String? {
+    @_optimize(size) package subscript(key: String) -> String? {
         get { state.withLock { $0.values[key] } }
         set { change { $0[key] = newValue } }
     }
@@ -105,7 +105,7 @@ package final class FilePreferences: Sendable {
     }
 
     /// Whether the file holds the values (no failed write is waiting).
-    package var isWritten: Bool { state.withLock { !$0.unwritten } }
+    @_optimize(size) package var isWritten: Bool { state.withLock { !$0.unwritten } }
 
     @_optimize(size) private func persist(_ state: inout State) -> Bool {
         guard let url, let data = try? JSONEncoder().encode(state.values) else { return url == nil }
