@@ -88,7 +88,7 @@ extension ChatEngine {
     }
 
     /// Makes the photo cache writes still pending (tests, before they reopen the cache).
-    @_optimize(size) package func photoWritesSettled() async {
+    @_optimize(size) func photoWritesSettled() async {
         await photoKeeper.settled()
     }
 

@@ -103,7 +103,7 @@ public actor ChatEngine {
     /// one download.
     var photoDownloads: [String: PhotoDownload] = [:]
     /// Loads that joined a download in flight instead of starting one (a test's signal).
-    package var sharedPhotoDownloads = 0
+    var sharedPhotoDownloads = 0
     /// Snapshot observers and event receivers.
     var observers = Observers()
     /// The chat reset (its revision) this engine last applied (spec 7.12). One reset is often reported twice: by the
@@ -122,7 +122,7 @@ public actor ChatEngine {
     /// Watched since the last opening, whose opening load has not ended (`ChatSnapshot.isOpening`).
     var isOpening = false
     /// Set by `shutdown()`; readable in the package so tests can wait for an ended session instead of sleeping.
-    package private(set) var isShutDown = false
+    private(set) var isShutDown = false
     /// Spec 6.3.4: the one timer that announces the end of a wait.
     var ticker: Task<Void, Never>?
     /// The path monitor and lifecycle signal loops.

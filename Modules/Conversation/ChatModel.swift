@@ -39,11 +39,11 @@ public final class ChatModel {
     @ObservationIgnored private var transcriptRevision = -1
     /// The rows a screen draws, each in a slot the model updates in place when its row changes (issue 53): the list
     /// itself changes only when rows come, go or move. Empty until a screen asked for the transcript's rows.
-    package internal(set) var rowSlots: [RowSlot] = []
+    var rowSlots: [RowSlot] = []
     /// What the rows were built from, and how to build some of them again (`transcriptPresentation`).
     @ObservationIgnored var rowMemo: RowMemo?
     /// How many times rows were built, all of them or some (a screen's test: typing builds none).
-    @ObservationIgnored package internal(set) var rowBuilds = 0
+    @ObservationIgnored var rowBuilds = 0
     /// How many rows were built in all (issue 53: a change builds its own rows and its neighbours', never the
     /// transcript).
     @ObservationIgnored package internal(set) var rowsBuilt = 0

@@ -24,15 +24,15 @@ public struct ChatSnapshot: Sendable, Hashable {
     /// history the opening brings, not replies arriving while it is open (`ChatAnnouncements`).
     public var isOpening = false
     /// Counts the transcript's changes: two snapshots of one engine with the same revision have the same `messages`.
-    package var transcriptRevision = 0
+    var transcriptRevision = 0
     /// How `messages` differs from the transcript of revision `transcriptRevision - 1`; `nil` when not known.
-    package var transcriptChange: TranscriptChange?
+    var transcriptChange: TranscriptChange?
 }
 
 /// How a transcript differs from the one of the revision before it (issue 53): the messages before `kept` are the
 /// same ones in the same places, those at `changed` with new values; from `kept` on, every message is new or moved.
 /// `ChatModel` builds again only the rows this names and their neighbours.
-package struct TranscriptChange: Sendable, Hashable {
+struct TranscriptChange: Sendable, Hashable {
     /// How many leading positions hold the same messages as before.
     package var kept: Int
     /// The positions below `kept` whose message changed, ascending.

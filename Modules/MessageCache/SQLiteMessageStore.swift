@@ -180,7 +180,7 @@ extension SQLiteMessageStore {
     }
 
     /// Test knob: a file at an older schema version, as an earlier build left it, for migration tests.
-    package static func createDatabase(at url: URL, schemaVersion: Int32) throws(ReceptionError) {
+    static func createDatabase(at url: URL, schemaVersion: Int32) throws(ReceptionError) {
         do {
             _ = try prepareConnection(path: url.path, options: Options(), schemaVersion: schemaVersion)
         } catch {
@@ -190,7 +190,7 @@ extension SQLiteMessageStore {
 
     /// Test knob: the file may not grow past its current size, so the next write that needs a new page fails with
     /// `SQLITE_FULL`, as on a full disk.
-    package func limitGrowthToCurrentSize() throws(ReceptionError) {
+    func limitGrowthToCurrentSize() throws(ReceptionError) {
         try access("limit growth") { connection, _ throws(SQLiteFailure) in
             let pages = try connection.integer("PRAGMA page_count") ?? 1
             try connection.execute("PRAGMA max_page_count = \(pages)")

@@ -187,5 +187,5 @@ extension Reception {
 
 extension Reception {
     /// Refusals in a row after which an `openChat()` stops asking for the sheet (`ChatPresence.maximumRefusals`).
-    package static let maximumSheetRefusals = ChatPresence.maximumRefusals
+    static let maximumSheetRefusals = ChatPresence.maximumRefusals
 }

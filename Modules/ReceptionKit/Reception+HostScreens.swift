@@ -8,7 +8,7 @@ extension Reception {
     /// sheet, over whatever it presents, while it shows; after it, when it is on its way; over the top-most
     /// controller of the scene in use otherwise. A refusal (another transition in progress) asks again when that
     /// transition ends, up to `HostScreenQueue.maximumRefusals` times.
-    @_optimize(size) package func presentHostScreen(_ screen: HostScreen) {
+    @_optimize(size) func presentHostScreen(_ screen: HostScreen) {
         guard sheetPresenter != nil else {
             logger("Chat").error("a host screen was not presented: this platform has no presenter")
             return

@@ -69,7 +69,7 @@ extension Reception {
     }
 
     /// How many calls wait for the launch (tests order their calls by it).
-    @_optimize(size) package var keptCallCount: Int { launch.keptCount }
+    @_optimize(size) var keptCallCount: Int { launch.keptCount }
 
     /// Returns once the latest configure's parts exist: at once when none is being prepared.
     @_optimize(size) package func waitUntilReady() async {

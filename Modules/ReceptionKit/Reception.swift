@@ -133,7 +133,7 @@ public final class Reception {
     @ObservationIgnored var visibility = ChatVisibilityLine()
     /// Presents the SDK sheet: UIKit on iOS, none elsewhere (`openChat()` then only opens the chat); tests set a
     /// recording one.
-    @ObservationIgnored package var sheetPresenter: (any ChatSheetPresenting)?
+    @ObservationIgnored var sheetPresenter: (any ChatSheetPresenting)?
     /// `runSetupCheck` runs at most once per `Reception` (spec 7.23).
     var setupCheckRan = false
     /// The count the host observes; the unread monitor writes it.
@@ -147,7 +147,7 @@ public final class Reception {
     var presentationGeneration = 0
 
     /// Readable in the package so tests can wait for the refresh loop's state instead of sleeping.
-    @_optimize(size) package var appearanceRefresher: AppearanceRefresher? { appearanceSlot.refresher }
+    @_optimize(size) var appearanceRefresher: AppearanceRefresher? { appearanceSlot.refresher }
 
     // Read-only views of the configured app, for the facade's files.
     @_optimize(size) var configuration: ReceptionConfiguration { app?.configuration ?? Self.unconfigured }

@@ -72,10 +72,10 @@ public struct ReceptionConfiguration: Sendable {
     public var preferredLocalizations: [String]
     /// Test knob: how `preferences.json` and `appearance.json` are replaced (tests make it fail, as a full disk
     /// would).
-    package var writePreferencesFile: FilePreferences.Write
+    var writePreferencesFile: FilePreferences.Write
     /// Test knob: how long the setup check waits for the app to become active and the message to be sent (spec
     /// 7.23: 60 s). A loaded test machine that runs hundreds of tests at once can take longer than that.
-    package var setupCheckBudget: Duration = .seconds(60)
+    var setupCheckBudget: Duration = .seconds(60)
 
     /// The standard composition: hosted service, SQLite store and file photo cache, URLSession, our JPEG pipeline, the platform's
     /// secure store, badge, notification, lifecycle and network adapters where the platform has them.
@@ -152,7 +152,7 @@ public struct ReceptionConfiguration: Sendable {
 
     /// Spec 1.1: substituting another service root is a debug-only hook. A release build accepts the hosted root and
     /// roots on this machine (a local emulator, benchmarks); a debug build accepts any (the scheme is checked later).
-    @_optimize(size) package static func acceptsServiceRoot(_ root: URL, debugBuild: Bool = isDebugBuild) -> Bool {
+    @_optimize(size) static func acceptsServiceRoot(_ root: URL, debugBuild: Bool = isDebugBuild) -> Bool {
         if debugBuild { return true }
         if let hosted = ServiceEndpoint.hostedRoot, root.scheme == hosted.scheme, root.host == hosted.host,
            root.port == nil { return true }
@@ -161,9 +161,9 @@ public struct ReceptionConfiguration: Sendable {
     }
 
     #if DEBUG
-    package static let isDebugBuild = true
+    static let isDebugBuild = true
     #else
-    package static let isDebugBuild = false
+    static let isDebugBuild = false
     #endif
 
     /// The hardware identifier (`uname -m`: `x86_64`, `arm64`, or `iPhone17,1` on a device).

@@ -147,7 +147,7 @@ public final class FileSecureStore: SecureStoring {
 
     /// A file-name-safe form of a namespace or account: ASCII letters, digits, `-`, `_` and inner `.` stay, every
     /// other byte becomes `%XX`; names that would exceed 200 bytes become `~` plus their SHA-256 in hex.
-    @_optimize(size) package static func encodeName(_ name: String) -> String {
+    @_optimize(size) static func encodeName(_ name: String) -> String {
         var out = ""
         for (index, byte) in name.utf8.enumerated() {
             switch byte {

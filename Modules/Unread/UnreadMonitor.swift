@@ -73,7 +73,7 @@ public actor UnreadMonitor {
     /// Numbers every count decided, so the main-actor model never takes an older one after a newer one.
     var applySequence = 0
     /// The schedule's last decision, for tests and logs.
-    package internal(set) var lastDecision: UnreadSchedule.Decision?
+    var lastDecision: UnreadSchedule.Decision?
 
     /// A monitor writing to `count`. `appActive` is the app's state at configuration; `updatesAppBadge` the host's
     /// preference (default `true`, seed 004). Creating a monitor never touches the badge.
@@ -201,15 +201,15 @@ public actor UnreadMonitor {
     }
 
     /// Waits until the preference synchronisation loop ended (it may sleep on the clock between attempts).
-    @_optimize(size) package func waitForPreferenceSync() async {
+    @_optimize(size) func waitForPreferenceSync() async {
         while let task = preferenceTask { await task.value }
     }
 
     /// Whether a periodic check is armed.
-    @_optimize(size) package var isPollArmed: Bool { pollTask != nil }
+    @_optimize(size) var isPollArmed: Bool { pollTask != nil }
 
     /// Whether a periodic check or a retry is armed (it sleeps on the clock, or is about to).
-    @_optimize(size) package var hasArmedTimer: Bool { pollTask != nil || retryTask != nil }
+    @_optimize(size) var hasArmedTimer: Bool { pollTask != nil || retryTask != nil }
 
     // MARK: - Shared
 

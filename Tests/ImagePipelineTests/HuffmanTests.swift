@@ -1,5 +1,5 @@
-import ImagePipeline
-import JPEGCodec
+@testable import ImagePipeline
+@testable import JPEGCodec
 import Testing
 
 /// Annex K.2 optimised tables: valid prefix codes of at most 16 bits, shorter codes for frequent symbols.

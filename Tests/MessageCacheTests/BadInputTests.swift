@@ -1,6 +1,6 @@
 import Foundation
-import MessageCache
-import ReceptionCore
+@testable import MessageCache
+@testable import ReceptionCore
 import ReceptionTesting
 import Testing
 

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
-import MessageCache
-import ReceptionCore
+@testable import MessageCache
+@testable import ReceptionCore
 import ReceptionTesting
 import Testing
 

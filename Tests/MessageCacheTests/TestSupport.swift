@@ -1,6 +1,6 @@
 import Foundation
-import MessageCache
-import ReceptionCore
+@testable import MessageCache
+@testable import ReceptionCore
 import ReceptionTesting
 
 /// A fresh folder under the system's temporary directory, removed when the last reference goes away.

@@ -1,4 +1,4 @@
-import ReceptionCore
+@testable import ReceptionCore
 import Testing
 
 /// `Broadcast`, the core of the platform lifecycle and network monitors and of their manual fakes.

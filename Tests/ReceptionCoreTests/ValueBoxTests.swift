@@ -1,4 +1,4 @@
-import ReceptionCore
+@testable import ReceptionCore
 import Testing
 
 /// `ValueBox`: value semantics behind one immutable reference (`ReceptionError` and `ReceptionLogger` keep their

@@ -1,5 +1,5 @@
 import Foundation
-import ReceptionKit
+@testable import ReceptionKit
 import Testing
 
 /// Spec 7.20: the published appearance laid over the host's — remote wins where present and valid.

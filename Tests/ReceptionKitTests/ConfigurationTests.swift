@@ -1,5 +1,5 @@
 import Foundation
-import ReceptionKit
+@testable import ReceptionKit
 import Testing
 
 /// Spec 1.1 and 7.1: which service roots and App IDs a configuration accepts.

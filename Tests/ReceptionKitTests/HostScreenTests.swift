@@ -1,9 +1,9 @@
 import Foundation
-import ReceptionCore
+@testable import ReceptionCore
 import ReceptionTesting
 import Testing
 
-import ReceptionKit
+@testable import ReceptionKit
 
 /// Issue 50: the chat inside a real app. The host's paywall goes over the SDK sheet through the documented path
 /// (`onPaywall` calling `Reception.present`), `openChat()` in the same action as a SwiftUI dismissal, and the sheet

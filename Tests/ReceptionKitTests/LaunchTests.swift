@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import ReceptionCore
-import ReceptionKit
+@testable import ReceptionCore
+@testable import ReceptionKit
 import ReceptionTesting
 import Testing
 

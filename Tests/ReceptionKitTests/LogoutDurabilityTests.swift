@@ -1,6 +1,6 @@
 import Foundation
-import ReceptionCore
-import ReceptionKit
+@testable import ReceptionCore
+@testable import ReceptionKit
 import ReceptionTesting
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Identity
-import ReceptionCore
-import ReceptionKit
+@testable import ReceptionCore
+@testable import ReceptionKit
 import Testing
 
 /// What the facade and identity keep on disk and in the secure store is written through `WireKey` by hand

@@ -1,10 +1,10 @@
 import Foundation
-import Conversation
-import ReceptionCore
+@testable import Conversation
+@testable import ReceptionCore
 import ReceptionEmulator
-import ReceptionKit
+@testable import ReceptionKit
 import ReceptionTesting
-import SecureStore
+@testable import SecureStore
 import Testing
 import Transport
 

@@ -1,7 +1,7 @@
 import Foundation
-import ReceptionCore
+@testable import ReceptionCore
 import ReceptionTesting
-import SecureStore
+@testable import SecureStore
 import Testing
 
 #if canImport(Glibc)

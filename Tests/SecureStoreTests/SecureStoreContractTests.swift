@@ -1,7 +1,7 @@
 import Foundation
-import ReceptionCore
+@testable import ReceptionCore
 import ReceptionTesting
-import SecureStore
+@testable import SecureStore
 import Testing
 
 /// One contract, every implementation that runs here: the file store on a real folder and the in-memory fake.

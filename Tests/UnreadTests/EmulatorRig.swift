@@ -1,11 +1,11 @@
 import Foundation
 import PushRouting
-import ReceptionCore
+@testable import ReceptionCore
 import ReceptionEmulator
 import ReceptionTesting
 import Testing
 import Transport
-import Unread
+@testable import Unread
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

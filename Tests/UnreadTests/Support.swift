@@ -1,7 +1,7 @@
 import Foundation
-import ReceptionCore
+@testable import ReceptionCore
 import ReceptionTesting
-import Unread
+@testable import Unread
 
 /// A `ConversationService` for the monitor's unit tests: unread answers are scripted, calls are recorded, and an
 /// unread request can be held open to test the read-generation rule.

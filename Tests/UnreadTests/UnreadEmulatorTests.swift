@@ -1,10 +1,10 @@
 import Foundation
 import PushRouting
-import ReceptionCore
+@testable import ReceptionCore
 import ReceptionTesting
 import Testing
 import Transport
-import Unread
+@testable import Unread
 
 /// End to end against the in-process emulator over loopback.
 @Suite("UnreadEmulatorTests", .serialized)

@@ -1,8 +1,8 @@
 import Foundation
-import ReceptionCore
+@testable import ReceptionCore
 import ReceptionTesting
 import Testing
-import Unread
+@testable import Unread
 
 @Suite("UnreadMonitorTests")
 @MainActor

@@ -59,7 +59,7 @@ package enum LinkDetector {
     }
 
     /// How many scalars the web-link scans look at for `text` (the tests' measure that the scan stays linear).
-    @_optimize(size) package static func scalarsExamined(in text: String) -> Int {
+    @_optimize(size) static func scalarsExamined(in text: String) -> Int {
         var examined = 0
         _ = matches(in: Array(text.unicodeScalars), examined: &examined)
         return examined

@@ -3,7 +3,7 @@ import JPEGCodec
 /// Recognises a HEIF still image (an iPhone's HEIC photo) by its `ftyp` box, before any decoder sees it. Only the
 /// still-image brands are taken: an image sequence (`msf1`, `hevc`, …), AVIF or anything else stays
 /// `invalid_image` ("Could not load this photo.", Docs/ImagePipeline.md), whatever the platform could decode.
-package enum HEIFFile {
+enum HEIFFile {
     /// `heic` (HEVC), `heix` (HEVC 10-bit and range extensions), `heim` / `heis` (multiview, scalable HEVC) and
     /// `mif1` (a still image of any coding, which the decoder then has to be able to read).
     static let stillImageBrands: Set<[UInt8]> = [

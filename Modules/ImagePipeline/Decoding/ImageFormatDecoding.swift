@@ -7,7 +7,7 @@ import JPEGCodec
 /// Every decoder checks the sizes its header declares with `DecodeLimits.check` before it allocates pixels, throws
 /// only `CodecError` (`invalid_image`, `image_too_large`), reports the file's embedded ICC profile when it has one
 /// (`DecodedImage.iccProfile`, nil = sRGB), and hands over pixels only: no metadata of the file goes further.
-package protocol ImageFormatDecoding {
+protocol ImageFormatDecoding {
     /// Whether `file` starts with this format's signature (cheap: no decoding).
     static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool
 

@@ -1,6 +1,6 @@
 /// A Huffman table as JPEG stores it (ITU T.81 B.2.4.2): how many codes of each length 1...16, and the symbols in
 /// code order.
-package struct HuffmanSpec: Equatable {
+struct HuffmanSpec: Equatable {
     /// `counts[i]` is the number of codes of length i + 1.
     package var counts: [UInt8]
     /// The symbols, shortest codes first.
@@ -13,18 +13,18 @@ package struct HuffmanSpec: Equatable {
 
     // MARK: Annex K.3 example tables (used when optimisation is off)
 
-    package static let luminanceDC = HuffmanSpec(
+    static let luminanceDC = HuffmanSpec(
         counts: [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], symbols: Array(0...11 as ClosedRange<UInt8>))
-    package static let chrominanceDC = HuffmanSpec(
+    static let chrominanceDC = HuffmanSpec(
         counts: [0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], symbols: Array(0...11 as ClosedRange<UInt8>))
-    package static let luminanceAC = HuffmanSpec(
+    static let luminanceAC = HuffmanSpec(
         counts: [0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 125],
         symbols: completedAC(prefix: [
             0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07,
             0x22, 0x71, 0x14, 0x32, 0x81, 0x91, 0xA1, 0x08, 0x23, 0x42, 0xB1, 0xC1, 0x15, 0x52, 0xD1, 0xF0,
             0x24, 0x33, 0x62, 0x72, 0x82,
         ]))
-    package static let chrominanceAC = HuffmanSpec(
+    static let chrominanceAC = HuffmanSpec(
         counts: [0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 119],
         symbols: completedAC(prefix: [
             0x00, 0x01, 0x02, 0x03, 0x11, 0x04, 0x05, 0x21, 0x31, 0x06, 0x12, 0x41, 0x51, 0x07, 0x61, 0x71,
@@ -136,7 +136,7 @@ package struct HuffmanSpec: Equatable {
 
 /// A Huffman table ready for encoding: for each symbol, its code and length packed as `code << 8 | length`, so the
 /// hot loop does one load per symbol.
-package struct HuffmanEncodingTable {
+struct HuffmanEncodingTable {
     /// 256 packed entries; length 0 means the symbol has no code.
     package let packed: [UInt32]
 

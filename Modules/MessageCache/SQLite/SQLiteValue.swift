@@ -12,7 +12,7 @@ enum SQLiteValue {
 /// `SQLITE_TRANSIENT`, which tells SQLite to copy a bound buffer before the call returns. The C macro is a cast of
 /// -1 to a function pointer, which Swift cannot import, so it is rebuilt here (`reception_sqlite_transient()` in
 /// shim.h is the C view of the same value, for a test to compare).
-package var sqliteTransient: sqlite3_destructor_type {
+var sqliteTransient: sqlite3_destructor_type {
     unsafeBitCast(-1 as Int, to: sqlite3_destructor_type.self)
 }
 

@@ -20,7 +20,7 @@ package final class Broadcast<Value: Sendable & Equatable>: Sendable {
     package var current: Value { state.withLock { $0.current } }
 
     /// The number of subscribers still iterating.
-    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Replaces the value and tells every subscriber, unless it equals the current one.
     package func set(_ value: Value) {

@@ -29,7 +29,7 @@ package struct ValueBox<Value: Sendable>: Sendable {
     }
 
     /// Whether both boxes hold the same reference (and so equal values), which answers `==` without comparing fields.
-    package func sharesStorage(with other: ValueBox) -> Bool {
+    func sharesStorage(with other: ValueBox) -> Bool {
         storage === other.storage
     }
 

@@ -26,7 +26,7 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
     @_optimize(size) package init() {}
 
     /// Attachment IDs longer than this (UTF-8 bytes) are not kept: the service's are about 30.
-    package static let maximumIDBytes = 256
+    static let maximumIDBytes = 256
 
     /// Whether a cache keeps `attachmentID`: not empty and at most `maximumIDBytes` bytes of UTF-8.
     @_optimize(size) package static func accepts(_ attachmentID: String) -> Bool {

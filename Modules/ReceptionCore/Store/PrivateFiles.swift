@@ -13,9 +13,9 @@ import Darwin
 /// facade's preferences files both go through these calls, so the rule lives in one place.
 package enum PrivateFiles {
     /// Folder mode: the owner only.
-    package static let folderMode: mode_t = 0o700
+    static let folderMode: mode_t = 0o700
     /// File mode: the owner reads and writes.
-    package static let fileMode: mode_t = 0o600
+    static let fileMode: mode_t = 0o600
 
     /// Creates `url` as a folder of mode 0700 (missing parents are created with the system's default mode). A folder
     /// that already exists keeps its mode: `dataDirectory` may be a folder the host shares, and the files in it are

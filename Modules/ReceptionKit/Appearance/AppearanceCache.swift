@@ -4,7 +4,7 @@ import Foundation
 /// The last published appearance of each App ID (spec 7.17: plain preferences, key `sha256hex(appId)`, at most
 /// 65,536 bytes), so a relaunch shows the dashboard's look before, or without, any network answer. It holds no user
 /// data, so logout and deletion keep it; the ETag stays in memory (the first fetch after launch is unconditional).
-package struct AppearanceCache: Sendable {
+struct AppearanceCache: Sendable {
     static let maximumBytes = AppearanceFetch.maximumBytes
 
     private let preferences: FilePreferences

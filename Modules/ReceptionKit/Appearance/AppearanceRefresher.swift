@@ -5,7 +5,7 @@ import ReceptionCore
 /// fetch; then wait 300 s after a success, or the retry delay after a failure, and repeat. Fetches are at least
 /// 300 s apart unless a retry is due; the loop stops after 8 failed attempts (or one permanent failure) until the app
 /// becomes active again. The ETag lives here, in memory only, so the first fetch of a process is unconditional.
-package actor AppearanceRefresher {
+actor AppearanceRefresher {
     /// Spec 7.20: the wait after a successful fetch.
     package static let interval: Duration = .seconds(300)
 
@@ -67,7 +67,7 @@ package actor AppearanceRefresher {
     }
 
     /// `usesRemoteAppearance` changed; turning it on starts a fresh budget.
-    @_optimize(size) package func setEnabled(_ enabled: Bool) {
+    @_optimize(size) func setEnabled(_ enabled: Bool) {
         guard enabled != self.enabled else { return }
         self.enabled = enabled
         if enabled { budget = RetryBudget() }
@@ -76,7 +76,7 @@ package actor AppearanceRefresher {
 
     /// Spec 6.4: no appearance refresh while the session is halted; it resumes with a fresh budget when the halt
     /// ends (the failure that halted it, such as 401 `invalid_app_id`, no longer stands).
-    @_optimize(size) package func setHalted(_ halted: Bool) {
+    @_optimize(size) func setHalted(_ halted: Bool) {
         if self.halted, !halted { budget = RetryBudget() }
         self.halted = halted
         reconcile()
@@ -84,7 +84,7 @@ package actor AppearanceRefresher {
 
     /// The facade replaced its session (logout, deletion, a reset): a fetch the old session's client cancelled is
     /// repeated through the new one instead of counting as a failure.
-    @_optimize(size) package func sessionChanged() {
+    @_optimize(size) func sessionChanged() {
         sessionNumber += 1
         reconcile()
     }
@@ -99,7 +99,7 @@ package actor AppearanceRefresher {
     @_optimize(size) package var isRunning: Bool { loop != nil }
 
     /// How many session changes were applied (tests wait for one instead of sleeping).
-    @_optimize(size) package var sessionChanges: Int { sessionNumber }
+    @_optimize(size) var sessionChanges: Int { sessionNumber }
 
     @_optimize(size) private var shouldRun: Bool { !ended && active && enabled && !halted && !budget.isStopped }
 

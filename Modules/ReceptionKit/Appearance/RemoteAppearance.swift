@@ -100,15 +100,15 @@ public struct RemoteAppearance: Sendable, Hashable, Codable {
 }
 
 /// What the merge needs to know besides the two appearances.
-package struct AppearanceMergeContext: Sendable {
+struct AppearanceMergeContext: Sendable {
     /// The app language (spec 7.19), matched first against the texts' language tags.
     package var appLanguage: String
     /// The resolved UI language, matched second.
     package var uiLanguage: String
     /// `<root>/v1/appearance/images`, where uploaded images are served (spec 3.17).
-    package var imagesBase: URL
+    var imagesBase: URL
     /// Whether the platform can draw a symbol name; a symbol it cannot draw is ignored.
-    package var canDraw: @Sendable (String) -> Bool
+    var canDraw: @Sendable (String) -> Bool
 
     @_optimize(size) package init(
         appLanguage: String, uiLanguage: String, imagesBase: URL,
@@ -125,7 +125,7 @@ extension ChatAppearance {
     /// Spec 7.20: `self` (the host's appearance) with the published one laid over it — remote wins where present
     /// and valid, local where absent or invalid.
     @_optimize(size)
-    package func merged(with remote: RemoteAppearance, context: AppearanceMergeContext) -> ChatAppearance {
+    func merged(with remote: RemoteAppearance, context: AppearanceMergeContext) -> ChatAppearance {
         let json = remote.appearance
         var result = self
         if let colors = json["colors"] {
@@ -284,8 +284,8 @@ extension ChatAppearance {
 
 /// Spec 7.20: "a symbol the OS cannot draw is ignored". Where the platform can tell (UIKit), it decides; elsewhere a
 /// name must look like a platform symbol name (lower-case words and digits joined by dots).
-package enum SymbolNames {
-    @_optimize(size) package static func looksDrawable(_ name: String) -> Bool {
+enum SymbolNames {
+    @_optimize(size) static func looksDrawable(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 100, name.first != ".", name.last != "." else { return false }
         return name.unicodeScalars.allSatisfy { scalar in
             ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "."

@@ -1,7 +1,7 @@
 /// What presents the SDK's chat sheet: UIKit on iOS (`UIKitChatSheetPresenter`), nothing on platforms without it,
 /// a recording fake in tests.
 @MainActor
-package protocol ChatSheetPresenting: AnyObject {
+protocol ChatSheetPresenting: AnyObject {
     /// Asks for the chat sheet over the top-most view controller of the foreground active scene, with a close
     /// control. The presenter calls `answer` exactly once: `.presented` when the sheet is on screen (UIKit's
     /// completion), `.noWindow` when no scene can show it yet (a cold start), `.busy` when UIKit refused because
@@ -39,11 +39,11 @@ package protocol ChatSheetPresenting: AnyObject {
 }
 
 /// What the presenter reports of the window scene the sheet is in (issue 50, iPad windows).
-package struct ChatSheetScene: Sendable, Equatable {
+struct ChatSheetScene: Sendable, Equatable {
     /// The sheet's scene is in the foreground (active or not).
-    package var isForeground: Bool
+    var isForeground: Bool
     /// Another connected scene of the app is in the foreground: the app stays in front without this window.
-    package var otherSceneInForeground: Bool
+    var otherSceneInForeground: Bool
 
     @_optimize(size) package init(isForeground: Bool, otherSceneInForeground: Bool) {
         self.isForeground = isForeground
@@ -55,7 +55,7 @@ package struct ChatSheetScene: Sendable, Equatable {
 /// paywall, a web page a link opens. `content` is what the platform presents (a `UIViewController` on iOS); the
 /// decisions about when and where are the facade's, tested on Linux with a recording presenter.
 @MainActor
-package final class HostScreen {
+final class HostScreen {
     /// The platform's controller.
     package let content: AnyObject
     /// Whether the presentation animates.
@@ -68,7 +68,7 @@ package final class HostScreen {
 }
 
 /// How a wait for a refusing transition ended (`ChatSheetPresenting.waitForTransition`).
-package enum ChatSheetTransitionEnd: Sendable, Equatable {
+enum ChatSheetTransitionEnd: Sendable, Equatable {
     /// The transition ended: ask again.
     case ended
     /// It did not end within the bound: it counts as one more refusal (`ChatPresence.maximumRefusals`), and the
@@ -79,7 +79,7 @@ package enum ChatSheetTransitionEnd: Sendable, Equatable {
 /// One wait's end, given once whichever comes first: the transition's completion, a retry after a delay, the
 /// timeout. The UIKit presenter arms all of them; later ones do nothing.
 @MainActor
-package final class ChatSheetTransitionWait {
+final class ChatSheetTransitionWait {
     private var ended: (@MainActor (ChatSheetTransitionEnd) -> Void)?
 
     @_optimize(size) package init(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) {
@@ -87,7 +87,7 @@ package final class ChatSheetTransitionWait {
     }
 
     /// Whether the wait has ended.
-    @_optimize(size) package var isOver: Bool { ended == nil }
+    @_optimize(size) var isOver: Bool { ended == nil }
 
     /// Ends the wait `how`, unless it has ended already.
     @_optimize(size) package func end(_ how: ChatSheetTransitionEnd) {
@@ -101,7 +101,7 @@ package final class ChatSheetTransitionWait {
 }
 
 /// The presenter's answer to one `presentChat` call.
-package enum ChatSheetAnswer: Sendable, Equatable {
+enum ChatSheetAnswer: Sendable, Equatable {
     /// The sheet is on screen.
     case presented
     /// No window can show it yet.
@@ -343,18 +343,18 @@ struct ChatPresence: Sendable, Equatable {
 
 /// Which window scene the SDK sheet goes to when several are connected (iPad windows, an external display): the
 /// one the person is using. Decided outside UIKit from each scene's facts, so it is tested on Linux.
-package enum ChatSceneChoice {
+enum ChatSceneChoice {
     /// What the presenter knows of one connected window scene.
     package struct Scene: Sendable, Equatable {
         /// The scene is in the foreground and receiving events.
-        package var isForegroundActive: Bool
+        var isForegroundActive: Bool
         /// It has a window with a root view controller to present from.
-        package var canPresent: Bool
+        var canPresent: Bool
         /// One of its windows is a key window.
-        package var holdsKeyWindow: Bool
+        var holdsKeyWindow: Bool
         /// When the person last used the scene (it became active, or one of its windows became key: a tap or a
         /// keystroke in it), as a counter, larger is later; `nil` if not seen since the presenter started.
-        package var lastUse: Int?
+        var lastUse: Int?
 
         @_optimize(size) package init(isForegroundActive: Bool, canPresent: Bool, holdsKeyWindow: Bool, lastUse: Int?) {
             self.isForegroundActive = isForegroundActive
@@ -379,17 +379,17 @@ package enum ChatSceneChoice {
 /// Which window of the chosen scene the SDK sheet is presented from. The key window is not always the app's: an
 /// alert or overlay window a host (or a library) raised can be key, and a window being set up has no root view
 /// controller yet. Presenting from such a window would fail, or answer "no window" for a scene that has one.
-package enum ChatWindowChoice {
+enum ChatWindowChoice {
     /// What the presenter knows of one window of the scene.
     package struct Window: Sendable, Equatable {
         /// It has a root view controller to present from.
-        package var hasRootViewController: Bool
+        var hasRootViewController: Bool
         /// It is shown (`isHidden` is false).
         package var isVisible: Bool
         /// Its level is `.normal`: the app's own windows, not an alert, status bar or overlay window.
-        package var isNormalLevel: Bool
+        var isNormalLevel: Bool
         /// It is the key window.
-        package var isKey: Bool
+        var isKey: Bool
 
         @_optimize(size) package init(hasRootViewController: Bool, isVisible: Bool, isNormalLevel: Bool, isKey: Bool) {
             self.hasRootViewController = hasRootViewController
@@ -413,19 +413,19 @@ package enum ChatWindowChoice {
 /// How `dismissChat()` goes about a sheet it presented. UIKit ignores a dismissal asked for while a transition
 /// runs (it logs it and never calls the completion), so the presenter looks first, and keeps the sheet tracked
 /// until it is really gone. Decided outside UIKit from the controllers' facts, so it is tested on Linux.
-package enum ChatSheetDismissal {
+enum ChatSheetDismissal {
     /// What the presenter knows of the sheet and the controller presenting it.
     package struct Facts: Sendable, Equatable {
         /// UIKit still has the sheet presented (it has a presenting view controller).
         package var isPresented: Bool
         /// The sheet is already going: the person's swipe-down, or a dismissal in progress.
-        package var isBeingDismissed: Bool
+        var isBeingDismissed: Bool
         /// The sheet's own presentation has not finished.
-        package var isBeingPresented: Bool
+        var isBeingPresented: Bool
         /// The presenting controller is itself being presented or dismissed, or has a transition coordinator.
-        package var presenterInTransition: Bool
+        var presenterInTransition: Bool
         /// A controller the sheet presents (a photo viewer, a paywall) is being dismissed.
-        package var coverIsLeaving: Bool
+        var coverIsLeaving: Bool
 
         @_optimize(size) package init(
             isPresented: Bool, isBeingDismissed: Bool = false, isBeingPresented: Bool = false,

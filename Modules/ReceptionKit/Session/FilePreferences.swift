@@ -10,7 +10,7 @@ import ReceptionCore
 /// A write that fails (a full disk) is logged and the values stay in memory, marked unwritten: the next change writes
 /// the whole file again, and so does `writeIfUnwritten()`. A rotation's write is covered beyond the process by the
 /// `RotationJournal` (issue 15).
-package final class FilePreferences: Sendable {
+final class FilePreferences: Sendable {
     /// Replaces the whole file with the given bytes.
     package typealias Write = @Sendable (_ data: Data, _ url: URL) throws(ReceptionError) -> Void
 
@@ -39,12 +39,12 @@ package final class FilePreferences: Sendable {
     }
 
     /// Test knob: the next `shared(url:)` reads the file again, as the first one in a new process does.
-    @_optimize(size) package static func dropShared(url: URL) {
+    @_optimize(size) static func dropShared(url: URL) {
         _ = registry.withLock { $0.removeValue(forKey: url.standardizedFileURL.path) }
     }
 
     /// The file replaced whole, mode 0600, in a folder created 0700 (issue 15).
-    package static let writeAtomically: Write = { data, url throws(ReceptionError) in
+    static let writeAtomically: Write = { data, url throws(ReceptionError) in
         try PrivateFiles.createFolder(url.deletingLastPathComponent())
         try PrivateFiles.write(data, to: url)
     }
@@ -100,12 +100,12 @@ package final class FilePreferences: Sendable {
 
     /// Writes the values again if an earlier write failed; whether the file holds them now.
     @discardableResult
-    @_optimize(size) package func writeIfUnwritten() -> Bool {
+    @_optimize(size) func writeIfUnwritten() -> Bool {
         state.withLock { state in state.unwritten ? persist(&state) : true }
     }
 
     /// Whether the file holds the values (no failed write is waiting).
-    @_optimize(size) package var isWritten: Bool { state.withLock { !$0.unwritten } }
+    @_optimize(size) var isWritten: Bool { state.withLock { !$0.unwritten } }
 
     @_optimize(size) private func persist(_ state: inout State) -> Bool {
         guard let url, let data = try? JSONEncoder().encode(state.values) else { return url == nil }

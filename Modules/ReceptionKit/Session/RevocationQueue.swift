@@ -2,7 +2,7 @@ import Foundation
 import ReceptionCore
 
 /// One session still to sign out remotely after logout (spec 7.15): `{appId, sessionSecret}`.
-package struct PendingRevocation: Codable, Hashable, Sendable {
+struct PendingRevocation: Codable, Hashable, Sendable {
     package var appId: String
     package var sessionSecret: String
 }
@@ -25,9 +25,9 @@ extension PendingRevocation {
 /// after the request in flight. If the stored queue cannot be read right now, new entries wait in memory and are
 /// combined with the stored ones once it can be read: the stored entries are never replaced by a partial list.
 @MainActor
-package final class RevocationQueue {
+final class RevocationQueue {
     /// Signs one session out on the service (`POST devices/me/logout` through a client of its own).
-    package typealias Revoke = @Sendable (PendingRevocation) async throws(ReceptionError) -> Void
+    typealias Revoke = @Sendable (PendingRevocation) async throws(ReceptionError) -> Void
 
     /// What a drain needs from the configuration that asked for it.
     package struct Sender: Sendable {
@@ -83,10 +83,10 @@ package final class RevocationQueue {
 
     /// Follows the app: in the background the drain stops after the request in flight; becoming active does not
     /// start one by itself (the facade asks, spec 7.15: on active, on configure, when a halt ends).
-    @_optimize(size) package func setActive(_ isActive: Bool) { active = isActive }
+    @_optimize(size) func setActive(_ isActive: Bool) { active = isActive }
 
     /// Sends the queued entries with `sender`, or, while a drain runs, lets it make another pass with `sender`.
-    @_optimize(size) package func startDrain(_ sender: Sender) {
+    @_optimize(size) func startDrain(_ sender: Sender) {
         self.sender = sender
         guard drain == nil else {
             passRequested = true

@@ -9,13 +9,13 @@ import ReceptionCore
 ///
 /// Per App ID: the generations retired since the file last held a rotation, and the one that replaced them.
 /// Owned by `StorageNamespaces`, which has one user at a time, so its read-modify-writes never interleave.
-package struct RotationJournal: Sendable {
+struct RotationJournal: Sendable {
     /// The rotations of one App ID the file may not hold.
     package struct Entry: Codable, Equatable, Sendable {
         /// Generations that must never be current again.
-        package var retired: [String]
+        var retired: [String]
         /// The generation that replaced them.
-        package var successor: String
+        var successor: String
     }
 
     private let store: any SecureStoring

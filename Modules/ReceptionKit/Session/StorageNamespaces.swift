@@ -10,7 +10,7 @@ import ReceptionCore
 /// failed write (issue 15) can never make a retired scope, and its user's pending identity, current again.
 /// Used by one owner at a time, so its read-modify-writes never interleave: a launch's preparation off the main actor
 /// (`Reception.prepareStorage`), then the facade on the main actor once the configuration's parts exist.
-package struct StorageNamespaces: Sendable {
+struct StorageNamespaces: Sendable {
     package let preferences: FilePreferences
     package let ids: any IDGenerating
     /// `nil`: rotations are not recorded (tests of the preferences alone).
@@ -36,7 +36,7 @@ package struct StorageNamespaces: Sendable {
     /// the rotation's record stays until `retiredScopesSwept(appID:)`, so a process that ends in between completes
     /// the rotation and its sweep again.
     @_optimize(size)
-    package func currentKeepingRecord(appID: String) -> (scope: StorageScope, retired: [StorageScope]?) {
+    func currentKeepingRecord(appID: String) -> (scope: StorageScope, retired: [StorageScope]?) {
         let retired = completeRecordedRotation(appID: appID)
         if let generation = preferences[key(appID)] {
             return (StorageScope(appID: appID, generation: generation), retired)
@@ -46,7 +46,7 @@ package struct StorageNamespaces: Sendable {
 
     /// The retired scopes of `currentKeepingRecord(appID:)` are swept: the record goes once the file holds the
     /// rotation.
-    @_optimize(size) package func retiredScopesSwept(appID: String) {
+    @_optimize(size) func retiredScopesSwept(appID: String) {
         guard preferences.isWritten else { return }
         journal?.clear(appID: appID)
     }
@@ -70,13 +70,13 @@ package struct StorageNamespaces: Sendable {
 
     /// Writes `preferences.json` again if a write failed, and forgets the recorded rotation once the file holds it
     /// (the app became active again: the disk may have room now).
-    @_optimize(size) package func retryUnwrittenRotation(appID: String) {
+    @_optimize(size) func retryUnwrittenRotation(appID: String) {
         guard !preferences.isWritten else { return }
         if preferences.writeIfUnwritten() { journal?.clear(appID: appID) }
     }
 
     /// Removes the preferences of every scope of `scope.appID` except `scope`.
-    @_optimize(size) package func removeEarlierScopes(of scope: StorageScope) {
+    @_optimize(size) func removeEarlierScopes(of scope: StorageScope) {
         preferences.removeAll { Self.isEarlier($0, than: scope) }
     }
 
