@@ -34,7 +34,7 @@ public struct ChatSnapshot: Sendable, Hashable {
 /// `ChatModel` builds again only the rows this names and their neighbours.
 struct TranscriptChange: Sendable, Hashable {
     /// How many leading positions hold the same messages as before.
-    package var kept: Int
+    var kept: Int
     /// The positions below `kept` whose message changed, ascending.
-    package var changed: [Int]
+    var changed: [Int]
 }

@@ -111,12 +111,12 @@ public final class FilePhotoCache: PhotoCaching {
     }
 
     /// The bytes the index counts (tests compare it with the budget).
-    package var totalBytes: Int { state.withLock { $0.totalBytes } }
+    var totalBytes: Int { state.withLock { $0.totalBytes } }
 
     // MARK: - Files
 
     /// `<folder>/<SHA-256 of the attachment ID, hex>`.
-    package func fileURL(_ attachmentID: String) -> URL {
+    func fileURL(_ attachmentID: String) -> URL {
         folderURL.appendingPathComponent(PhotoCacheIndex.digest(of: attachmentID))
     }
 

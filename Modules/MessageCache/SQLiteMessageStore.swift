@@ -198,7 +198,7 @@ extension SQLiteMessageStore {
     }
 
     /// The schema version of the open file.
-    package var schemaVersion: Int32 {
+    var schemaVersion: Int32 {
         get throws(ReceptionError) {
             try access("read the schema version") { connection, _ throws(SQLiteFailure) in
                 Int32(truncatingIfNeeded: try connection.integer("PRAGMA user_version") ?? 0)

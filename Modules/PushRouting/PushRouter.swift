@@ -115,7 +115,7 @@ public final class PushRouter {
     }
 
     /// Waits until every queued follow-up finished.
-    @_optimize(size) package func waitUntilIdle() async {
+    @_optimize(size) func waitUntilIdle() async {
         while let current = work {
             await current.value
             if work == current { work = nil }

@@ -44,7 +44,7 @@ public struct SessionHooks: Sendable {
 
 extension ReceptionError {
     /// Spec 5.3: the codes that reject a staged identity token.
-    @_optimize(size) package var isIdentityTokenRejection: Bool {
+    @_optimize(size) var isIdentityTokenRejection: Bool {
         [Code.identityTokenInvalid, Code.identityTokenExpired, Code.identityNotConfigured, Code.identityMismatch]
             .contains(Code(code))
     }

@@ -19,7 +19,7 @@ public final class UnreadCount {
 
     /// Sets the count; negative values become zero (spec 7.11). A value whose `sequence` is older than the last one
     /// applied is ignored.
-    @_optimize(size) package func set(_ newValue: Int, sequence: Int) {
+    @_optimize(size) func set(_ newValue: Int, sequence: Int) {
         guard sequence > self.sequence else { return }
         self.sequence = sequence
         let clamped = max(0, newValue)

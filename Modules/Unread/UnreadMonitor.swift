@@ -195,7 +195,7 @@ public actor UnreadMonitor {
     // MARK: - Test knobs
 
     /// Waits until no refresh runs and every badge write and cleanup is done.
-    @_optimize(size) package func waitUntilIdle() async {
+    @_optimize(size) func waitUntilIdle() async {
         while let task = refreshTask { await task.value }
         await writer.idle()
     }

@@ -1,5 +1,5 @@
 import Foundation
-import MessageCache
+@testable import MessageCache
 import ReceptionCore
 import ReceptionTesting
 import Testing

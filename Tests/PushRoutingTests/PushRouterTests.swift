@@ -1,5 +1,5 @@
 import Foundation
-import PushRouting
+@testable import PushRouting
 import ReceptionCore
 import ReceptionTesting
 import Testing

@@ -62,11 +62,15 @@ struct OutOfOrderTests {
         await chat.engine.setDraft("photo racing the deletion")
         await chat.engine.addPhoto(Data(jpeg))
         #expect(await chat.engine.send() != nil)
+        // The upload is under way once its PUT is on the wire (the emulator holds it 700 ms) or the row shows its
+        // progress; the progress alone can come late under load, when URLSession reports the body sent.
         let uploading = await until {
+            if app.transport.onTheWire.contains(where: { $0.method == "PUT" }) { return true }
             await chat.refresh()
             return chat.messages.contains { $0.text == "photo racing the deletion" && $0.uploadProgress != nil }
         }
-        #expect(uploading, "the photo upload never started")
+        let requests = app.transport.log.suffix(8).map { "\($0.request.method) \($0.path) \($0.status)" }
+        #expect(uploading, "the photo upload never started; last requests \(requests)")
         try await app.reception.deleteData()
         #expect(app.events.contains(.dataDeleted))
         #expect(await app.untilEnded(chat.engine), "the deleted session did not wind down")

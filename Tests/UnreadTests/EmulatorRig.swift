@@ -1,10 +1,10 @@
 import Foundation
-import PushRouting
+@testable import PushRouting
 @testable import ReceptionCore
 import ReceptionEmulator
 import ReceptionTesting
 import Testing
-import Transport
+@testable import Transport
 @testable import Unread
 
 #if canImport(FoundationNetworking)

@@ -3,7 +3,7 @@ import Observation
 import ReceptionCore
 import ReceptionTesting
 import Testing
-import Unread
+@testable import Unread
 
 /// One test per reproducible row of seed 004's troubleshooting table, named after the row's symptom.
 @Suite("UnreadTroubleshootingTests")

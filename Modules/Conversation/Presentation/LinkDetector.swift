@@ -19,16 +19,16 @@ import Foundation
 /// microseconds.
 package enum LinkDetector {
     /// One detected link: where it is, in Unicode scalar offsets of the text, and what it opens.
-    package struct Match: Sendable, Equatable {
-        package var range: Range<Int>
-        package var url: URL
+    struct Match: Sendable, Equatable {
+        var range: Range<Int>
+        var url: URL
     }
 
     /// The schemes a message link may open: everything else stays text.
     package static let openableSchemes: Set<String> = ["http", "https", "mailto", "tel"]
 
     /// The text cut into runs, each plain or a link, in order; their texts joined are `text`.
-    @_optimize(size) package static func runs(in text: String) -> [MessageRow.TextRun] {
+    @_optimize(size) static func runs(in text: String) -> [MessageRow.TextRun] {
         let scalars = Array(text.unicodeScalars)
         var runs: [MessageRow.TextRun] = []
         var position = 0
@@ -51,7 +51,7 @@ package enum LinkDetector {
     }
 
     /// The links of `text`, in order, never overlapping.
-    @_optimize(size) package static func matches(in text: String) -> [Match] { matches(in: Array(text.unicodeScalars)) }
+    @_optimize(size) static func matches(in text: String) -> [Match] { matches(in: Array(text.unicodeScalars)) }
 
     @_optimize(size) static func matches(in scalars: [Unicode.Scalar]) -> [Match] {
         var examined = 0

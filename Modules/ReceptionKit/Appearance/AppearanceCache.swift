@@ -12,16 +12,16 @@ struct AppearanceCache: Sendable {
     @_optimize(size) package init(preferences: FilePreferences) { self.preferences = preferences }
 
     /// The cached appearance of `appID`; `nil` when there is none, or it is damaged or too large.
-    @_optimize(size) package func load(appID: String) -> RemoteAppearance? {
+    @_optimize(size) func load(appID: String) -> RemoteAppearance? {
         guard let text = preferences[Self.key(appID)], text.utf8.count <= Self.maximumBytes else { return nil }
         return try? JSONDecoder().decode(RemoteAppearance.self, from: Data(text.utf8))
     }
 
     /// Keeps `appearance` for `appID` (an envelope over the limit is not kept).
-    @_optimize(size) package func save(_ appearance: RemoteAppearance, appID: String) {
+    @_optimize(size) func save(_ appearance: RemoteAppearance, appID: String) {
         guard let data = try? JSONEncoder().encode(appearance), data.count <= Self.maximumBytes else { return }
         preferences[Self.key(appID)] = String(decoding: data, as: UTF8.self)
     }
 
-    @_optimize(size) package static func key(_ appID: String) -> String { Hex.encode(SHA256.hash(Array(appID.utf8))) }
+    @_optimize(size) static func key(_ appID: String) -> String { Hex.encode(SHA256.hash(Array(appID.utf8))) }
 }

@@ -7,16 +7,16 @@ import ReceptionCore
 /// becomes active again. The ETag lives here, in memory only, so the first fetch of a process is unconditional.
 actor AppearanceRefresher {
     /// Spec 7.20: the wait after a successful fetch.
-    package static let interval: Duration = .seconds(300)
+    static let interval: Duration = .seconds(300)
 
-    package struct Dependencies: Sendable {
+    struct Dependencies: Sendable {
         /// One `GET appearance` with the held ETag.
-        package var fetch: @Sendable (_ etag: String?) async throws(ReceptionError) -> AppearanceFetch
+        var fetch: @Sendable (_ etag: String?) async throws(ReceptionError) -> AppearanceFetch
         /// A new valid appearance arrived.
-        package var published: @Sendable (RemoteAppearance) async -> Void
-        package var clock: any ReceptionClock
-        package var random: any RandomSource
-        package var logger: ReceptionLogger
+        var published: @Sendable (RemoteAppearance) async -> Void
+        var clock: any ReceptionClock
+        var random: any RandomSource
+        var logger: ReceptionLogger
 
         @_optimize(size) package init(
             fetch: @escaping @Sendable (_ etag: String?) async throws(ReceptionError) -> AppearanceFetch,
@@ -50,18 +50,18 @@ actor AppearanceRefresher {
     }
 
     /// Starts the loop if its conditions hold.
-    @_optimize(size) package func start() { reconcile() }
+    @_optimize(size) func start() { reconcile() }
 
     /// Spec 7.2: the app became active — the loop restarts; a budget stopped by transient failures starts fresh, one
     /// stopped by a permanent failure stays stopped (spec 6.2).
-    @_optimize(size) package func appBecameActive() {
+    @_optimize(size) func appBecameActive() {
         active = true
         budget.appBecameActive()
         reconcile()
     }
 
     /// Spec 7.2: the loop stops in the background.
-    @_optimize(size) package func appEnteredBackground() {
+    @_optimize(size) func appEnteredBackground() {
         active = false
         reconcile()
     }
@@ -90,13 +90,13 @@ actor AppearanceRefresher {
     }
 
     /// For good (a new configuration replaces this refresher).
-    @_optimize(size) package func end() {
+    @_optimize(size) func end() {
         ended = true
         reconcile()
     }
 
     /// Whether a loop is running (tests).
-    @_optimize(size) package var isRunning: Bool { loop != nil }
+    @_optimize(size) var isRunning: Bool { loop != nil }
 
     /// How many session changes were applied (tests wait for one instead of sleeping).
     @_optimize(size) var sessionChanges: Int { sessionNumber }

@@ -102,9 +102,9 @@ public struct RemoteAppearance: Sendable, Hashable, Codable {
 /// What the merge needs to know besides the two appearances.
 struct AppearanceMergeContext: Sendable {
     /// The app language (spec 7.19), matched first against the texts' language tags.
-    package var appLanguage: String
+    var appLanguage: String
     /// The resolved UI language, matched second.
-    package var uiLanguage: String
+    var uiLanguage: String
     /// `<root>/v1/appearance/images`, where uploaded images are served (spec 3.17).
     var imagesBase: URL
     /// Whether the platform can draw a symbol name; a symbol it cannot draw is ignored.

@@ -57,9 +57,9 @@ struct ChatSheetScene: Sendable, Equatable {
 @MainActor
 final class HostScreen {
     /// The platform's controller.
-    package let content: AnyObject
+    let content: AnyObject
     /// Whether the presentation animates.
-    package let animated: Bool
+    let animated: Bool
 
     @_optimize(size) package init(content: AnyObject, animated: Bool = true) {
         self.content = content
@@ -90,14 +90,14 @@ final class ChatSheetTransitionWait {
     @_optimize(size) var isOver: Bool { ended == nil }
 
     /// Ends the wait `how`, unless it has ended already.
-    @_optimize(size) package func end(_ how: ChatSheetTransitionEnd) {
+    @_optimize(size) func end(_ how: ChatSheetTransitionEnd) {
         let callback = ended
         ended = nil
         callback?(how)
     }
 
     /// Ends the wait without calling back: a later `end` does nothing.
-    @_optimize(size) package func cancel() { ended = nil }
+    @_optimize(size) func cancel() { ended = nil }
 }
 
 /// The presenter's answer to one `presentChat` call.
@@ -345,7 +345,7 @@ struct ChatPresence: Sendable, Equatable {
 /// one the person is using. Decided outside UIKit from each scene's facts, so it is tested on Linux.
 enum ChatSceneChoice {
     /// What the presenter knows of one connected window scene.
-    package struct Scene: Sendable, Equatable {
+    struct Scene: Sendable, Equatable {
         /// The scene is in the foreground and receiving events.
         var isForegroundActive: Bool
         /// It has a window with a root view controller to present from.
@@ -368,7 +368,7 @@ enum ChatSceneChoice {
     /// the presenter then waits for a scene to activate). Among the foreground active scenes that can present: the
     /// one used last; else one holding a key window; else the first in UIKit's order. Never a scene in the
     /// background or inactive, where the person would not see the sheet.
-    @_optimize(size) package static func pick(_ scenes: [Scene]) -> Int? {
+    @_optimize(size) static func pick(_ scenes: [Scene]) -> Int? {
         let usable = scenes.indices.filter { scenes[$0].isForegroundActive && scenes[$0].canPresent }
         let used = usable.filter { scenes[$0].lastUse != nil }
         if let latest = used.max(by: { (scenes[$0].lastUse ?? 0) < (scenes[$1].lastUse ?? 0) }) { return latest }
@@ -381,11 +381,11 @@ enum ChatSceneChoice {
 /// controller yet. Presenting from such a window would fail, or answer "no window" for a scene that has one.
 enum ChatWindowChoice {
     /// What the presenter knows of one window of the scene.
-    package struct Window: Sendable, Equatable {
+    struct Window: Sendable, Equatable {
         /// It has a root view controller to present from.
         var hasRootViewController: Bool
         /// It is shown (`isHidden` is false).
-        package var isVisible: Bool
+        var isVisible: Bool
         /// Its level is `.normal`: the app's own windows, not an alert, status bar or overlay window.
         var isNormalLevel: Bool
         /// It is the key window.
@@ -402,7 +402,7 @@ enum ChatWindowChoice {
     /// The index in `windows` to present from, or `nil` when no window is shown with a root view controller (the
     /// presenter then waits for a window to become key or visible). Among the shown windows with a root view
     /// controller: a normal-level one before any other, and among those the key one before the first.
-    @_optimize(size) package static func pick(_ windows: [Window]) -> Int? {
+    @_optimize(size) static func pick(_ windows: [Window]) -> Int? {
         let usable = windows.indices.filter { windows[$0].hasRootViewController && windows[$0].isVisible }
         let normal = usable.filter { windows[$0].isNormalLevel }
         let preferred = normal.isEmpty ? usable : normal
@@ -415,9 +415,9 @@ enum ChatWindowChoice {
 /// until it is really gone. Decided outside UIKit from the controllers' facts, so it is tested on Linux.
 enum ChatSheetDismissal {
     /// What the presenter knows of the sheet and the controller presenting it.
-    package struct Facts: Sendable, Equatable {
+    struct Facts: Sendable, Equatable {
         /// UIKit still has the sheet presented (it has a presenting view controller).
-        package var isPresented: Bool
+        var isPresented: Bool
         /// The sheet is already going: the person's swipe-down, or a dismissal in progress.
         var isBeingDismissed: Bool
         /// The sheet's own presentation has not finished.
@@ -440,7 +440,7 @@ enum ChatSheetDismissal {
     }
 
     /// What to do now.
-    package enum Step: Sendable, Equatable {
+    enum Step: Sendable, Equatable {
         /// Gone already: stop tracking it.
         case forget
         /// The person is swiping it away: follow the swipe; dismiss again if it is cancelled.
@@ -453,7 +453,7 @@ enum ChatSheetDismissal {
 
     /// The step for a sheet in the state `facts`. The presenting controller always presents the sheet itself, so
     /// that it presents something is no reason to wait (unlike for a new presentation, `isInTransition`).
-    @_optimize(size) package static func step(_ facts: Facts) -> Step {
+    @_optimize(size) static func step(_ facts: Facts) -> Step {
         guard facts.isPresented else { return .forget }
         if facts.isBeingDismissed { return .followTheSwipe }
         if facts.presenterInTransition || facts.isBeingPresented || facts.coverIsLeaving { return .waitForTransition }
@@ -463,5 +463,5 @@ enum ChatSheetDismissal {
     /// Right after asking UIKit to dismiss: whether it ignored the request after all (a transition it does not
     /// report), so the presenter tries again after the retry delay.
     @_optimize(size)
-    package static func ignored(_ after: Facts) -> Bool { after.isPresented && !after.isBeingDismissed }
+    static func ignored(_ after: Facts) -> Bool { after.isPresented && !after.isBeingDismissed }
 }

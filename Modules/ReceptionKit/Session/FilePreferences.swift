@@ -12,7 +12,7 @@ import ReceptionCore
 /// `RotationJournal` (issue 15).
 final class FilePreferences: Sendable {
     /// Replaces the whole file with the given bytes.
-    package typealias Write = @Sendable (_ data: Data, _ url: URL) throws(ReceptionError) -> Void
+    typealias Write = @Sendable (_ data: Data, _ url: URL) throws(ReceptionError) -> Void
 
     private struct State {
         var values: [String: String]
@@ -27,7 +27,7 @@ final class FilePreferences: Sendable {
 
     /// The one instance for `url` in this process: every configuration of the same data folder shares it, so an
     /// older configuration's late write cannot replace a newer one's file with its stale copy.
-    @_optimize(size) package static func shared(
+    @_optimize(size) static func shared(
         url: URL, write: @escaping Write = writeAtomically, logger: ReceptionLogger = .silent
     ) -> FilePreferences {
         registry.withLock { instances in
@@ -71,13 +71,13 @@ final class FilePreferences: Sendable {
         state = Locked(State(values: loaded))
     }
 
-    @_optimize(size) package subscript(key: String) -> String? {
+    @_optimize(size) subscript(key: String) -> String? {
         get { state.withLock { $0.values[key] } }
         set { change { $0[key] = newValue } }
     }
 
     /// Removes every key `isObsolete` picks, in one write.
-    @_optimize(size) package func removeAll(where isObsolete: (String) -> Bool) {
+    @_optimize(size) func removeAll(where isObsolete: (String) -> Bool) {
         change { values in
             for key in values.keys where isObsolete(key) { values[key] = nil }
         }
@@ -86,7 +86,7 @@ final class FilePreferences: Sendable {
     /// Changes any keys in one write. Returns whether the file holds the values afterwards (`false`: the write
     /// failed, was logged, and the values wait in memory for the next write).
     @discardableResult
-    @_optimize(size) package func change(_ body: (inout [String: String]) -> Void) -> Bool {
+    @_optimize(size) func change(_ body: (inout [String: String]) -> Void) -> Bool {
         // The file is written under the lock: two writers can never put an older snapshot over a newer one (which
         // could bring a removed scope's identity back).
         state.withLock { state in

@@ -3,8 +3,8 @@ import ReceptionCore
 
 /// One session still to sign out remotely after logout (spec 7.15): `{appId, sessionSecret}`.
 struct PendingRevocation: Codable, Hashable, Sendable {
-    package var appId: String
-    package var sessionSecret: String
+    var appId: String
+    var sessionSecret: String
 }
 
 extension PendingRevocation {
@@ -30,10 +30,10 @@ final class RevocationQueue {
     typealias Revoke = @Sendable (PendingRevocation) async throws(ReceptionError) -> Void
 
     /// What a drain needs from the configuration that asked for it.
-    package struct Sender: Sendable {
-        package var revoke: Revoke
-        package var clock: any ReceptionClock
-        package var random: any RandomSource
+    struct Sender: Sendable {
+        var revoke: Revoke
+        var clock: any ReceptionClock
+        var random: any RandomSource
 
         @_optimize(size) package init(revoke: @escaping Revoke, clock: any ReceptionClock, random: any RandomSource) {
             self.revoke = revoke
@@ -58,23 +58,23 @@ final class RevocationQueue {
 
     /// Whether this queue keeps its entries in `store` (the facade keeps one queue per secure store).
     @_optimize(size)
-    package func keeps(_ store: any SecureStoring) -> Bool { (self.store as AnyObject) === (store as AnyObject) }
+    func keeps(_ store: any SecureStoring) -> Bool { (self.store as AnyObject) === (store as AnyObject) }
 
     /// Adds an entry (deduplicated) and saves what can be saved.
-    @_optimize(size) package func enqueue(_ entry: PendingRevocation) {
+    @_optimize(size) func enqueue(_ entry: PendingRevocation) {
         if !unsaved.contains(entry) { unsaved.append(entry) }
         flushUnsaved()
     }
 
     /// The entries in order, or `nil` while the stored queue cannot be read.
-    @_optimize(size) package func entries() -> [PendingRevocation]? {
+    @_optimize(size) func entries() -> [PendingRevocation]? {
         flushUnsaved()
         guard let stored = readStored() else { return nil }
         return stored + unsaved.filter { !stored.contains($0) }
     }
 
     /// Removes an entry after the service answered for it.
-    @_optimize(size) package func remove(_ entry: PendingRevocation) {
+    @_optimize(size) func remove(_ entry: PendingRevocation) {
         unsaved.removeAll { $0 == entry }
         guard var stored = readStored() else { return }
         stored.removeAll { $0 == entry }
@@ -96,7 +96,7 @@ final class RevocationQueue {
     }
 
     /// Waits until no drain runs (tests; the facade never waits for the network).
-    @_optimize(size) package func settled() async {
+    @_optimize(size) func settled() async {
         while let drain { await drain.value }
     }
 
@@ -186,7 +186,7 @@ extension PendingRevocation {
         sessionSecret = try c.decode(String.self, forKey: "sessionSecret")
     }
 
-    @_optimize(size) package func encode(to encoder: any Encoder) throws {
+    @_optimize(size) func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(appId, forKey: "appId")
         try c.encode(sessionSecret, forKey: "sessionSecret")

@@ -11,7 +11,7 @@ import ReceptionCore
 /// Owned by `StorageNamespaces`, which has one user at a time, so its read-modify-writes never interleave.
 struct RotationJournal: Sendable {
     /// The rotations of one App ID the file may not hold.
-    package struct Entry: Codable, Equatable, Sendable {
+    struct Entry: Codable, Equatable, Sendable {
         /// Generations that must never be current again.
         var retired: [String]
         /// The generation that replaced them.
@@ -27,7 +27,7 @@ struct RotationJournal: Sendable {
     }
 
     /// Records that `retired` is replaced by `successor` for `appID`, before the file is written.
-    @_optimize(size) package func record(appID: String, retired: String, successor: String) {
+    @_optimize(size) func record(appID: String, retired: String, successor: String) {
         var entries: [String: Entry]
         switch read() {
         case .unavailable:
@@ -46,7 +46,7 @@ struct RotationJournal: Sendable {
 
     /// What is recorded for `appID`, or `nil` (also when the journal cannot be read now, which is logged: seed 000
     /// says local secure-storage failures can prevent recovery after relaunch).
-    @_optimize(size) package func entry(appID: String) -> Entry? {
+    @_optimize(size) func entry(appID: String) -> Entry? {
         switch read() {
         case .unavailable:
             logger.error("the rotation journal cannot be read; a rotation preferences.json missed cannot be completed")
@@ -57,7 +57,7 @@ struct RotationJournal: Sendable {
     }
 
     /// Forgets `appID`'s rotations: the file holds them.
-    @_optimize(size) package func clear(appID: String) {
+    @_optimize(size) func clear(appID: String) {
         guard case .entries(var entries) = read(), entries.removeValue(forKey: appID) != nil else { return }
         save(entries)
     }
@@ -103,7 +103,7 @@ extension RotationJournal.Entry {
         successor = try c.decode(String.self, forKey: "successor")
     }
 
-    @_optimize(size) package func encode(to encoder: any Encoder) throws {
+    @_optimize(size) func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(retired, forKey: "retired")
         try c.encode(successor, forKey: "successor")

@@ -11,8 +11,8 @@ import ReceptionCore
 /// Used by one owner at a time, so its read-modify-writes never interleave: a launch's preparation off the main actor
 /// (`Reception.prepareStorage`), then the facade on the main actor once the configuration's parts exist.
 struct StorageNamespaces: Sendable {
-    package let preferences: FilePreferences
-    package let ids: any IDGenerating
+    let preferences: FilePreferences
+    let ids: any IDGenerating
     /// `nil`: rotations are not recorded (tests of the preferences alone).
     private let journal: RotationJournal?
     private let logger: ReceptionLogger
@@ -22,7 +22,7 @@ struct StorageNamespaces: Sendable {
     /// The current scope of `appID`, creating its first generation on first use. A rotation the file missed is
     /// completed first; `sweep` is told each retired scope then, so their secure items can go too.
     @_optimize(size)
-    package func current(appID: String, sweepingRetired sweep: (StorageScope) -> Void = { _ in }) -> StorageScope {
+    func current(appID: String, sweepingRetired sweep: (StorageScope) -> Void = { _ in }) -> StorageScope {
         let (scope, retired) = currentKeepingRecord(appID: appID)
         if let retired {
             retired.forEach(sweep)
@@ -54,7 +54,7 @@ struct StorageNamespaces: Sendable {
     /// A fresh generation for `appID`; every preference of its earlier scopes (the pending identity: user ID,
     /// name, email, metadata, push token) is removed with it, in one write.
     @discardableResult
-    @_optimize(size) package func rotate(appID: String) -> StorageScope {
+    @_optimize(size) func rotate(appID: String) -> StorageScope {
         let scope = StorageScope(appID: appID, generation: ids.makeID())
         // Write-ahead: the record exists before the file changes, so a write that fails leaves it behind.
         if let retired = preferences[key(appID)] {
