@@ -160,15 +160,17 @@ extension ChatAppearance {
         result.showsTeamNames = json["showsTeamNames"]?.bool ?? false
 
         // Visibility, weakest first: local, then legacy `hidden`, then `"none"` symbols, then explicit `visibility`.
-        if let hidden = json["hidden"]?.array {
-            result.hiddenElements.formUnion(hidden.compactMap { $0.string.flatMap(Element.init(rawValue:)) })
+        // Worked on as a bit set, and made a `Set` once at the end: the set's own insertions and removals would be
+        // compiled for `Element` here (about 3 kB on iOS).
+        var hidden = ElementMask(result.hiddenElements)
+        for name in json["hidden"]?.array ?? [] {
+            if let element = name.string.flatMap(Element.init(rawValue:)) { hidden.insert(element) }
         }
         if let icon = json["welcomeIcon"]?.object {
-            Self.mergeWelcomeIcon(icon, into: &result, context)
+            Self.mergeWelcomeIcon(icon, into: &result, hidden: &hidden, context)
         }
         if let cards = json["cards"] {
             let colors = result.colors
-            var hidden = result.hiddenElements
             if let review = cards["review"]?.object {
                 Self.mergeCard(review, into: &result.reviewCard, icon: .reviewIcon, accessory: .reviewAccessory,
                                hidden: &hidden, colors: colors, context)
@@ -177,14 +179,14 @@ extension ChatAppearance {
                 Self.mergeCard(offer, into: &result.offerCard, icon: .offerIcon, accessory: .offerAccessory,
                                hidden: &hidden, colors: colors, context)
             }
-            result.hiddenElements = hidden
         }
         if let visibility = json["visibility"]?.object {
             for (name, value) in visibility {
                 guard let element = Element(rawValue: name), let visible = value.bool else { continue }
-                if visible { result.hiddenElements.remove(element) } else { result.hiddenElements.insert(element) }
+                if visible { hidden.remove(element) } else { hidden.insert(element) }
             }
         }
+        result.hiddenElements = hidden.elements
         return result
     }
 
@@ -248,11 +250,12 @@ extension ChatAppearance {
     }
 
     @_optimize(size) static func mergeWelcomeIcon(
-        _ icon: [String: AppearanceJSON], into result: inout ChatAppearance, _ context: AppearanceMergeContext
+        _ icon: [String: AppearanceJSON], into result: inout ChatAppearance, hidden: inout ElementMask,
+        _ context: AppearanceMergeContext
     ) {
         var welcome = result.welcomeIcon
         if mergeIcon(image: icon["image"], symbol: icon["symbol"], into: &welcome.image, &welcome.symbol, context) {
-            result.hiddenElements.insert(.welcomeIcon)
+            hidden.insert(.welcomeIcon)
         }
         welcome.color = color(icon["color"], over: welcome.color, fallback: result.colors.accent)
         if let size = icon["size"]?.number { welcome.size = size }
@@ -267,7 +270,7 @@ extension ChatAppearance {
 
     @_optimize(size) static func mergeCard(
         _ json: [String: AppearanceJSON], into card: inout Card, icon: Element, accessory: Element,
-        hidden: inout Set<Element>, colors: Colors, _ context: AppearanceMergeContext
+        hidden: inout ElementMask, colors: Colors, _ context: AppearanceMergeContext
     ) {
         if mergeIcon(image: json["iconImage"], symbol: json["icon"], into: &card.iconImage, &card.icon, context) {
             hidden.insert(icon)
@@ -290,5 +293,27 @@ enum SymbolNames {
         return name.unicodeScalars.allSatisfy { scalar in
             ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "."
         }
+    }
+}
+
+/// Elements of the chat to hide, one bit per `ChatAppearance.Element` case, while the appearance is merged.
+struct ElementMask {
+    private var bits: UInt64 = 0
+
+    @_optimize(size) init(_ elements: Set<ChatAppearance.Element>) {
+        for element in elements { insert(element) }
+    }
+
+    @_optimize(size) private static func bit(_ element: ChatAppearance.Element) -> UInt64 {
+        UInt64(1) << UInt64(ChatAppearance.Element.allCases.firstIndex(of: element) ?? 0)
+    }
+
+    @_optimize(size) mutating func insert(_ element: ChatAppearance.Element) { bits |= Self.bit(element) }
+
+    @_optimize(size) mutating func remove(_ element: ChatAppearance.Element) { bits &= ~Self.bit(element) }
+
+    /// The hidden elements as the appearance keeps them.
+    @_optimize(size) var elements: Set<ChatAppearance.Element> {
+        Set(ChatAppearance.Element.allCases.filter { bits & Self.bit($0) != 0 })
     }
 }

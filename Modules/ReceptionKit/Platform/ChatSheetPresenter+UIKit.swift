@@ -34,8 +34,9 @@
         /// The sheet `dismissChat()` was last asked to dismiss (an iPad move presents the new one beside it).
         private weak var dismissing: UIViewController?
 
-        /// When the person last used each connected scene (`ChatSceneChoice`): a counter, not a time.
-        private var uses: [ObjectIdentifier: Int] = [:]
+        /// When the person last used each connected scene (`ChatSceneChoice`): a counter, not a time. A list, as an
+        /// app has a few scenes at most (a dictionary keyed by scene would compile its own hashing code, 3 kB).
+        private var uses: [(scene: ObjectIdentifier, use: Int)] = []
         private var useCount = 0
         private var useObservers: [any NSObjectProtocol] = []
 
@@ -62,10 +63,11 @@
         @_optimize(size) private func sceneUsed(_ id: ObjectIdentifier?) {
             guard let id else { return }
             useCount += 1
-            uses[id] = useCount
-            // Forget scenes that are gone, so the table never grows with windows opened and closed.
-            let connected = Set(UIApplication.shared.connectedScenes.map(ObjectIdentifier.init))
-            uses = uses.filter { connected.contains($0.key) }
+            // Forget scenes that are gone, so the list never grows with windows opened and closed.
+            uses.removeAll { $0.scene == id }
+            uses.append((scene: id, use: useCount))
+            let connected = UIApplication.shared.connectedScenes.map(ObjectIdentifier.init)
+            uses.removeAll { !connected.contains($0.scene) }
         }
 
         @_optimize(size) func presentChat(
@@ -413,7 +415,7 @@
                     isForegroundActive: scene.activationState == .foregroundActive,
                     canPresent: Self.window(of: scene)?.rootViewController != nil,
                     holdsKeyWindow: scene.windows.contains(where: \.isKeyWindow),
-                    lastUse: uses[ObjectIdentifier(scene)])
+                    lastUse: uses.last { $0.scene == ObjectIdentifier(scene) }?.use)
             }
             return ChatSceneChoice.pick(facts).map { scenes[$0] }
         }
