@@ -1,32 +1,32 @@
 @testable import ReceptionCore
 import Testing
 
-/// `ValueBox`: value semantics behind one immutable reference (`ReceptionError` and `ReceptionLogger` keep their
-/// fields in one).
+/// `ValueBox`: a value behind one immutable reference (`ReceptionError` and `ReceptionLogger` keep their fields in
+/// one), and what its users build on it.
 @Suite("ValueBoxTests")
 struct ValueBoxTests {
-    struct Fields: Hashable {
+    struct Fields: Equatable {
         var name: String
         var tags: [String]
     }
 
-    @Test func aChangedCopyLeavesTheOriginalAsItWas() {
-        let original = ValueBox(Fields(name: "a", tags: ["x"]))
-        var copy = original
-        #expect(copy.sharesStorage(with: original))
-        copy.update { $0.tags.append("y") }
-        #expect(!copy.sharesStorage(with: original))
-        #expect(original.value == Fields(name: "a", tags: ["x"]))
-        #expect(copy.value == Fields(name: "a", tags: ["x", "y"]))
+    @Test func aBoxAndItsCopiesReadTheValueItWasMadeWith() {
+        var fields = Fields(name: "a", tags: ["x"])
+        let box = ValueBox(fields)
+        let copy = box
+        fields.tags.append("y")
+        #expect(box.value == Fields(name: "a", tags: ["x"]), "a later change of the source is not seen")
+        #expect(copy.value == box.value)
     }
 
-    @Test func equalityComparesValuesWhenTheReferencesDiffer() {
-        let one = ValueBox(Fields(name: "a", tags: []))
-        var other = ValueBox(Fields(name: "b", tags: []))
-        #expect(one != other)
-        other.update { $0.name = "a" }
-        #expect(one == other)
-        #expect(!one.sharesStorage(with: other))
-        #expect(Set([one, other]).count == 1)
+    @Test func errorsKeepEveryFieldAndCompareByCodeAndStatus() {
+        let limited = ReceptionError(
+            code: "rate_limited", status: 429, retryAfter: 30, retryScope: nil, transportCode: nil, resetRevision: 4)
+        #expect(limited.retryAfter == 30 && limited.resetRevision == 4)
+        let other = ReceptionError(
+            code: "rate_limited", status: 429, retryAfter: 5, retryScope: nil, transportCode: nil, resetRevision: nil)
+        #expect(limited == other && limited.hashValue == other.hashValue, "the details are ignored")
+        #expect(limited != ReceptionError(
+            code: "rate_limited", status: 503, retryAfter: 30, retryScope: nil, transportCode: nil, resetRevision: 4))
     }
 }
