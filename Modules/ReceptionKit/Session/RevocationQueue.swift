@@ -2,7 +2,7 @@ import Foundation
 import ReceptionCore
 
 /// One session still to sign out remotely after logout (spec 7.15): `{appId, sessionSecret}`.
-struct PendingRevocation: Codable, Hashable, Sendable {
+struct PendingRevocation: Codable, Equatable, Sendable {
     var appId: String
     var sessionSecret: String
 }
@@ -101,7 +101,8 @@ final class RevocationQueue {
     }
 
     @_optimize(size) private func run() async {
-        var attempted: Set<PendingRevocation> = []
+        // A list: a queue holds an entry or two (a set would compile its own hashing code for the entry type).
+        var attempted: [PendingRevocation] = []
         while active, let entries = entries() {
             if passRequested {
                 passRequested = false
@@ -110,7 +111,7 @@ final class RevocationQueue {
             // Entries queued meanwhile join the next turn of this loop; the ones tried in this run wait for a new
             // request (a transient failure past its budget, spec 6.2).
             guard let entry = entries.first(where: { !attempted.contains($0) }), let sender else { break }
-            attempted.insert(entry)
+            attempted.append(entry)
             await send(entry, with: sender)
         }
         drain = nil
