@@ -21,7 +21,7 @@ struct AttachmentLinks: Sendable {
     /// Per attachment ID, the link that answered 403.
     private var expired: [String: String] = [:]
     /// Per attachment ID, the resolution in flight.
-    private var resolutions: [String: Resolution] = [:]
+    private var resolutions = KeyedList<Resolution>()
     /// Bumped by a chat reset; a resolution carries the epoch it started in.
     private(set) var epoch = 0
 
@@ -55,8 +55,8 @@ struct AttachmentLinks: Sendable {
     /// Spec 7.12 / 7.15: a chat reset (and the end of the session) forgets every link and cancels the resolutions.
     @_optimize(size) mutating func clear() {
         epoch += 1
-        for resolution in resolutions.values { resolution.task.cancel() }
-        resolutions = [:]
+        for resolution in resolutions.allValues { resolution.task.cancel() }
+        resolutions.removeAll()
         expired = [:]
     }
 }

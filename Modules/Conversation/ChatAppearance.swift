@@ -281,8 +281,14 @@ public struct ChatAppearance: Sendable, Hashable {
     }
     /// Parts of the chat that are not shown.
     @_optimize(size) public var hiddenElements: Set<Element> {
-        get { values.hiddenElements }
-        set { update { $0.hiddenElements = newValue } }
+        get { values.hidden.elements }
+        set { update { $0.hidden = ElementMask(newValue) } }
+    }
+    /// `hiddenElements` as the appearance keeps them, one bit per element: the remote appearance's merge works on
+    /// these, so the set's insertions and removals are not compiled for `Element` (Docs/Footprint.md).
+    @_optimize(size) package var hiddenMask: ElementMask {
+        get { values.hidden }
+        set { update { $0.hidden = newValue } }
     }
     /// The design of the system font.
     @_optimize(size) public var fontDesign: FontDesign {
@@ -341,7 +347,7 @@ public struct ChatAppearance: Sendable, Hashable {
     ) {
         values = Values(
             colors: colors, texts: texts, colorScheme: colorScheme, showsCloseButton: showsCloseButton,
-            closeIcon: closeIcon, closeImage: closeImage, hiddenElements: hiddenElements, fontDesign: fontDesign,
+            closeIcon: closeIcon, closeImage: closeImage, hidden: ElementMask(hiddenElements), fontDesign: fontDesign,
             customFontName: customFontName, fadesOlderMessages: fadesOlderMessages, welcomeIcon: welcomeIcon,
             reviewCard: reviewCard, offerCard: offerCard, showsTeamPhotos: false, showsTeamNames: false)
     }
@@ -371,7 +377,7 @@ public struct ChatAppearance: Sendable, Hashable {
         var showsCloseButton: Bool
         var closeIcon: CloseIcon
         var closeImage: AppearanceImage?
-        var hiddenElements: Set<Element>
+        var hidden: ElementMask
         var fontDesign: FontDesign
         var customFontName: String?
         var fadesOlderMessages: Bool
@@ -383,7 +389,7 @@ public struct ChatAppearance: Sendable, Hashable {
 
         @_optimize(size) init(
             colors: Colors, texts: Texts, colorScheme: ColorScheme, showsCloseButton: Bool, closeIcon: CloseIcon,
-            closeImage: AppearanceImage?, hiddenElements: Set<Element>, fontDesign: FontDesign,
+            closeImage: AppearanceImage?, hidden: ElementMask, fontDesign: FontDesign,
             customFontName: String?, fadesOlderMessages: Bool, welcomeIcon: WelcomeIcon, reviewCard: Card,
             offerCard: Card, showsTeamPhotos: Bool, showsTeamNames: Bool
         ) {
@@ -393,7 +399,7 @@ public struct ChatAppearance: Sendable, Hashable {
             self.showsCloseButton = showsCloseButton
             self.closeIcon = closeIcon
             self.closeImage = closeImage
-            self.hiddenElements = hiddenElements
+            self.hidden = hidden
             self.fontDesign = fontDesign
             self.customFontName = customFontName
             self.fadesOlderMessages = fadesOlderMessages
@@ -407,7 +413,7 @@ public struct ChatAppearance: Sendable, Hashable {
         @_optimize(size) func copy() -> Values {
             Values(
                 colors: colors, texts: texts, colorScheme: colorScheme, showsCloseButton: showsCloseButton,
-                closeIcon: closeIcon, closeImage: closeImage, hiddenElements: hiddenElements, fontDesign: fontDesign,
+                closeIcon: closeIcon, closeImage: closeImage, hidden: hidden, fontDesign: fontDesign,
                 customFontName: customFontName, fadesOlderMessages: fadesOlderMessages, welcomeIcon: welcomeIcon,
                 reviewCard: reviewCard, offerCard: offerCard, showsTeamPhotos: showsTeamPhotos,
                 showsTeamNames: showsTeamNames)
@@ -417,7 +423,7 @@ public struct ChatAppearance: Sendable, Hashable {
         @_optimize(size) func equals(_ other: Values) -> Bool {
             colors == other.colors && texts == other.texts && colorScheme == other.colorScheme
                 && showsCloseButton == other.showsCloseButton && closeIcon == other.closeIcon
-                && closeImage == other.closeImage && hiddenElements == other.hiddenElements
+                && closeImage == other.closeImage && hidden == other.hidden
                 && fontDesign == other.fontDesign && customFontName == other.customFontName
                 && fadesOlderMessages == other.fadesOlderMessages && welcomeIcon == other.welcomeIcon
                 && reviewCard == other.reviewCard && offerCard == other.offerCard
@@ -426,7 +432,7 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// Whether `element` is shown.
-    @_optimize(size) public func shows(_ element: Element) -> Bool { !hiddenElements.contains(element) }
+    @_optimize(size) public func shows(_ element: Element) -> Bool { !values.hidden.contains(element) }
 
     /// Spec 7.20 `fadesOlderMessages`: how much an outgoing bubble lightens when `newerTextMessages` text messages
     /// follow it — 0.06 each, at most 0.24; 0 when fading is off.
@@ -438,4 +444,34 @@ public struct ChatAppearance: Sendable, Hashable {
     /// How many newer text messages change the fade: past 4 (0.06 × 4 = 0.24) it stays the same, so a new message
     /// changes the fade of the own bubbles before its last 4 text messages only.
     static let fadeSteps = 4
+}
+
+/// Elements of the chat to hide, one bit per `ChatAppearance.Element` case: how an appearance keeps its
+/// `hiddenElements`, and what the remote appearance's merge works on.
+package struct ElementMask: Sendable, Equatable {
+    private var bits: UInt64 = 0
+
+    /// No element hidden.
+    @_optimize(size) package init() {}
+
+    @_optimize(size) package init(_ elements: Set<ChatAppearance.Element>) {
+        for element in elements { insert(element) }
+    }
+
+    private static let order = ChatAppearance.Element.allCases
+
+    @_optimize(size) private static func bit(_ element: ChatAppearance.Element) -> UInt64 {
+        UInt64(1) << UInt64(order.firstIndex(of: element) ?? 0)
+    }
+
+    @_optimize(size) package func contains(_ element: ChatAppearance.Element) -> Bool { bits & Self.bit(element) != 0 }
+
+    @_optimize(size) package mutating func insert(_ element: ChatAppearance.Element) { bits |= Self.bit(element) }
+
+    @_optimize(size) package mutating func remove(_ element: ChatAppearance.Element) { bits &= ~Self.bit(element) }
+
+    /// The hidden elements as the public API gives them.
+    @_optimize(size) package var elements: Set<ChatAppearance.Element> {
+        Set(Self.order.filter { bits & Self.bit($0) != 0 })
+    }
 }

@@ -57,7 +57,8 @@ extension ChatEngine {
     @_optimize(size) func loadHistory(opening: Bool) async {
         guard watched, !isShutDown else { return }
         let recheck = opening ? limitRecheckScopes() : []
-        let changeCounts = Dictionary(uniqueKeysWithValues: recheck.map { ($0, deps.cooldowns.changeCount(of: $0)) })
+        // Beside `recheck`, position by position (a list: a dictionary of scopes compiled its own table code).
+        let changeCounts = recheck.map { deps.cooldowns.changeCount(of: $0) }
         let generation = reads.generation
         let epoch = permission.epoch
         let response: HistoryResponse
@@ -94,8 +95,8 @@ extension ChatEngine {
         }
         applyHistory(response, epoch: epoch)
         if !recheck.isEmpty, let limits = response.limits {
-            for scope in recheck {
-                guard deps.cooldowns.changeCount(of: scope) == changeCounts[scope],
+            for (index, scope) in recheck.enumerated() {
+                guard deps.cooldowns.changeCount(of: scope) == changeCounts[index],
                       let seconds = limits.seconds(for: scope) else { continue }
                 deps.cooldowns.applyRecheck(scope: scope, seconds: seconds, now: clock.now)
             }

@@ -100,8 +100,8 @@ public actor ChatEngine {
     /// Reads and writes the session's photo cache off the engine's executor.
     let photoKeeper: PhotoKeeper
     /// Downloads in flight by attachment ID (issue 50): a tile and the viewer loading the same photo at once share
-    /// one download.
-    var photoDownloads: [String: PhotoDownload] = [:]
+    /// one download. A handful at a time: a `KeyedList`, not a dictionary (Docs/Footprint.md).
+    var photoDownloads = KeyedList<PhotoDownload>()
     /// Loads that joined a download in flight instead of starting one (a test's signal).
     var sharedPhotoDownloads = 0
     /// Snapshot observers and event receivers.

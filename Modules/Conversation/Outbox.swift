@@ -24,7 +24,7 @@ struct Outbox: Sendable {
 
     private let clock: any ReceptionClock
     private var entries: [String: Entry] = [:]
-    private var attempts: [String: Task<Void, Never>] = [:]
+    private var attempts = KeyedList<Task<Void, Never>>()
     /// Spec 7.8.8: messages released together after a limit ended, in order.
     private(set) var releaseBatch: [String] = []
 
@@ -149,7 +149,7 @@ struct Outbox: Sendable {
     /// Cancels every attempt and indicator timer (the session ended); an attempt that was running stays *sending*
     /// in the store and is rescued at the next launch.
     @_optimize(size) mutating func cancelAll() {
-        for task in attempts.values { task.cancel() }
+        for task in attempts.allValues { task.cancel() }
         attempts.removeAll()
         for id in entries.keys { entries[id]?.pendingTimer.cancel() }
     }

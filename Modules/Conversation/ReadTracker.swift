@@ -13,8 +13,8 @@ struct ReadTracker: Sendable, Equatable {
     private(set) var unreadCount: Int?
     /// The last GET said `boundedRead: true`.
     private(set) var bounded = false
-    /// Per conversation, the highest `throughSeq` reported.
-    private var throughSeq: [String: Int64] = [:]
+    /// Per conversation (a session has one, or a few after chat resets), the highest `throughSeq` reported.
+    private var throughSeq = KeyedList<Int64>()
 
     /// Something happened that makes an answer in flight stale (a send succeeded, a read started or finished).
     @_optimize(size) mutating func move() { generation += 1 }
@@ -47,7 +47,7 @@ struct ReadTracker: Sendable, Equatable {
 
     /// Spec 7.12: a chat reset forgets what was read; the new chat has nothing unread.
     @_optimize(size) mutating func chatReset() {
-        throughSeq = [:]
+        throughSeq.removeAll()
         unreadCount = 0
     }
 }

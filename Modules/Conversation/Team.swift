@@ -24,7 +24,7 @@ struct Team: Sendable {
     private(set) var version = 0
     /// Bumped by a chat reset; a download carries the epoch it started in.
     private(set) var epoch = 0
-    private var downloads: [String: Task<Void, Never>] = [:]
+    private var downloads = KeyedList<Task<Void, Never>>()
     /// Per member, the link whose download failed, as its absolute string: a `[String: String]` shares the code the
     /// SDK's other string tables compile, where a dictionary of `URL`s compiled its own (Docs/Footprint.md).
     private var failedLinks: [String: String] = [:]
@@ -51,7 +51,7 @@ struct Team: Sendable {
 
     /// The photos to download now: wanted, not downloading, and not under a link that already failed.
     @_optimize(size) var photosToFetch: [TeamRoster.PhotoRequest] {
-        let wanted = Array(roster.wanted.values)
+        let wanted = roster.wanted.allValues
         return stableOrder(count: wanted.count) { wanted[$0].memberID < wanted[$1].memberID }.map { wanted[$0] }
             .filter { request in downloads[request.memberID] == nil && failedLinks[request.memberID] != request.url.absoluteString }
     }
@@ -98,7 +98,7 @@ struct Team: Sendable {
 
     /// Cancels every download (the session ended).
     @_optimize(size) mutating func cancelDownloads() {
-        for task in downloads.values { task.cancel() }
-        downloads = [:]
+        for task in downloads.allValues { task.cancel() }
+        downloads.removeAll()
     }
 }

@@ -27,7 +27,7 @@ struct TeamRoster: Sendable, Equatable {
     /// Members in map order.
     private(set) var profiles: [TeamProfile] = []
     /// Per member, the photo to fetch (its key differs from the cached one, or nothing is cached yet).
-    private(set) var wanted: [String: PhotoRequest] = [:]
+    private(set) var wanted = KeyedList<PhotoRequest>()
     /// Photo keys whose photo broke a limit: not fetched again for this roster, whatever link comes with them.
     private(set) var refusedKeys: Set<String> = []
 
@@ -61,7 +61,7 @@ struct TeamRoster: Sendable, Equatable {
     /// Spec 3.6: a history answer replaces the map; members absent from it are dropped.
     @_optimize(size) mutating func replace(with members: [TeamMember]) {
         var next: [TeamProfile] = []
-        var nextWanted: [String: PhotoRequest] = [:]
+        var nextWanted = KeyedList<PhotoRequest>()
         for member in Self.valid(members).prefix(Self.maximumMembers) {
             let (profile, request) = applying(member, to: self[member.id], pending: wanted[member.id])
             next.append(profile)

@@ -1,3 +1,5 @@
+import ReceptionCore
+
 /// A strict reader of one JWT payload (RFC 8259 JSON) that keeps exactly what the `user_id` rule of spec 7.14.3
 /// needs: the kind of each top-level member, a string's decoded text and a number's literal lexeme.
 ///
@@ -25,8 +27,9 @@ struct ClaimScanner {
     @_optimize(size) private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// The members of `bytes` when it is exactly one JSON object (surrounding whitespace allowed), else `nil`.
-    /// A repeated key keeps its last value, as most JSON readers do.
-    @_optimize(size) static func members(of bytes: [UInt8]) -> [String: Claim]? {
+    /// A repeated key keeps its last value, as most JSON readers do. A payload has a few members (a token is at
+    /// most 4,096 units), so they are a `KeyedList`, whose code the SDK shares (Docs/Footprint.md).
+    @_optimize(size) static func members(of bytes: [UInt8]) -> KeyedList<Claim>? {
         var scanner = ClaimScanner(bytes)
         scanner.skipWhitespace()
         guard scanner.peek == UInt8(ascii: "{"), let members = scanner.object(depth: 1) else { return nil }
@@ -51,9 +54,9 @@ struct ClaimScanner {
         }
     }
 
-    @_optimize(size) private mutating func object(depth: Int) -> [String: Claim]? {
+    @_optimize(size) private mutating func object(depth: Int) -> KeyedList<Claim>? {
         guard depth <= Self.maximumDepth, consume(UInt8(ascii: "{")) else { return nil }
-        var members: [String: Claim] = [:]
+        var members = KeyedList<Claim>()
         skipWhitespace()
         if consume(UInt8(ascii: "}")) { return members }
         while true {

@@ -144,19 +144,39 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         case stream(AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation)
     }
 
-    struct Entry {
-        var sink: Sink
+    /// One request in flight. Kept by reference in a short list: a session has a handful of tasks at a time, and
+    /// a list of references compiles to a fraction of a `[Int: Entry]` dictionary's code (Docs/Footprint.md).
+    /// `@unchecked Sendable`: read and changed only inside `entries`' lock.
+    final class Entry: @unchecked Sendable {
+        let identifier: Int
+        let sink: Sink
         /// The request body, to hand out again when libcurl must resend the request.
-        var requestBody: Data?
+        let requestBody: Data?
         var status = 0
         var headers: [String: String] = [:]
         var body = Data()
+
+        @_optimize(size) init(identifier: Int, sink: Sink, requestBody: Data?) {
+            self.identifier = identifier
+            self.sink = sink
+            self.requestBody = requestBody
+        }
     }
 
-    private let entries = Locked<[Int: Entry]>([:])
+    private let entries = Locked<[Entry]>([])
 
     @_optimize(size) func register(_ identifier: Int, _ sink: Sink, body: Data? = nil) {
-        entries.withLock { $0[identifier] = Entry(sink: sink, requestBody: body) }
+        let entry = Entry(identifier: identifier, sink: sink, requestBody: body)
+        entries.withLock { entries in
+            entries.removeAll { $0.identifier == identifier }
+            entries.append(entry)
+        }
+    }
+
+    /// The entry of task `identifier`; call inside the lock.
+    @_optimize(size) private static func entry(_ identifier: Int, in entries: [Entry]) -> Entry? {
+        for entry in entries where entry.identifier == identifier { return entry }
+        return nil
     }
 
     /// libcurl resends a request when a reused keep-alive connection turns out closed; Foundation then asks for the
@@ -165,7 +185,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask,
         needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
-        let body = entries.withLock { $0[task.taskIdentifier]?.requestBody }
+        let body = entries.withLock { Self.entry(task.taskIdentifier, in: $0)?.requestBody }
         completionHandler(body.map { InputStream(data: $0) })
     }
 
@@ -177,9 +197,10 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         let status = http?.statusCode ?? 0
         let headers = http.map(URLSessionTransport.headers(of:)) ?? [:]
         let stream: AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation? = entries.withLock { entries in
-            entries[dataTask.taskIdentifier]?.status = status
-            entries[dataTask.taskIdentifier]?.headers = headers
-            if case .stream(let continuation) = entries[dataTask.taskIdentifier]?.sink { return continuation }
+            guard let entry = Self.entry(dataTask.taskIdentifier, in: entries) else { return nil }
+            entry.status = status
+            entry.headers = headers
+            if case .stream(let continuation) = entry.sink { return continuation }
             return nil
         }
         stream?.yield(.head(status: status, headers: headers))
@@ -188,9 +209,9 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     @_optimize(size) func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let stream: AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation? = entries.withLock { entries in
-            guard let entry = entries[dataTask.taskIdentifier] else { return nil }
+            guard let entry = Self.entry(dataTask.taskIdentifier, in: entries) else { return nil }
             if case .stream(let continuation) = entry.sink { return continuation }
-            entries[dataTask.taskIdentifier]?.body.append(data)
+            entry.body.append(data)
             return nil
         }
         stream?.yield(.bytes(data))
@@ -202,7 +223,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         guard totalBytesExpectedToSend > 0 else { return }
         let progress: (@Sendable (Double) -> Void)? = entries.withLock { entries in
-            if case .collect(_, let progress) = entries[task.taskIdentifier]?.sink { return progress }
+            let entry = Self.entry(task.taskIdentifier, in: entries)
+            if case .collect(_, let progress) = entry?.sink { return progress }
             return nil
         }
         progress?(min(1, Double(totalBytesSent) / Double(totalBytesExpectedToSend)))
@@ -210,7 +232,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     @_optimize(size)
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let entry = entries.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let identifier = task.taskIdentifier
+        let removed: Entry? = entries.withLock { entries in
+            guard let index = entries.firstIndex(where: { $0.identifier == identifier }) else { return nil }
+            return entries.remove(at: index)
+        }
+        guard let entry = removed else { return }
         switch entry.sink {
         case .collect(let continuation, _):
             if let error {

@@ -1,5 +1,6 @@
 import Foundation
 import Identity
+import ReceptionTesting
 @testable import ReceptionCore
 @testable import ReceptionKit
 import Testing
@@ -14,6 +15,29 @@ struct StoredFormTests {
         let written = String(decoding: try ReceptionJSON.encode(value), as: UTF8.self)
         #expect(written == golden, "\(T.self) wrote \(written)")
         #expect(try ReceptionJSON.makeDecoder().decode(type, from: Data(written.utf8)) == value)
+    }
+
+    /// The rotation journal is a JSON object of entries by App ID, as the earlier version's `[String: Entry]` wrote
+    /// it: such a journal reads, and a change writes back an object with the entries left.
+    @Test func aRotationJournalKeptAsAnObjectByAppIDReadsAndWritesBack() throws {
+        let secure = InMemorySecureStore()
+        let kept = #"{"app_1":{"retired":["g1"],"successor":"g2"},"app_2":{"retired":["h1","h2"],"successor":"h3"}}"#
+        try secure.write(Data(kept.utf8), for: .pendingScopeRotations)
+        let journal = RotationJournal(store: secure, logger: .silent)
+        #expect(journal.entry(appID: "app_1") == RotationJournal.Entry(retired: ["g1"], successor: "g2"))
+        #expect(journal.entry(appID: "app_2") == RotationJournal.Entry(retired: ["h1", "h2"], successor: "h3"))
+        journal.clear(appID: "app_1")
+        journal.record(appID: "app_2", retired: "h3", successor: "h4")
+        guard case .value(let data) = secure.read(.pendingScopeRotations) else {
+            Issue.record("the journal was removed with an entry left")
+            return
+        }
+        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        #expect(Array(object.keys) == ["app_2"])
+        #expect(object["app_2"]?["retired"] as? [String] == ["h1", "h2", "h3"])
+        #expect(object["app_2"]?["successor"] as? String == "h4")
+        journal.clear(appID: "app_2")
+        #expect(secure.read(.pendingScopeRotations) == .missing, "an empty journal is removed")
     }
 
     @Test func keptFormsReadAndWriteTheSameKeys() throws {

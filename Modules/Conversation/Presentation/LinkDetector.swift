@@ -127,13 +127,12 @@ package enum LinkDetector {
         return Match(range: start..<end, url: url)
     }
 
-    private static let hostDelimiters = Set("/?#:".unicodeScalars)
+    private static let hostDelimiters = ScalarSet("/?#:")
     /// Characters no address holds: ASCII ones URLs exclude, and CJK brackets, full stops and commas.
-    private static let notInURLs = Set(
-        "<>\"`{}|\\^\u{3002}\u{3001}\u{300C}\u{300D}\u{300E}\u{300F}\u{3010}\u{3011}\u{FF08}\u{FF09}\u{FF0C}\u{FF0E}"
-            .unicodeScalars)
-    private static let sentenceEnders = Set(".,:;!?'\"*_".unicodeScalars)
-    private static let addressPunctuation = Set("/#%&@".unicodeScalars)
+    private static let notInURLs = ScalarSet(
+        "<>\"`{}|\\^\u{3002}\u{3001}\u{300C}\u{300D}\u{300E}\u{300F}\u{3010}\u{3011}\u{FF08}\u{FF09}\u{FF0C}\u{FF0E}")
+    private static let sentenceEnders = ScalarSet(".,:;!?'\"*_")
+    private static let addressPunctuation = ScalarSet("/#%&@")
 
     /// Whether `scalar` may be part of a web address as people write them (letters of any script included).
     @_optimize(size) private static func isURLScalar(_ scalar: Unicode.Scalar) -> Bool {
@@ -356,7 +355,7 @@ package enum LinkDetector {
     }
 
     /// The characters a URL may hold as they are; every other one is written as UTF-8 percent escapes.
-    private static let urlSafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%".unicodeScalars)
+    private static let urlSafe = ScalarSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
     @_optimize(size) private static func appendEncoded(_ scalar: Unicode.Scalar, to address: inout String) {
         if urlSafe.contains(scalar) {
@@ -368,6 +367,34 @@ package enum LinkDetector {
             address.unicodeScalars.append("%")
             address.unicodeScalars.append(hex[Int(byte >> 4)])
             address.unicodeScalars.append(hex[Int(byte & 0xF)])
+        }
+    }
+}
+
+/// A fixed set of Unicode scalars: a bit per ASCII scalar, and the few others in a list. The detector's character
+/// classes are this instead of `Set<Unicode.Scalar>`, whose hashing, insertion and resizing the SDK compiled for them
+/// alone (Docs/Footprint.md); a lookup is a shift and a mask for the ASCII ones.
+struct ScalarSet: Sendable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    private var others: [UInt32] = []
+
+    /// The scalars of `members`.
+    @_optimize(size) init(_ members: String) {
+        for scalar in members.unicodeScalars {
+            switch scalar.value {
+            case 0..<64: low |= 1 << UInt64(scalar.value)
+            case 64..<128: high |= 1 << UInt64(scalar.value - 64)
+            default: others.append(scalar.value)
+            }
+        }
+    }
+
+    @_optimize(size) func contains(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<64: return low & (1 << UInt64(scalar.value)) != 0
+        case 64..<128: return high & (1 << UInt64(scalar.value - 64)) != 0
+        default: return others.contains(scalar.value)
         }
     }
 }

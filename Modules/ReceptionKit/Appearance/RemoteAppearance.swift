@@ -160,9 +160,9 @@ extension ChatAppearance {
         result.showsTeamNames = json["showsTeamNames"]?.bool ?? false
 
         // Visibility, weakest first: local, then legacy `hidden`, then `"none"` symbols, then explicit `visibility`.
-        // Worked on as a bit set, and made a `Set` once at the end: the set's own insertions and removals would be
-        // compiled for `Element` here (about 3 kB on iOS).
-        var hidden = ElementMask(result.hiddenElements)
+        // Worked on as the appearance's own bit set: a `Set`'s insertions and removals would be compiled for
+        // `Element` here (about 3 kB on iOS).
+        var hidden = result.hiddenMask
         for name in json["hidden"]?.array ?? [] {
             if let element = name.string.flatMap(Element.init(rawValue:)) { hidden.insert(element) }
         }
@@ -186,7 +186,7 @@ extension ChatAppearance {
                 if visible { hidden.remove(element) } else { hidden.insert(element) }
             }
         }
-        result.hiddenElements = hidden.elements
+        result.hiddenMask = hidden
         return result
     }
 
@@ -293,27 +293,5 @@ enum SymbolNames {
         return name.unicodeScalars.allSatisfy { scalar in
             ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "."
         }
-    }
-}
-
-/// Elements of the chat to hide, one bit per `ChatAppearance.Element` case, while the appearance is merged.
-struct ElementMask {
-    private var bits: UInt64 = 0
-
-    @_optimize(size) init(_ elements: Set<ChatAppearance.Element>) {
-        for element in elements { insert(element) }
-    }
-
-    @_optimize(size) private static func bit(_ element: ChatAppearance.Element) -> UInt64 {
-        UInt64(1) << UInt64(ChatAppearance.Element.allCases.firstIndex(of: element) ?? 0)
-    }
-
-    @_optimize(size) mutating func insert(_ element: ChatAppearance.Element) { bits |= Self.bit(element) }
-
-    @_optimize(size) mutating func remove(_ element: ChatAppearance.Element) { bits &= ~Self.bit(element) }
-
-    /// The hidden elements as the appearance keeps them.
-    @_optimize(size) var elements: Set<ChatAppearance.Element> {
-        Set(ChatAppearance.Element.allCases.filter { bits & Self.bit($0) != 0 })
     }
 }

@@ -49,7 +49,8 @@ final class FilePreferences: Sendable {
         try PrivateFiles.write(data, to: url)
     }
 
-    private static let registry = Locked<[String: FilePreferences]>([:])
+    /// The instances by standardized path: one or two in an app (a `KeyedList`, Docs/Footprint.md).
+    private static let registry = Locked<KeyedList<FilePreferences>>(KeyedList())
 
     /// Preferences in `url`, or in memory only when `url` is `nil` (a fresh read of the file; see `shared(url:)`).
     /// A file an earlier version left readable by others is tightened to 0600, and temporary files an interrupted

@@ -28,7 +28,7 @@ struct RotationJournal: Sendable {
 
     /// Records that `retired` is replaced by `successor` for `appID`, before the file is written.
     @_optimize(size) func record(appID: String, retired: String, successor: String) {
-        var entries: [String: Entry]
+        var entries: KeyedList<Entry>
         switch read() {
         case .unavailable:
             // Nothing stored may be replaced by a partial list; the rotation goes on without its record.
@@ -63,32 +63,53 @@ struct RotationJournal: Sendable {
     }
 
     private enum Stored {
-        case entries([String: Entry])
+        case entries(KeyedList<Entry>)
         case unavailable
+    }
+
+    /// The stored form: a JSON object of entries by App ID. An app has one App ID, so the entries are a
+    /// `KeyedList`, whose code the SDK shares, not a dictionary of their own (Docs/Footprint.md).
+    private struct Document: Codable {
+        var entries: KeyedList<Entry>
+
+        @_optimize(size) init(_ entries: KeyedList<Entry>) { self.entries = entries }
+
+        @_optimize(size) init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: WireKey.self)
+            entries = KeyedList()
+            for key in c.allKeys { entries[key.stringValue] = try c.decode(Entry.self, forKey: key) }
+        }
+
+        @_optimize(size) func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: WireKey.self)
+            for (index, appID) in entries.allKeys.enumerated() {
+                try c.encode(entries.allValues[index], forKey: WireKey(stringLiteral: appID))
+            }
+        }
     }
 
     @_optimize(size) private func read() -> Stored {
         switch store.read(.pendingScopeRotations) {
         case .missing:
-            return .entries([:])
+            return .entries(KeyedList())
         case .value(let data):
-            guard let entries = try? JSONDecoder().decode([String: Entry].self, from: data) else {
+            guard let document = try? JSONDecoder().decode(Document.self, from: data) else {
                 // A record that does not decode cannot be completed; a new one replaces it.
                 logger.error("the rotation journal does not decode; it is replaced")
-                return .entries([:])
+                return .entries(KeyedList())
             }
-            return .entries(entries)
+            return .entries(document.entries)
         case .unavailable:
             return .unavailable
         }
     }
 
-    @_optimize(size) private func save(_ entries: [String: Entry]) {
+    @_optimize(size) private func save(_ entries: KeyedList<Entry>) {
         do {
             if entries.isEmpty {
                 try store.delete(.pendingScopeRotations)
             } else {
-                try store.write(try JSONEncoder().encode(entries), for: .pendingScopeRotations)
+                try store.write(try JSONEncoder().encode(Document(entries)), for: .pendingScopeRotations)
             }
         } catch {
             logger.error("the rotation journal could not be saved")
