@@ -17,11 +17,11 @@ extension ChatEngine {
             graceEnded: { [weak self] in await self?.graceEnded() })
     }
 
-    @_optimize(size) private func connectedShown() {
+    @inline(never) @_optimize(size) private func connectedShown() {
         if status.connectedTimerFired() { publish() }
     }
 
-    @_optimize(size) private func graceEnded() {
+    @inline(never) @_optimize(size) private func graceEnded() {
         if status.graceFired(bannerFacts) { publish() }
     }
 }

@@ -4,7 +4,7 @@ import ReceptionCore
 extension ChatEngine {
     /// The person edited the draft: it is stored at once (spec 7.17) and drives the typing reports (spec 7.13).
     /// Nothing here touches the network for an unused chat (seed 001 check 1).
-    @_optimize(size) public func setDraft(_ text: String) {
+    @inline(never) @_optimize(size) public func setDraft(_ text: String) {
         guard !isShutDown else { return }
         composer.setText(text)
         storing("save draft") { try $0.setDraft(text) }

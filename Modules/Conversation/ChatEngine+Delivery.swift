@@ -15,7 +15,7 @@ extension ChatEngine {
         publish()
     }
 
-    @_optimize(size) func showPendingIndicator(_ id: String) {
+    @inline(never) @_optimize(size) func showPendingIndicator(_ id: String) {
         if outbox.showPending(id) { publish() }
     }
 
@@ -24,7 +24,7 @@ extension ChatEngine {
     }
 
     /// Spec 7.8.2: the delivery steps of one message.
-    @_optimize(size) func deliver(_ id: String, userInitiated: Bool) async {
+    @inline(never) @_optimize(size) func deliver(_ id: String, userInitiated: Bool) async {
         do throws(ReceptionError) {
             try await deliverSteps(id, userInitiated: userInitiated)
         } catch {

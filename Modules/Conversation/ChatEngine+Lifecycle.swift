@@ -138,7 +138,7 @@ extension ChatEngine {
     }
 
     /// Spec 6.4: on foreground a session halted as *blocked* sends one probe; success re-enables sending.
-    @_optimize(size) func probeBlocked() async {
+    @inline(never) @_optimize(size) func probeBlocked() async {
         do throws(ReceptionError) {
             _ = try await service.unread(probe: true)
             haltChanged(nil)

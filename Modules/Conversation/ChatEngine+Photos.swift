@@ -94,6 +94,7 @@ extension ChatEngine {
 
     /// Downloads `attachmentID` from `link`, resolving an expired link first or after a 403 (spec 3.15, 3.18).
     @_optimize(size)
+    @inline(never)
     private func download(_ attachmentID: String, link current: String) async throws(ReceptionError) -> Data {
         var link = current
         if links.hasExpired(attachmentID, link: link) {

@@ -34,6 +34,7 @@ extension ChatEngine {
         }
     }
 
+    @inline(never)
     @_optimize(size) private func teamPhotoLoaded(_ request: TeamRoster.PhotoRequest, data: Data, epoch: Int) {
         // A chat reset, logout or shutdown since the download started: a late photo is not written anywhere.
         guard !isShutDown, team.downloadEnded(request, epoch: epoch) else { return }
@@ -46,7 +47,7 @@ extension ChatEngine {
     }
 
     @_optimize(size)
-    private func teamPhotoFailed(_ request: TeamRoster.PhotoRequest, error: ReceptionError, epoch: Int) {
+    @inline(never) private func teamPhotoFailed(_ request: TeamRoster.PhotoRequest, error: ReceptionError, epoch: Int) {
         guard !isShutDown, team.downloadEnded(request, epoch: epoch),
               error.code != ReceptionError.Code.cancelled else { return }
         logger.info("team photo not loaded (\(error.code), status \(error.status))")

@@ -22,7 +22,7 @@ extension ChatEngine {
         publish()
     }
 
-    @_optimize(size) func hideAgentTyping() {
+    @inline(never) @_optimize(size) func hideAgentTyping() {
         if typing.agentStopped() { publish() }
     }
 }

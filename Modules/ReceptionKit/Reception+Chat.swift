@@ -13,7 +13,7 @@ extension Reception {
     /// Safe in the same action as a dismissal: a "Contact support" row in your own sheet may call `dismiss()` and
     /// then `openChat()`; the top-most controller is looked for once that dismissal has started, and the sheet is
     /// presented when it ends.
-    @_optimize(size) public func openChat() {
+    @inline(never) @_optimize(size) public func openChat() {
         whenConfigured("openChat") { [weak self] _, _ in
             guard let self else { return }
             let presenter = self.sheetPresenter

@@ -91,7 +91,7 @@ extension Reception {
 
     /// Spec 7.6: an activated session sends its device update now, so the service has the changed preferences.
     /// (The launch and foreground updates belong to the unread monitor, which orders them before its unread GET.)
-    @_optimize(size) func synchronisePreferences() async {
+    @inline(never) @_optimize(size) func synchronisePreferences() async {
         guard let session, foreground.isActive, await session.isActivated() else { return }
         try? await session.client.updateDevice(probe: false, allowRegistration: false)
     }
@@ -105,7 +105,7 @@ extension Reception {
 
     /// A synchronised preference changed (spec 7.6): the payload source sees the new values at once, and a used,
     /// registered chat sends an update now (its own retry budget lives in the client's coalesced updates).
-    @_optimize(size) func preferencesChanged() {
+    @inline(never) @_optimize(size) func preferencesChanged() {
         preferencesBox.set(devicePreferences())
         guard isConfigured else { return }
         Task { [weak self] in await self?.synchronisePreferences() }
@@ -122,7 +122,7 @@ extension Reception {
         }
     }
 
-    @_optimize(size) func deliver(_ event: ReceptionEvent, generation: Int) {
+    @inline(never) @_optimize(size) func deliver(_ event: ReceptionEvent, generation: Int) {
         // Events of a replaced session still reach the host (a late send confirmation is still a send).
         if event == .messageSent, generation == presentationGeneration, let unreadMonitor {
             Task { await unreadMonitor.messageSent() }
@@ -130,13 +130,13 @@ extension Reception {
         onEvent?(event)
     }
 
-    @_optimize(size) func flushActionClicksAfterUpdate(generation: Int) {
+    @inline(never) @_optimize(size) func flushActionClicksAfterUpdate(generation: Int) {
         guard generation == presentationGeneration, let session,
               (try? session.store.sessionState().pendingActionClicks.isEmpty) == false else { return }
         flushActionClicks(session)
     }
 
-    @_optimize(size) func verifiedUserIdChanged(_ verifiedUserId: String?, generation: Int) {
+    @inline(never) @_optimize(size) func verifiedUserIdChanged(_ verifiedUserId: String?, generation: Int) {
         guard generation == presentationGeneration else { return }
         refreshIdentityState(verified: verifiedUserId)
     }
@@ -162,20 +162,20 @@ extension Reception {
         }
     }
 
-    @_optimize(size) func haltChanged(_ reason: HaltReason?, generation: Int) async {
+    @inline(never) @_optimize(size) func haltChanged(_ reason: HaltReason?, generation: Int) async {
         guard generation == presentationGeneration, let session else { return }
         await session.engine.haltChanged(reason)
         await appearanceRefresher?.setHalted(reason != nil)
     }
 
-    @_optimize(size) func chatWasReset(revision: Int, generation: Int) async {
+    @inline(never) @_optimize(size) func chatWasReset(revision: Int, generation: Int) async {
         guard generation == presentationGeneration, let session else { return }
         // The engine resets the store and its memory in one turn, so no late write can slip in between.
         await session.engine.chatReset(revision: revision)
         await unreadMonitor?.chatWasReset()
     }
 
-    @_optimize(size) func handleRejection(_ outcome: TokenRejectionOutcome, generation: Int) {
+    @inline(never) @_optimize(size) func handleRejection(_ outcome: TokenRejectionOutcome, generation: Int) {
         guard generation == presentationGeneration else { return }
         switch outcome {
         case .rejected(let event):
@@ -187,7 +187,7 @@ extension Reception {
         }
     }
 
-    @_optimize(size) func sessionWasRevoked(generation: Int) {
+    @inline(never) @_optimize(size) func sessionWasRevoked(generation: Int) {
         guard generation == presentationGeneration else { return }
         resetLocally(cause: .revoked)
     }
@@ -212,7 +212,7 @@ extension Reception {
 
     /// Sends the queued logout revocations one after the other while the app is active (spec 7.15), through the
     /// queue's single drain: asked for while one runs, it makes that one go round again instead of starting another.
-    @_optimize(size) func drainRevocations() {
+    @inline(never) @_optimize(size) func drainRevocations() {
         guard let revocations, let endpoint, foreground.isActive else { return }
         let configuration = self.configuration
         let log = logger("Logout")

@@ -34,7 +34,7 @@ extension Reception {
     }
 
     /// Hands the new session to the unread monitor (spec 7.11): its service, what it knows, where it saves.
-    @_optimize(size) func attachUnread(_ session: ReceptionSession, monitor: UnreadMonitor) async {
+    @inline(never) @_optimize(size) func attachUnread(_ session: ReceptionSession, monitor: UnreadMonitor) async {
         let store = session.store
         let engine = session.engine
         let state = (try? store.sessionState()) ?? SessionState()
@@ -104,7 +104,7 @@ extension Reception {
     }
 
     /// Applies the chat's read results to the count while the chat is visible (spec 7.11: read generation).
-    @_optimize(size) func followReads(of engine: ChatEngine, monitor: UnreadMonitor) async {
+    @inline(never) @_optimize(size) func followReads(of engine: ChatEngine, monitor: UnreadMonitor) async {
         let reads = ReadFollower(monitor: monitor)
         await engine.addObserver { snapshot in reads.observe(snapshot.unreadCount) }
     }

@@ -33,7 +33,7 @@ final class ReceptionSession: Sendable {
     }
 
     /// Stops everything this session does.
-    @_optimize(size) func end() async {
+    @inline(never) @_optimize(size) func end() async {
         await client.invalidate()
         await engine.shutdown()
     }

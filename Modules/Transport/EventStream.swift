@@ -81,43 +81,51 @@ extension ReceptionAPIClient {
     ) -> (head: AsyncStream<Head>, signals: AsyncThrowingStream<StreamSignal, any Error>) {
         let (head, headContinuation) = AsyncStream<Head>.makeStream()
         let (signals, continuation) = AsyncThrowingStream<StreamSignal, any Error>.makeStream()
-        let pump = Task {
-            var events = source.makeAsyncIterator()
-            var splitter = LineSplitter()
-            do {
-                guard case .head(let status, let headers)? = try await events.next() else {
-                    headContinuation.yield(.failure(.invalidResponse()))
-                    headContinuation.finish()
-                    continuation.finish()
-                    return
-                }
-                guard (200...299).contains(status) else {
-                    var body = Data()
-                    while let event = try? await events.next() {
-                        if case .bytes(let data) = event { body.append(data) }
-                    }
-                    headContinuation.yield(.success((status, headers, body)))
-                    headContinuation.finish()
-                    continuation.finish()
-                    return
-                }
-                headContinuation.yield(.success((status, headers, Data())))
-                headContinuation.finish()
-                while let event = try await events.next() {
-                    guard case .bytes(let data) = event else { continue }
-                    for line in splitter.lines(in: data) {
-                        if let signal = StreamSignal(line: line) { continuation.yield(signal) }
-                    }
-                }
-                continuation.finish()
-            } catch {
-                let failure = (error as? ReceptionError) ?? .cancelled
-                headContinuation.yield(.failure(failure))
-                headContinuation.finish()
-                continuation.finish(throwing: failure)
-            }
-        }
-        continuation.onTermination = { _ in pump.cancel() }
+        let reader = Task { await Self.pump(source, head: headContinuation, signals: continuation) }
+        continuation.onTermination = { _ in reader.cancel() }
         return (head, signals)
+    }
+
+    /// The reading task of `open(_:)`. A function of its own, compiled for size and never inlined: a closure is
+    /// compiled at the host's `-O` whatever its function says (Docs/Footprint.md, "Cold code compiled for size").
+    @inline(never)
+    @_optimize(size) private static func pump(
+        _ source: AsyncThrowingStream<HTTPStreamEvent, any Error>, head: AsyncStream<Head>.Continuation,
+        signals: AsyncThrowingStream<StreamSignal, any Error>.Continuation
+    ) async {
+        var events = source.makeAsyncIterator()
+        var splitter = LineSplitter()
+        do {
+            guard case .head(let status, let headers)? = try await events.next() else {
+                head.yield(.failure(.invalidResponse()))
+                head.finish()
+                signals.finish()
+                return
+            }
+            guard (200...299).contains(status) else {
+                var body = Data()
+                while let event = try? await events.next() {
+                    if case .bytes(let data) = event { body.append(data) }
+                }
+                head.yield(.success((status, headers, body)))
+                head.finish()
+                signals.finish()
+                return
+            }
+            head.yield(.success((status, headers, Data())))
+            head.finish()
+            while let event = try await events.next() {
+                guard case .bytes(let data) = event else { continue }
+                for line in splitter.lines(in: data) {
+                    if let signal = StreamSignal(line: line) { signals.yield(signal) }
+                }
+            }
+            signals.finish()
+        } catch {
+            let failure = (error as? ReceptionError) ?? .cancelled
+            head.yield(.failure(failure))
+            head.finish()
+            signals.finish(throwing: failure)
+        }
     }
 }

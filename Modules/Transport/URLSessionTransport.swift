@@ -174,7 +174,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// The entry of task `identifier`; call inside the lock.
-    @_optimize(size) private static func entry(_ identifier: Int, in entries: [Entry]) -> Entry? {
+    @inline(never) @_optimize(size) private static func entry(_ identifier: Int, in entries: [Entry]) -> Entry? {
         for entry in entries where entry.identifier == identifier { return entry }
         return nil
     }

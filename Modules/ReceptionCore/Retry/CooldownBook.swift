@@ -27,16 +27,17 @@ public final class CooldownBook: Sendable {
         /// Rejections per scope, at the scope's position in `RetryScope.allCases`.
         var changes = [Int](repeating: 0, count: RetryScope.allCases.count)
 
+        @inline(never)
         @_optimize(size) func entry(_ scope: RetryScope) -> StoredCooldown? { entries.first { $0.scope == scope } }
 
         /// Replaces the wait of `cooldown`'s scope, or adds it in its place in the order.
-        @_optimize(size) mutating func set(_ cooldown: StoredCooldown) {
+        @inline(never) @_optimize(size) mutating func set(_ cooldown: StoredCooldown) {
             entries.removeAll { $0.scope == cooldown.scope }
             let place = entries.firstIndex { $0.scope.rawValue > cooldown.scope.rawValue } ?? entries.endIndex
             entries.insert(cooldown, at: place)
         }
 
-        @_optimize(size) mutating func count(_ scope: RetryScope) {
+        @inline(never) @_optimize(size) mutating func count(_ scope: RetryScope) {
             if let slot = RetryScope.allCases.firstIndex(of: scope) { changes[slot] += 1 }
         }
 
@@ -133,12 +134,12 @@ public final class CooldownBook: Sendable {
         save([])
     }
 
-    @_optimize(size) private func prune(_ state: inout State, now: Date) {
+    @inline(never) @_optimize(size) private func prune(_ state: inout State, now: Date) {
         state.entries.removeAll { $0.until <= now }
     }
 
     /// Spec 6.3.4: a deadline more than a day ahead (the clock was set back) is reduced to one day from now.
-    @_optimize(size) private func clamp(_ state: inout State, now: Date) {
+    @inline(never) @_optimize(size) private func clamp(_ state: inout State, now: Date) {
         let limit = now.addingTimeInterval(Double(Limits.maximumRetryAfterSeconds))
         for index in state.entries.indices where state.entries[index].until > limit {
             state.entries[index].until = limit
