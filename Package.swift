@@ -89,6 +89,9 @@ let package = Package(
         // The JPEG codec (encoder, decoder, area resampler): imports nothing, not even Foundation, so it also
         // compiles in Embedded Swift (`make arm-lab` runs it on arm64 under qemu; Docs/JPEGCodec.md).
         .target(name: "JPEGCodec", path: "Modules/JPEGCodec"),
+        // Netpbm (P6/P5) files for reception-image, the tests and the benchmarks: not in any product, so no app links
+        // it (Docs/Footprint.md).
+        .target(name: "PixmapFiles", dependencies: ["JPEGCodec"], path: "Modules/PixmapFiles"),
         // Photo preparation (spec 7.9) over JPEGCodec: PNG decoding through CZlib; HEIC, GIF, WebP and TIFF through
         // ImageIO on Apple platforms and libheif, giflib, libwebp and libtiff on Linux; the preparation policy, the
         // `ReceptionError` seam.
@@ -153,7 +156,7 @@ let package = Package(
             path: "Modules/reception-chat"),
         // Command-line front end of the image pipeline for host developers and benchmark harnesses.
         .executableTarget(
-            name: "reception-image", dependencies: ["ImagePipeline", "JPEGCodec", "ReceptionCore"],
+            name: "reception-image", dependencies: ["ImagePipeline", "JPEGCodec", "PixmapFiles", "ReceptionCore"],
             path: "Modules/reception-image"),
 
         // MARK: Tests (one target per module)
@@ -175,7 +178,7 @@ let package = Package(
             name: "message-cache-child", dependencies: ["MessageCache", "ReceptionCore", "ReceptionTesting", "CSQLite"],
             path: "Tests/MessageCacheChild"),
         .testTarget(
-            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "JPEGCodec", "ReceptionCore", "ReceptionTesting"],
+            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "JPEGCodec", "PixmapFiles", "ReceptionCore", "ReceptionTesting"],
             path: "Tests/ImagePipelineTests"),
         .testTarget(
             name: "TransportTests",
@@ -223,7 +226,7 @@ let package = Package(
             path: "Benchmarks/CacheBench"),
         // Codec speed and size against libjpeg-turbo (through Pillow) on the same images in the same run.
         .executableTarget(
-            name: "ImageBench", dependencies: ["ImagePipeline", "JPEGCodec", "ReceptionCore", "ReceptionTesting"], path: "Benchmarks/ImageBench"),
+            name: "ImageBench", dependencies: ["ImagePipeline", "JPEGCodec", "PixmapFiles", "ReceptionCore", "ReceptionTesting"], path: "Benchmarks/ImageBench"),
         // Sequential authenticated requests through our client beside bare URLSession, same emulator, same run.
         .executableTarget(
             name: "TransportBench",

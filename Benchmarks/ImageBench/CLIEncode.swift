@@ -1,5 +1,6 @@
 import Foundation
 import JPEGCodec
+import PixmapFiles
 
 /// `ImageBench --cli-encode [RUNS]`: issue 40's independent x86-64 check, reproduced on the varied set. Each photo,
 /// trimmed a few pixels on every side (`SizeAtSSIM.trimmed`, so no size is a multiple of 16), is encoded by the

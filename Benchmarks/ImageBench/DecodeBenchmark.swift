@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionCore
 
 /// Issue 4's figures in one run: PNG and JPEG decode beside Pillow (zlib/libpng-class PNG, libjpeg-turbo JPEG),

@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionCore
 
 /// `ImageBench --decode-peak FILE EIGHTHS [OUT.ppm]`: one JPEG decode at `EIGHTHS`/8 in a fresh process, for

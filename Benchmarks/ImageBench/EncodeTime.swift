@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionCore
 
 /// `ImageBench --encode-time FILE.ppm RUNS [QUALITY] [420|444] [MODE] [OUT.jpg]`: the best of RUNS in-process

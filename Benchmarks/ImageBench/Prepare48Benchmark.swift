@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionCore
 
 /// `ImageBench --prepare-48mp [RUNS]` (issue 21): the whole spec 7.9 preparation of a 48 MP camera JPEG

@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionCore
 
 /// `ImageBench --prepare-colour [RUNS]` (issue 51): what colour management costs a 12 MP photo's preparation. The

@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionCore
 
 /// `ImageBench --size-at-ssim`: issue 21's size goal, our bytes against `cjpeg -optimize`'s at equal luma SSIM.

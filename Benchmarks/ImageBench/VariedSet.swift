@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionCore
 
 /// Issue 31: the baseline encoder (q80 4:2:0, standard tables) and the full-size decoder on a varied set of real

@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionCore
 
 /// The `decode` and `prepare` commands: the decoders and spec 7.9 preparation on a file, timed in process.

@@ -1,5 +1,6 @@
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionCore
 import Testing
 

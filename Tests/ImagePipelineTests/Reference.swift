@@ -1,6 +1,7 @@
 import Foundation
 import ImagePipeline
 import JPEGCodec
+import PixmapFiles
 import ReceptionTesting
 import ReceptionCore
 import Testing

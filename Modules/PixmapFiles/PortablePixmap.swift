@@ -1,3 +1,9 @@
+// Netpbm files for the tools, the tests and the benchmarks, kept out of the codec so an app that links the codec
+// does not carry them (Docs/Footprint.md). scripts/arm-lab compiles this file into its one Embedded Swift module
+// with the codec (built with -D ARM_LAB, where there is no JPEGCodec module to import).
+#if !ARM_LAB
+import JPEGCodec
+#endif
 
 /// Reads binary Netpbm images (P6 colour, P5 grey, 8-bit), the simplest lossless input the `reception-image`
 /// tool, the tests and the benchmark share. Malformed headers or short data throw `invalid_image`.
