@@ -451,9 +451,6 @@ public struct ChatAppearance: Sendable, Hashable {
 package struct ElementMask: Sendable, Equatable {
     private var bits: UInt64 = 0
 
-    /// No element hidden.
-    @_optimize(size) package init() {}
-
     @_optimize(size) package init(_ elements: Set<ChatAppearance.Element>) {
         for element in elements { insert(element) }
     }
