@@ -56,15 +56,15 @@ cold-code:
 
 # Every library a host links, then each sample host app under Examples/ (Examples/SeedSamples: the documents' Swift
 # samples pasted into a SwiftUI app), for iOS 17 arm64 (scripts/ios-check): on macOS `xcodebuild build` for a
-# generic iOS device; on Linux, against an iPhoneOS SDK (IOS_SDK, or ~/.cache/ios-sdk; Docs/Apple.md), a type-check
-# in dependency order (about 1 min), then, where ../shared/tools/ios-build exists, a real build: every host library
-# and both sample apps compiled to arm64 objects in Swift 6 mode at -Onone (IOS_BUILD_OPT="-Onone -O" for both) and
-# ReceptionExample linked into an arm64 executable (about 2 min); it fails on a compile error or on a symbol left
-# unresolved beyond the SDK snapshot's stub gaps. Without an SDK it prints one `skipped:` line and succeeds.
+# generic iOS device; on Linux, against an iPhoneOS SDK (IOS_SDK, or ~/.cache/ios-sdk; Docs/Apple.md), where
+# ../shared/tools/ios-build exists, a real build: every host library and both sample apps compiled to arm64 objects
+# in Swift 6 mode at -O (IOS_BUILD_OPT="-Onone -O" for both levels) and ReceptionExample linked into an arm64
+# executable (about 2.5 min); it fails on a compile error or on a symbol left unresolved beyond the SDK snapshot's
+# stub gaps. Without the builder, a type-check in dependency order (about 1 min; IOS_TYPECHECK=1 runs it beside the
+# build too). Without an SDK it prints one `skipped:` line and succeeds.
 # Then the size on iOS (scripts/ios-size --reuse, Docs/Footprint.md "Size on iOS"): what each SDK module keeps in
 # ReceptionExample at -O, from ld64's link map, failing on growth beyond 10% of Benchmarks/Footprint/recorded-ios.json.
-# Both optimisation levels are built by default (IOS_BUILD_OPT; the -O build, about 4 min, gives the size).
-IOS_BUILD_OPT ?= -Onone -O
+IOS_BUILD_OPT ?= -O
 ios-check:
 	@IOS_BUILD_OPT="$(IOS_BUILD_OPT)" python3 scripts/ios-check
 	@case " $(IOS_BUILD_OPT) " in *" -O "*) python3 scripts/ios-size --reuse;; \
