@@ -206,7 +206,7 @@ let package = Package(
             name: "ReceptionKitTests",
             dependencies: [
                 "ReceptionKit", "ReceptionCore", "ReceptionTesting", "Transport", "ReceptionEmulator", "SecureStore",
-                "Conversation", "ImagePipeline", "Identity", "MessageCache",
+                "Conversation", "ImagePipeline", "Identity", "MessageCache", "PushRouting", "Unread",
             ],
             path: "Tests/ReceptionKitTests"),
         .testTarget(

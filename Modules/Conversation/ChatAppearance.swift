@@ -115,7 +115,7 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// Light, dark, or following the system.
-    public enum ColorScheme: String, Sendable, Hashable, CaseIterable {
+    public enum ColorScheme: String, Sendable, Hashable, CaseIterable, CaseIdentity {
         /// Follows the device's appearance setting.
         case system
         /// Always the light colours.
@@ -125,7 +125,7 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// The built-in close symbols.
-    public enum CloseIcon: String, Sendable, Hashable, CaseIterable {
+    public enum CloseIcon: String, Sendable, Hashable, CaseIterable, CaseIdentity {
         /// A cross (SF Symbol `xmark`).
         case xmark
         /// A downward chevron (`chevron.down`), for a chat presented as a sheet.
@@ -135,7 +135,7 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// The system font's designs.
-    public enum FontDesign: String, Sendable, Hashable, CaseIterable {
+    public enum FontDesign: String, Sendable, Hashable, CaseIterable, CaseIdentity {
         /// The system font as it is.
         case standard = "default"
         /// The rounded design.
@@ -147,7 +147,7 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// The parts of the chat that can be hidden.
-    public enum Element: String, Sendable, Hashable, CaseIterable {
+    public enum Element: String, Sendable, Hashable, CaseIterable, CaseIdentity {
         /// The navigation title.
         case title
         /// The welcome screen's title.

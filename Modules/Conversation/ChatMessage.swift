@@ -2,7 +2,7 @@ import Foundation
 import ReceptionCore
 
 /// Where a message stands, as its bubble shows it (seed 001 "Sending status", spec 7.8.3, 7.24).
-public enum DeliveryStatus: String, Sendable, Hashable {
+public enum DeliveryStatus: String, Sendable, Hashable, CaseIdentity {
     /// An own message whose attempt is running (or that was found sending and not yet rescued).
     case sending
     /// The service accepted the own message. It does not mean an agent read it.

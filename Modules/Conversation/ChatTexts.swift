@@ -2,7 +2,7 @@ import Foundation
 import ReceptionCore
 
 /// Which way the chat's texts read (spec 7.19: right to left for ar, he and ur).
-public enum LayoutDirection: String, Sendable, Hashable {
+public enum LayoutDirection: String, Sendable, Hashable, CaseIdentity {
     /// Most languages.
     case leftToRight
     /// Arabic, Hebrew and Urdu.
@@ -10,7 +10,7 @@ public enum LayoutDirection: String, Sendable, Hashable {
 }
 
 /// A built-in text of the chat. The raw value is its key in `Resources/ChatTexts.xcstrings`.
-public enum ChatTextKey: String, Sendable, Hashable, CaseIterable {
+public enum ChatTextKey: String, Sendable, Hashable, CaseIterable, CaseIdentity {
     /// A message on its way ("Sending").
     case sending = "status.sending"
     /// A confirmed message ("Sent").

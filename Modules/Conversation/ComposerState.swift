@@ -2,7 +2,7 @@ import Foundation
 import ReceptionCore
 
 /// Whether the composer is shown at all (spec 7.7, 6.4; seed 001 "Restrictions and reset behavior").
-public enum ComposerAvailability: String, Sendable, Hashable {
+public enum ComposerAvailability: String, Sendable, Hashable, CaseIdentity {
     /// The person may write and send.
     case open
     /// The device is blocked: the composer is replaced by a "can't send from this device" notice.

@@ -1,5 +1,7 @@
+import ReceptionCore
+
 /// The connection status shown above the composer (spec 7.18, seed 001 "Connection status").
-public enum ConnectionBanner: String, Sendable, Hashable {
+public enum ConnectionBanner: String, Sendable, Hashable, CaseIdentity {
     /// Nothing shown (an unused chat, a halted session, a healthy connection).
     case hidden
     /// "No connection": the device reports no network path.

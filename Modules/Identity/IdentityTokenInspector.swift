@@ -5,7 +5,7 @@ import ReceptionCore
 /// verifies tokens; the client only needs `user_id` to tell whether a token belongs to the current user.
 public enum IdentityTokenInspector {
     /// Why a token was ignored locally. Each reason is safe to log: none carries the token or a claim.
-    public enum Refusal: String, Error, Sendable, Hashable, CaseIterable {
+    public enum Refusal: String, Error, Sendable, Hashable, CaseIterable, CaseIdentity {
         /// The value starts with `ids_`: it is the identity secret, not a token.
         case identitySecret = "identity_secret"
         /// More than 4,096 UTF-16 units.

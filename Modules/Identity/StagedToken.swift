@@ -19,7 +19,7 @@ public struct IdentitySession: Hashable, Sendable, CustomStringConvertible {
 /// The identity token the stager holds in memory (spec 7.14.3; never persisted).
 public struct StagedToken: Hashable, Sendable {
     /// Where the token is on its way to the service.
-    public enum State: String, Hashable, Sendable {
+    public enum State: String, Hashable, Sendable, CaseIdentity {
         /// Staged; no request has carried it yet. While unsent it may lift "verification required" (spec 7.7).
         case unsent
         /// A registration or update carrying it was built; no success has been reported yet.

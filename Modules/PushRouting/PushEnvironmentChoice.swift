@@ -1,7 +1,7 @@
 import ReceptionCore
 
 /// The environment a host passes with its push token (seed 002 `Reception.PushEnvironment`).
-public enum PushEnvironmentChoice: String, Sendable, Hashable, CaseIterable {
+public enum PushEnvironmentChoice: String, Sendable, Hashable, CaseIterable, CaseIdentity {
     /// APNs sandbox: development-provisioned builds.
     case sandbox
     /// APNs production: distribution builds, TestFlight and the App Store.

@@ -1,5 +1,7 @@
+import ReceptionCore
+
 /// Why the unread monitor fetches `GET conversation/unread` (spec 7.2, seed 004 "When the count refreshes").
-public enum UnreadTrigger: String, Sendable, Hashable, CaseIterable {
+public enum UnreadTrigger: String, Sendable, Hashable, CaseIterable, CaseIdentity {
     /// `configure` ran while the app was active.
     case configured
     /// The app became active (foreground). A session halted as *blocked* sends one probe instead (spec 6.4).

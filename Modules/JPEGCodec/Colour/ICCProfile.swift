@@ -24,7 +24,7 @@ package struct ICCProfile: Equatable {
     static let maximumTags = 1024
 
     /// Reads `bytes`; nil when they are not a matrix/TRC RGB or grey profile this reader understands.
-    package init?(_ bytes: [UInt8]) {
+    @_optimize(size) package init?(_ bytes: [UInt8]) {
         guard let colours = bytes.withUnsafeBufferPointer({ ICCProfileReader($0)?.colours() }) else { return nil }
         self.colours = colours
     }
@@ -39,17 +39,17 @@ struct ICCProfileReader {
     /// Each tag's signature and its byte range, already checked to lie within `size`.
     private var tags: [(signature: UInt32, range: Range<Int>)] = []
 
-    static func signature(_ text: StaticString) -> UInt32 {
+    @_optimize(size) static func signature(_ text: StaticString) -> UInt32 {
         var value: UInt32 = 0
         text.withUTF8Buffer { for byte in $0 { value = value << 8 | UInt32(byte) } }
         return value
     }
 
-    init?(_ data: UnsafeBufferPointer<UInt8>) {
+    @_optimize(size) init?(_ data: UnsafeBufferPointer<UInt8>) {
         self.data = data
         // Header (128 bytes) and the tag count.
         guard data.count >= 132, data.count <= ICCProfile.maximumSize else { return nil }
-        func word(_ at: Int) -> UInt32 { Self.word(data, at) }
+        @_optimize(size) func word(_ at: Int) -> UInt32 { Self.word(data, at) }
         let declared = Int(word(0))
         guard declared >= 132, declared <= data.count else { return nil }
         size = declared
@@ -76,20 +76,20 @@ struct ICCProfileReader {
     }
 
     /// The big-endian 32-bit number at `at` (callers have checked that four bytes are there).
-    private static func word(_ data: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+    @_optimize(size) private static func word(_ data: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
         UInt32(data[at]) << 24 | UInt32(data[at + 1]) << 16 | UInt32(data[at + 2]) << 8 | UInt32(data[at + 3])
     }
 
-    private func word(_ at: Int) -> UInt32 { Self.word(data, at) }
+    @_optimize(size) private func word(_ at: Int) -> UInt32 { Self.word(data, at) }
 
-    private func tag(_ signature: StaticString) -> Range<Int>? {
+    @_optimize(size) private func tag(_ signature: StaticString) -> Range<Int>? {
         let wanted = Self.signature(signature)
         for entry in tags where entry.signature == wanted { return entry.range }
         return nil
     }
 
     /// The colorants and curves, or nil when any of them is missing or unreadable.
-    func colours() -> ICCProfile.Colours? {
+    @_optimize(size) func colours() -> ICCProfile.Colours? {
         if colourSpace == Self.signature("GRAY") {
             guard let range = tag("kTRC"), let curve = curve(range) else { return nil }
             return .grey(curve)
@@ -104,12 +104,12 @@ struct ICCProfileReader {
     }
 
     /// A signed 15.16 fixed-point number.
-    private func s15Fixed16(_ at: Int) -> Double {
+    @_optimize(size) private func s15Fixed16(_ at: Int) -> Double {
         Double(Int32(bitPattern: word(at))) / 65536
     }
 
     /// An `XYZType` tag's first value.
-    private func xyz(_ range: Range<Int>) -> [Double]? {
+    @_optimize(size) private func xyz(_ range: Range<Int>) -> [Double]? {
         guard range.count >= 20, word(range.lowerBound) == Self.signature("XYZ ") else { return nil }
         let at = range.lowerBound + 8
         let value = [s15Fixed16(at), s15Fixed16(at + 4), s15Fixed16(at + 8)]
@@ -119,7 +119,7 @@ struct ICCProfileReader {
     }
 
     /// A `curveType` or `parametricCurveType` tag.
-    private func curve(_ range: Range<Int>) -> ToneCurve? {
+    @_optimize(size) private func curve(_ range: Range<Int>) -> ToneCurve? {
         guard range.count >= 12 else { return nil }
         let start = range.lowerBound
         let type = word(start)

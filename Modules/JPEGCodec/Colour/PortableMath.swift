@@ -6,7 +6,7 @@ enum PortableMath {
     private static let ln2 = 0.693_147_180_559_945_309_417_232_121_458
 
     /// log₂ x for a finite x > 0 (0 or less gives -1,100, which `exp2` maps to 0).
-    static func log2(_ x: Double) -> Double {
+    @_optimize(size) static func log2(_ x: Double) -> Double {
         guard x > 0, x.isFinite else { return x > 0 ? 1100 : -1100 }
         // x = m · 2^e with m in [1, 2), folded to [√½, √2) so the series below converges fast.
         var exponent = Double(Int(x.exponent))
@@ -28,7 +28,7 @@ enum PortableMath {
     }
 
     /// 2^y; below 2^-1,074 it is 0.
-    static func exp2(_ y: Double) -> Double {
+    @_optimize(size) static func exp2(_ y: Double) -> Double {
         guard y > -1074 else { return 0 }
         guard y < 1024 else { return .infinity }
         let whole = y.rounded(.down)
@@ -44,7 +44,7 @@ enum PortableMath {
     }
 
     /// x^y for x ≥ 0 (0^y is 0 for y > 0 and 1 for y = 0).
-    static func power(_ x: Double, _ y: Double) -> Double {
+    @_optimize(size) static func power(_ x: Double, _ y: Double) -> Double {
         if y == 0 { return 1 }
         guard x > 0 else { return 0 }
         if x == 1 { return 1 }

@@ -14,7 +14,7 @@ package enum ToneCurve: Equatable {
     static let parameterCounts = [1, 3, 4, 5, 7]
 
     /// Linear light for a stored value x in 0…1, clipped to 0…1.
-    func linear(_ x: Double) -> Double {
+    @_optimize(size) func linear(_ x: Double) -> Double {
         let y: Double
         switch self {
         case .identity:

@@ -3,7 +3,7 @@
 package enum ExifOrientation {
     /// The orientation in a TIFF structure ("II*\0" or "MM\0*" header, as in a JPEG APP1 after "Exif\0\0" or a PNG
     /// eXIf chunk); `.up` when the structure is malformed or the tag is absent or out of range.
-    package static func read(tiff: UnsafeBufferPointer<UInt8>) -> Orientation {
+    @_optimize(size) package static func read(tiff: UnsafeBufferPointer<UInt8>) -> Orientation {
         guard let directory = TIFFDirectory(tiff: tiff) else { return .up }
         for index in 0..<directory.entryCount {
             guard let entry = directory.entry(index) else { return .up }

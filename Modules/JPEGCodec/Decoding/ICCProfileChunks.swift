@@ -14,7 +14,7 @@ struct ICCProfileChunks {
     private static let marker: [UInt8] = [0x49, 0x43, 0x43, 0x5F, 0x50, 0x52, 0x4F, 0x46, 0x49, 0x4C, 0x45, 0]
 
     /// Notes one APP2 segment (its payload at `segment` in `data`); segments of other kinds are ignored.
-    mutating func add(_ data: UnsafePointer<UInt8>, _ segment: Range<Int>) {
+    @_optimize(size) mutating func add(_ data: UnsafePointer<UInt8>, _ segment: Range<Int>) {
         let signature = Self.marker
         guard segment.count >= signature.count,
               (0..<signature.count).allSatisfy({ data[segment.lowerBound + $0] == signature[$0] })
@@ -32,7 +32,7 @@ struct ICCProfileChunks {
     }
 
     /// The reassembled profile, or nil when there is none or the chain is not whole.
-    func assembled(_ data: UnsafePointer<UInt8>) -> [UInt8]? {
+    @_optimize(size) func assembled(_ data: UnsafePointer<UInt8>) -> [UInt8]? {
         guard !malformed, count > 0, chunks.count == count, total > 0 else { return nil }
         var profile: [UInt8] = []
         profile.reserveCapacity(total)

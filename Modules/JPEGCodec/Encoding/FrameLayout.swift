@@ -9,12 +9,12 @@ struct ComponentLayout {
     /// Blocks per strip row (a whole number of MCUs, so the right edge is padded to the MCU).
     let blocksWide: Int
     /// Groups of eight blocks the DCT works on at once; the last group may hold unused blocks.
-    var groups: Int { (blocksWide + 7) / 8 }
+    @_optimize(size) var groups: Int { (blocksWide + 7) / 8 }
     /// Vectors (`SIMD8`) one strip of this plane occupies: 64 per group per block row.
-    var vectorCount: Int { groups * vertical * 64 }
+    @_optimize(size) var vectorCount: Int { groups * vertical * 64 }
     /// Vectors one strip of quantized coefficients occupies: per group the 64 coefficients (zig-zag order) and two
     /// vectors of non-zero masks (`ForwardDCT.quantize`).
-    var coefficientVectorCount: Int { groups * vertical * ForwardDCT.coefficientVectorsPerGroup }
+    @_optimize(size) var coefficientVectorCount: Int { groups * vertical * ForwardDCT.coefficientVectorsPerGroup }
 }
 
 /// The geometry of a frame: components, MCU size, and how many MCU rows ("strips") cover the image.
@@ -28,7 +28,7 @@ struct FrameLayout {
     let mcusPerRow: Int
     let stripCount: Int
 
-    init(width: Int, height: Int, sampling: FrameSampling) {
+    @_optimize(size) init(width: Int, height: Int, sampling: FrameSampling) {
         let factors: [(h: Int, v: Int, table: Int)] =
             switch sampling {
             case .grayscale: [(1, 1, 0)]
@@ -52,7 +52,7 @@ struct FrameLayout {
     }
 
     /// Blocks in one MCU, summed over components: bounds the bytes one MCU can produce.
-    var blocksPerMCU: Int { components.reduce(0) { $0 + $1.horizontal * $1.vertical } }
+    @_optimize(size) var blocksPerMCU: Int { components.reduce(0) { $0 + $1.horizontal * $1.vertical } }
 }
 
 /// The working memory of one strip: a float sample plane and a coefficient plane per component. Sample (x, y) of a
@@ -69,7 +69,7 @@ final class StripPlanes {
     /// Total bytes held, reported by the benchmark.
     let byteCount: Int
 
-    init(layout: FrameLayout) {
+    @_optimize(size) init(layout: FrameLayout) {
         samples = layout.components.map { component in
             let planes = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: component.vectorCount)
             planes.initialize(repeating: .zero, count: component.vectorCount)
@@ -84,7 +84,7 @@ final class StripPlanes {
     }
 
     /// Bytes the planes of `layout` take (32 per float vector and per coefficient vector), with the magnitude table.
-    static func byteCount(_ layout: FrameLayout) -> Int {
+    @_optimize(size) static func byteCount(_ layout: FrameLayout) -> Int {
         layout.components.reduce(MagnitudeTable.byteCount) { $0 + ($1.vectorCount + $1.coefficientVectorCount) * 32 }
     }
 

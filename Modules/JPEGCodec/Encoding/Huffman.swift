@@ -6,7 +6,7 @@ struct HuffmanSpec: Equatable {
     /// The symbols, shortest codes first.
     package var symbols: [UInt8]
 
-    package init(counts: [UInt8], symbols: [UInt8]) {
+    @_optimize(size) package init(counts: [UInt8], symbols: [UInt8]) {
         self.counts = counts
         self.symbols = symbols
     }
@@ -34,7 +34,7 @@ struct HuffmanSpec: Equatable {
 
     /// In the Annex K AC tables every symbol with a 16-bit code comes after the shorter ones in ascending order,
     /// so a table is its short-code prefix followed by every other AC symbol (run 0...15, size 1...10) ascending.
-    private static func completedAC(prefix: [UInt8]) -> [UInt8] {
+    @_optimize(size) private static func completedAC(prefix: [UInt8]) -> [UInt8] {
         let listed = Set(prefix)
         var symbols = prefix
         for run in 0..<16 {
@@ -50,7 +50,7 @@ struct HuffmanSpec: Equatable {
 
     /// The optimal table for symbol `frequencies` (256 entries) with code lengths limited to 16 bits, built by the
     /// procedure of Annex K.2 (Figures K.1–K.4). A reserved pseudo-symbol keeps any real code from being all ones.
-    package init(frequencies: [Int]) {
+    @_optimize(size) package init(frequencies: [Int]) {
         var frequencies = frequencies
         var codeSize = Self.codeSizes(frequencies)
         // Figure K.3 assumes no code longer than 32 bits; only a skewed count from a huge image can make one. Halving
@@ -63,7 +63,7 @@ struct HuffmanSpec: Equatable {
     }
 
     /// Figure K.1: the unconstrained code size of each of the 256 symbols and the reserved one (index 256).
-    private static func codeSizes(_ frequencies: [Int]) -> [Int] {
+    @_optimize(size) private static func codeSizes(_ frequencies: [Int]) -> [Int] {
         var freq = frequencies + [1]  // index 256: the reserved symbol
         var codeSize = [Int](repeating: 0, count: 257)
         var others = [Int](repeating: -1, count: 257)
@@ -101,7 +101,7 @@ struct HuffmanSpec: Equatable {
     }
 
     /// Figures K.2–K.4: counts per length (limited to 16 bits) and symbols in code order.
-    private init(codeSizes codeSize: [Int]) {
+    @_optimize(size) private init(codeSizes codeSize: [Int]) {
         // Figure K.2: count codes of each size (sizes can exceed 16 before adjustment).
         var bits = [Int](repeating: 0, count: 33)
         for v in 0..<257 where codeSize[v] > 0 {
@@ -141,7 +141,7 @@ struct HuffmanEncodingTable {
     package let packed: [UInt32]
 
     /// Builds the canonical codes of Annex C (Figures C.1–C.3) from a stored table.
-    package init(_ spec: HuffmanSpec) {
+    @_optimize(size) package init(_ spec: HuffmanSpec) {
         var packed = [UInt32](repeating: 0, count: 256)
         var code: UInt32 = 0
         var index = 0

@@ -10,7 +10,7 @@ enum Markers {
     ]
 
     /// DQT with every table (8-bit precision), steps in zig-zag order.
-    static func quantizationTables(_ tables: [QuantizationTable]) -> [UInt8] {
+    @_optimize(size) static func quantizationTables(_ tables: [QuantizationTable]) -> [UInt8] {
         var body: [UInt8] = []
         for (index, table) in tables.enumerated() {
             body.append(UInt8(index))
@@ -21,6 +21,7 @@ enum Markers {
 
     /// SOF0 (baseline DCT) or SOF2 (progressive DCT, Huffman): 8-bit samples, the frame size, and per component
     /// its id, sampling factors and table.
+    @_optimize(size)
     static func frame(width: Int, height: Int, components: [ComponentLayout], progressive: Bool = false) -> [UInt8] {
         var body: [UInt8] = [8]
         body += bigEndian16(height) + bigEndian16(width)
@@ -32,6 +33,7 @@ enum Markers {
     }
 
     /// DHT with the given tables; `tableClass` 0 is DC, 1 is AC.
+    @_optimize(size)
     static func huffmanTables(_ tables: [(tableClass: Int, index: Int, spec: HuffmanSpec)]) -> [UInt8] {
         var body: [UInt8] = []
         for table in tables {
@@ -43,12 +45,12 @@ enum Markers {
     }
 
     /// DRI: a restart marker after every `interval` MCUs.
-    static func restartInterval(_ interval: Int) -> [UInt8] {
+    @_optimize(size) static func restartInterval(_ interval: Int) -> [UInt8] {
         segment(0xDD, bigEndian16(interval))
     }
 
     /// SOS for one interleaved scan over every component, full spectral range (baseline).
-    static func startOfScan(components: [ComponentLayout]) -> [UInt8] {
+    @_optimize(size) static func startOfScan(components: [ComponentLayout]) -> [UInt8] {
         var body: [UInt8] = [UInt8(components.count)]
         for component in components {
             body += [component.id, UInt8(component.table << 4 | component.table)]
@@ -59,7 +61,7 @@ enum Markers {
 
     /// SOS for one scan of a progressive frame: its components with their DC table (interleaved DC scans) or AC
     /// table 0 (single-component AC scans), the band `start...end` and the bit positions Ah and Al.
-    static func startOfScan(_ scan: ProgressiveScan, components: [ComponentLayout]) -> [UInt8] {
+    @_optimize(size) static func startOfScan(_ scan: ProgressiveScan, components: [ComponentLayout]) -> [UInt8] {
         var body: [UInt8] = [UInt8(scan.components.count)]
         for index in scan.components {
             let component = components[index]
@@ -70,13 +72,13 @@ enum Markers {
     }
 
     /// RSTm, m = `index` mod 8.
-    static func restart(_ index: Int) -> [UInt8] { [0xFF, UInt8(0xD0 + index % 8)] }
+    @_optimize(size) static func restart(_ index: Int) -> [UInt8] { [0xFF, UInt8(0xD0 + index % 8)] }
 
-    private static func segment(_ marker: UInt8, _ body: [UInt8]) -> [UInt8] {
+    @_optimize(size) private static func segment(_ marker: UInt8, _ body: [UInt8]) -> [UInt8] {
         [0xFF, marker] + bigEndian16(body.count + 2) + body
     }
 
-    private static func bigEndian16(_ value: Int) -> [UInt8] {
+    @_optimize(size) private static func bigEndian16(_ value: Int) -> [UInt8] {
         [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
     }
 }

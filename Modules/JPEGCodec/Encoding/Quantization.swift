@@ -30,23 +30,23 @@ struct QuantizationTable: Equatable {
 
     /// The percentage applied to the Annex K steps for `quality` (1...100): below 50 the steps grow as 5000/q,
     /// above it they shrink linearly to zero at 100. This is the convention libjpeg made the de-facto standard.
-    static func scalePercent(quality: Int) -> Int {
+    @_optimize(size) static func scalePercent(quality: Int) -> Int {
         quality < 50 ? 5000 / quality : 200 - 2 * quality
     }
 
     /// Scales `base` for `quality`, rounding to nearest and clamping each step to 1...255 for baseline output.
-    init(base: [UInt16], quality: Int) {
+    @_optimize(size) init(base: [UInt16], quality: Int) {
         let percent = Self.scalePercent(quality: quality)
         steps = base.map { step in UInt16(clamping: min(255, max(1, (Int(step) * percent + 50) / 100))) }
     }
 
     /// `steps` (natural order, each 1...255) as they are.
-    init(steps: [UInt16]) {
+    @_optimize(size) init(steps: [UInt16]) {
         self.steps = steps
     }
 
     /// `scaled` (natural order) rounded to nearest and clamped to 1...255.
-    init(rounding scaled: [Double]) {
+    @_optimize(size) init(rounding scaled: [Double]) {
         steps = scaled.map { value in UInt16(clamping: min(255, max(1, Int((value + 0.5).rounded(.down))))) }
     }
 }
@@ -92,7 +92,7 @@ enum TunedQuantization {
     }()
 
     /// m(quality) for quality 1...100.
-    static func multiplier(quality: Int, trellis: Bool) -> Double {
+    @_optimize(size) static func multiplier(quality: Int, trellis: Bool) -> Double {
         let knots = trellis ? trellisKnots : knots
         let first = 50
         let spacing = 5
@@ -105,7 +105,7 @@ enum TunedQuantization {
     }
 
     /// The luma table for `quality` (1...100), for an encoding with or without trellis quantisation.
-    static func luminance(quality: Int, trellis: Bool) -> QuantizationTable {
+    @_optimize(size) static func luminance(quality: Int, trellis: Bool) -> QuantizationTable {
         let m = multiplier(quality: quality, trellis: trellis)
         var steps = QuantizationTable(rounding: shape.map { $0 * m }).steps
         steps[0] = flatSafeDC(near: steps[0])
@@ -117,8 +117,8 @@ enum TunedQuantization {
     /// comes back as level 1: where a photo is clipped to black, SSIM's mean term (its constant C1 is 6.5 squared
     /// levels) loses more for that one level than a whole quality step gains; libjpeg's SSIM dips at q52–54,
     /// q61–64 and q68–70 are its DC steps 15, 12 and 10. Steps 1...8 always qualify.
-    static func flatSafeDC(near nominal: UInt16) -> UInt16 {
-        func safe(_ step: Int) -> Bool {
+    @_optimize(size) static func flatSafeDC(near nominal: UInt16) -> UInt16 {
+        @_optimize(size) func safe(_ step: Int) -> Bool {
             let black = (1024 + step / 2) / step * step  // round(1024 / step) · step
             let white = (1016 + step / 2) / step * step
             return black > 1020 && white >= 1012
@@ -158,7 +158,7 @@ struct QuantizationMultipliers {
         k == 0 ? 1.0 : 2.0.squareRoot() * cosine(Double(k) * Double.pi / 16)
     }
 
-    init(table: QuantizationTable) {
+    @_optimize(size) init(table: QuantizationTable) {
         var values = [Float](repeating: 0, count: 64)
         for row in 0..<8 {
             for column in 0..<8 {
@@ -172,7 +172,7 @@ struct QuantizationMultipliers {
 
 /// e^x without Foundation: x = k·ln 2 + r with |r| ≤ ln 2 / 2, a Taylor series for e^r, times 2^k; only used to
 /// build tables.
-func exponential(_ x: Double) -> Double {
+@_optimize(size) func exponential(_ x: Double) -> Double {
     let ln2 = 0.693_147_180_559_945_3
     let k = (x / ln2).rounded()
     let r = x - k * ln2
@@ -187,7 +187,7 @@ func exponential(_ x: Double) -> Double {
 }
 
 /// cos(x) without Foundation: a Taylor series after reducing x to [-π, π]; only used to build tables.
-func cosine(_ x: Double) -> Double {
+@_optimize(size) func cosine(_ x: Double) -> Double {
     var reduced = x.truncatingRemainder(dividingBy: 2 * Double.pi)
     if reduced > Double.pi { reduced -= 2 * Double.pi }
     if reduced < -Double.pi { reduced += 2 * Double.pi }

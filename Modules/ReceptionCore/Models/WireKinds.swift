@@ -48,7 +48,7 @@ public struct ConversationStatus: RawRepresentable, Codable, Hashable, Sendable,
 }
 
 /// The APNs environment a push token belongs to (spec 4.1).
-public enum PushEnvironment: String, Codable, Hashable, Sendable, CaseIterable {
+public enum PushEnvironment: String, Codable, Hashable, Sendable, CaseIterable, CaseIdentity {
     /// Development builds (`aps-environment` `development`): pushes go through APNs' sandbox.
     case sandbox = "SANDBOX"
     /// App Store, TestFlight and ad-hoc builds.
@@ -56,7 +56,7 @@ public enum PushEnvironment: String, Codable, Hashable, Sendable, CaseIterable {
 }
 
 /// The cooldown scopes of spec 6.3.1.
-public enum RetryScope: String, Codable, Hashable, Sendable, CaseIterable {
+public enum RetryScope: String, Codable, Hashable, Sendable, CaseIterable, CaseIdentity {
     /// Message sends.
     case messages
     /// Photo reservations, and sends carrying photos.

@@ -1,5 +1,5 @@
 /// Where the host app is in its lifecycle (spec 7.2): only an active app streams, polls, reads and resends.
-public enum AppLifecycleState: String, Sendable, Hashable {
+public enum AppLifecycleState: String, Sendable, Hashable, CaseIdentity {
     /// In the foreground and receiving events.
     case active
     /// Visible but not receiving events (an alert, the app switcher).

@@ -2,7 +2,7 @@ import Foundation
 
 /// How much the SDK logs (spec 7.22). Ordered: `off` < `error` < `info` < `debug`; a message is emitted when its
 /// level is not above the configured one. The default is `info`.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible, CaseIdentity {
     /// Nothing is logged.
     case off = 0
     /// Only failures.

@@ -1,6 +1,6 @@
 /// The user's notification permission as the SDK needs it (spec 7.11: "push active" needs it granted). The SDK
 /// never asks for permission (spec 7.16); it only reads the current setting.
-public enum NotificationAuthorization: String, Sendable, Hashable, CaseIterable {
+public enum NotificationAuthorization: String, Sendable, Hashable, CaseIterable, CaseIdentity {
     /// The user has not been asked yet.
     case notDetermined
     /// The user refused, or revoked permission in Settings.

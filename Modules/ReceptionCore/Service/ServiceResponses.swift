@@ -193,7 +193,7 @@ public enum AppearanceFetch: Sendable, Hashable {
 }
 
 /// Why a session stopped making requests on its own (spec 6.4).
-public enum HaltReason: String, Sendable, Hashable {
+public enum HaltReason: String, Sendable, Hashable, CaseIdentity {
     /// 401 `invalid_app_id` or 403 `app_disabled`: the service no longer serves this App ID.
     case appUnavailable
     /// 403 `blocked`: the team blocked this device; it may read but not send.
