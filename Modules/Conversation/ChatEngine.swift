@@ -76,23 +76,23 @@ public actor ChatEngine {
     /// The messages, and whether (and which) conversation exists.
     var transcript = Transcript()
     /// Budgets, holds, attempts and the release batch of own unconfirmed messages.
-    var outbox: Outbox
+    let outbox: Outbox
     /// The one automatic resend loop.
-    var driver: ResendDriver
+    let driver: ResendDriver
     /// The opening load and polling.
-    var history: HistorySync
+    let history: HistorySync
     /// The event stream.
-    var stream: LiveStream
+    let stream: LiveStream
     /// Reads and the read generation.
     var reads = ReadTracker()
     /// The agent's typing indicator and the person's typing reports.
-    var typing: Typing
+    let typing: Typing
     /// The draft, the picked photos and the composer's own notices.
     var composer = Composer()
     /// Halt, block, verification and the permission epoch.
     var permission = SendingPermission()
     /// The connection banner and its timers.
-    var status: ConnectionStatus
+    let status: ConnectionStatus
     /// The team roster and its photo downloads.
     var team = Team()
     /// The expired links of confirmed photos and their resolutions.

@@ -4,7 +4,7 @@ import ReceptionCore
 /// while online shows "Connecting" only after a 1 s grace, so a short blip stays invisible.
 ///
 /// The banner derives only from `Facts` (the path, the stream, stream-relevant waits), never from retry attempts.
-struct ConnectionStatus: Sendable {
+final class ConnectionStatus {
     /// What the banner is derived from, read by the engine at the moment of an update.
     struct Facts: Sendable, Equatable {
         /// The chat was used (monitoring runs only then).
@@ -35,7 +35,7 @@ struct ConnectionStatus: Sendable {
 
     /// Applies the rules in the spec's order. `connectedEnded` and `graceEnded` are called back when a timer
     /// fires; the engine then calls `connectedTimerFired()` or `graceFired(_:)`.
-    @_optimize(size) mutating func update(
+    @_optimize(size) func update(
         _ facts: Facts, connectedEnded: @escaping @Sendable () async -> Void,
         graceEnded: @escaping @Sendable () async -> Void
     ) {
@@ -66,7 +66,7 @@ struct ConnectionStatus: Sendable {
     }
 
     /// The 3 s of "Connected" are over; returns whether the banner changed.
-    @_optimize(size) mutating func connectedTimerFired() -> Bool {
+    @_optimize(size) func connectedTimerFired() -> Bool {
         connectedTimer.fired()
         guard banner == .connected else { return false }
         set(.hidden)
@@ -75,7 +75,7 @@ struct ConnectionStatus: Sendable {
 
     /// The grace is over: "Connecting" when the stream is still down and nothing else applies; returns whether the
     /// banner changed.
-    @_optimize(size) mutating func graceFired(_ facts: Facts) -> Bool {
+    @_optimize(size) func graceFired(_ facts: Facts) -> Bool {
         grace.fired()
         guard banner == .hidden, !facts.streamConnected, facts.hasStartedChat, !facts.halted, facts.pathAvailable,
               facts.hasConversation, facts.watched else { return false }
@@ -84,16 +84,16 @@ struct ConnectionStatus: Sendable {
     }
 
     /// Spec 7.18: closing the chat hides the banner unless it shows offline.
-    @_optimize(size) mutating func chatClosed() { if banner != .offline { set(.hidden) } }
+    @_optimize(size) func chatClosed() { if banner != .offline { set(.hidden) } }
 
     /// Stops both timers (the session ended).
-    @_optimize(size) mutating func cancelTimers() {
+    @_optimize(size) func cancelTimers() {
         connectedTimer.cancel()
         grace.cancel()
     }
 
     /// Sets the banner; leaving "connected" stops its timer and showing anything stops the grace.
-    @_optimize(size) private mutating func set(_ value: ConnectionBanner) {
+    @_optimize(size) private func set(_ value: ConnectionBanner) {
         guard value != banner else { return }
         banner = value
         if value != .connected { connectedTimer.cancel() }

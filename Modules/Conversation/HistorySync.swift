@@ -4,7 +4,7 @@ import ReceptionCore
 /// coalesced reload, and polling, coalesced while a poll runs and deferred while a `requests` wait is active.
 ///
 /// What a load or a poll does with its answer is the engine's; this part says whether one may start now.
-struct HistorySync: Sendable {
+final class HistorySync {
     private let clock: any ReceptionClock
     /// The opening load, while it runs.
     private var load: Task<Void, Never>?
@@ -28,16 +28,16 @@ struct HistorySync: Sendable {
     @_optimize(size) var canLoad: Bool { load == nil && !loadBudget.isStopped }
 
     /// The engine started `task` as the opening load.
-    @_optimize(size) mutating func loadStarted(_ task: Task<Void, Never>) { load = task }
+    @_optimize(size) func loadStarted(_ task: Task<Void, Never>) { load = task }
 
     /// The opening load ended.
-    @_optimize(size) mutating func loadEnded() { load = nil }
+    @_optimize(size) func loadEnded() { load = nil }
 
     /// A history GET succeeded.
-    @_optimize(size) mutating func loadSucceeded() { loadBudget.recordSuccess() }
+    @_optimize(size) func loadSucceeded() { loadBudget.recordSuccess() }
 
     /// A history GET failed. A server wait does not spend the budget (it is waited out).
-    @_optimize(size) mutating func loadFailed(_ error: ReceptionError, random: any RandomSource) {
+    @_optimize(size) func loadFailed(_ error: ReceptionError, random: any RandomSource) {
         if error.code != ReceptionError.Code.cooldown { loadBudget.recordFailure(error, random: random) }
     }
 
@@ -49,31 +49,31 @@ struct HistorySync: Sendable {
     }
 
     /// An answer came back after the read generation moved: returns whether this is the one reload to make.
-    @_optimize(size) mutating func reloadNeeded() -> Bool {
+    @_optimize(size) func reloadNeeded() -> Bool {
         guard !reloadRequested else { return false }
         reloadRequested = true
         return true
     }
 
     /// The reload finished.
-    @_optimize(size) mutating func reloadDone() { reloadRequested = false }
+    @_optimize(size) func reloadDone() { reloadRequested = false }
 
     /// Spec 7.2: becoming active resets transient budgets.
-    @_optimize(size) mutating func appBecameActive() { loadBudget.appBecameActive() }
+    @_optimize(size) func appBecameActive() { loadBudget.appBecameActive() }
 
     // MARK: Polling
 
     /// A poll was asked for during a `requests` wait of `wait`: it runs when the wait ends (`fire`), once.
-    @_optimize(size) mutating func deferPoll(for wait: Duration, fire: @escaping @Sendable () async -> Void) {
+    @_optimize(size) func deferPoll(for wait: Duration, fire: @escaping @Sendable () async -> Void) {
         guard !deferredPoll.isArmed else { return }
         deferredPoll.arm(after: wait, on: clock, fire)
     }
 
     /// The deferred poll's wait ended.
-    @_optimize(size) mutating func deferredPollFired() { deferredPoll.fired() }
+    @_optimize(size) func deferredPollFired() { deferredPoll.fired() }
 
     /// A poll was asked for: returns whether to start the poll loop (`false`: one runs and will go again).
-    @_optimize(size) mutating func pollRequested() -> Bool {
+    @_optimize(size) func pollRequested() -> Bool {
         guard poll == nil else {
             pollAgain = true
             return false
@@ -82,19 +82,19 @@ struct HistorySync: Sendable {
     }
 
     /// The engine started `task` as the poll loop.
-    @_optimize(size) mutating func pollStarted(_ task: Task<Void, Never>) { poll = task }
+    @_optimize(size) func pollStarted(_ task: Task<Void, Never>) { poll = task }
 
     /// One round of the poll loop begins.
-    @_optimize(size) mutating func pollRoundStarted() { pollAgain = false }
+    @_optimize(size) func pollRoundStarted() { pollAgain = false }
 
     /// The answer of a round was stale: the loop goes again.
-    @_optimize(size) mutating func pollStale() { pollAgain = true }
+    @_optimize(size) func pollStale() { pollAgain = true }
 
     /// The poll loop ended.
-    @_optimize(size) mutating func pollEnded() { poll = nil }
+    @_optimize(size) func pollEnded() { poll = nil }
 
     /// Stops the opening load, the poll loop and a deferred poll (the chat closed, reset, or the session ended).
-    @_optimize(size) mutating func stop() {
+    @_optimize(size) func stop() {
         load?.cancel()
         load = nil
         poll?.cancel()

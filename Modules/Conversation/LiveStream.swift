@@ -5,7 +5,7 @@ import ReceptionCore
 ///
 /// The loop itself runs in the engine (it polls, reads and drives resends); this part decides what the stream's
 /// facts are and how long to back off.
-struct LiveStream: Sendable {
+final class LiveStream {
     private let clock: any ReceptionClock
     /// The connection loop, while one runs.
     private var loop: Task<Void, Never>?
@@ -27,13 +27,13 @@ struct LiveStream: Sendable {
     @_optimize(size) var budgetStopped: Bool { budget.isStopped }
 
     /// The engine started `task` as the connection loop.
-    @_optimize(size) mutating func started(_ task: Task<Void, Never>) { loop = task }
+    @_optimize(size) func started(_ task: Task<Void, Never>) { loop = task }
 
     /// The loop ended by itself.
-    @_optimize(size) mutating func finished() { loop = nil }
+    @_optimize(size) func finished() { loop = nil }
 
     /// Cancels the loop and its backoff; returns whether the stream was open.
-    @_optimize(size) mutating func stop() -> Bool {
+    @_optimize(size) func stop() -> Bool {
         loop?.cancel()
         loop = nil
         backoff?.cancel()
@@ -44,47 +44,47 @@ struct LiveStream: Sendable {
     }
 
     /// The stream opened: the budget recovers, and the fetch that follows counts as stream-triggered.
-    @_optimize(size) mutating func opened() {
+    @_optimize(size) func opened() {
         connected = true
         budget.recordSuccess()
         lastFetch = clock.uptime
     }
 
     /// The stream ended (to reconnect or to back off).
-    @_optimize(size) mutating func dropped() { connected = false }
+    @_optimize(size) func dropped() { connected = false }
 
     /// A transient failure; returns how long to back off, or `nil` when the budget is spent.
-    @_optimize(size) mutating func failed(_ error: ReceptionError, random: any RandomSource) -> Duration? {
+    @_optimize(size) func failed(_ error: ReceptionError, random: any RandomSource) -> Duration? {
         budget.recordFailure(error, random: random)
         guard !budget.isStopped else { return nil }
         return budget.nextDelay ?? .seconds(2)
     }
 
     /// Sleeps `delay` on the clock; `cutBackoff()` ends it early.
-    @_optimize(size) mutating func startBackoff(_ delay: Duration) -> Task<Void, Never> {
+    @_optimize(size) func startBackoff(_ delay: Duration) -> Task<Void, Never> {
         let sleeper = Task { [clock] in _ = try? await clock.sleep(for: delay) }
         backoff = sleeper
         return sleeper
     }
 
     /// The backoff wait is over.
-    @_optimize(size) mutating func backoffEnded() { backoff = nil }
+    @_optimize(size) func backoffEnded() { backoff = nil }
 
     /// Spec 7.10: a returning path restarts the stream, dropping the backoff wait.
-    @_optimize(size) mutating func cutBackoff() { backoff?.cancel() }
+    @_optimize(size) func cutBackoff() { backoff?.cancel() }
 
     /// Spec 7.10: a returning path gives the stream a fresh budget.
-    @_optimize(size) mutating func pathReturned() { budget = RetryBudget() }
+    @_optimize(size) func pathReturned() { budget = RetryBudget() }
 
     /// Spec 7.2: becoming active resets transient budgets.
-    @_optimize(size) mutating func appBecameActive() { budget.appBecameActive() }
+    @_optimize(size) func appBecameActive() { budget.appBecameActive() }
 
     /// Spec 3.12: a `changed` signal fetches at once.
-    @_optimize(size) mutating func changedSignal() { lastFetch = clock.uptime }
+    @_optimize(size) func changedSignal() { lastFetch = clock.uptime }
 
     /// Spec 3.12: a `ping` fetches once when a minute passed since the last stream-triggered fetch; returns whether
     /// it does.
-    @_optimize(size) mutating func pingSignal() -> Bool {
+    @_optimize(size) func pingSignal() -> Bool {
         if let lastFetch, clock.uptime - lastFetch < .seconds(60) { return false }
         lastFetch = clock.uptime
         return true

@@ -4,7 +4,7 @@ import ReceptionCore
 /// automatic attempt is due, the wait that holds it, whether an attempt is in flight, the pending indicator and the
 /// upload progress; the running attempts; and the release batch of spec 7.8.8. Budgets and holds are memory only;
 /// the rows themselves live in the store (`OutboxStoring`) and their delivery flags in the `Transcript`.
-struct Outbox: Sendable {
+final class Outbox {
     /// What the outbox knows about one message.
     struct Entry: Sendable {
         /// Automatic attempts left; `nil` until the message may be resent automatically in this process.
@@ -42,10 +42,10 @@ struct Outbox: Sendable {
     // MARK: Attempts
 
     /// A new message: it gets a fresh budget.
-    @_optimize(size) mutating func enqueue(_ id: String) { entries[id] = Entry(budget: RetryBudget()) }
+    @_optimize(size) func enqueue(_ id: String) { entries[id] = Entry(budget: RetryBudget()) }
 
     /// An attempt for `id` started; `pendingShown` runs when it is still running after 400 ms (spec 7.8.3).
-    @_optimize(size) mutating func attemptStarted(
+    @_optimize(size) func attemptStarted(
         _ id: String, _ attempt: Task<Void, Never>, pendingShown: @escaping @Sendable () async -> Void
     ) {
         entries[id, default: Entry()].inFlight = true
@@ -56,14 +56,14 @@ struct Outbox: Sendable {
     }
 
     /// The 400 ms passed; returns whether the indicator shows (the attempt still runs).
-    @_optimize(size) mutating func showPending(_ id: String) -> Bool {
+    @_optimize(size) func showPending(_ id: String) -> Bool {
         guard isInFlight(id) else { return false }
         entries[id]?.pendingVisible = true
         return true
     }
 
     /// Upload progress of the attempt (clamped, never backwards); returns whether it moved.
-    @_optimize(size) mutating func setProgress(_ id: String, _ value: Double) -> Bool {
+    @_optimize(size) func setProgress(_ id: String, _ value: Double) -> Bool {
         guard isInFlight(id) else { return false }
         let clamped = min(max(value, 0), 1)
         if let current = entries[id]?.progress, current >= clamped { return false }
@@ -72,7 +72,7 @@ struct Outbox: Sendable {
     }
 
     /// The attempt for `id` ended, whatever its outcome.
-    @_optimize(size) mutating func attemptFinished(_ id: String) {
+    @_optimize(size) func attemptFinished(_ id: String) {
         attempts[id] = nil
         entries[id]?.inFlight = false
         entries[id]?.pendingVisible = false
@@ -81,7 +81,7 @@ struct Outbox: Sendable {
     }
 
     /// The service confirmed `id` through a history answer or page: no indicator, no batch.
-    @_optimize(size) mutating func confirmedByMerge(_ id: String) {
+    @_optimize(size) func confirmedByMerge(_ id: String) {
         entries[id]?.pendingVisible = false
         entries[id]?.pendingTimer.cancel()
         leaveBatch([id])
@@ -90,10 +90,10 @@ struct Outbox: Sendable {
     // MARK: Budgets (spec 6.2, 7.8.4)
 
     /// The send succeeded: the budget starts fresh.
-    @_optimize(size) mutating func succeeded(_ id: String) { entries[id]?.budget?.recordSuccess() }
+    @_optimize(size) func succeeded(_ id: String) { entries[id]?.budget?.recordSuccess() }
 
     /// The attempt failed: the budget counts it and schedules the next automatic attempt.
-    @_optimize(size) mutating func failed(_ id: String, _ error: ReceptionError, random: any RandomSource) {
+    @_optimize(size) func failed(_ id: String, _ error: ReceptionError, random: any RandomSource) {
         entries[id, default: Entry()].budget?.recordFailure(error, random: random)
         if let delay = entries[id]?.budget?.nextDelay {
             let due = clock.uptime + delay
@@ -102,13 +102,13 @@ struct Outbox: Sendable {
     }
 
     /// The wait holding `id` now (`nil`: none).
-    @_optimize(size) mutating func hold(_ id: String, by scope: RetryScope?) { entries[id]?.heldBy = scope }
+    @_optimize(size) func hold(_ id: String, by scope: RetryScope?) { entries[id]?.heldBy = scope }
 
     /// The next automatic attempt is starting now.
-    @_optimize(size) mutating func attemptDue(_ id: String) { entries[id]?.nextAttemptAt = nil }
+    @_optimize(size) func attemptDue(_ id: String) { entries[id]?.nextAttemptAt = nil }
 
     /// Spec 7.8.6, 7.8.8: a manual Retry (`clearingHold`) or a limit release gives a fresh budget due now.
-    @_optimize(size) mutating func renewBudget(_ id: String, clearingHold: Bool) {
+    @_optimize(size) func renewBudget(_ id: String, clearingHold: Bool) {
         var entry = entries[id] ?? Entry()
         entry.budget = RetryBudget()
         entry.nextAttemptAt = nil
@@ -117,29 +117,29 @@ struct Outbox: Sendable {
     }
 
     /// Spec 7.8.7: recovery gives a budget to a message without one; a budget that exists is never renewed.
-    @_optimize(size) mutating func seedBudget(_ id: String) {
+    @_optimize(size) func seedBudget(_ id: String) {
         if entries[id]?.budget == nil { entries[id, default: Entry()].budget = RetryBudget() }
     }
 
     /// Spec 7.2: becoming active resets transient budgets.
-    @_optimize(size) mutating func appBecameActive() {
+    @_optimize(size) func appBecameActive() {
         for id in entries.keys { entries[id]?.budget?.appBecameActive() }
     }
 
     // MARK: The release batch (spec 7.8.8)
 
     /// `id` was released with the batch.
-    @_optimize(size) mutating func joinBatch(_ id: String) { releaseBatch.append(id) }
+    @_optimize(size) func joinBatch(_ id: String) { releaseBatch.append(id) }
 
     /// `id` is in the release batch.
     @_optimize(size) func inBatch(_ id: String) -> Bool { releaseBatch.contains(id) }
 
     /// These messages leave the batch (confirmed, manual or gone).
-    @_optimize(size) mutating func leaveBatch(_ ids: [String]) { releaseBatch.removeAll { ids.contains($0) } }
+    @_optimize(size) func leaveBatch(_ ids: [String]) { releaseBatch.removeAll { ids.contains($0) } }
 
     /// Ends the batch; returns its remaining members.
     @discardableResult
-    @_optimize(size) mutating func endBatch() -> [String] {
+    @_optimize(size) func endBatch() -> [String] {
         defer { releaseBatch.removeAll() }
         return releaseBatch
     }
@@ -148,14 +148,14 @@ struct Outbox: Sendable {
 
     /// Cancels every attempt and indicator timer (the session ended); an attempt that was running stays *sending*
     /// in the store and is rescued at the next launch.
-    @_optimize(size) mutating func cancelAll() {
+    @_optimize(size) func cancelAll() {
         for task in attempts.allValues { task.cancel() }
         attempts.removeAll()
         for id in entries.keys { entries[id]?.pendingTimer.cancel() }
     }
 
     /// Spec 7.12: a chat reset forgets every message.
-    @_optimize(size) mutating func reset() {
+    @_optimize(size) func reset() {
         cancelAll()
         entries = [:]
         releaseBatch = []

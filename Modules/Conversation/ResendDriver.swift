@@ -3,7 +3,7 @@ import ReceptionCore
 /// The one automatic resend driver of spec 7.8.5: the running loop, the sleep it waits out before a due attempt,
 /// and the continuation it parks on while an earlier message is in flight. `wake()` cuts a sleep short and
 /// resumes a parked loop so it re-evaluates; which message goes next is the engine's decision.
-struct ResendDriver: Sendable {
+final class ResendDriver {
     private let clock: any ReceptionClock
     private var loop: Task<Void, Never>?
     private var sleeper: Task<Void, Never>?
@@ -18,26 +18,26 @@ struct ResendDriver: Sendable {
     @_optimize(size) var isParked: Bool { parked != nil }
 
     /// The engine started `task` as the driver loop.
-    @_optimize(size) mutating func started(_ task: Task<Void, Never>) { loop = task }
+    @_optimize(size) func started(_ task: Task<Void, Never>) { loop = task }
 
     /// The loop ended by itself.
-    @_optimize(size) mutating func finished() { loop = nil }
+    @_optimize(size) func finished() { loop = nil }
 
     /// Parks the loop until `wake()` (exactly one loop runs, so at most one is parked).
-    @_optimize(size) mutating func park(_ continuation: CheckedContinuation<Void, Never>) { parked = continuation }
+    @_optimize(size) func park(_ continuation: CheckedContinuation<Void, Never>) { parked = continuation }
 
     /// Starts the loop's sleep of `duration`; `wake()` ends it early.
-    @_optimize(size) mutating func sleep(for duration: Duration) -> Task<Void, Never> {
+    @_optimize(size) func sleep(for duration: Duration) -> Task<Void, Never> {
         let task = Task { [clock] in _ = try? await clock.sleep(for: duration) }
         sleeper = task
         return task
     }
 
     /// The sleep `task` ended (a newer sleep is kept).
-    @_optimize(size) mutating func sleepEnded(_ task: Task<Void, Never>) { if sleeper == task { sleeper = nil } }
+    @_optimize(size) func sleepEnded(_ task: Task<Void, Never>) { if sleeper == task { sleeper = nil } }
 
     /// Re-evaluate now: the sleep is cut short and a parked loop resumes.
-    @_optimize(size) mutating func wake() {
+    @_optimize(size) func wake() {
         sleeper?.cancel()
         sleeper = nil
         let continuation = parked
@@ -46,7 +46,7 @@ struct ResendDriver: Sendable {
     }
 
     /// Cancels the loop and wakes it so it ends (a chat reset, the end of the session).
-    @_optimize(size) mutating func stop() {
+    @_optimize(size) func stop() {
         loop?.cancel()
         loop = nil
         wake()

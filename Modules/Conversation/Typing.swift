@@ -7,7 +7,7 @@ import ReceptionCore
 /// Reports: `true` at most once per 3 s while the draft has text; every change re-arms a 1.5 s idle timer that
 /// sends `false`, and `false` goes only after a `true`. Reports are serialised (each waits for the previous one) and
 /// their errors are ignored.
-struct Typing: Sendable {
+final class Typing {
     /// Sends one report to the service.
     typealias Report = @Sendable (Bool) async throws(ReceptionError) -> Void
 
@@ -32,13 +32,13 @@ struct Typing: Sendable {
     // MARK: The agent's indicator
 
     /// A `typing` signal: shown, and hidden by `expired` unless another signal comes within 8 s.
-    @_optimize(size) mutating func agentStarted(expired: @escaping @Sendable () async -> Void) {
+    @_optimize(size) func agentStarted(expired: @escaping @Sendable () async -> Void) {
         agentTyping = true
         agentTimer.arm(after: .seconds(8), on: clock, expired)
     }
 
     /// Hides the indicator; returns whether it was shown.
-    @_optimize(size) mutating func agentStopped() -> Bool {
+    @_optimize(size) func agentStopped() -> Bool {
         agentTimer.cancel()
         guard agentTyping else { return false }
         agentTyping = false
@@ -49,7 +49,7 @@ struct Typing: Sendable {
 
     /// The draft changed while reports are allowed (a conversation exists, the chat is watched, sending is
     /// permitted) and it has text: reports `true` when 3 s passed since the last one, and re-arms the idle timer.
-    @_optimize(size) mutating func draftChanged(idle: @escaping @Sendable () async -> Void) {
+    @_optimize(size) func draftChanged(idle: @escaping @Sendable () async -> Void) {
         let now = clock.uptime
         if trueSentAt.map({ now - $0 >= .seconds(3) }) ?? true {
             trueSentAt = now
@@ -60,7 +60,7 @@ struct Typing: Sendable {
     }
 
     /// Stops the idle timer and reports `false` when `true` went out before (and a conversation exists).
-    @_optimize(size) mutating func stop(hasConversation: Bool) {
+    @_optimize(size) func stop(hasConversation: Bool) {
         idleTimer.cancel()
         guard trueSent, hasConversation else { return }
         trueSent = false
@@ -69,15 +69,15 @@ struct Typing: Sendable {
     }
 
     /// Spec 7.12: after a chat reset nothing was reported to the new chat.
-    @_optimize(size) mutating func chatReset() { trueSent = false }
+    @_optimize(size) func chatReset() { trueSent = false }
 
     /// Stops both timers (the session ended); queued reports still go out.
-    @_optimize(size) mutating func cancelTimers() {
+    @_optimize(size) func cancelTimers() {
         agentTimer.cancel()
         idleTimer.cancel()
     }
 
-    @_optimize(size) private mutating func enqueue(_ value: Bool) {
+    @_optimize(size) private func enqueue(_ value: Bool) {
         let previous = tail
         let report = self.report
         tail = Task {

@@ -96,12 +96,19 @@ extension Reception {
         onEvent?(.dataDeleted)
     }
 
-    /// What a deletion reads when it starts: `nil` before `configure`.
-    struct DeletionStart {
+    /// What a deletion reads when it starts: `nil` before `configure`. A class: made once and only read (as a
+    /// struct it carried copy, move and destroy functions of its own; Docs/Footprint.md, "Size on iOS").
+    final class DeletionStart: Sendable {
         let endpoint: ServiceEndpoint
         let generation: Int
         /// `nil`: no session secret is stored (an unused chat), so there is nothing to delete on the service.
         let credentials: SessionCredentials?
+
+        @_optimize(size) init(endpoint: ServiceEndpoint, generation: Int, credentials: SessionCredentials?) {
+            self.endpoint = endpoint
+            self.generation = generation
+            self.credentials = credentials
+        }
     }
 
     /// Reads the session secret now: a logout during the request deletes the stored item, and the answer must still

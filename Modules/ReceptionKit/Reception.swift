@@ -117,13 +117,13 @@ public final class Reception {
     /// Logout revocations still to send, one queue per secure store, kept across configures (spec 7.15).
     var revocations: RevocationQueue?
     /// Registered paywalls, the latest availability check, the click flush chain (`Reception+Cards.swift`).
-    var cards = CardsState()
+    let cards = CardsState()
     /// The published appearance and its refresh loop (`Reception+Appearance.swift`).
-    var appearanceSlot = AppearanceSlot()
+    let appearanceSlot = AppearanceSlot()
     /// Whether the app is active, and the lifecycle monitor's observation (`Reception+Chat.swift`).
-    var foreground = ForegroundState()
+    let foreground = ForegroundState()
     /// The configure being prepared off the main actor and the calls kept for it (`Reception+Launch.swift`).
-    var launch = LaunchState()
+    let launch = LaunchState()
     /// Who keeps the chat on screen: the SDK sheet and embedded chat screens (`Reception+Chat.swift`).
     var presence = ChatPresence()
     /// The host's screens waiting for the sheet to settle before they go over it (`Reception+HostScreens.swift`).

@@ -92,8 +92,9 @@ public struct ChatPresentation: Sendable, Hashable {
 
     // MARK: Rows
 
-    /// What every row is built with.
-    struct RowContext {
+    /// What every row is built with. A class: it is made once per rebuild and only read, and a struct of five fields
+    /// carried its own copy, move and destroy functions (Docs/Footprint.md, "Size on iOS").
+    final class RowContext {
         let profiles: [String: TeamProfile]
         let texts: ChatTexts
         let appearance: ChatAppearance
@@ -353,8 +354,8 @@ public struct ChatPresentation: Sendable, Hashable {
 }
 
 /// Spec 7.24's timestamp rows in the chat language: the time alone on the day of `now`, the weekday, day, month and
-/// time within the year, and the year too before that.
-struct TimestampWording: Sendable {
+/// time within the year, and the year too before that. A class: made once per rebuild and only read.
+final class TimestampWording: Sendable {
     let now: Date
     let calendar: Calendar
     let locale: Locale

@@ -111,13 +111,23 @@ public struct PhotoPreparer: ImagePreparing {
             height: declared.map { max($0.height, 1) } ?? source.height)
     }
 
-    /// One decoded photo and what every round does with it.
-    private struct DecodedPhoto {
+    /// One decoded photo and what every round does with it. A class: made once per photo and only read.
+    private final class DecodedPhoto {
         let source: ImageDecoder.Source
         let orientation: Orientation
         let conversion: SRGBConversion
         /// The file's own size, which the rounds' target sizes follow.
         let width: Int, height: Int
+
+        init(
+            source: ImageDecoder.Source, orientation: Orientation, conversion: SRGBConversion, width: Int, height: Int
+        ) {
+            self.source = source
+            self.orientation = orientation
+            self.conversion = conversion
+            self.width = width
+            self.height = height
+        }
 
         /// Resized to fit `maximumEdge` (from the decoded photo, never from an earlier round), converted to sRGB
         /// on those at most 2,048 × 2,048 pixels (Docs/ImagePipeline.md, "Colour"), then oriented.

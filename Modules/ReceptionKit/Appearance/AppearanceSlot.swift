@@ -1,7 +1,7 @@
 /// The facade's part for the published appearance (spec 7.20): this App ID's cache, the newest published
 /// appearance, the one the chat shows, and the refresh loop. A published appearance is shown at once unless the
 /// chat is open; an open chat shows the newest one only at its next opening.
-struct AppearanceSlot {
+final class AppearanceSlot {
     /// The cache of published appearances by App ID.
     private(set) var cache: AppearanceCache?
     /// The newest published appearance known.
@@ -14,7 +14,7 @@ struct AppearanceSlot {
     /// A configure: the App ID's cached appearance (`cached`, read from `cache`) is the newest and is shown; the
     /// previous loop is ended.
     @_optimize(size)
-    mutating func start(cache: AppearanceCache, cached: RemoteAppearance?, refresher: AppearanceRefresher) {
+    func start(cache: AppearanceCache, cached: RemoteAppearance?, refresher: AppearanceRefresher) {
         if let previous = self.refresher { Task { await previous.end() } }
         self.cache = cache
         published = cached
@@ -23,7 +23,7 @@ struct AppearanceSlot {
     }
 
     /// A fetched appearance: cached, and shown unless the chat is open. Returns whether the shown one changed.
-    @_optimize(size) mutating func publish(_ appearance: RemoteAppearance, appID: String, chatOpen: Bool) -> Bool {
+    @_optimize(size) func publish(_ appearance: RemoteAppearance, appID: String, chatOpen: Bool) -> Bool {
         cache?.save(appearance, appID: appID)
         published = appearance
         guard !chatOpen else { return false }
@@ -32,5 +32,5 @@ struct AppearanceSlot {
     }
 
     /// A chat opening shows the newest published appearance.
-    @_optimize(size) mutating func showNewest() { shown = published }
+    @_optimize(size) func showNewest() { shown = published }
 }

@@ -27,8 +27,9 @@ final class ConfiguredApp {
 }
 
 /// The parts of a configuration that live as long as it does (sessions come and go under them), built when the
-/// launch's storage is ready.
-struct ConfiguredParts {
+/// launch's storage is ready. A class: it is made once and only read, and as a struct it carried its own copy, move
+/// and destroy functions (Docs/Footprint.md, "Size on iOS").
+final class ConfiguredParts {
     /// The data folder's plain preferences (`preferences.json`).
     let preferences: FilePreferences
     /// The session scopes of each App ID in those preferences (spec 7.1 step 5, logout rotation).
@@ -39,4 +40,15 @@ struct ConfiguredParts {
     let unreadMonitor: UnreadMonitor
     /// Push token staging and payload routing (spec 7.16).
     let pushRouter: PushRouter
+
+    @_optimize(size) init(
+        preferences: FilePreferences, namespaces: StorageNamespaces, stager: IdentityStager,
+        unreadMonitor: UnreadMonitor, pushRouter: PushRouter
+    ) {
+        self.preferences = preferences
+        self.namespaces = namespaces
+        self.stager = stager
+        self.unreadMonitor = unreadMonitor
+        self.pushRouter = pushRouter
+    }
 }

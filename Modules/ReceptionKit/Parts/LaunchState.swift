@@ -6,7 +6,7 @@
 /// (`identify`, `openChat`, `logout`, `setPushToken`, `deleteData`, …) made before then is kept here and runs once
 /// they exist, in the order it was made; `runSetupCheck` waits for them.
 @MainActor
-struct LaunchState {
+final class LaunchState {
     /// A call kept until the parts exist: `run` reads the facade's state when it runs; `drop` is told when a configure
     /// replaced the preparation first (a waiting `deleteData` then throws instead of waiting for ever).
     struct Call {
@@ -39,7 +39,7 @@ struct LaunchState {
     /// A configure began preparing `appID`; the calls kept for the preparation it replaces are returned (dropped:
     /// they were meant for the configuration the host replaced), and a logout among them is remembered for that
     /// preparation's finish.
-    @_optimize(size) mutating func begin(appID: String, generation: Int, finishing: Task<Void, Never>) -> [Call] {
+    @_optimize(size) func begin(appID: String, generation: Int, finishing: Task<Void, Never>) -> [Call] {
         let dropped = calls
         if isPreparing && logoutKept { signOuts.insert(self.generation) }
         calls = []
@@ -51,22 +51,22 @@ struct LaunchState {
     }
 
     /// Whether the replaced preparation of `generation` had a logout kept (asked once).
-    @_optimize(size) mutating func takeSignOut(generation: Int) -> Bool { signOuts.remove(generation) != nil }
+    @_optimize(size) func takeSignOut(generation: Int) -> Bool { signOuts.remove(generation) != nil }
 
     /// Keeps `call` until the parts exist; `logout` marks a sign-out, which a replacing configure still carries out.
-    @_optimize(size) mutating func keep(_ call: Call, logout: Bool = false) {
+    @_optimize(size) func keep(_ call: Call, logout: Bool = false) {
         calls.append(call)
         if logout { logoutKept = true }
     }
 
     /// Registers a task that waits for the parts.
     @_optimize(size)
-    mutating func wait(_ continuation: CheckedContinuation<Void, Never>) { waiters.append(continuation) }
+    func wait(_ continuation: CheckedContinuation<Void, Never>) { waiters.append(continuation) }
 
     /// The preparation of `generation` finished: the kept calls, in order, and the waiters to resume. Another
     /// generation's finish (a configure replaced it) takes nothing.
     @_optimize(size)
-    mutating func finish(generation: Int) -> (calls: [Call], waiters: [CheckedContinuation<Void, Never>])? {
+    func finish(generation: Int) -> (calls: [Call], waiters: [CheckedContinuation<Void, Never>])? {
         guard isPreparing, generation == self.generation else { return nil }
         defer {
             appID = nil

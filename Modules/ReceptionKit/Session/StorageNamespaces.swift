@@ -10,7 +10,8 @@ import ReceptionCore
 /// failed write (issue 15) can never make a retired scope, and its user's pending identity, current again.
 /// Used by one owner at a time, so its read-modify-writes never interleave: a launch's preparation off the main actor
 /// (`Reception.prepareStorage`), then the facade on the main actor once the configuration's parts exist.
-struct StorageNamespaces: Sendable {
+/// A class: its fields never change, and as a struct it carried copy, move and destroy functions of its own.
+final class StorageNamespaces: Sendable {
     let preferences: FilePreferences
     let ids: any IDGenerating
     /// `nil`: rotations are not recorded (tests of the preferences alone).
@@ -101,9 +102,7 @@ struct StorageNamespaces: Sendable {
     @_optimize(size) private static func isEarlier(_ key: String, than scope: StorageScope) -> Bool {
         key.hasPrefix(scope.appID) && key != "\(scope.appID).generation" && !key.hasPrefix(scope.key + ".")
     }
-}
 
-extension StorageNamespaces {
     /// Makes namespaces over `preferences`, recording rotations in `journal` when one is given.
     @_optimize(size) package init(
         preferences: FilePreferences, idGenerator: any IDGenerating, journal: RotationJournal? = nil,

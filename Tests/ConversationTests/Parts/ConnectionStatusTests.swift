@@ -18,7 +18,7 @@ struct ConnectionStatusTests {
 
     @Test("hidden for an unused chat or a halted session; offline whenever the path is gone")
     func basics() {
-        var status = ConnectionStatus(clock: ManualClock())
+        let status = ConnectionStatus(clock: ManualClock())
         status.update(facts { $0.hasStartedChat = false; $0.pathAvailable = false }, connectedEnded: {}, graceEnded: {})
         #expect(status.banner == .hidden)
         status.update(facts { $0.pathAvailable = false }, connectedEnded: {}, graceEnded: {})
@@ -31,7 +31,7 @@ struct ConnectionStatusTests {
     func recovery() async {
         let clock = ManualClock()
         let timers = Recorder<String>()
-        var status = ConnectionStatus(clock: clock)
+        let status = ConnectionStatus(clock: clock)
         status.update(facts { $0.pathAvailable = false }, connectedEnded: {}, graceEnded: {})
         status.update(facts { $0.streamConnected = false }, connectedEnded: {}, graceEnded: {})
         #expect(status.banner == .connecting)
@@ -51,7 +51,7 @@ struct ConnectionStatusTests {
     func grace() async {
         let clock = ManualClock()
         let timers = Recorder<String>()
-        var status = ConnectionStatus(clock: clock)
+        let status = ConnectionStatus(clock: clock)
         let dropped = facts { $0.streamConnected = false }
         status.update(dropped, connectedEnded: {}, graceEnded: timers.action("grace"))
         #expect(status.banner == .hidden)
@@ -71,7 +71,7 @@ struct ConnectionStatusTests {
 
     @Test("a stream-relevant wait pauses; closing the chat hides everything but offline")
     func pausedAndClosed() {
-        var status = ConnectionStatus(clock: ManualClock())
+        let status = ConnectionStatus(clock: ManualClock())
         status.update(facts { $0.streamConnected = false; $0.streamWaitActive = true }, connectedEnded: {},
                       graceEnded: {})
         #expect(status.banner == .paused)
@@ -84,7 +84,7 @@ struct ConnectionStatusTests {
 
     @Test("the grace ending after the stream came back changes nothing")
     func lateGrace() {
-        var status = ConnectionStatus(clock: ManualClock())
+        let status = ConnectionStatus(clock: ManualClock())
         let changed = status.graceFired(Self.online)
         #expect(!changed)
         #expect(status.banner == .hidden)

@@ -8,7 +8,7 @@ import Testing
 struct HistorySyncTests {
     @Test("one load at a time; a poll asked for while one runs goes again instead of starting a second")
     func coalescing() {
-        var history = HistorySync(clock: ManualClock())
+        let history = HistorySync(clock: ManualClock())
         #expect(history.canLoad)
         history.loadStarted(Task {})
         #expect(!history.canLoad)
@@ -31,7 +31,7 @@ struct HistorySyncTests {
 
     @Test("a stale answer triggers exactly one reload")
     func oneReload() {
-        var history = HistorySync(clock: ManualClock())
+        let history = HistorySync(clock: ManualClock())
         let first = history.reloadNeeded()
         let nested = history.reloadNeeded()
         #expect(first)
@@ -45,7 +45,7 @@ struct HistorySyncTests {
     func deferredPoll() async {
         let clock = ManualClock()
         let fired = Recorder<String>()
-        var history = HistorySync(clock: clock)
+        let history = HistorySync(clock: clock)
         history.deferPoll(for: .seconds(3), fire: fired.action("poll"))
         history.deferPoll(for: .seconds(1), fire: fired.action("second"))
         await clock.waitForSleepers(atLeast: 1)
@@ -61,7 +61,7 @@ struct HistorySyncTests {
 
     @Test("load failures back off and stop; a server wait is waited out without spending the budget")
     func loadRetry() {
-        var history = HistorySync(clock: ManualClock())
+        let history = HistorySync(clock: ManualClock())
         let cooldown = ReceptionError.cooldown(retryAfter: 7, scope: .requests)
         history.loadFailed(cooldown, random: FixedRandomSource())
         #expect(history.retryDelay(after: cooldown) == .seconds(7))

@@ -9,7 +9,7 @@ struct LiveStreamTests {
     @Test("spec 3.12: a ping fetches only when a minute passed since the last stream-triggered fetch")
     func pingThrottle() async {
         let clock = ManualClock()
-        var stream = LiveStream(clock: clock)
+        let stream = LiveStream(clock: clock)
         stream.opened()
         #expect(stream.connected)
         let early = stream.pingSignal()
@@ -26,7 +26,7 @@ struct LiveStreamTests {
 
     @Test("failures back off with the budget until it is spent; a returning path gives a fresh one")
     func backoff() {
-        var stream = LiveStream(clock: ManualClock())
+        let stream = LiveStream(clock: ManualClock())
         var delays: [Duration] = []
         while let delay = stream.failed(.connectionFailed(), random: FixedRandomSource()) {
             delays.append(delay)
@@ -42,7 +42,7 @@ struct LiveStreamTests {
     @Test("a backoff wait ends on the clock, or early when the path returns")
     func backoffWait() async {
         let clock = ManualClock()
-        var stream = LiveStream(clock: clock)
+        let stream = LiveStream(clock: clock)
         let wait = stream.startBackoff(.seconds(5))
         await clock.waitForSleepers(atLeast: 1)
         stream.cutBackoff()
@@ -58,7 +58,7 @@ struct LiveStreamTests {
 
     @Test("stop reports whether the stream was open, cancels the loop and forgets it")
     func stop() async {
-        var stream = LiveStream(clock: ManualClock())
+        let stream = LiveStream(clock: ManualClock())
         let loop = loopUntilCancelled()
         stream.started(loop)
         #expect(stream.isRunning)

@@ -10,7 +10,7 @@ struct OutboxTests {
     func pendingIndicator() async throws {
         let clock = ManualClock()
         let timers = Recorder<String>()
-        var outbox = Outbox(clock: clock)
+        let outbox = Outbox(clock: clock)
         outbox.enqueue("c1")
         outbox.attemptStarted("c1", Task {}, pendingShown: timers.action("pending"))
         #expect(outbox.isInFlight("c1"))
@@ -32,7 +32,7 @@ struct OutboxTests {
 
     @Test("upload progress is clamped and never goes backwards; none outside an attempt")
     func progress() {
-        var outbox = Outbox(clock: ManualClock())
+        let outbox = Outbox(clock: ManualClock())
         let outside = outbox.setProgress("c1", 0.5)
         #expect(!outside)
         outbox.attemptStarted("c1", Task {}, pendingShown: {})
@@ -44,7 +44,7 @@ struct OutboxTests {
     @Test("spec 7.8.4: a failure schedules the next attempt on the uptime clock; a success starts fresh")
     func budgets() async {
         let clock = ManualClock()
-        var outbox = Outbox(clock: clock)
+        let outbox = Outbox(clock: clock)
         outbox.enqueue("c1")
         await clock.advance(by: .seconds(10))
         outbox.failed("c1", .connectionFailed(), random: FixedRandomSource())
@@ -59,7 +59,7 @@ struct OutboxTests {
 
     @Test("spec 7.8.7: recovery seeds a missing budget but never renews one; Retry renews and clears the hold")
     func seedAndRenew() {
-        var outbox = Outbox(clock: ManualClock())
+        let outbox = Outbox(clock: ManualClock())
         outbox.seedBudget("c1")
         #expect(outbox["c1"]?.budget != nil)
         outbox.failed("c1", .connectionFailed(), random: FixedRandomSource())
@@ -75,7 +75,7 @@ struct OutboxTests {
 
     @Test("spec 7.8.8: the release batch keeps its order and ends with its remaining members")
     func releaseBatch() {
-        var outbox = Outbox(clock: ManualClock())
+        let outbox = Outbox(clock: ManualClock())
         for id in ["a", "b", "c"] { outbox.joinBatch(id) }
         outbox.confirmedByMerge("a")
         #expect(outbox.releaseBatch == ["b", "c"])
@@ -88,7 +88,7 @@ struct OutboxTests {
     @Test("a reset cancels running attempts and forgets every message")
     func reset() async {
         let clock = ManualClock()
-        var outbox = Outbox(clock: clock)
+        let outbox = Outbox(clock: clock)
         let attempt = Task { _ = try? await clock.sleep(for: .seconds(60)) }
         outbox.enqueue("c1")
         outbox.attemptStarted("c1", attempt, pendingShown: {})

@@ -62,7 +62,7 @@ struct ResendDriverPartTests {
 
     @Test("stop cancels the loop and forgets it")
     func stop() async {
-        var driver = ResendDriver(clock: ManualClock())
+        let driver = ResendDriver(clock: ManualClock())
         let loop = loopUntilCancelled()
         driver.started(loop)
         #expect(driver.isRunning)

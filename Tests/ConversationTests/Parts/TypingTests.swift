@@ -11,7 +11,7 @@ struct TypingTests {
         let clock = ManualClock()
         let sent = Recorder<Bool>()
         let timers = Recorder<String>()
-        var typing = Typing(clock: clock) { value in sent.record(value) }
+        let typing = Typing(clock: clock) { value in sent.record(value) }
         typing.stop(hasConversation: true)
         typing.draftChanged(idle: timers.action("idle"))
         #expect(await eventually { sent.recorded == [true] })
@@ -34,7 +34,7 @@ struct TypingTests {
     func resetForgetsTrue() async {
         let clock = ManualClock()
         let sent = Recorder<Bool>()
-        var typing = Typing(clock: clock) { value in sent.record(value) }
+        let typing = Typing(clock: clock) { value in sent.record(value) }
         typing.draftChanged(idle: {})
         #expect(await eventually { sent.recorded == [true] })
         typing.chatReset()
@@ -50,7 +50,7 @@ struct TypingTests {
     func agentIndicator() async {
         let clock = ManualClock()
         let timers = Recorder<String>()
-        var typing = Typing(clock: clock) { _ in }
+        let typing = Typing(clock: clock) { _ in }
         typing.agentStarted(expired: timers.action("expired"))
         #expect(typing.agentTyping)
         await clock.waitForSleepers(atLeast: 1)
@@ -71,7 +71,7 @@ struct TypingTests {
     func errorsIgnored() async {
         let clock = ManualClock()
         let sent = Recorder<Bool>()
-        var typing = Typing(clock: clock) { value throws(ReceptionError) in
+        let typing = Typing(clock: clock) { value throws(ReceptionError) in
             sent.record(value)
             throw .connectionFailed()
         }
