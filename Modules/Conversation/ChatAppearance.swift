@@ -49,7 +49,7 @@ public struct ThemedColor: Sendable, Hashable {
 }
 
 /// An image the chat draws: one shipped in the host app, or one uploaded in the dashboard (spec 3.17).
-public enum AppearanceImage: Sendable, Hashable {
+public indirect enum AppearanceImage: Sendable, Hashable {
     /// An image in the host app's asset catalogue (or, on hosts without one, a file name the host understands).
     case asset(name: String)
     /// An image uploaded with the remote appearance, loaded without Reception headers or authentication.

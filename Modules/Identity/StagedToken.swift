@@ -44,7 +44,7 @@ public struct StagedToken: Hashable, Sendable {
 }
 
 /// What `identify(token:)` did.
-public enum TokenStagingOutcome: Hashable, Sendable {
+public indirect enum TokenStagingOutcome: Hashable, Sendable {
     /// The token is staged, unsent, for the current user (spec 7.14.3 step 7).
     case staged
     /// The token names another user (step 6). The stager already started a new session holding only the push
@@ -56,7 +56,7 @@ public enum TokenStagingOutcome: Hashable, Sendable {
 }
 
 /// Why `identify(token:)` ignored a token. Safe to log.
-public enum TokenIgnoredReason: Hashable, Sendable {
+public indirect enum TokenIgnoredReason: Hashable, Sendable {
     /// The same string as the last token passed (step 1).
     case repeated
     /// Local inspection refused it (steps 2–3).
@@ -66,7 +66,7 @@ public enum TokenIgnoredReason: Hashable, Sendable {
 }
 
 /// What the stager made of the service rejecting a token (spec 7.14.3 step 9).
-public enum TokenRejectionOutcome: Hashable, Sendable {
+public indirect enum TokenRejectionOutcome: Hashable, Sendable {
     /// The current token was dropped; deliver this `identityRejected` event to the host.
     case rejected(ReceptionEvent)
     /// `identity_mismatch` for the current token: a switch of user, as for `TokenStagingOutcome.switchUser`.

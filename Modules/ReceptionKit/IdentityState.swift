@@ -1,6 +1,6 @@
 /// Who support sees, as the host can show it (beyond the reference SDK; seed 003 exposes the same as `authState`
 /// and `currentUserId`).
-public enum IdentityState: Sendable, Hashable {
+public indirect enum IdentityState: Sendable, Hashable {
     /// No user ID was given: support sees an anonymous device.
     case anonymous
     /// `identify(userId:)` labelled the device with an unverified user ID.

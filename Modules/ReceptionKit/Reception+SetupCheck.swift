@@ -3,7 +3,7 @@ import Foundation
 import ReceptionCore
 
 /// The outcome of `Reception.runSetupCheck(appId:)` (spec 7.23).
-public enum SetupCheckResult: Sendable, Hashable {
+public indirect enum SetupCheckResult: Sendable, Hashable {
     /// "Hello from setup" reached the service.
     case passed
     /// The check failed for a reason of spec 7.23: `app_id_mismatch`, `app_not_active`, `send_not_allowed`,

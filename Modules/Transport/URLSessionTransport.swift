@@ -138,7 +138,7 @@ public final class URLSessionTransport: HTTPTransporting {
 
 /// Routes the session delegate's callbacks to the waiting request or the open stream, by task identifier.
 private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
-    enum Sink {
+    indirect enum Sink {
         case collect(continuation: CheckedContinuation<Result<HTTPResponse, ReceptionError>, Never>,
                      progress: (@Sendable (Double) -> Void)?)
         case stream(AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation)

@@ -16,7 +16,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     /// A photo in the bubble.
     public struct Photo: Sendable, Hashable, Identifiable {
         /// What the photo is.
-        public enum Source: Sendable, Hashable {
+        public indirect enum Source: Sendable, Hashable {
             /// A confirmed attachment: load it with `ChatModel.photo(_:)`; tapping opens the full-screen viewer.
             case confirmed(Attachment)
             /// A local JPEG preview of a photo the service has not confirmed: marked pending, never opened in the
@@ -63,7 +63,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     /// A review or paywall card's button (seed 001 "Review cards", "Paywall cards").
     public struct Card: Sendable, Hashable {
         /// What tapping the button does.
-        public enum Action: Sendable, Hashable {
+        public indirect enum Action: Sendable, Hashable {
             /// Opens the App Store review link through the system URL action and records the click.
             case review
             /// Calls the host's `onPaywall` with the paywall's ID and records the click.
@@ -124,7 +124,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     /// VoiceOver, besides the row's one-sentence label and its actions menu.
     public struct Control: Sendable, Hashable, Identifiable {
         /// Which control.
-        public enum Kind: Sendable, Hashable {
+        public indirect enum Kind: Sendable, Hashable {
             /// The status line's Retry or Cancel.
             case status(Status.Action)
             /// The card's button.

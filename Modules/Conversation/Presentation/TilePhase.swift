@@ -3,7 +3,7 @@
 /// only owner of thumbnails and really bounds their memory, however many photos the reader passed. A tile that
 /// comes back asks the cache again (a hit costs no decode) and keeps drawing nothing older meanwhile. Generic over
 /// the image type so that the rule is tested on Linux; the SwiftUI tiles use it with `UIImage`.
-package enum TilePhase<Image> {
+package indirect enum TilePhase<Image> {
     /// Downloading or decoding, or off screen.
     case loading
     /// Decoded at the drawn size.

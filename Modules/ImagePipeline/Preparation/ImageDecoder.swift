@@ -45,7 +45,7 @@ package enum ImageDecoder {
 
     /// What preparation resizes from: decoded pixels, or a JPEG frame whose rows are rendered as the resampler
     /// reads them (the full-size RGB picture is never held).
-    enum Source {
+    indirect enum Source {
         case pixels(Bitmap)
         case rows(JPEGFrameRows)
 

@@ -2,7 +2,7 @@
 ///
 /// Events are notifications, not confirmations: `reviewOpened` does not mean a review was written, and
 /// `paywallOpened` does not mean a purchase happened.
-public enum ReceptionEvent: Sendable, Hashable {
+public indirect enum ReceptionEvent: Sendable, Hashable {
     /// The chat became visible.
     case chatOpened
     /// The service accepted a message the person sent.

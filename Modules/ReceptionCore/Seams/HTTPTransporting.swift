@@ -46,7 +46,7 @@ public struct HTTPResponse: Sendable, Hashable {
 }
 
 /// What an open event stream delivers: the response head once, then body bytes as they arrive.
-public enum HTTPStreamEvent: Sendable, Hashable {
+public indirect enum HTTPStreamEvent: Sendable, Hashable {
     /// The status and headers, before any body bytes.
     case head(status: Int, headers: [String: String])
     /// The next bytes of the body.

@@ -182,7 +182,7 @@ public struct UploadReservation: Decodable, Sendable, Hashable {
 }
 
 /// `GET appearance` (spec 3.16): the outcome of a fetch.
-public enum AppearanceFetch: Sendable, Hashable {
+public indirect enum AppearanceFetch: Sendable, Hashable {
     /// Spec 3.16: an appearance body (and the cached envelope, 7.17) is at most 65,536 bytes.
     public static let maximumBytes = 65_536
 
