@@ -8,7 +8,7 @@ import ReceptionCore
 /// the link. Every load waiting on one expiry shares the one resolution; its fresh link replaces the expired one in
 /// the transcript and the store (the engine does that), so later loads, and the next launch, start from it. A chat
 /// reset clears everything and moves the epoch, so a resolution that started before it is never applied.
-struct AttachmentLinks: Sendable {
+final class AttachmentLinks {
     /// What a resolution answers: the fresh attachment, or why there is none.
     typealias Answer = Result<Attachment, ReceptionError>
 
@@ -29,7 +29,7 @@ struct AttachmentLinks: Sendable {
     @_optimize(size) func hasExpired(_ id: String, link: String) -> Bool { expired[id] == link }
 
     /// The download of `link` answered 403 (spec 3.18: the link expired).
-    @_optimize(size) mutating func expire(_ id: String, link: String) { expired[id] = link }
+    @_optimize(size) func expire(_ id: String, link: String) { expired[id] = link }
 
     /// The resolution in flight that replaces `id`'s expired `link`, if one runs.
     @_optimize(size) func resolution(of id: String, replacing link: String) -> Task<Answer, Never>? {
@@ -39,13 +39,13 @@ struct AttachmentLinks: Sendable {
 
     /// The engine started `task` to resolve `id`, whose `link` expired.
     @_optimize(size)
-    mutating func resolutionStarted(_ id: String, replacing link: String, _ task: Task<Answer, Never>) {
+    func resolutionStarted(_ id: String, replacing link: String, _ task: Task<Answer, Never>) {
         resolutions[id] = Resolution(link: link, task: task)
     }
 
     /// The resolution of `id` that started in `epoch` ended; returns whether its answer still counts (no reset
     /// since). A fresh link means `id` has no known expired link any more.
-    @_optimize(size) mutating func resolutionEnded(_ id: String, epoch: Int, resolved: Bool) -> Bool {
+    @_optimize(size) func resolutionEnded(_ id: String, epoch: Int, resolved: Bool) -> Bool {
         guard epoch == self.epoch else { return false }
         resolutions[id] = nil
         if resolved { expired[id] = nil }
@@ -53,7 +53,7 @@ struct AttachmentLinks: Sendable {
     }
 
     /// Spec 7.12 / 7.15: a chat reset (and the end of the session) forgets every link and cancels the resolutions.
-    @_optimize(size) mutating func clear() {
+    @_optimize(size) func clear() {
         epoch += 1
         for resolution in resolutions.allValues { resolution.task.cancel() }
         resolutions.removeAll()

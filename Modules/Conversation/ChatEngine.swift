@@ -94,9 +94,9 @@ public actor ChatEngine {
     /// The connection banner and its timers.
     let status: ConnectionStatus
     /// The team roster and its photo downloads.
-    var team = Team()
+    let team = Team()
     /// The expired links of confirmed photos and their resolutions.
-    var links = AttachmentLinks()
+    let links = AttachmentLinks()
     /// Reads and writes the session's photo cache off the engine's executor.
     let photoKeeper: PhotoKeeper
     /// Downloads in flight by attachment ID (issue 50): a tile and the viewer loading the same photo at once share
@@ -105,13 +105,13 @@ public actor ChatEngine {
     /// Loads that joined a download in flight instead of starting one (a test's signal).
     var sharedPhotoDownloads = 0
     /// Snapshot observers and event receivers.
-    var observers = Observers()
+    let observers = Observers()
     /// The chat reset (its revision) this engine last applied (spec 7.12). One reset is often reported twice: by the
     /// request that met the 409 and by the client's hook, which hears of every 409. The second report can arrive
     /// after the person sent again, and applying it again would take that new message with the old chat.
     var appliedChatReset: Int?
     /// The transcript as last published and its revision (`snapshot`).
-    var published = PublishedTranscript()
+    let published = PublishedTranscript()
 
     // MARK: Lifecycle (the engine's own inputs)
 

@@ -2,7 +2,7 @@ import ReceptionCore
 
 /// Who listens to the engine: snapshot observers with their tokens, the version that orders snapshots, and the
 /// receivers of `messageSent` / `imageSent` events (spec 3.8).
-struct Observers: Sendable {
+final class Observers {
     /// In the order they registered. A list: a chat has one or two observers, and a dictionary keyed by token would
     /// compile its own hashing code (2.5 kB on iOS).
     private var observers: [(token: UInt64, observe: @Sendable (ChatSnapshot) -> Void)] = []
@@ -12,7 +12,7 @@ struct Observers: Sendable {
     private var eventHandlers: [@Sendable (ReceptionEvent) -> Void] = []
 
     /// Registers `observer`; returns its token.
-    @_optimize(size) mutating func add(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
+    @_optimize(size) func add(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
         let token = nextToken
         nextToken += 1
         observers.append((token: token, observe: observer))
@@ -20,10 +20,10 @@ struct Observers: Sendable {
     }
 
     /// Stops calling the observer of `token`.
-    @_optimize(size) mutating func remove(_ token: UInt64) { observers.removeAll { $0.token == token } }
+    @_optimize(size) func remove(_ token: UInt64) { observers.removeAll { $0.token == token } }
 
     /// Registers an event receiver.
-    @_optimize(size) mutating func addEventHandler(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) {
+    @_optimize(size) func addEventHandler(_ handler: @escaping @Sendable (ReceptionEvent) -> Void) {
         eventHandlers.append(handler)
     }
 
@@ -31,11 +31,11 @@ struct Observers: Sendable {
     @_optimize(size) func emit(_ event: ReceptionEvent) { for handler in eventHandlers { handler(event) } }
 
     /// A publication begins: the version moves.
-    @_optimize(size) mutating func advanceVersion() { version += 1 }
+    @_optimize(size) func advanceVersion() { version += 1 }
 
     /// Hands `snapshot` to every observer, in the order they registered.
     @_optimize(size) func notify(_ snapshot: ChatSnapshot) { for observer in observers { observer.observe(snapshot) } }
 
     /// Forgets every observer (the session ended); event receivers stay.
-    @_optimize(size) mutating func removeAll() { observers.removeAll() }
+    @_optimize(size) func removeAll() { observers.removeAll() }
 }

@@ -2,7 +2,7 @@
 /// it (issue 53). A publication that changes no message hands on the same array and revision, so `ChatModel` skips
 /// it without comparing; one that does names the positions that changed. The comparison runs here, on the engine,
 /// never on the main actor.
-struct PublishedTranscript: Sendable {
+final class PublishedTranscript {
     /// The messages last published.
     private(set) var messages: [ChatMessage] = []
     /// The messages published before them, kept until the next change: the main actor lets go of the transcript
@@ -14,7 +14,7 @@ struct PublishedTranscript: Sendable {
     private(set) var change: TranscriptChange?
 
     /// Takes `fresh` as the transcript to publish; the revision moves only when it differs.
-    @_optimize(size) mutating func update(_ fresh: [ChatMessage]) {
+    @_optimize(size) func update(_ fresh: [ChatMessage]) {
         let limit = min(messages.count, fresh.count)
         var kept = 0
         while kept < limit, messages[kept].id == fresh[kept].id { kept += 1 }

@@ -7,7 +7,7 @@ import ReceptionCore
 /// A link whose download failed is not tried again until a newer one arrives (links are short-lived, and a 403
 /// means this one expired). A chat reset clears everything and moves the epoch, so a download that started before
 /// it is never written.
-struct Team: Sendable {
+final class Team {
     /// How an answer changed the team.
     enum Change: Sendable, Equatable {
         /// Nothing changed.
@@ -30,13 +30,13 @@ struct Team: Sendable {
     private var failedLinks: [String: String] = [:]
 
     /// Spec 7.17: the cached names and photos, restored at launch (visible before any answer).
-    @_optimize(size) mutating func restore(_ profiles: [TeamProfile]) {
+    @_optimize(size) func restore(_ profiles: [TeamProfile]) {
         roster = TeamRoster(restoring: profiles)
         version += 1
     }
 
     /// Spec 3.6 / 3.7: a history answer replaces the map (`replacing`), a page merges into it.
-    @_optimize(size) mutating func apply(_ members: [TeamMember]?, replacing: Bool) -> Change {
+    @_optimize(size) func apply(_ members: [TeamMember]?, replacing: Bool) -> Change {
         let before = roster
         if replacing {
             roster.replace(with: members ?? [])
@@ -57,19 +57,19 @@ struct Team: Sendable {
     }
 
     /// The engine started `task` to download `request`.
-    @_optimize(size) mutating func downloadStarted(_ request: TeamRoster.PhotoRequest, _ task: Task<Void, Never>) {
+    @_optimize(size) func downloadStarted(_ request: TeamRoster.PhotoRequest, _ task: Task<Void, Never>) {
         downloads[request.memberID] = task
     }
 
     /// A download that started in `epoch` ended; returns whether it still counts (no reset since).
-    @_optimize(size) mutating func downloadEnded(_ request: TeamRoster.PhotoRequest, epoch: Int) -> Bool {
+    @_optimize(size) func downloadEnded(_ request: TeamRoster.PhotoRequest, epoch: Int) -> Bool {
         guard epoch == self.epoch else { return false }
         downloads[request.memberID] = nil
         return true
     }
 
     /// A photo arrived; returns whether the profiles changed (save and publish).
-    @_optimize(size) mutating func photoLoaded(_ request: TeamRoster.PhotoRequest, data: Data) -> Bool {
+    @_optimize(size) func photoLoaded(_ request: TeamRoster.PhotoRequest, data: Data) -> Bool {
         failedLinks[request.memberID] = nil
         guard roster.photoLoaded(request, data: data) else { return false }
         version += 1
@@ -78,7 +78,7 @@ struct Team: Sendable {
 
     /// A download failed (`tooLarge`: the service answered `image_too_large`, so the key is not fetched again
     /// under any link); returns whether a newer link is already wanted.
-    @_optimize(size) mutating func photoFailed(_ request: TeamRoster.PhotoRequest, tooLarge: Bool) -> Bool {
+    @_optimize(size) func photoFailed(_ request: TeamRoster.PhotoRequest, tooLarge: Bool) -> Bool {
         if tooLarge {
             roster.refuse(request)
             return false
@@ -88,7 +88,7 @@ struct Team: Sendable {
     }
 
     /// Spec 7.12 / 7.15: a chat reset (and the end of the session) clears the team and cancels the downloads.
-    @_optimize(size) mutating func clear() {
+    @_optimize(size) func clear() {
         epoch += 1
         cancelDownloads()
         failedLinks = [:]
@@ -97,7 +97,7 @@ struct Team: Sendable {
     }
 
     /// Cancels every download (the session ended).
-    @_optimize(size) mutating func cancelDownloads() {
+    @_optimize(size) func cancelDownloads() {
         for task in downloads.allValues { task.cancel() }
         downloads.removeAll()
     }

@@ -104,7 +104,7 @@ extension ChatModel {
 
     /// Builds every row for `inputs`.
     @_optimize(size) func rebuildRows(_ inputs: RowMemo.Inputs, now: Date) {
-        var memo = RowMemo(
+        let memo = RowMemo(
             inputs: inputs, now: now,
             context: ChatPresentation.RowContext(
                 team: team, texts: inputs.texts, appearance: inputs.appearance, now: now, timeZone: inputs.timeZone,
@@ -120,7 +120,7 @@ extension ChatModel {
     /// Builds again the rows `change` touches, once rows were built; the list of slots is published again only
     /// when rows came, went or moved.
     @_optimize(size) func refreshRows(_ change: TranscriptChange) {
-        guard var memo = rowMemo else { return }
+        guard let memo = rowMemo else { return }
         rowMemo = nil
         let moves = change.kept < transcript.count || change.kept < rowSlots.count
         var slots = rowSlots

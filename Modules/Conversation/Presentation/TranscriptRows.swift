@@ -24,7 +24,7 @@ package final class RowSlot: Identifiable {
 /// again only the rows it names, the new ones, and the neighbours whose place (group, timestamp, status, fade)
 /// moved with them.
 @MainActor
-struct RowMemo {
+final class RowMemo {
     /// What every row depends on.
     struct Inputs: Equatable {
         /// `ChatModel`'s count of team changes.
@@ -48,9 +48,15 @@ struct RowMemo {
     /// The rows in a flat array, made when `ChatModel.transcriptPresentation` asks and dropped on any change.
     var flatRows: [MessageRow]?
 
+    @_optimize(size) init(inputs: Inputs, now: Date, context: ChatPresentation.RowContext) {
+        self.inputs = inputs
+        self.now = now
+        self.context = context
+    }
+
     /// Builds every row of `messages` into `slots`, keeping the slot of a row that stays in its place. Returns
     /// whether `slots` changed (rows came, went or moved).
-    @_optimize(size) mutating func rebuild(_ messages: [ChatMessage], slots: inout [RowSlot]) -> Bool {
+    @_optimize(size) func rebuild(_ messages: [ChatMessage], slots: inout [RowSlot]) -> Bool {
         lastOwn = messages.lastIndex { !$0.sender.isIncoming }
         places = messages.indices.map { ChatPresentation.place(at: $0, of: messages, lastOwn: lastOwn, context) }
         flatRows = nil
@@ -73,7 +79,7 @@ struct RowMemo {
     /// Builds again the rows `change` names, the new ones, and every neighbour whose place moved with them;
     /// `slots` changes from `change.kept` on only. Returns how many rows were built.
     @_optimize(size)
-    mutating func update(_ messages: [ChatMessage], _ change: TranscriptChange, slots: inout [RowSlot]) -> Int {
+    func update(_ messages: [ChatMessage], _ change: TranscriptChange, slots: inout [RowSlot]) -> Int {
         let count = messages.count
         let kept = min(change.kept, slots.count, count, places.count)
         flatRows = nil

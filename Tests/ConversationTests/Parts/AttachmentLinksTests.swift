@@ -25,7 +25,7 @@ struct AttachmentLinksTests {
 
     @Test("the part: an expiry is remembered per link, a resolution is shared, a reset forgets both")
     func part() {
-        var links = AttachmentLinks()
+        let links = AttachmentLinks()
         links.expire("att_1", link: "a")
         #expect(links.hasExpired("att_1", link: "a") && !links.hasExpired("att_1", link: "b"))
         let task = Task<AttachmentLinks.Answer, Never> { .failure(.cancelled) }

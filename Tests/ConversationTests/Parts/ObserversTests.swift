@@ -13,7 +13,7 @@ struct ObserversTests {
 
     @Test("every observer gets each snapshot until it is removed; the version only moves forward")
     func observers() {
-        var observers = Observers()
+        let observers = Observers()
         let first = Recorder<Int>()
         let second = Recorder<Int>()
         let token = observers.add { first.record($0.version) }
@@ -36,7 +36,7 @@ struct ObserversTests {
 
     @Test("events reach every receiver, also after the observers are gone")
     func events() {
-        var observers = Observers()
+        let observers = Observers()
         let received = Recorder<ReceptionEvent>()
         observers.addEventHandler { received.record($0) }
         observers.removeAll()

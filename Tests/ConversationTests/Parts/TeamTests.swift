@@ -12,7 +12,7 @@ struct TeamTests {
 
     @Test("an answer that changes names bumps the version; the same answer again changes nothing")
     func versions() {
-        var team = Team()
+        let team = Team()
         let first = team.apply([Self.anna], replacing: true)
         #expect(first == .profiles)
         #expect(team.version == 1)
@@ -25,7 +25,7 @@ struct TeamTests {
 
     @Test("a wanted photo is fetched once; a failed link waits for a newer one")
     func failedLink() throws {
-        var team = Team()
+        let team = Team()
         _ = team.apply([Self.anna], replacing: true)
         let request = try #require(team.photosToFetch.first)
         team.downloadStarted(request, Task {})
@@ -43,7 +43,7 @@ struct TeamTests {
 
     @Test("a photo arriving after a reset is dropped by the epoch")
     func resetDropsLatePhoto() throws {
-        var team = Team()
+        let team = Team()
         _ = team.apply([Self.anna], replacing: true)
         let request = try #require(team.photosToFetch.first)
         let epoch = team.epoch
@@ -56,7 +56,7 @@ struct TeamTests {
 
     @Test("a loaded photo changes the profiles; one too large is never fetched again under its key")
     func loadedAndRefused() throws {
-        var team = Team()
+        let team = Team()
         _ = team.apply([Self.anna], replacing: true)
         let request = try #require(team.photosToFetch.first)
         let versionBefore = team.version
@@ -66,7 +66,7 @@ struct TeamTests {
         #expect(team.version == versionBefore + 1)
         #expect(team.roster["tm_1"]?.photo != nil)
 
-        var other = Team()
+        let other = Team()
         _ = other.apply([Self.anna], replacing: true)
         let big = try #require(other.photosToFetch.first)
         let retry = other.photoFailed(big, tooLarge: true)
