@@ -38,10 +38,17 @@ struct CaseIdentityTests {
         if MemoryLayout<T>.size > 1 { problems.append("\(T.self) takes \(MemoryLayout<T>.size) bytes") }
         for (i, a) in cases.enumerated() {
             if a.caseIndex != i { problems.append("\(a.rawValue) has index \(a.caseIndex), declared \(i)") }
+            // The same case made again from its raw value: equal, and hashed alike.
+            guard let again = T(rawValue: a.rawValue) else {
+                problems.append("\(a.rawValue) is not read back")
+                continue
+            }
             var first = Hasher(), second = Hasher()
             a.hash(into: &first)
-            cases[i].hash(into: &second)
-            if first.finalize() != second.finalize() { problems.append("\(a.rawValue) hashes two ways") }
+            again.hash(into: &second)
+            if again != a || first.finalize() != second.finalize() {
+                problems.append("\(a.rawValue) made again differs or hashes another way")
+            }
             for b in cases where (a == b) != (a.rawValue == b.rawValue) {
                 problems.append("\(a.rawValue) == \(b.rawValue) is \(a == b)")
             }

@@ -121,14 +121,12 @@ extension ChatModel {
     /// when rows came, went or moved.
     @_optimize(size) func refreshRows(_ change: TranscriptChange) {
         guard let memo = rowMemo else { return }
-        rowMemo = nil
         let moves = change.kept < transcript.count || change.kept < rowSlots.count
         var slots = rowSlots
         // The model's list is let go first, so new rows are appended in place rather than to a copy.
         if moves { rowSlots = [] }
         let built = memo.update(transcript, change, slots: &slots)
         if moves { rowSlots = slots }
-        rowMemo = memo
         if built > 0 { rowBuilds += 1 }
         rowsBuilt += built
     }
