@@ -6,7 +6,8 @@
 // ended, 30 ms passed) and once back to back (right after the engine's pass over the transcript). The baseline,
 // in the same run on the same publications, is what the chat did before issue 53 for each one: compare the
 // published transcript with the one held (a distinct array, as the engine then built a new one per publication)
-// and, when it differs, build every row again (`ChatPresentation`).
+// and, when it differs, build every row again (`ChatPresentation`). Every size runs CHAT_EVENT_BENCH_ROUNDS times
+// (default 3), the sizes in turn, so the machine's drift during the run reaches them alike.
 import Conversation
 import Foundation
 import ReceptionCore
@@ -251,17 +252,43 @@ let kinds = ["keystroke", "incoming message", "upload progress step", "cooldown 
 
 func cell(_ value: Double, _ format: String) -> String { String(format: format, value) }
 
+/// CHAT_EVENT_BENCH_ROUNDS: how many times every size runs (default 3). The sizes take turns, in the other order
+/// each round (50, 500, 5,000, then 5,000, 500, 50, ...), so a drift of the shared machine during the run reaches
+/// every size alike; each size's median is taken over the events of all its rounds.
+let rounds = max(1, ProcessInfo.processInfo.environment["CHAT_EVENT_BENCH_ROUNDS"].flatMap { Int($0) } ?? 3)
+print("  rounds:   \(rounds), the sizes in turn, in the other order each round; medians over all rounds' events")
+
+extension Figures {
+    mutating func add(_ other: Figures) {
+        newMicros += other.newMicros
+        newRows += other.newRows
+        oldMicros += other.oldMicros
+        oldRows += other.oldRows
+    }
+}
+
 for settles in [true, false] {
     var results: [Int: [String: Figures]] = [:]
-    for size in sizes {
-        let chat = await Chat(size: size, settles: settles)
-        await chat.keystrokes()
-        await chat.incomingMessages()
-        await chat.uploadProgress()
-        await chat.cooldownTicks()
-        await chat.engine.shutdown()
-        if ProcessInfo.processInfo.environment["CHAT_EVENT_BENCH_NO_BASELINE"] == nil { chat.runBaseline() }
-        results[size] = chat.figures
+    /// Per round, the largest size's median over the smallest's, per event: the spread of the ratio.
+    var roundRatios: [String: [Double]] = [:]
+    for round in 0..<rounds {
+        var roundResults: [Int: [String: Figures]] = [:]
+        for size in round % 2 == 0 ? sizes : sizes.reversed() {
+            let chat = await Chat(size: size, settles: settles)
+            await chat.keystrokes()
+            await chat.incomingMessages()
+            await chat.uploadProgress()
+            await chat.cooldownTicks()
+            await chat.engine.shutdown()
+            if ProcessInfo.processInfo.environment["CHAT_EVENT_BENCH_NO_BASELINE"] == nil { chat.runBaseline() }
+            roundResults[size] = chat.figures
+            for (kind, figure) in chat.figures { results[size, default: [:]][kind, default: Figures()].add(figure) }
+        }
+        guard let first = sizes.first, let last = sizes.last, first != last else { continue }
+        for kind in kinds {
+            let small = roundResults[first]?[kind] ?? Figures(), large = roundResults[last]?[kind] ?? Figures()
+            roundRatios[kind, default: []].append(Figures.median(large.newMicros) / Figures.median(small.newMicros))
+        }
     }
     print("")
     print(settles ? "== settled (the figure issue 53 holds)" : "== back to back")
@@ -277,12 +304,13 @@ for settles in [true, false] {
     }
     guard let first = sizes.first, let last = sizes.last, first != last else { continue }
     print("")
-    print("\(last) / \(first) (time)".padding(toLength: 22, withPad: " ", startingAt: 0) + "   new     baseline")
+    print("\(last) / \(first) (time)".padding(toLength: 22, withPad: " ", startingAt: 0) + "   new     baseline   new, each round")
     for kind in kinds {
         let small = results[first]?[kind] ?? Figures(), large = results[last]?[kind] ?? Figures()
         print(
             kind.padding(toLength: 22, withPad: " ", startingAt: 0),
             cell(Figures.median(large.newMicros) / Figures.median(small.newMicros), "%5.2f×"),
-            cell(Figures.median(large.oldMicros) / Figures.median(small.oldMicros), "%10.1f×"))
+            cell(Figures.median(large.oldMicros) / Figures.median(small.oldMicros), "%10.1f×"),
+            "  " + (roundRatios[kind] ?? []).map { cell($0, "%.2f×") }.joined(separator: " "))
     }
 }

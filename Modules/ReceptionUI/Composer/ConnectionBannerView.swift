@@ -24,17 +24,20 @@
 
         @ViewBuilder
         private var sign: some View {
-            switch banner.kind {
-            case .offline:
-                Image(systemName: "wifi.slash").foregroundStyle(tint).accessibilityHidden(true)
-            case .connecting:
+            if banner.kind == .connecting {
                 ProgressView().controlSize(.mini).accessibilityHidden(true)
-            case .connected:
-                Image(systemName: "checkmark.circle.fill").foregroundStyle(tint).accessibilityHidden(true)
-            case .paused:
-                Image(systemName: "pause.circle.fill").foregroundStyle(tint).accessibilityHidden(true)
-            case .hidden:
-                EmptyView()
+            } else if let symbol {
+                Image(systemName: symbol).foregroundStyle(tint).accessibilityHidden(true)
+            }
+        }
+
+        /// The sign's symbol; `nil` while connecting (a spinner) or hidden.
+        private var symbol: String? {
+            switch banner.kind {
+            case .offline: "wifi.slash"
+            case .connected: "checkmark.circle.fill"
+            case .paused: "pause.circle.fill"
+            case .connecting, .hidden: nil
             }
         }
 

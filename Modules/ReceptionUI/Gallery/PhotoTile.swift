@@ -68,25 +68,8 @@
             .task(id: LoadRequest(key: key, attempt: attempt)) { await load() }
         }
 
-        private var tile: some View {
-            ZStack {
-                switch phase {
-                case .loaded(let image):
-                    Image(uiImage: image)
-                        .resizable()
-                        .scaledToFill()
-                        .accessibilityIgnoresInvertColors()
-                case .loading:
-                    Rectangle().fill(.fill.secondary)
-                    ProgressView()
-                case .failed:
-                    Rectangle().fill(.fill.secondary)
-                    if photo.isConfirmed { FailedPhotoLabel(text: model.texts.text(.photoFailed)) }
-                }
-            }
-            .frame(width: size.width, height: size.height)
-            .clipShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
-            .contentShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
+        private var tile: TileFace {
+            TileFace(phase: phase, size: size, failedText: photo.isConfirmed ? model.texts.text(.photoFailed) : nil)
         }
 
         private func tapConfirmed(_ attachment: Attachment) {
@@ -116,6 +99,35 @@
             {
                 phase.loadFinished(loaded, onScreen: onScreen)
             }
+        }
+    }
+
+    /// The tile's picture: the decoded image, or a placeholder while it loads or after it failed.
+    private struct TileFace: View {
+        let phase: PhotoPhase
+        let size: CGSize
+        /// The "could not load" label of a confirmed photo; nil for a pending preview.
+        let failedText: String?
+
+        var body: some View {
+            ZStack {
+                if let image = phase.image {
+                    Image(uiImage: image)
+                        .resizable()
+                        .scaledToFill()
+                        .accessibilityIgnoresInvertColors()
+                } else {
+                    Rectangle().fill(.fill.secondary)
+                    if case .failed = phase {
+                        if let failedText { FailedPhotoLabel(text: failedText) }
+                    } else {
+                        ProgressView()
+                    }
+                }
+            }
+            .frame(width: size.width, height: size.height)
+            .clipShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
+            .contentShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
         }
     }
 
