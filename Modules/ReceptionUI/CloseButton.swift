@@ -21,8 +21,7 @@
                             .fontWeight(.semibold)
                     }
                 }
-                .frame(minWidth: 44, minHeight: 44)
-                .contentShape(Rectangle())
+                .minimumTapTarget()
             }
             .tint(appearance.colors.accentColor)
             .accessibilityLabel(label)

@@ -53,20 +53,30 @@
         }
     }
 
-    /// Sets the chat's font for a text style from the appearance in the environment.
+    /// Sets the chat's font for a text style from the appearance in the environment, at a weight when given, and the
+    /// secondary foreground style when asked: one modifier where two or three would nest (Docs/Footprint.md).
     private struct ChatFont: ViewModifier {
         let style: Font.TextStyle
+        let weight: Font.Weight?
+        let secondary: Bool
         @Environment(\.chatAppearance) private var appearance
 
         func body(content: Content) -> some View {
-            content.font(appearance.font(style))
+            let font = appearance.font(style)
+            let weighted = weight.map { font.weight($0) } ?? font
+            if secondary {
+                content.font(weighted).foregroundStyle(.secondary)
+            } else {
+                content.font(weighted)
+            }
         }
     }
 
     extension View {
-        /// The chat's font (the appearance's design or custom font) for `style`, scaled with Dynamic Type.
-        func chatFont(_ style: Font.TextStyle) -> some View {
-            modifier(ChatFont(style: style))
+        /// The chat's font (the appearance's design or custom font) for `style`, scaled with Dynamic Type, at
+        /// `weight` when given; `secondary` also draws in the secondary foreground style.
+        func chatFont(_ style: Font.TextStyle, weight: Font.Weight? = nil, secondary: Bool = false) -> some View {
+            modifier(ChatFont(style: style, weight: weight, secondary: secondary))
         }
     }
 #endif

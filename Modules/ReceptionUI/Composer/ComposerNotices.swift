@@ -12,8 +12,7 @@
                     Text(verbatim: notice)
                 }
             }
-            .chatFont(.footnote)
-            .foregroundStyle(.secondary)
+            .chatFont(.footnote, secondary: true)
             .multilineTextAlignment(.leading)
             .frame(maxWidth: .infinity, alignment: .leading)
             .padding(.horizontal, 8)

@@ -47,8 +47,7 @@
                     SendButton(isEnabled: composer.canSend, label: composer.sendLabel, model: model)
                 }
             }
-            .padding(.horizontal, 8)
-            .padding(.vertical, 6)
+            .padding(horizontal: 8, vertical: 6)
         }
     }
 
@@ -58,12 +57,10 @@
 
         var body: some View {
             Text(verbatim: text)
-                .chatFont(.footnote)
-                .foregroundStyle(.secondary)
+                .chatFont(.footnote, secondary: true)
                 .multilineTextAlignment(.center)
                 .frame(maxWidth: .infinity, minHeight: 44)
-                .padding(.horizontal, 16)
-                .padding(.vertical, 10)
+                .padding(horizontal: 16, vertical: 10)
         }
     }
 #endif

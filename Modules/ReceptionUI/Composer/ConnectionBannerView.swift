@@ -12,11 +12,9 @@
                 sign
                 Text(verbatim: banner.text)
             }
-            .chatFont(.footnote)
-            .foregroundStyle(.secondary)
+            .chatFont(.footnote, secondary: true)
             .frame(maxWidth: .infinity)
-            .padding(.vertical, 6)
-            .padding(.horizontal, 12)
+            .padding(horizontal: 12, vertical: 6)
             .background(tint.opacity(0.12))
             .accessibilityElement(children: .combine)
             .accessibilityAddTraits(.updatesFrequently)

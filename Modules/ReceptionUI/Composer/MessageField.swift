@@ -24,8 +24,7 @@
             )
             .lineLimit(Self.lines)
             .chatFont(.body)
-            .padding(.horizontal, 12)
-            .padding(.vertical, 8)
+            .padding(horizontal: 12, vertical: 8)
             .frame(minHeight: 44)
             .background(
                 RoundedRectangle(cornerRadius: 20, style: .continuous)

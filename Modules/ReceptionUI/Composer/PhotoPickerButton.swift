@@ -32,7 +32,7 @@
             ) {
                 ComposerIcon(systemName: "photo.on.rectangle.angled", size: size)
             }
-            .modifier(ComposerControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
+            .modifier(ChatControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
             .onChange(of: selection) { _, items in
                 guard !items.isEmpty else { return }
                 selection = []

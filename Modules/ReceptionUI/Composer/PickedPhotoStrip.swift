@@ -24,8 +24,7 @@
                             .overlay { ProgressView() }
                     }
                 }
-                .padding(.top, 6)
-                .padding(.horizontal, 4)
+                .padding(EdgeInsets(top: 6, leading: 4, bottom: 0, trailing: 4))
             }
             .scrollIndicators(.hidden)
         }
@@ -67,8 +66,7 @@
                     .symbolRenderingMode(.palette)
                     .foregroundStyle(.white, .black.opacity(0.6))
                     .imageScale(.large)
-                    .frame(minWidth: 44, minHeight: 44)
-                    .contentShape(Rectangle())
+                    .minimumTapTarget()
             }
             .buttonStyle(.plain)
             .accessibilityLabel(photo.removeLabel)

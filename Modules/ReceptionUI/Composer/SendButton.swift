@@ -20,7 +20,7 @@
             }
             // A hardware keyboard sends with ⌘↩ (Return alone starts a new line in the field).
             .keyboardShortcut(.return, modifiers: .command)
-            .modifier(ComposerControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
+            .modifier(ChatControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
         }
     }
 
@@ -34,13 +34,13 @@
                 .resizable()
                 .scaledToFit()
                 .frame(width: size, height: size)
-                .frame(minWidth: 44, minHeight: 44)
-                .contentShape(Rectangle())
+                .minimumTapTarget()
         }
     }
 
-    /// How the composer's buttons look and read: borderless in `tint`, disabled unless `isEnabled`, labelled.
-    struct ComposerControl: ViewModifier {
+    /// How the chat's buttons look and read (the composer's, the status line's Retry): borderless in `tint`,
+    /// disabled unless `isEnabled`, labelled.
+    struct ChatControl: ViewModifier {
         let isEnabled: Bool
         let label: String
         let tint: Color

@@ -143,8 +143,7 @@
             }
             .chatFont(.caption2)
             .lineLimit(1)
-            .padding(.horizontal, 6)
-            .padding(.vertical, 3)
+            .padding(horizontal: 6, vertical: 3)
             .background(.ultraThinMaterial, in: Capsule())
             .padding(6)
             .accessibilityHidden(true)

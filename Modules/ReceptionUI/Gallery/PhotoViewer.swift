@@ -55,8 +55,7 @@
                             }
                             .foregroundStyle(.white)
                             .padding()
-                            .frame(minWidth: 44, minHeight: 44)
-                            .contentShape(Rectangle())
+                            .minimumTapTarget()
                         }
                         .buttonStyle(.plain)
                     }

@@ -30,8 +30,7 @@
                 } else {
                     Circle().fill(appearance.colors.incomingColor)
                     Text(verbatim: author.initial)
-                        .chatFont(.caption)
-                        .fontWeight(.semibold)
+                        .chatFont(.caption, weight: .semibold)
                         .foregroundStyle(appearance.colors.incomingTextColor)
                         .minimumScaleFactor(0.5)
                         .lineLimit(1)

@@ -30,16 +30,14 @@
                         CardSymbol(image: look.iconImage, symbol: look.icon, size: iconSize)
                     }
                     Text(verbatim: card.buttonTitle)
-                        .chatFont(.body)
-                        .fontWeight(.semibold)
+                        .chatFont(.body, weight: .semibold)
                         .multilineTextAlignment(.leading)
                     if showsAccessory {
                         CardSymbol(image: look.accessoryImage, symbol: look.accessory, size: iconSize)
                     }
                 }
                 .foregroundStyle(look.buttonText?.color ?? appearance.colors.onAccentColor)
-                .padding(.horizontal, 14)
-                .padding(.vertical, 10)
+                .padding(horizontal: 14, vertical: 10)
                 .frame(minWidth: 44, minHeight: 44)
                 .background(
                     look.button?.color ?? appearance.colors.accentColor,

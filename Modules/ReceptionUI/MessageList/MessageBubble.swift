@@ -59,8 +59,7 @@
                                        host: host))
                 .fixedSize(horizontal: false, vertical: true)
                 .modifier(SelectableText(isEnabled: row.isTextSelectable))
-                .padding(.horizontal, 12)
-                .padding(.vertical, 8)
+                .padding(horizontal: 12, vertical: 8)
                 .background(bubbleColor, in: RoundedRectangle(cornerRadius: 18, style: .continuous))
                 .frame(
                     maxWidth: rowWidth > 0 ? rowWidth * Self.maximumTextWidthFraction : nil,

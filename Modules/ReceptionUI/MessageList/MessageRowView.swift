@@ -35,10 +35,10 @@
                 if let name = row.author?.name {
                     Text(verbatim: name)
                         .accessibilityHidden(true)
-                        .chatFont(.caption)
-                        .foregroundStyle(.secondary)
-                        .padding(.leading, row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0)
-                        .padding(.horizontal, 4)
+                        .chatFont(.caption, secondary: true)
+                        .padding(EdgeInsets(
+                            top: 0, leading: (row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0) + 4,
+                            bottom: 0, trailing: 4))
                 }
                 HStack(alignment: .bottom, spacing: Self.avatarSpacing) {
                     if row.reservesAvatarColumn {

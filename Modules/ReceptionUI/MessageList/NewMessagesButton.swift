@@ -18,10 +18,8 @@
                 } icon: {
                     Image(systemName: "arrow.down")
                 }
-                .chatFont(.footnote)
-                .fontWeight(.semibold)
-                .padding(.horizontal, 14)
-                .padding(.vertical, 8)
+                .chatFont(.footnote, weight: .semibold)
+                .padding(horizontal: 14, vertical: 8)
                 .background(.regularMaterial, in: Capsule())
                 .overlay { Capsule().strokeBorder(.separator, lineWidth: 0.5) }
                 .frame(minHeight: 44)

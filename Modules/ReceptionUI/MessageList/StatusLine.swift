@@ -42,13 +42,10 @@
                     } label: {
                         Text(verbatim: title)
                             .fontWeight(.semibold)
-                            .frame(minWidth: 44, minHeight: 44)
-                            .contentShape(Rectangle())
+                            .minimumTapTarget()
                     }
-                    .buttonStyle(.borderless)
-                    .tint(appearance.colors.accentColor)
-                    .disabled(!status.isActionEnabled)
-                    .accessibilityLabel(title)
+                    .modifier(ChatControl(
+                        isEnabled: status.isActionEnabled, label: title, tint: appearance.colors.accentColor))
                     // Issue 50: "Tap Retry" with Voice Control even while the title says "Retry in 30 seconds".
                     .accessibilityInputLabels(inputLabels ?? [title])
                 }
@@ -66,8 +63,7 @@
                     Task { await model.retry(rowID) }
                 } label: {
                     icon
-                        .frame(minWidth: 44, minHeight: 44)
-                        .contentShape(Rectangle())
+                        .minimumTapTarget()
                 }
                 .buttonStyle(.borderless)
                 .accessibilityLabel(status.actionTitle ?? status.text)

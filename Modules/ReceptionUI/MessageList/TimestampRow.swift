@@ -8,11 +8,9 @@
 
         var body: some View {
             Text(verbatim: text)
-                .chatFont(.caption)
-                .foregroundStyle(.secondary)
+                .chatFont(.caption, secondary: true)
                 .frame(maxWidth: .infinity)
-                .padding(.top, 10)
-                .padding(.bottom, 2)
+                .padding(EdgeInsets(top: 10, leading: 0, bottom: 2, trailing: 0))
                 .accessibilityAddTraits(.isHeader)
         }
     }

@@ -49,8 +49,7 @@
                         }
                     }
                     .onGeometryChange(for: CGFloat.self) { $0.size.width } action: { rowWidth = $0 }
-                    .padding(.horizontal, 12)
-                    .padding(.vertical, 8)
+                    .padding(horizontal: 12, vertical: 8)
                     .modifier(ContentFrameReader(bottomInset: bottomInset) { readerMoved(proxy, $0) })
                 }
                 .modifier(ScrollGeometryReader { readerMoved(proxy, $0) })

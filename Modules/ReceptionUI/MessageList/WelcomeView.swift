@@ -26,14 +26,12 @@
                 }
                 if let title {
                     Text(verbatim: title)
-                        .chatFont(.title2)
-                        .fontWeight(.semibold)
+                        .chatFont(.title2, weight: .semibold)
                         .accessibilityAddTraits(.isHeader)
                 }
                 if let text {
                     Text(verbatim: text)
-                        .chatFont(.body)
-                        .foregroundStyle(.secondary)
+                        .chatFont(.body, secondary: true)
                 }
             }
             .multilineTextAlignment(.center)
