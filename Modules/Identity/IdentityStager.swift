@@ -158,26 +158,34 @@ public final class IdentityStager: Sendable {
             logger.error("identify(token:): token ignored, the secure store cannot be read (\(error.code))")
             return .ignored(.secureStorageUnavailable)
         }
-        let outcome: TokenStagingOutcome = state.withLock { state in
-            let staged = StagedToken(value: token, userId: userId)
-            guard Self.isSameUser(userId, verified: verified, state: state) else {
-                state.session = state.session.next
-                state.pending = state.pending.keepingOnlyPush
-                state.token = staged
-                state.verificationRequired = false
-                store.save(state.pending)
-                return .switchUser
-            }
-            state.token = staged
-            state.verificationRequired = false
-            return .staged
-        }
+        let store = store
+        let outcome = state.withLock { Self.stage(token, userId: userId, verified: verified, in: &$0, store: store) }
         switch outcome {
         case .switchUser: logger.info("identity token names another user; switching user")
         case .staged: logger.debug("identity token staged")
         case .ignored: break
         }
         return outcome
+    }
+
+    /// Stages `token` for `userId` under the lock: the same user keeps the labels; another one switches user. A
+    /// function of its own, never inlined, rather than the `withLock` closure's body: a closure is compiled at the
+    /// host's -O, a cold function for size (Docs/Footprint.md).
+    @inline(never) @_optimize(size) private static func stage(
+        _ token: String, userId: String, verified: String?, in state: inout State, store: PendingIdentityStore
+    ) -> TokenStagingOutcome {
+        let staged = StagedToken(value: token, userId: userId)
+        guard isSameUser(userId, verified: verified, state: state) else {
+            state.session = state.session.next
+            state.pending = state.pending.keepingOnlyPush
+            state.token = staged
+            state.verificationRequired = false
+            store.save(state.pending)
+            return .switchUser
+        }
+        state.token = staged
+        state.verificationRequired = false
+        return .staged
     }
 
     /// Spec 7.14.3 step 5. With a verified user stored, only it decides; otherwise the staged labels and an
@@ -199,21 +207,9 @@ public final class IdentityStager: Sendable {
             ReceptionError.Code.identityTokenInvalid, ReceptionError.Code.identityTokenExpired,
             ReceptionError.Code.identityNotConfigured,
         ]
-        let outcome: TokenRejectionOutcome = state.withLock { state in
-            guard session == state.session, let staged = state.token, Self.sameBytes(staged.value, token) else {
-                return .ignored
-            }
-            if eventCodes.contains(ReceptionError.Code(error.code)) {
-                state.token = nil
-                return .rejected(.identityRejected(ReceptionError(code: error.code, status: error.status)))
-            }
-            guard error.code == ReceptionError.Code.identityMismatch else { return .ignored }
-            state.session = state.session.next
-            state.pending = state.pending.keepingOnlyPush
-            state.token = StagedToken(value: staged.value, userId: staged.userId)
-            state.verificationRequired = false
-            store.save(state.pending)
-            return .switchUser
+        let store = store
+        let outcome = state.withLock {
+            Self.reject(token, error: error, eventCodes: eventCodes, session: session, in: &$0, store: store)
         }
         switch outcome {
         case .rejected: logger.error("identity token rejected (\(error.code), status \(error.status))")
@@ -221,6 +217,27 @@ public final class IdentityStager: Sendable {
         case .ignored: logger.debug("identity rejection (\(error.code)) for a superseded token ignored")
         }
         return outcome
+    }
+
+    /// `identityRejected` under the lock (a function of its own for the reason `stage` is).
+    @inline(never) @_optimize(size) private static func reject(
+        _ token: String, error: ReceptionError, eventCodes: [ReceptionError.Code], session: IdentitySession,
+        in state: inout State, store: PendingIdentityStore
+    ) -> TokenRejectionOutcome {
+        guard session == state.session, let staged = state.token, sameBytes(staged.value, token) else {
+            return .ignored
+        }
+        if eventCodes.contains(ReceptionError.Code(error.code)) {
+            state.token = nil
+            return .rejected(.identityRejected(ReceptionError(code: error.code, status: error.status)))
+        }
+        guard error.code == ReceptionError.Code.identityMismatch else { return .ignored }
+        state.session = state.session.next
+        state.pending = state.pending.keepingOnlyPush
+        state.token = StagedToken(value: staged.value, userId: staged.userId)
+        state.verificationRequired = false
+        store.save(state.pending)
+        return .switchUser
     }
 
     // MARK: - Payload and synchronisation (spec 3.1, 3.2, 4.1)

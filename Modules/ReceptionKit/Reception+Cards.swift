@@ -136,7 +136,14 @@ extension Reception {
             } catch {
                 guard error.status == 404, error.code == ReceptionError.Code.actionNotFound else { return }
             }
-            try? store.updateSessionState { $0.pendingActionClicks.removeAll { $0 == head } }
+            try? store.updateSessionState { Self.dropActionClick(head, from: &$0) }
         }
+    }
+
+    /// Removes the click reported for `messageID` from the queue. Never inlined: the store's update closure calls
+    /// it, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never)
+    @_optimize(size) private static func dropActionClick(_ messageID: String, from state: inout SessionState) {
+        state.pendingActionClicks.removeAll { $0 == messageID }
     }
 }

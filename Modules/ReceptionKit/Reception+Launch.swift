@@ -162,14 +162,23 @@ extension Reception {
     @_optimize(size)
     nonisolated static func pendingIdentityStore(_ preferences: FilePreferences, scopeBox: ScopeBox) -> PendingIdentityStore {
         PendingIdentityStore(
-            load: {
-                guard let text = preferences["\(scopeBox.value).pending"] else { return nil }
-                return try? JSONDecoder().decode(PendingIdentity.self, from: Data(text.utf8))
-            },
-            save: { pending in
-                guard let data = try? JSONEncoder().encode(pending) else { return }
-                preferences["\(scopeBox.value).pending"] = String(decoding: data, as: UTF8.self)
-            })
+            load: { loadPendingIdentity(preferences, key: "\(scopeBox.value).pending") },
+            save: { savePendingIdentity($0, preferences, key: "\(scopeBox.value).pending") })
+    }
+
+    // The pending identity's load and save. Never inlined: the store's closures call them, and closures are
+    // compiled at -O (Docs/Footprint.md).
+
+    @inline(never) @_optimize(size)
+    nonisolated static func loadPendingIdentity(_ preferences: FilePreferences, key: String) -> PendingIdentity? {
+        guard let text = preferences[key] else { return nil }
+        return try? JSONDecoder().decode(PendingIdentity.self, from: Data(text.utf8))
+    }
+
+    @inline(never) @_optimize(size)
+    nonisolated static func savePendingIdentity(_ pending: PendingIdentity, _ preferences: FilePreferences, key: String) {
+        guard let data = try? JSONEncoder().encode(pending) else { return }
+        preferences[key] = String(decoding: data, as: UTF8.self)
     }
 
     /// The storage is ready: the retired scopes are swept, the parts built, the session started, and the calls kept

@@ -1,5 +1,6 @@
 import Conversation
 import Foundation
+import Identity
 import PushRouting
 import ReceptionCore
 import Transport
@@ -77,18 +78,27 @@ extension Reception {
     /// cannot be resolved. It never registers a device; a registered one sends an update and refreshes the count.
     @_optimize(size) public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
         whenConfigured("setPushToken") { [weak self] _, stager in
-            guard let self, let pushRouter = self.pushRouter else { return }
-            if let resolved = environment.resolve(with: self.configuration.pushEnvironment), !token.isEmpty {
-                _ = stager.setPushToken(Array(token), environment: resolved)
-            }
-            pushRouter.setPushToken(token, environment: environment)
+            self?.stagePushToken(token, environment: environment, stager: stager)
         }
+    }
+
+    /// `setPushToken` once configured. Never inlined: the call's closure runs it, and closures are compiled at -O
+    /// (Docs/Footprint.md).
+    @inline(never) @_optimize(size) private func stagePushToken(
+        _ token: Data, environment: PushEnvironmentChoice, stager: IdentityStager
+    ) {
+        guard let pushRouter else { return }
+        if let resolved = environment.resolve(with: configuration.pushEnvironment), !token.isEmpty {
+            _ = stager.setPushToken(Array(token), environment: resolved)
+        }
+        pushRouter.setPushToken(token, environment: environment)
     }
 
     /// Handles a notification: `true` when it is Reception's (`reception.conversationId` is a non-empty string);
     /// then the chat opens (unless `openChat` is false, as for a foreground receipt) and the count refreshes. Before
     /// `configure` it only recognises the payload (so the host does not hand it to another SDK) and does nothing.
     @discardableResult
+    @inline(never)
     @_optimize(size) public func handlePushNotification(userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
         guard let pushRouter else {
             let ours = PushPayload.isSupportNotification(userInfo)

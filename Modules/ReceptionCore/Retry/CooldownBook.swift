@@ -44,6 +44,62 @@ public final class CooldownBook: Sendable {
         @_optimize(size) func changeCount(_ scope: RetryScope) -> Int {
             RetryScope.allCases.firstIndex(of: scope).map { changes[$0] } ?? 0
         }
+
+        // What each of the book's calls does under the lock. Methods of their own, never inlined, rather than the
+        // bodies of the `withLock` closures: a closure is compiled at the host's -O, a cold method for size
+        // (Docs/Footprint.md).
+
+        /// `record`: the whole set when the wait changed, else `nil`.
+        @inline(never) @_optimize(size)
+        mutating func record(_ scope: RetryScope, seconds: Int, now: Date) -> [StoredCooldown]? {
+            count(scope)
+            prune(now: now)
+            let until = now.addingTimeInterval(Double(seconds))
+            if let existing = entry(scope), until.timeIntervalSince(existing.until) <= 1 { return nil }
+            set(StoredCooldown(scope: scope, until: until, automatic: seconds <= CooldownBook.automaticLimitSeconds))
+            return entries
+        }
+
+        /// `applyRecheck`: the whole set after the release or the new wait.
+        @inline(never) @_optimize(size)
+        mutating func recheck(_ scope: RetryScope, seconds: Int, now: Date) -> [StoredCooldown] {
+            if seconds <= 0 {
+                entries.removeAll { $0.scope == scope }
+            } else {
+                set(StoredCooldown(scope: scope, until: now.addingTimeInterval(Double(seconds)), automatic: false))
+            }
+            return entries
+        }
+
+        /// `wait(for:now:)`.
+        @inline(never) @_optimize(size) mutating func wait(for wanted: Set<RetryScope>, now: Date) -> CooldownWait? {
+            clamp(now: now)
+            let active = entries.filter { wanted.contains($0.scope) && $0.until > now }
+            guard let latest = active.max(by: { $0.until < $1.until }) else { return nil }
+            let remaining = latest.until.timeIntervalSince(now)
+            return CooldownWait(
+                scope: latest.scope, until: latest.until, automatic: active.allSatisfy(\.automatic),
+                remainingSeconds: max(1, Int(remaining.rounded(.up))))
+        }
+
+        /// `active(now:)`.
+        @inline(never) @_optimize(size) mutating func active(now: Date) -> [StoredCooldown] {
+            clamp(now: now)
+            return entries.filter { $0.until > now }
+        }
+
+        @inline(never) @_optimize(size) mutating func prune(now: Date) {
+            entries.removeAll { $0.until <= now }
+        }
+
+        /// Spec 6.3.4: a deadline more than a day ahead (the clock was set back) is reduced to one day from now.
+        @inline(never) @_optimize(size) mutating func clamp(now: Date) {
+            let limit = now.addingTimeInterval(Double(Limits.maximumRetryAfterSeconds))
+            for index in entries.indices where entries[index].until > limit {
+                entries[index].until = limit
+            }
+            prune(now: now)
+        }
     }
 
     /// A wait longer than this needs a manual retry (spec 7.8.5).
@@ -72,14 +128,7 @@ public final class CooldownBook: Sendable {
     /// one-second resolution, and a shorter report never shortens a longer wait). Returns whether it changed.
     @discardableResult
     @_optimize(size) public func record(scope: RetryScope, seconds: Int, now: Date) -> Bool {
-        let snapshot: [StoredCooldown]? = state.withLock { state in
-            state.count(scope)
-            prune(&state, now: now)
-            let until = now.addingTimeInterval(Double(seconds))
-            if let existing = state.entry(scope), until.timeIntervalSince(existing.until) <= 1 { return nil }
-            state.set(StoredCooldown(scope: scope, until: until, automatic: seconds <= Self.automaticLimitSeconds))
-            return state.entries
-        }
+        let snapshot = state.withLock { $0.record(scope, seconds: seconds, now: now) }
         guard let snapshot else { return false }
         save(snapshot)
         return true
@@ -88,29 +137,14 @@ public final class CooldownBook: Sendable {
     /// Spec 6.3.6: the service released (`seconds == 0`) or re-set a wait after a limit recheck. A re-set wait is
     /// never automatic, so a shortened long wait does not turn into a timer-driven resend.
     @_optimize(size) public func applyRecheck(scope: RetryScope, seconds: Int, now: Date) {
-        let snapshot: [StoredCooldown] = state.withLock { state in
-            if seconds <= 0 {
-                state.entries.removeAll { $0.scope == scope }
-            } else {
-                state.set(StoredCooldown(scope: scope, until: now.addingTimeInterval(Double(seconds)), automatic: false))
-            }
-            return state.entries
-        }
+        let snapshot = state.withLock { $0.recheck(scope, seconds: seconds, now: now) }
         save(snapshot)
     }
 
     /// The wait that holds a request gated by `scopes` at `now`, or `nil` when none is active.
     @_optimize(size) public func wait(for scopes: some Sequence<RetryScope>, now: Date) -> CooldownWait? {
         let wanted = Set(scopes)
-        return state.withLock { state in
-            clamp(&state, now: now)
-            let active = state.entries.filter { wanted.contains($0.scope) && $0.until > now }
-            guard let latest = active.max(by: { $0.until < $1.until }) else { return nil }
-            let remaining = latest.until.timeIntervalSince(now)
-            return CooldownWait(
-                scope: latest.scope, until: latest.until, automatic: active.allSatisfy(\.automatic),
-                remainingSeconds: max(1, Int(remaining.rounded(.up))))
-        }
+        return state.withLock { $0.wait(for: wanted, now: now) }
     }
 
     /// How many rejections were reported for `scope` so far (spec 6.3.6 rule 4: an answer to a recheck is ignored
@@ -119,10 +153,7 @@ public final class CooldownBook: Sendable {
 
     /// Every active wait at `now`, for the one timer that announces the nearest end.
     @_optimize(size) public func active(now: Date) -> [StoredCooldown] {
-        state.withLock { state in
-            clamp(&state, now: now)
-            return state.entries.filter { $0.until > now }
-        }
+        state.withLock { $0.active(now: now) }
     }
 
     /// The nearest end of an active wait, or `nil`.
@@ -132,18 +163,5 @@ public final class CooldownBook: Sendable {
     @_optimize(size) public func removeAll() {
         state.withLock { $0.entries.removeAll() }
         save([])
-    }
-
-    @inline(never) @_optimize(size) private func prune(_ state: inout State, now: Date) {
-        state.entries.removeAll { $0.until <= now }
-    }
-
-    /// Spec 6.3.4: a deadline more than a day ahead (the clock was set back) is reduced to one day from now.
-    @inline(never) @_optimize(size) private func clamp(_ state: inout State, now: Date) {
-        let limit = now.addingTimeInterval(Double(Limits.maximumRetryAfterSeconds))
-        for index in state.entries.indices where state.entries[index].until > limit {
-            state.entries[index].until = limit
-        }
-        prune(&state, now: now)
     }
 }

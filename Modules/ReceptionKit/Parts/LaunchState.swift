@@ -54,13 +54,15 @@ final class LaunchState {
     @_optimize(size) func takeSignOut(generation: Int) -> Bool { signOuts.remove(generation) != nil }
 
     /// Keeps `call` until the parts exist; `logout` marks a sign-out, which a replacing configure still carries out.
-    @_optimize(size) func keep(_ call: Call, logout: Bool = false) {
+    /// Never inlined, as `wait`.
+    @inline(never) @_optimize(size) func keep(_ call: Call, logout: Bool = false) {
         calls.append(call)
         if logout { logoutKept = true }
     }
 
-    /// Registers a task that waits for the parts.
-    @_optimize(size)
+    /// Registers a task that waits for the parts. Never inlined: a continuation's closure calls it, and closures are
+    /// compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size)
     func wait(_ continuation: CheckedContinuation<Void, Never>) { waiters.append(continuation) }
 
     /// The preparation of `generation` finished: the kept calls, in order, and the waiters to resume. Another

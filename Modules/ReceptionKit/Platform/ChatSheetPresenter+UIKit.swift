@@ -340,8 +340,9 @@
         }
 
         /// The sheet of `which` went without `dismissChat()`: tell the facade once. A report about an earlier
-        /// sheet (its release can come after a newer one was presented) does nothing.
-        @_optimize(size) private func sheetGone(_ which: Int) {
+        /// sheet (its release can come after a newer one was presented) does nothing. Never inlined: observers'
+        /// closures call it, and closures are compiled at -O (Docs/Footprint.md).
+        @inline(never) @_optimize(size) private func sheetGone(_ which: Int) {
             guard which == generation else { return }
             sheet = nil
             pendingAnswer = nil
@@ -371,6 +372,8 @@
             }
         }
 
+        // Never inlined: the scene observer's closure calls it, and closures are compiled at -O (Docs/Footprint.md).
+        @inline(never)
         @_optimize(size) private func sceneMoved(_ scene: UIScene, toForeground: Bool, of which: Int) {
             guard which == generation, let sceneChanged else { return }
             let others = UIApplication.shared.connectedScenes.contains { other in
