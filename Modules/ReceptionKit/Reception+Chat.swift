@@ -36,11 +36,14 @@ extension Reception {
     /// Asks for the sheet once the transitions of this run-loop turn have started (a SwiftUI `dismiss()` in the
     /// same action), unless the request was withdrawn meanwhile.
     @_optimize(size) private func scheduleSheetRequest() {
-        sheetPresenter?.afterPendingTransitionsStart { [weak self] in
-            guard let self else { return }
-            if self.presence.scheduledAskDue() { self.askForSheet() }
-            self.chatPresenceChanged()
-        }
+        sheetPresenter?.afterPendingTransitionsStart { [weak self] in self?.scheduledSheetRequestDue() }
+    }
+
+    /// The transitions started: the sheet is asked for unless the request was withdrawn. Never inlined: the
+    /// presenter's closure calls it, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) private func scheduledSheetRequestDue() {
+        if presence.scheduledAskDue() { askForSheet() }
+        chatPresenceChanged()
     }
 
     /// Hides the chat: dismisses the SDK sheet; the stream stops, typing is reported as stopped, held automatic
@@ -63,10 +66,14 @@ extension Reception {
         presenter.presentChat(
             answer: { [weak self] answer in self?.sheetAnswered(answer) },
             dismissedByPerson: { [weak self] in self?.sheetDismissedByPerson() },
-            sceneChanged: { [weak self] scene in
-                self?.presence.sheetSceneChanged(scene)
-                self?.chatPresenceChanged()
-            })
+            sceneChanged: { [weak self] scene in self?.sheetSceneChanged(scene) })
+    }
+
+    /// The sheet's window went to the background or came back, or another window became the one in use. Never
+    /// inlined: the presenter's closure calls it, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) private func sheetSceneChanged(_ scene: ChatSheetScene) {
+        presence.sheetSceneChanged(scene)
+        chatPresenceChanged()
     }
 
     /// The presenter's answer to `askForSheet()`.
@@ -88,7 +95,8 @@ extension Reception {
     }
 
     /// A window became available, or the wait for the transition that refused the sheet ended or timed out.
-    @_optimize(size) private func retrySheet(timedOut: Bool) {
+    /// Never inlined: the presenter's closures call it, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) private func retrySheet(timedOut: Bool) {
         switch presence.retryAvailable(timedOut: timedOut) {
         case .none: break
         case .ask: askForSheet()

@@ -91,49 +91,59 @@ public final class FileSecureStore: SecureStoring {
             logger.error("refused to store \(key.account): \(value.count) bytes is over the item limit")
             throw ReceptionError.secureStorageUnavailable
         }
-        try writeLock.withLock { _ throws(ReceptionError) in
-            let folder = try prepareFolder(namespace: key.namespace)
-            let finalPath = folder + "/" + Self.encodeName(key.account)
-            let tempPath = folder + "/.tmp-" + Self.encodeName(key.account) + "-\(getpid())"
-            try writeFile(tempPath, bytes: ItemFile.encode(Array(value)), key: key)
-            if let code = faultInjection?(.rename) ?? (rename(tempPath, finalPath) == 0 ? nil : errno) {
-                unlink(tempPath)
-                logger.error("could not replace \(key.account) (errno \(code)); the previous value is kept")
-                throw ReceptionError.secureStorageUnavailable
-            }
-            syncFolder(folder)
+        try writeLock.withLock { _ throws(ReceptionError) in try replaceItem(value, for: key) }
+    }
+
+    // The writes under the lock. Functions of their own, never inlined, rather than the bodies of the `withLock`
+    // closures: a closure is compiled at the host's -O, a cold function for size (Docs/Footprint.md).
+
+    @inline(never)
+    @_optimize(size) private func replaceItem(_ value: Data, for key: SecureStoreKey) throws(ReceptionError) {
+        let folder = try prepareFolder(namespace: key.namespace)
+        let finalPath = folder + "/" + Self.encodeName(key.account)
+        let tempPath = folder + "/.tmp-" + Self.encodeName(key.account) + "-\(getpid())"
+        try writeFile(tempPath, bytes: ItemFile.encode(Array(value)), key: key)
+        if let code = faultInjection?(.rename) ?? (rename(tempPath, finalPath) == 0 ? nil : errno) {
+            unlink(tempPath)
+            logger.error("could not replace \(key.account) (errno \(code)); the previous value is kept")
+            throw ReceptionError.secureStorageUnavailable
         }
+        syncFolder(folder)
     }
 
     @_optimize(size) public func delete(_ key: SecureStoreKey) throws(ReceptionError) {
-        try writeLock.withLock { _ throws(ReceptionError) in
-            if unlink(itemPath(key)) != 0, errno != ENOENT, errno != ENOTDIR {
-                logger.error("could not delete \(key.account) (errno \(errno))")
-                throw ReceptionError.secureStorageUnavailable
-            }
-            syncFolder(folderPath(key.namespace))
+        try writeLock.withLock { _ throws(ReceptionError) in try removeItem(key) }
+    }
+
+    @inline(never) @_optimize(size) private func removeItem(_ key: SecureStoreKey) throws(ReceptionError) {
+        if unlink(itemPath(key)) != 0, errno != ENOENT, errno != ENOTDIR {
+            logger.error("could not delete \(key.account) (errno \(errno))")
+            throw ReceptionError.secureStorageUnavailable
         }
+        syncFolder(folderPath(key.namespace))
     }
 
     @_optimize(size) public func deleteAll(namespace: String) throws(ReceptionError) {
-        try writeLock.withLock { _ throws(ReceptionError) in
-            let folder = folderPath(namespace)
-            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-                var info = stat()
-                if lstat(folder, &info) != 0, errno == ENOENT { return }
-                logger.error("could not list a namespace folder for deletion")
-                throw ReceptionError.secureStorageUnavailable
-            }
-            for entry in entries where unlink(folder + "/" + entry) != 0 && errno != ENOENT {
-                logger.error("could not delete an item of a namespace (errno \(errno))")
-                throw ReceptionError.secureStorageUnavailable
-            }
-            if rmdir(folder) != 0, errno != ENOENT {
-                logger.error("could not remove a namespace folder (errno \(errno))")
-                throw ReceptionError.secureStorageUnavailable
-            }
-            syncFolder(directory)
+        try writeLock.withLock { _ throws(ReceptionError) in try removeNamespace(namespace) }
+    }
+
+    @inline(never) @_optimize(size) private func removeNamespace(_ namespace: String) throws(ReceptionError) {
+        let folder = folderPath(namespace)
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            var info = stat()
+            if lstat(folder, &info) != 0, errno == ENOENT { return }
+            logger.error("could not list a namespace folder for deletion")
+            throw ReceptionError.secureStorageUnavailable
         }
+        for entry in entries where unlink(folder + "/" + entry) != 0 && errno != ENOENT {
+            logger.error("could not delete an item of a namespace (errno \(errno))")
+            throw ReceptionError.secureStorageUnavailable
+        }
+        if rmdir(folder) != 0, errno != ENOENT {
+            logger.error("could not remove a namespace folder (errno \(errno))")
+            throw ReceptionError.secureStorageUnavailable
+        }
+        syncFolder(directory)
     }
 
     // MARK: Paths

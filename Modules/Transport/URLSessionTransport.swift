@@ -165,12 +165,18 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     private let entries = Locked<[Entry]>([])
 
-    @_optimize(size) func register(_ identifier: Int, _ sink: Sink, body: Data? = nil) {
+    // Never inlined: the transport's continuation closures call it, and closures are compiled at -O
+    // (Docs/Footprint.md).
+    @inline(never) @_optimize(size) func register(_ identifier: Int, _ sink: Sink, body: Data? = nil) {
         let entry = Entry(identifier: identifier, sink: sink, requestBody: body)
-        entries.withLock { entries in
-            entries.removeAll { $0.identifier == identifier }
-            entries.append(entry)
-        }
+        entries.withLock { Self.replace(identifier, with: entry, in: &$0) }
+    }
+
+    /// `register` under the lock (a function of its own for the same reason).
+    @inline(never)
+    @_optimize(size) private static func replace(_ identifier: Int, with entry: Entry, in entries: inout [Entry]) {
+        entries.removeAll { $0.identifier == identifier }
+        entries.append(entry)
     }
 
     /// The entry of task `identifier`; call inside the lock.

@@ -142,15 +142,18 @@
                 kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, false, CFIndex.max
             ) { observer, _ in
                 CFRunLoopRemoveObserver(CFRunLoopGetMain(), observer, .commonModes)
-                DispatchQueue.main.async { MainActor.assumeIsolated { box.run() } }
+                Self.runSoon(box)
             }
-            guard let observer else {
-                DispatchQueue.main.async { MainActor.assumeIsolated { box.run() } }
-                return
-            }
+            guard let observer else { return Self.runSoon(box) }
             CFRunLoopAddObserver(CFRunLoopGetMain(), observer, .commonModes)
             // The run loop may be asleep (a call from a task): wake it so the observer runs.
             CFRunLoopWakeUp(CFRunLoopGetMain())
+        }
+
+        /// Runs `box`'s work in a later turn of the main queue. Never inlined: the run-loop observer's closure calls
+        /// it, and closures are compiled at -O (Docs/Footprint.md).
+        @inline(never) @_optimize(size) private nonisolated static func runSoon(_ box: MainWork) {
+            DispatchQueue.main.async { MainActor.assumeIsolated { box.run() } }
         }
 
         /// The host's screen over the chat: on the sheet (over what the sheet presents) while it shows, else over

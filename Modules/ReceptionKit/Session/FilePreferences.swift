@@ -30,12 +30,18 @@ final class FilePreferences: Sendable {
     @_optimize(size) static func shared(
         url: URL, write: @escaping Write = writeAtomically, logger: ReceptionLogger = .silent
     ) -> FilePreferences {
-        registry.withLock { instances in
-            if let existing = instances[url.standardizedFileURL.path] { return existing }
-            let preferences = FilePreferences(url: url, write: write, logger: logger)
-            instances[url.standardizedFileURL.path] = preferences
-            return preferences
-        }
+        registry.withLock { instance(in: &$0, url: url, write: write, logger: logger) }
+    }
+
+    /// `shared(url:)` under the registry's lock. Never inlined: the lock's closure calls it, and closures are
+    /// compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) private static func instance(
+        in instances: inout KeyedList<FilePreferences>, url: URL, write: @escaping Write, logger: ReceptionLogger
+    ) -> FilePreferences {
+        if let existing = instances[url.standardizedFileURL.path] { return existing }
+        let preferences = FilePreferences(url: url, write: write, logger: logger)
+        instances[url.standardizedFileURL.path] = preferences
+        return preferences
     }
 
     /// Test knob: the next `shared(url:)` reads the file again, as the first one in a new process does.
