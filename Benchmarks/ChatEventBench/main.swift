@@ -7,7 +7,7 @@
 // in the same run on the same publications, is what the chat did before issue 53 for each one: compare the
 // published transcript with the one held (a distinct array, as the engine then built a new one per publication)
 // and, when it differs, build every row again (`ChatPresentation`). Every size runs CHAT_EVENT_BENCH_ROUNDS times
-// (default 3), the sizes in turn, so the machine's drift during the run reaches them alike.
+// (default 3), the sizes in turn, so the machine's drift during the run reaches them nearly alike.
 import Conversation
 import Foundation
 import ReceptionCore
@@ -254,7 +254,8 @@ func cell(_ value: Double, _ format: String) -> String { String(format: format, 
 
 /// CHAT_EVENT_BENCH_ROUNDS: how many times every size runs (default 3). The sizes take turns, in the other order
 /// each round (50, 500, 5,000, then 5,000, 500, 50, ...), so a drift of the shared machine during the run reaches
-/// every size alike; each size's median is taken over the events of all its rounds.
+/// the sizes nearly alike (exactly with an even number of rounds); each size's median is taken over the events of
+/// all its rounds.
 let rounds = max(1, ProcessInfo.processInfo.environment["CHAT_EVENT_BENCH_ROUNDS"].flatMap { Int($0) } ?? 3)
 print("  rounds:   \(rounds), the sizes in turn, in the other order each round; medians over all rounds' events")
 
@@ -269,7 +270,7 @@ extension Figures {
 
 for settles in [true, false] {
     var results: [Int: [String: Figures]] = [:]
-    /// Per round, the largest size's median over the smallest's, per event: the spread of the ratio.
+    /// Per round, the last size's median over the first's, per event: the spread of the ratio.
     var roundRatios: [String: [Double]] = [:]
     for round in 0..<rounds {
         var roundResults: [Int: [String: Figures]] = [:]

@@ -25,7 +25,9 @@
             if banner.kind == .connecting {
                 ProgressView().controlSize(.mini).accessibilityHidden(true)
             } else if let symbol {
-                Image(systemName: symbol).foregroundStyle(tint).accessibilityHidden(true)
+                // One view per symbol, as when each sign was a case of its own: a new sign fades in as the banner
+                // animates, rather than changing in place.
+                Image(systemName: symbol).foregroundStyle(tint).accessibilityHidden(true).id(symbol)
             }
         }
 
