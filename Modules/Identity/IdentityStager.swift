@@ -158,7 +158,6 @@ public final class IdentityStager: Sendable {
             logger.error("identify(token:): token ignored, the secure store cannot be read (\(error.code))")
             return .ignored(.secureStorageUnavailable)
         }
-        let store = store
         let outcome = state.withLock { Self.stage(token, userId: userId, verified: verified, in: &$0, store: store) }
         switch outcome {
         case .switchUser: logger.info("identity token names another user; switching user")
@@ -207,7 +206,6 @@ public final class IdentityStager: Sendable {
             ReceptionError.Code.identityTokenInvalid, ReceptionError.Code.identityTokenExpired,
             ReceptionError.Code.identityNotConfigured,
         ]
-        let store = store
         let outcome = state.withLock {
             Self.reject(token, error: error, eventCodes: eventCodes, session: session, in: &$0, store: store)
         }

@@ -2,8 +2,8 @@
 ///
 /// The standard library gives every `RawRepresentable` type `==` and hashing through its raw value, and a raw-value
 /// enum takes those over the ones Swift would derive from its cases: two cases are compared by building and comparing
-/// their raw values (strings, for all but `LogLevel`), and each such enum compiles its own copies of that generic code (300 to 1,400 bytes on iOS,
-/// Docs/Footprint.md, "Size on iOS"). An enum that conforms here compares the one number Swift stores for a case
+/// their raw values (strings, for all but `LogLevel`), and each such enum compiles its own copies of that generic
+/// code (300 to 1,400 bytes on iOS, Docs/Footprint.md, "Size on iOS"). An enum that conforms here compares the one number Swift stores for a case
 /// without fields: its index in the declaration. Raw values are distinct, so two cases are equal exactly when their
 /// raw values are, as before; hash values are per process anyway.
 ///

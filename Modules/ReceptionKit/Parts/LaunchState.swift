@@ -54,7 +54,7 @@ final class LaunchState {
     @_optimize(size) func takeSignOut(generation: Int) -> Bool { signOuts.remove(generation) != nil }
 
     /// Keeps `call` until the parts exist; `logout` marks a sign-out, which a replacing configure still carries out.
-    /// Never inlined, as `wait`.
+    /// Never inlined: the facade's closures call it, and closures are compiled at -O (Docs/Footprint.md).
     @inline(never) @_optimize(size) func keep(_ call: Call, logout: Bool = false) {
         calls.append(call)
         if logout { logoutKept = true }
