@@ -29,6 +29,9 @@ public struct AppearanceColor: Sendable, Hashable, CustomStringConvertible {
     @_optimize(size) public var hex: String { "#" + Hex.encode([red, green, blue]).uppercased() }
 
     @_optimize(size) public var description: String { hex }
+
+    /// Hashes the red component only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(red) }
 }
 
 /// A colour for light mode and one for dark mode.
@@ -46,6 +49,9 @@ public struct ThemedColor: Sendable, Hashable {
 
     /// The same colour in both modes.
     @_optimize(size) public init(_ both: AppearanceColor) { self.init(light: both, dark: both) }
+
+    /// Hashes the light colour only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(light) }
 }
 
 /// An image the chat draws: one shipped in the host app, or one uploaded in the dashboard (spec 3.17).
@@ -54,6 +60,14 @@ public indirect enum AppearanceImage: Sendable, Hashable {
     case asset(name: String)
     /// An image uploaded with the remote appearance, loaded without Reception headers or authentication.
     case remote(URL)
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .asset: hasher.combine(0)
+        case .remote: hasher.combine(1)
+        }
+    }
 }
 
 /// How the chat looks: the host's choices (`Reception.shared.appearance`), merged with the appearance published in
@@ -95,6 +109,9 @@ public struct ChatAppearance: Sendable, Hashable {
                                   dark: AppearanceColor(red: 0x26, green: 0x26, blue: 0x29)),
             incomingText: ThemedColor(light: AppearanceColor(red: 0x00, green: 0x00, blue: 0x00),
                                       dark: AppearanceColor(red: 0xFF, green: 0xFF, blue: 0xFF)))
+
+        /// Hashes the accent only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(accent) }
     }
 
     /// Texts the chat shows; `nil` shows the built-in text in the chat language.
@@ -112,6 +129,9 @@ public struct ChatAppearance: Sendable, Hashable {
             self.welcomeTitle = welcomeTitle
             self.welcomeText = welcomeText
         }
+
+        /// Hashes the title only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(title) }
     }
 
     /// Light, dark, or following the system.
@@ -179,6 +199,9 @@ public struct ChatAppearance: Sendable, Hashable {
         }
         /// Centred.
         public static let zero = Offset(x: 0, y: 0)
+
+        /// Hashes the horizontal offset only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(x) }
     }
 
     /// The icon above the welcome text of an empty chat. An image beats a symbol.
@@ -214,6 +237,9 @@ public struct ChatAppearance: Sendable, Hashable {
         @_optimize(size) static func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
             value.isNaN ? low : min(max(value, low), high)
         }
+
+        /// Hashes the symbol only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(symbol) }
     }
 
     /// The look of a review or offer (paywall) card.
@@ -247,6 +273,9 @@ public struct ChatAppearance: Sendable, Hashable {
             self.buttonText = buttonText
             self.iconSize = WelcomeIcon.clamp(iconSize, 8, 28)
         }
+
+        /// Hashes the icon only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(icon) }
     }
 
     /// The palette.

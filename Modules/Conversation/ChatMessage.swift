@@ -25,6 +25,17 @@ public enum RetryOption: Sendable, Hashable {
     case disabledFor(secondsLeft: Int)
     /// Sending is not allowed right now (blocked device, sign-in required).
     case notAllowed
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .none: hasher.combine(0)
+        case .available: hasher.combine(1)
+        case .automaticResend: hasher.combine(2)
+        case .disabledFor: hasher.combine(3)
+        case .notAllowed: hasher.combine(4)
+        }
+    }
 }
 
 /// One bubble of the transcript, as a chat screen shows it.
@@ -66,4 +77,7 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
     public var uploadProgress: Double?
     /// What a failed message offers.
     public var retry: RetryOption
+
+    /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -27,6 +27,9 @@ public struct ChatSnapshot: Sendable, Hashable {
     var transcriptRevision = 0
     /// How `messages` differs from the transcript of revision `transcriptRevision - 1`; `nil` when not known.
     var transcriptChange: TranscriptChange?
+
+    /// Hashes the version only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(version) }
 }
 
 /// How a transcript differs from the one of the revision before it (issue 53): the messages before `kept` are the
@@ -37,4 +40,7 @@ struct TranscriptChange: Sendable, Hashable {
     var kept: Int
     /// The positions below `kept` whose message changed, ascending.
     var changed: [Int]
+
+    /// Hashes the count of rows kept only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) func hash(into hasher: inout Hasher) { hasher.combine(kept) }
 }

@@ -257,4 +257,7 @@ public struct ChatTexts: Sendable, Hashable {
             return nil
         }
     }
+
+    /// Hashes the language only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(language) }
 }

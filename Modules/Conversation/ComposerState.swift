@@ -34,6 +34,18 @@ public enum ComposerNotice: Sendable, Hashable {
 
     /// The English text of the notice (`ChatTexts.notice(_:)` gives it in the chat language).
     @_optimize(size) public var text: String { ChatTexts.english.notice(self) }
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .textTooLong: hasher.combine(0)
+        case .cooldown: hasher.combine(1)
+        case .resendingHeldMessages: hasher.combine(2)
+        case .photoCouldNotLoad: hasher.combine(3)
+        case .tooManyPhotos: hasher.combine(4)
+        case .storageProblem: hasher.combine(5)
+        }
+    }
 }
 
 /// Everything the composer shows.
@@ -55,6 +67,9 @@ public struct ComposerState: Sendable, Hashable {
             self.id = id
             self.photo = photo
         }
+
+        /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
     /// The photos picked for the next message, in pick order (memory only, never persisted as draft photos).
@@ -71,4 +86,7 @@ public struct ComposerState: Sendable, Hashable {
     public var canAddPhotos: Bool
     /// Notices to show, most important first.
     public var notices: [ComposerNotice]
+
+    /// Hashes the text only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

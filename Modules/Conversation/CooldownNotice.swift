@@ -22,4 +22,7 @@ public struct CooldownNotice: Sendable, Hashable {
     /// Spec 6.3.5's relative time in English, e.g. "in 3 minutes" (see `ChatTexts.relativeTime(seconds:)`).
     @_optimize(size)
     public static func relativeTime(seconds: Double) -> String { ChatTexts.english.relativeTime(seconds: seconds) }
+
+    /// Hashes the seconds left only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(secondsLeft) }
 }

@@ -34,6 +34,9 @@ public struct DeviceFacts: Hashable, Sendable {
         self.timezone = timezone
         self.bundleId = bundleId
     }
+
+    /// Hashes the app version only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(appVersion) }
 }
 
 /// The synchronised preferences of spec 7.6 as the payload needs them.
@@ -62,6 +65,9 @@ public struct DevicePreferences: Hashable, Sendable {
     @_optimize(size) public var language: String {
         LanguageTag.appLanguage(override: languageOverride, preferredLocalizations: preferredLocalizations)
     }
+
+    /// Hashes the language only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(languageOverride) }
 }
 
 /// Which request a payload is for: they differ in the push fields (spec 3.1, 3.2).

@@ -34,6 +34,9 @@ public struct PendingIdentity: Codable, Hashable, Sendable {
     @_optimize(size) public var keepingOnlyPush: PendingIdentity {
         PendingIdentity(pushToken: pushToken, pushEnvironment: pushEnvironment)
     }
+
+    /// Hashes the user ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(externalUserId) }
 }
 
 /// Where the pending identity is kept between launches. The facade points it at plain preferences under

@@ -41,6 +41,9 @@ public struct StagedToken: Hashable, Sendable {
         self.userId = userId
         self.state = state
     }
+
+    /// Hashes the token only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// What `identify(token:)` did.
@@ -53,6 +56,15 @@ public indirect enum TokenStagingOutcome: Hashable, Sendable {
     case switchUser
     /// Nothing changed, and no event is emitted.
     case ignored(TokenIgnoredReason)
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .staged: hasher.combine(0)
+        case .switchUser: hasher.combine(1)
+        case .ignored: hasher.combine(2)
+        }
+    }
 }
 
 /// Why `identify(token:)` ignored a token. Safe to log.
@@ -63,6 +75,15 @@ public indirect enum TokenIgnoredReason: Hashable, Sendable {
     case refused(IdentityTokenInspector.Refusal)
     /// The secure store could not say which user is verified (step 4).
     case secureStorageUnavailable
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .repeated: hasher.combine(0)
+        case .refused: hasher.combine(1)
+        case .secureStorageUnavailable: hasher.combine(2)
+        }
+    }
 }
 
 /// What the stager made of the service rejecting a token (spec 7.14.3 step 9).
@@ -73,4 +94,13 @@ public indirect enum TokenRejectionOutcome: Hashable, Sendable {
     case switchUser
     /// A superseded token, an older session, or not an identity code: nothing changed.
     case ignored
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .rejected: hasher.combine(0)
+        case .switchUser: hasher.combine(1)
+        case .ignored: hasher.combine(2)
+        }
+    }
 }

@@ -12,6 +12,9 @@ public struct StagedPushToken: Sendable, Hashable {
         self.token = token
         self.environment = environment
     }
+
+    /// Hashes the token only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(token) }
 }
 
 /// Holds the staged push token where the device payload builder can read it from any thread. The token travels

@@ -15,4 +15,13 @@ public indirect enum IdentityState: Sendable, Hashable {
         case .labelled(let id), .verified(let id): id
         }
     }
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .anonymous: hasher.combine(0)
+        case .labelled: hasher.combine(1)
+        case .verified: hasher.combine(2)
+        }
+    }
 }

@@ -9,6 +9,14 @@ public indirect enum SetupCheckResult: Sendable, Hashable {
     /// The check failed for a reason of spec 7.23: `app_id_mismatch`, `app_not_active`, `send_not_allowed`,
     /// `not_delivered`, `timeout`.
     case failed(reason: String)
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .passed: hasher.combine(0)
+        case .failed: hasher.combine(1)
+        }
+    }
 }
 
 extension Reception {

@@ -9,6 +9,9 @@ public struct RegistrationResponse: Codable, Sendable, Hashable {
     public var sessionSecret: String
     /// The user ID an accepted identity token verified, byte for byte; `nil` for an unverified device.
     public var verifiedUserId: String?
+
+    /// Hashes the token only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(token) }
 }
 
 
@@ -41,6 +44,9 @@ public struct SendMessageBody: Codable, Sendable, Hashable {
         self.text = text
         self.attachmentIds = attachmentIds
     }
+
+    /// Hashes the client ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(clientId) }
 }
 
 
@@ -58,6 +64,9 @@ public struct UploadReservationRequest: Codable, Sendable, Hashable {
     public var height: Int
     /// Base64 of the JPEG's SHA-256.
     public var checksum: String
+
+    /// Hashes the request ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(requestId) }
 }
 
 extension RegistrationResponse {

@@ -119,4 +119,7 @@ public struct Route: Sendable, Hashable {
     public static let appearance = Route(
         "GET", "appearance", authentication: .none, timeout: .seconds(10), gates: [], revisionZero: true,
         notModified: true)
+
+    /// Hashes the path only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(path) }
 }

@@ -64,4 +64,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
         }
         return out
     }
+
+    /// Hashes the App ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(appID) }
 }

@@ -43,6 +43,9 @@ public actor UnreadMonitor {
     public struct ReadTicket: Sendable, Hashable {
         let generation: Int
         let epoch: Int
+
+        /// Hashes the generation only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(generation) }
     }
 
     /// The observable count the host reads.

@@ -37,6 +37,9 @@ public enum UnreadSchedule {
             self.newestCachedMessageAt = newestCachedMessageAt
             self.now = now
         }
+
+        /// Hashes the time only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(now) }
     }
 
     /// The outcome: poll after an interval, or the reason there is no periodic check.
@@ -62,6 +65,22 @@ public enum UnreadSchedule {
         /// The last activity is older than every stage, or its stage has `everySeconds <= 0`, or the service
         /// sent an empty stage list.
         case stagesExhausted
+
+        /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .poll: hasher.combine(0)
+            case .inBackground: hasher.combine(1)
+            case .chatVisible: hasher.combine(2)
+            case .halted: hasher.combine(3)
+            case .budgetStopped: hasher.combine(4)
+            case .noConversation: hasher.combine(5)
+            case .notOpen: hasher.combine(6)
+            case .pushActive: hasher.combine(7)
+            case .noActivity: hasher.combine(8)
+            case .stagesExhausted: hasher.combine(9)
+            }
+        }
     }
 
     /// Spec 7.11: "push active" = the service's `push == true` and permission authorized, provisional or ephemeral.

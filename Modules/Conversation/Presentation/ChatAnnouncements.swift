@@ -69,4 +69,7 @@ public struct ChatAnnouncements: Sendable, Hashable {
         typing = presentation.typingText != nil
         banner = presentation.banner?.kind ?? .hidden
     }
+
+    /// Hashes the number of rows seen only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(seenRows.count) }
 }

@@ -20,6 +20,9 @@ public struct ChatPresentation: Sendable, Hashable {
         public var text: String?
         /// Whether the welcome icon shows.
         public var showsIcon: Bool
+
+        /// Hashes the title only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(title) }
     }
 
     /// The connection banner above the composer (seed 001 "Connection status").
@@ -28,6 +31,9 @@ public struct ChatPresentation: Sendable, Hashable {
         public var kind: ConnectionBanner
         /// Its text ("No connection", "Connecting", "Connected", "Live updates paused").
         public var text: String
+
+        /// Hashes the kind only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
     }
 
     /// Everything but the composer: the title, rows, empty state, typing line, banner and reading direction.
@@ -351,6 +357,9 @@ public struct ChatPresentation: Sendable, Hashable {
             return nil
         }
     }
+
+    /// Hashes the transcript only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(transcript) }
 }
 
 /// Spec 7.24's timestamp rows in the chat language: the time alone on the day of `now`, the weekday, day, month and

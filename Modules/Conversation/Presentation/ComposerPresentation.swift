@@ -16,6 +16,9 @@ public struct ComposerPresentation: Sendable, Hashable {
         public var aspectRatio: Double
         /// The remove control's label ("Remove photo").
         public var removeLabel: String
+
+        /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
     /// The notice shown instead of the composer: a blocked device, "Sign in to send messages.", an unavailable
@@ -81,4 +84,7 @@ public struct ComposerPresentation: Sendable, Hashable {
         photoSelectionLimit = canAddPhotos ? room : 0
         addPhotoLabel = texts.text(.addPhoto)
     }
+
+    /// Hashes the text only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

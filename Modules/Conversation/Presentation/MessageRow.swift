@@ -22,6 +22,14 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             /// A local JPEG preview of a photo the service has not confirmed: marked pending, never opened in the
             /// viewer; tapping it retries the message when Retry is available.
             case pending(Data)
+
+            /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+            @_optimize(size) public func hash(into hasher: inout Hasher) {
+                switch self {
+                case .confirmed: hasher.combine(0)
+                case .pending: hasher.combine(1)
+                }
+            }
         }
 
         /// Its place in the row, `photo-<index>`: the same for the pending preview and the confirmed attachment
@@ -44,6 +52,9 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             if case .confirmed = source { return true }
             return false
         }
+
+        /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
     /// The teammate shown beside a team reply (seed 001 "Team photos and names", spec 7.24).
@@ -58,6 +69,9 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var initial: String
         /// Whether this row draws the avatar (the last bubble of a group, team photos on, known author).
         public var showsAvatar: Bool
+
+        /// Hashes the name only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// A review or paywall card's button (seed 001 "Review cards", "Paywall cards").
@@ -68,6 +82,14 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             case review
             /// Calls the host's `onPaywall` with the paywall's ID and records the click.
             case paywall(id: String)
+
+            /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+            @_optimize(size) public func hash(into hasher: inout Hasher) {
+                switch self {
+                case .review: hasher.combine(0)
+                case .paywall: hasher.combine(1)
+                }
+            }
         }
         /// The button's title: the agent's label, or the localized default; "No longer available" when disabled.
         public var buttonTitle: String
@@ -76,6 +98,9 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         /// Spec 4.2: an offer card's button works only while the host has a paywall handler and the paywall is
         /// among the available ones; otherwise it shows a disabled "No longer available" state.
         public var isEnabled: Bool
+
+        /// Hashes the button title only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(buttonTitle) }
     }
 
     /// The status line under an own message (seed 001 "Sending status", spec 7.24).
@@ -86,6 +111,14 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             case retry
             /// "Cancel" of an automatic resend countdown.
             case cancelAutomaticResend
+
+            /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+            @_optimize(size) public func hash(into hasher: inout Hasher) {
+                switch self {
+                case .retry: hasher.combine(0)
+                case .cancelAutomaticResend: hasher.combine(1)
+                }
+            }
         }
         /// "Sending…", "Sent" or "Not delivered".
         public var text: String
@@ -101,6 +134,9 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var isFailure: Bool
         /// What VoiceOver reads, e.g. "Not delivered. Retry".
         public var accessibilityLabel: String
+
+        /// Hashes the text only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
     }
 
     /// A piece of a message's text: plain, or a link the person can tap (issue 50).
@@ -110,6 +146,9 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         /// What tapping it opens: an `http`, `https`, `mailto` or `tel` URL, handed to the host's `openURL`;
         /// `nil` for plain text.
         public var link: URL?
+
+        /// Hashes the text only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
     }
 
     /// The direction a text reads in, from its own script.
@@ -133,6 +172,16 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             case photo(id: String)
             /// A link in the text (`TextRun.link`): opens through the host's `openURL`.
             case link(URL)
+
+            /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+            @_optimize(size) public func hash(into hasher: inout Hasher) {
+                switch self {
+                case .status: hasher.combine(0)
+                case .card: hasher.combine(1)
+                case .photo: hasher.combine(2)
+                case .link: hasher.combine(3)
+                }
+            }
         }
         /// What it is.
         public var kind: Kind
@@ -145,6 +194,9 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var inputLabels: [String]
         /// Whether it can be used now (a Retry held by a wait cannot).
         public var isEnabled: Bool
+
+        /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
     /// The message's local ID (stable across confirmation).

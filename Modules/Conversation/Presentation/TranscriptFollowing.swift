@@ -107,6 +107,9 @@ public struct TranscriptFollowing: Sendable, Hashable {
         public var title: String
         /// "Scrolls to the newest message."
         public var accessibilityHint: String
+
+        /// Hashes the title only; `==` compares every field, so equal values hash alike.
+        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(title) }
     }
 
     /// How far above the bottom (in points) the reader still counts as at the bottom: a short scroll, a bubble's
@@ -228,4 +231,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
         return NewMessagesControl(
             title: texts.text(.newMessages, count: unseenCount), accessibilityHint: texts.text(.newMessagesHint))
     }
+
+    /// Hashes the number of known rows only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(knownRows.count) }
 }

@@ -43,6 +43,9 @@ public struct TranscriptPresentation: Sendable, Hashable {
         self.banner = texts.banner(banner).map { ChatPresentation.Banner(kind: banner, text: $0) }
         layoutDirection = texts.layoutDirection
     }
+
+    /// Hashes the number of rows only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(rows.count) }
 }
 
 extension ChatModel {

@@ -33,6 +33,9 @@ public struct PhotoPreparer: ImagePreparing {
 
         /// The spec's values.
         public init() {}
+
+        /// Hashes the edge only; `==` compares every field, so equal values hash alike.
+        public func hash(into hasher: inout Hasher) { hasher.combine(maximumEdge) }
     }
 
     /// What one preparation chose, for the `reception-image prepare` report.

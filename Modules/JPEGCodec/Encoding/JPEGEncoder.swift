@@ -77,6 +77,9 @@ public struct JPEGEncoder: Sendable {
             trellisMasking = nil
             trellisWeighting = nil
         }
+
+        /// Hashes the quality only; `==` compares every field, so equal values hash alike.
+        public func hash(into hasher: inout Hasher) { hasher.combine(quality) }
     }
 
     /// The options photo preparation (spec 7.9) encodes with: baseline with trellis quantisation over the Annex K

@@ -17,4 +17,17 @@ public indirect enum ReceptionEvent: Sendable, Hashable {
     case dataDeleted
     /// The service rejected the staged identity token (spec 7.14.3, step 9).
     case identityRejected(ReceptionError)
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .chatOpened: hasher.combine(0)
+        case .messageSent: hasher.combine(1)
+        case .imageSent: hasher.combine(2)
+        case .reviewOpened: hasher.combine(3)
+        case .paywallOpened: hasher.combine(4)
+        case .dataDeleted: hasher.combine(5)
+        case .identityRejected: hasher.combine(6)
+        }
+    }
 }

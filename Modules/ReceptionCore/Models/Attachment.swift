@@ -23,6 +23,9 @@ public struct Attachment: Codable, Hashable, Sendable {
         self.width = width
         self.height = height
     }
+
+    /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension Attachment {

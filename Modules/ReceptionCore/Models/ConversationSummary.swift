@@ -18,6 +18,9 @@ public struct ConversationSummary: Codable, Hashable, Sendable {
         self.unreadForUser = unreadForUser
         self.createdAt = createdAt
     }
+
+    /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// The compact conversation of `GET conversation/messages` (spec 3.7): `status` required, `id` optional.
@@ -32,6 +35,9 @@ public struct CompactConversation: Codable, Hashable, Sendable {
         self.id = id
         self.status = status
     }
+
+    /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension ConversationSummary {

@@ -11,6 +11,9 @@ public struct DeviceFlags: Codable, Hashable, Sendable {
         self.blocked = blocked
         self.verificationRequired = verificationRequired
     }
+
+    /// Hashes whether the device is blocked only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(blocked) }
 }
 
 /// One stage of the unread polling schedule (spec 4.7): while the last activity is younger than `forMinutes`, poll
@@ -42,6 +45,9 @@ public struct UnreadPollingStage: Codable, Hashable, Sendable {
         }
         return nil
     }
+
+    /// Hashes the length of the stage only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(forMinutes) }
 }
 
 extension DeviceFlags {

@@ -102,6 +102,9 @@ public struct DevicePayload: Codable, Hashable, Sendable {
         try c.encode(updatesAppBadge, forKey: "updatesAppBadge")
         try c.encodeIfPresent(identityToken, forKey: "identityToken")
     }
+
+    /// Hashes the user ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(externalUserId) }
 }
 
 /// A paywall the host offers (spec 7.21): `Reception.shared.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]`.
@@ -117,6 +120,9 @@ public struct ReceptionPaywall: Codable, Hashable, Sendable {
         self.id = id
         self.title = title
     }
+
+    /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// The earlier name of `ReceptionPaywall`.

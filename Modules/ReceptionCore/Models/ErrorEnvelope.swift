@@ -47,4 +47,7 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
             code: code, status: status, retryAfter: retryAfter, retryScope: retryScope,
             resetRevision: code == ReceptionError.Code.chatReset ? resetRevision : nil)
     }
+
+    /// Hashes the code only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -29,6 +29,9 @@ public struct TeamMember: Codable, Hashable, Sendable {
         try c.encode(photoUrl, forKey: "photoUrl")
         try c.encodeIfPresent(photoId, forKey: "photoId")
     }
+
+    /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension TeamMember {

@@ -25,6 +25,9 @@ public struct TeamProfile: Codable, Hashable, Sendable {
 
     /// The placeholder avatar: the name's first character, upper-cased (empty for an empty name).
     @_optimize(size) public var initial: String { name.first.map { String($0).uppercased() } ?? "" }
+
+    /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension TeamProfile {

@@ -14,6 +14,9 @@ public struct CooldownWait: Sendable, Hashable {
 
     /// The `cooldown` error a request held by this wait fails with (spec 5.4).
     @_optimize(size) public var error: ReceptionError { .cooldown(retryAfter: remainingSeconds, scope: scope) }
+
+    /// Hashes the end only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(until) }
 }
 
 /// The server-imposed waits of one session (spec 6.3), shared by the transport that records them and the chat

@@ -17,6 +17,9 @@ public struct SessionCredentials: Codable, Hashable, Sendable {
         try container.encode(sessionSecret, forKey: "sessionSecret")
         try container.encode(verifiedUserId, forKey: "verifiedUserId")
     }
+
+    /// Hashes the secret only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(sessionSecret) }
 }
 
 extension SessionCredentials {

@@ -23,6 +23,9 @@ public struct HTTPRequest: Sendable, Hashable {
         self.body = body
         self.timeout = timeout
     }
+
+    /// Hashes the URL only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(url) }
 }
 
 /// A complete HTTP response. Header names are stored lower-cased; look them up with `header(_:)`.
@@ -43,6 +46,9 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// The value of header `name`, compared case-insensitively.
     @_optimize(size) public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// Hashes the status only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(status) }
 }
 
 /// What an open event stream delivers: the response head once, then body bytes as they arrive.
@@ -51,6 +57,14 @@ public indirect enum HTTPStreamEvent: Sendable, Hashable {
     case head(status: Int, headers: [String: String])
     /// The next bytes of the body.
     case bytes(Data)
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .head: hasher.combine(0)
+        case .bytes: hasher.combine(1)
+        }
+    }
 }
 
 /// The network: one request/response exchange, and a streaming GET for server-sent events. A host may bring its own

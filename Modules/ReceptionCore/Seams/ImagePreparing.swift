@@ -19,6 +19,9 @@ public struct PreparedPhoto: Sendable, Hashable {
         self.height = height
         self.checksum = checksum
     }
+
+    /// Hashes the checksum only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(checksum) }
 }
 
 /// Turns a photo the person picked (encoded file bytes: JPEG or PNG on Linux; anything the platform decodes on

@@ -34,6 +34,9 @@ public struct SecureStoreKey: Hashable, Sendable, CustomStringConvertible {
         namespace: sharedNamespace, account: "pendingScopeRotations")
 
     @_optimize(size) public var description: String { "\(namespace).\(account)" }
+
+    /// Hashes the account only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(account) }
 }
 
 /// The result of reading a secure item: three states, because "the store cannot answer now" must never be mistaken
@@ -54,6 +57,15 @@ public enum SecureStoreRead: Sendable, Hashable {
         case .value(let data): return data
         case .missing: return nil
         case .unavailable: throw ReceptionError.secureStorageUnavailable
+        }
+    }
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .value: hasher.combine(0)
+        case .missing: hasher.combine(1)
+        case .unavailable: hasher.combine(2)
         }
     }
 }

@@ -33,6 +33,9 @@ public struct LimitValues: Decodable, Sendable, Hashable {
         default: nil
         }
     }
+
+    /// Hashes the message limit only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages) }
 }
 
 /// `GET conversation` (spec 3.6): the history window and the device's flags.
@@ -73,6 +76,9 @@ public struct HistoryResponse: Decodable, Sendable, Hashable {
         // A malformed `limits` object never fails the history (spec 3.6: ignored per key).
         limits = (try? c.decodeIfPresent(LimitValues.self, forKey: "limits")) ?? nil
     }
+
+    /// Hashes the message count only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages.count) }
 }
 
 /// `GET conversation/messages?after=` (spec 3.7): one page of newer messages.
@@ -102,6 +108,9 @@ public struct MessagesPage: Decodable, Sendable, Hashable {
         self.team = team
         self.boundedRead = boundedRead
     }
+
+    /// Hashes the message count only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages.count) }
 }
 
 /// `POST conversation/messages` (spec 3.8): the confirmed message and its conversation.
@@ -116,6 +125,9 @@ public struct SendMessageResponse: Decodable, Sendable, Hashable {
         self.conversation = conversation
         self.message = message
     }
+
+    /// Hashes the message only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(message) }
 }
 
 /// Bounded `POST conversation/read` (spec 3.9).
@@ -133,6 +145,9 @@ public struct ReadResponse: Decodable, Sendable, Hashable {
         self.readSeq = readSeq
         self.unreadCount = unreadCount
     }
+
+    /// Hashes the read position only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(readSeq) }
 }
 
 /// `GET conversation/unread` (spec 3.10).
@@ -162,6 +177,9 @@ public struct UnreadResponse: Decodable, Sendable, Hashable {
         self.push = push
         self.unreadPolling = unreadPolling
     }
+
+    /// Hashes the last message time only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(lastMessageAt) }
 }
 
 /// `POST uploads` (spec 3.14): where to PUT one photo.
@@ -179,6 +197,9 @@ public struct UploadReservation: Decodable, Sendable, Hashable {
         self.uploadUrl = uploadUrl
         self.headers = headers
     }
+
+    /// Hashes the attachment ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(attachmentId) }
 }
 
 /// `GET appearance` (spec 3.16): the outcome of a fetch.
@@ -190,6 +211,14 @@ public indirect enum AppearanceFetch: Sendable, Hashable {
     case unchanged(etag: String?)
     /// 200 with a valid envelope: the raw `appearance` object's JSON, its revision, and the ETag to send next time.
     case updated(appearance: Data, revision: Int, etag: String?)
+
+    /// Hashes the case only; `==` compares the values too, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .unchanged: hasher.combine(0)
+        case .updated: hasher.combine(1)
+        }
+    }
 }
 
 /// Why a session stopped making requests on its own (spec 6.4).

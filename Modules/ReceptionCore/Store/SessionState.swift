@@ -42,6 +42,9 @@ public struct SessionState: Codable, Hashable, Sendable {
         SessionState(chatRevision: revision, cooldowns: cooldowns, lastLimitCheck: lastLimitCheck,
                      preferences: preferences)
     }
+
+    /// Hashes the cursor only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(cursor) }
 }
 
 /// The conversation facts of the last `GET conversation/unread` (spec 7.11).
@@ -68,6 +71,9 @@ public struct UnreadSnapshot: Codable, Hashable, Sendable {
         self.pushActive = pushActive
         self.pollingStages = pollingStages
     }
+
+    /// Hashes the last message time only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(lastMessageAt) }
 }
 
 /// A cooldown as persisted (spec 7.17: `[{scope, until, automatic}]`).
@@ -85,6 +91,9 @@ public struct StoredCooldown: Codable, Hashable, Sendable {
         self.until = until
         self.automatic = automatic
     }
+
+    /// Hashes the end only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(until) }
 }
 
 /// The preference values the last successful device registration or update carried (spec 7.6), so a change is
@@ -109,6 +118,9 @@ public struct SynchronisedPreferences: Codable, Hashable, Sendable {
         self.availablePaywalls = availablePaywalls
         self.badgeSynchronised = badgeSynchronised
     }
+
+    /// Hashes the language only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(language) }
 }
 
 extension SessionState {

@@ -72,6 +72,9 @@ public struct StoredMessage: Codable, Hashable, Sendable {
 
     /// Whether the service has confirmed the message (it has a `seq`). Unconfirmed messages are the outbox.
     @_optimize(size) public var isConfirmed: Bool { seq != nil }
+
+    /// Hashes the ID only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension StoredMessage {

@@ -97,6 +97,9 @@ public struct RemoteAppearance: Sendable, Hashable, Codable {
         try container.encode(revision, forKey: "revision")
         try container.encode(appearance, forKey: "appearance")
     }
+
+    /// Hashes the revision only; `==` compares every field, so equal values hash alike.
+    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(revision) }
 }
 
 /// What the merge needs to know besides the two appearances.

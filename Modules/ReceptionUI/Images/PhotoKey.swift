@@ -26,5 +26,8 @@
 
         /// The cache's key object.
         var cacheKey: NSString { "\(maxPixelSize)|\(photo)" as NSString }
+
+        /// Hashes the photo only; `==` compares every field, so equal values hash alike.
+        func hash(into hasher: inout Hasher) { hasher.combine(photo) }
     }
 #endif
