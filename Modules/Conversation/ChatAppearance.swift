@@ -31,7 +31,7 @@ public struct AppearanceColor: Sendable, Hashable, CustomStringConvertible {
     @_optimize(size) public var description: String { hex }
 
     /// Hashes the red component only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(red) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(red) }
 }
 
 /// A colour for light mode and one for dark mode.
@@ -51,7 +51,7 @@ public struct ThemedColor: Sendable, Hashable {
     @_optimize(size) public init(_ both: AppearanceColor) { self.init(light: both, dark: both) }
 
     /// Hashes the light colour only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(light) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(light) }
 }
 
 /// An image the chat draws: one shipped in the host app, or one uploaded in the dashboard (spec 3.17).
@@ -62,7 +62,7 @@ public indirect enum AppearanceImage: Sendable, Hashable {
     case remote(URL)
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .asset: hasher.combine(0)
         case .remote: hasher.combine(1)
@@ -111,7 +111,7 @@ public struct ChatAppearance: Sendable, Hashable {
                                       dark: AppearanceColor(red: 0xFF, green: 0xFF, blue: 0xFF)))
 
         /// Hashes the accent only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(accent) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(accent) }
     }
 
     /// Texts the chat shows; `nil` shows the built-in text in the chat language.
@@ -131,7 +131,7 @@ public struct ChatAppearance: Sendable, Hashable {
         }
 
         /// Hashes the title only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(title) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(title) }
     }
 
     /// Light, dark, or following the system.
@@ -201,7 +201,7 @@ public struct ChatAppearance: Sendable, Hashable {
         public static let zero = Offset(x: 0, y: 0)
 
         /// Hashes the horizontal offset only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(x) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(x) }
     }
 
     /// The icon above the welcome text of an empty chat. An image beats a symbol.
@@ -239,7 +239,7 @@ public struct ChatAppearance: Sendable, Hashable {
         }
 
         /// Hashes the symbol only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(symbol) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(symbol) }
     }
 
     /// The look of a review or offer (paywall) card.
@@ -275,7 +275,7 @@ public struct ChatAppearance: Sendable, Hashable {
         }
 
         /// Hashes the icon only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(icon) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(icon) }
     }
 
     /// The palette.
@@ -392,7 +392,7 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// Hashes the palette and the font choices: equal appearances hash alike, and the rest is left to `==`.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         hasher.combine(colors)
         hasher.combine(fontDesign)
         hasher.combine(customFontName)

@@ -27,7 +27,7 @@ public enum RetryOption: Sendable, Hashable {
     case notAllowed
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .none: hasher.combine(0)
         case .available: hasher.combine(1)
@@ -79,5 +79,5 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
     public var retry: RetryOption
 
     /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -29,7 +29,7 @@ public struct ChatSnapshot: Sendable, Hashable {
     var transcriptChange: TranscriptChange?
 
     /// Hashes the version only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(version) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(version) }
 }
 
 /// How a transcript differs from the one of the revision before it (issue 53): the messages before `kept` are the
@@ -42,5 +42,5 @@ struct TranscriptChange: Sendable, Hashable {
     var changed: [Int]
 
     /// Hashes the count of rows kept only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) func hash(into hasher: inout Hasher) { hasher.combine(kept) }
+    @inline(never) @_optimize(size) func hash(into hasher: inout Hasher) { hasher.combine(kept) }
 }

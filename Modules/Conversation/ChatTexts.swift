@@ -259,5 +259,5 @@ public struct ChatTexts: Sendable, Hashable {
     }
 
     /// Hashes the language only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(language) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(language) }
 }

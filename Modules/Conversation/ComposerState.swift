@@ -36,7 +36,7 @@ public enum ComposerNotice: Sendable, Hashable {
     @_optimize(size) public var text: String { ChatTexts.english.notice(self) }
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .textTooLong: hasher.combine(0)
         case .cooldown: hasher.combine(1)
@@ -69,7 +69,7 @@ public struct ComposerState: Sendable, Hashable {
         }
 
         /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
     /// The photos picked for the next message, in pick order (memory only, never persisted as draft photos).
@@ -88,5 +88,5 @@ public struct ComposerState: Sendable, Hashable {
     public var notices: [ComposerNotice]
 
     /// Hashes the text only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

@@ -24,5 +24,5 @@ public struct CooldownNotice: Sendable, Hashable {
     public static func relativeTime(seconds: Double) -> String { ChatTexts.english.relativeTime(seconds: seconds) }
 
     /// Hashes the seconds left only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(secondsLeft) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(secondsLeft) }
 }

@@ -36,7 +36,7 @@ public struct DeviceFacts: Hashable, Sendable {
     }
 
     /// Hashes the app version only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(appVersion) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(appVersion) }
 }
 
 /// The synchronised preferences of spec 7.6 as the payload needs them.
@@ -67,7 +67,7 @@ public struct DevicePreferences: Hashable, Sendable {
     }
 
     /// Hashes the language only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(languageOverride) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(languageOverride) }
 }
 
 /// Which request a payload is for: they differ in the push fields (spec 3.1, 3.2).

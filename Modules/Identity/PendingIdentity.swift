@@ -36,7 +36,7 @@ public struct PendingIdentity: Codable, Hashable, Sendable {
     }
 
     /// Hashes the user ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(externalUserId) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(externalUserId) }
 }
 
 /// Where the pending identity is kept between launches. The facade points it at plain preferences under

@@ -43,7 +43,7 @@ public struct StagedToken: Hashable, Sendable {
     }
 
     /// Hashes the token only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// What `identify(token:)` did.
@@ -58,7 +58,7 @@ public indirect enum TokenStagingOutcome: Hashable, Sendable {
     case ignored(TokenIgnoredReason)
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .staged: hasher.combine(0)
         case .switchUser: hasher.combine(1)
@@ -77,7 +77,7 @@ public indirect enum TokenIgnoredReason: Hashable, Sendable {
     case secureStorageUnavailable
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .repeated: hasher.combine(0)
         case .refused: hasher.combine(1)
@@ -96,7 +96,7 @@ public indirect enum TokenRejectionOutcome: Hashable, Sendable {
     case ignored
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .rejected: hasher.combine(0)
         case .switchUser: hasher.combine(1)

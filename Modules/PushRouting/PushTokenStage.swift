@@ -14,7 +14,7 @@ public struct StagedPushToken: Sendable, Hashable {
     }
 
     /// Hashes the token only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(token) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(token) }
 }
 
 /// Holds the staged push token where the device payload builder can read it from any thread. The token travels

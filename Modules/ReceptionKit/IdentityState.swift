@@ -17,7 +17,7 @@ public indirect enum IdentityState: Sendable, Hashable {
     }
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .anonymous: hasher.combine(0)
         case .labelled: hasher.combine(1)

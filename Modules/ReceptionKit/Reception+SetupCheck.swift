@@ -11,7 +11,7 @@ public indirect enum SetupCheckResult: Sendable, Hashable {
     case failed(reason: String)
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .passed: hasher.combine(0)
         case .failed: hasher.combine(1)

@@ -11,7 +11,7 @@ public struct RegistrationResponse: Codable, Sendable, Hashable {
     public var verifiedUserId: String?
 
     /// Hashes the token only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(token) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(token) }
 }
 
 
@@ -46,7 +46,7 @@ public struct SendMessageBody: Codable, Sendable, Hashable {
     }
 
     /// Hashes the client ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(clientId) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(clientId) }
 }
 
 
@@ -66,7 +66,7 @@ public struct UploadReservationRequest: Codable, Sendable, Hashable {
     public var checksum: String
 
     /// Hashes the request ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(requestId) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(requestId) }
 }
 
 extension RegistrationResponse {

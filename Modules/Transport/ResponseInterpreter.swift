@@ -12,7 +12,7 @@ public struct FailedResponse: Sendable, Hashable {
         lhs.error == rhs.error && lhs.cooldown?.scope == rhs.cooldown?.scope && lhs.cooldown?.seconds == rhs.cooldown?.seconds
     }
 
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         hasher.combine(error)
         hasher.combine(cooldown?.scope)
         hasher.combine(cooldown?.seconds)

@@ -121,5 +121,5 @@ public struct Route: Sendable, Hashable {
         notModified: true)
 
     /// Hashes the path only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(path) }
 }

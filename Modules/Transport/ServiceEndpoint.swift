@@ -66,5 +66,5 @@ public struct ServiceEndpoint: Sendable, Hashable {
     }
 
     /// Hashes the App ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(appID) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(appID) }
 }

@@ -45,7 +45,7 @@ public actor UnreadMonitor {
         let epoch: Int
 
         /// Hashes the generation only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(generation) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(generation) }
     }
 
     /// The observable count the host reads.

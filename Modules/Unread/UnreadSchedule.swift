@@ -39,7 +39,7 @@ public enum UnreadSchedule {
         }
 
         /// Hashes the time only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(now) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(now) }
     }
 
     /// The outcome: poll after an interval, or the reason there is no periodic check.
@@ -67,7 +67,7 @@ public enum UnreadSchedule {
         case stagesExhausted
 
         /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) {
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
             switch self {
             case .poll: hasher.combine(0)
             case .inBackground: hasher.combine(1)

@@ -57,13 +57,14 @@ struct OutOfOrderTests {
         var pixels: [UInt8] = []
         for y in 0..<48 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 5), 128] } }
         let jpeg = try JPEGEncoder().encodeJPEG(PixelBuffer(width: 64, height: 48, format: .rgb8, bytes: pixels), quality: 90)
-        try await service.admin("POST", "faults", ["path": "/storage/*", "method": "PUT", "kind": "delay", "delayMs": 700])
+        try await service.admin("POST", "faults", ["path": "/storage/*", "method": "PUT", "kind": "delay", "delayMs": 2000])
         let chat = try #require(app.reception.chat)
         await chat.engine.setDraft("photo racing the deletion")
         await chat.engine.addPhoto(Data(jpeg))
         #expect(await chat.engine.send() != nil)
-        // The upload is under way once its PUT is on the wire (the emulator holds it 700 ms) or the row shows its
-        // progress; the progress alone can come late under load, when URLSession reports the body sent.
+        // The upload is under way once its PUT is on the wire or the row shows its progress; the progress alone can
+        // come late under load, when URLSession reports the body sent. The emulator holds the PUT 2 s (the deletion
+        // cancels it): under the full suite on two cores, the polls on the main actor once missed a 700 ms hold.
         let uploading = await until {
             if app.transport.onTheWire.contains(where: { $0.method == "PUT" }) { return true }
             await chat.refresh()

@@ -71,5 +71,5 @@ public struct ChatAnnouncements: Sendable, Hashable {
     }
 
     /// Hashes the number of rows seen only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(seenRows.count) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(seenRows.count) }
 }

@@ -22,7 +22,7 @@ public struct ChatPresentation: Sendable, Hashable {
         public var showsIcon: Bool
 
         /// Hashes the title only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(title) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(title) }
     }
 
     /// The connection banner above the composer (seed 001 "Connection status").
@@ -33,7 +33,7 @@ public struct ChatPresentation: Sendable, Hashable {
         public var text: String
 
         /// Hashes the kind only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
     }
 
     /// Everything but the composer: the title, rows, empty state, typing line, banner and reading direction.
@@ -359,7 +359,7 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// Hashes the transcript only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(transcript) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(transcript) }
 }
 
 /// Spec 7.24's timestamp rows in the chat language: the time alone on the day of `now`, the weekday, day, month and

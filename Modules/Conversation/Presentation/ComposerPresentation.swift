@@ -18,7 +18,7 @@ public struct ComposerPresentation: Sendable, Hashable {
         public var removeLabel: String
 
         /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
     /// The notice shown instead of the composer: a blocked device, "Sign in to send messages.", an unavailable
@@ -86,5 +86,5 @@ public struct ComposerPresentation: Sendable, Hashable {
     }
 
     /// Hashes the text only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

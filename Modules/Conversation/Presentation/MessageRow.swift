@@ -24,7 +24,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             case pending(Data)
 
             /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-            @_optimize(size) public func hash(into hasher: inout Hasher) {
+            @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
                 switch self {
                 case .confirmed: hasher.combine(0)
                 case .pending: hasher.combine(1)
@@ -54,7 +54,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         }
 
         /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
     /// The teammate shown beside a team reply (seed 001 "Team photos and names", spec 7.24).
@@ -71,7 +71,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var showsAvatar: Bool
 
         /// Hashes the name only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// A review or paywall card's button (seed 001 "Review cards", "Paywall cards").
@@ -84,7 +84,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             case paywall(id: String)
 
             /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-            @_optimize(size) public func hash(into hasher: inout Hasher) {
+            @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
                 switch self {
                 case .review: hasher.combine(0)
                 case .paywall: hasher.combine(1)
@@ -100,7 +100,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var isEnabled: Bool
 
         /// Hashes the button title only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(buttonTitle) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(buttonTitle) }
     }
 
     /// The status line under an own message (seed 001 "Sending status", spec 7.24).
@@ -113,7 +113,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             case cancelAutomaticResend
 
             /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-            @_optimize(size) public func hash(into hasher: inout Hasher) {
+            @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
                 switch self {
                 case .retry: hasher.combine(0)
                 case .cancelAutomaticResend: hasher.combine(1)
@@ -136,7 +136,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var accessibilityLabel: String
 
         /// Hashes the text only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
     }
 
     /// A piece of a message's text: plain, or a link the person can tap (issue 50).
@@ -148,7 +148,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var link: URL?
 
         /// Hashes the text only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(text) }
     }
 
     /// The direction a text reads in, from its own script.
@@ -174,7 +174,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             case link(URL)
 
             /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-            @_optimize(size) public func hash(into hasher: inout Hasher) {
+            @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
                 switch self {
                 case .status: hasher.combine(0)
                 case .card: hasher.combine(1)
@@ -196,7 +196,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         public var isEnabled: Bool
 
         /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
     /// The message's local ID (stable across confirmation).
@@ -339,7 +339,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     }
 
     /// Hashes the ID, the text and the status: equal rows hash alike, and the rest is left to `==`.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(text)
         hasher.combine(status)

@@ -62,7 +62,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
                 && lhs.visibleHeight == rhs.visibleHeight && lhs.reportedDistance == rhs.reportedDistance
         }
 
-        @_optimize(size) public func hash(into hasher: inout Hasher) {
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
             hasher.combine(isNearBottom)
             hasher.combine(contentHeight)
             hasher.combine(visibleHeight)
@@ -109,7 +109,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
         public var accessibilityHint: String
 
         /// Hashes the title only; `==` compares every field, so equal values hash alike.
-        @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(title) }
+        @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(title) }
     }
 
     /// How far above the bottom (in points) the reader still counts as at the bottom: a short scroll, a bubble's
@@ -233,5 +233,5 @@ public struct TranscriptFollowing: Sendable, Hashable {
     }
 
     /// Hashes the number of known rows only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(knownRows.count) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(knownRows.count) }
 }

@@ -45,7 +45,7 @@ public struct TranscriptPresentation: Sendable, Hashable {
     }
 
     /// Hashes the number of rows only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(rows.count) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(rows.count) }
 }
 
 extension ChatModel {

@@ -35,7 +35,7 @@ public struct PhotoPreparer: ImagePreparing {
         public init() {}
 
         /// Hashes the edge only; `==` compares every field, so equal values hash alike.
-        public func hash(into hasher: inout Hasher) { hasher.combine(maximumEdge) }
+        @inline(never) public func hash(into hasher: inout Hasher) { hasher.combine(maximumEdge) }
     }
 
     /// What one preparation chose, for the `reception-image prepare` report.

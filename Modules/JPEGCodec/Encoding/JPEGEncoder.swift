@@ -79,7 +79,7 @@ public struct JPEGEncoder: Sendable {
         }
 
         /// Hashes the quality only; `==` compares every field, so equal values hash alike.
-        public func hash(into hasher: inout Hasher) { hasher.combine(quality) }
+        @inline(never) public func hash(into hasher: inout Hasher) { hasher.combine(quality) }
     }
 
     /// The options photo preparation (spec 7.9) encodes with: baseline with trellis quantisation over the Annex K

@@ -59,7 +59,7 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
         lhs.code == rhs.code && lhs.status == rhs.status
     }
 
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(status)
     }

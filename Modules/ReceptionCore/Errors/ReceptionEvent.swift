@@ -19,7 +19,7 @@ public indirect enum ReceptionEvent: Sendable, Hashable {
     case identityRejected(ReceptionError)
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .chatOpened: hasher.combine(0)
         case .messageSent: hasher.combine(1)

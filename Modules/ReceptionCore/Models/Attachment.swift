@@ -25,7 +25,7 @@ public struct Attachment: Codable, Hashable, Sendable {
     }
 
     /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension Attachment {

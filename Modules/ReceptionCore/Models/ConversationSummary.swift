@@ -20,7 +20,7 @@ public struct ConversationSummary: Codable, Hashable, Sendable {
     }
 
     /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// The compact conversation of `GET conversation/messages` (spec 3.7): `status` required, `id` optional.
@@ -37,7 +37,7 @@ public struct CompactConversation: Codable, Hashable, Sendable {
     }
 
     /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension ConversationSummary {

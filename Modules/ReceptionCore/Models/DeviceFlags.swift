@@ -13,7 +13,7 @@ public struct DeviceFlags: Codable, Hashable, Sendable {
     }
 
     /// Hashes whether the device is blocked only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(blocked) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(blocked) }
 }
 
 /// One stage of the unread polling schedule (spec 4.7): while the last activity is younger than `forMinutes`, poll
@@ -47,7 +47,7 @@ public struct UnreadPollingStage: Codable, Hashable, Sendable {
     }
 
     /// Hashes the length of the stage only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(forMinutes) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(forMinutes) }
 }
 
 extension DeviceFlags {

@@ -104,7 +104,7 @@ public struct DevicePayload: Codable, Hashable, Sendable {
     }
 
     /// Hashes the user ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(externalUserId) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(externalUserId) }
 }
 
 /// A paywall the host offers (spec 7.21): `Reception.shared.paywalls = [ReceptionPaywall(id: "pro", title: "Pro")]`.
@@ -122,7 +122,7 @@ public struct ReceptionPaywall: Codable, Hashable, Sendable {
     }
 
     /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// The earlier name of `ReceptionPaywall`.

@@ -49,5 +49,5 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
     }
 
     /// Hashes the code only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -31,7 +31,7 @@ public struct TeamMember: Codable, Hashable, Sendable {
     }
 
     /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension TeamMember {

@@ -27,7 +27,7 @@ public struct TeamProfile: Codable, Hashable, Sendable {
     @_optimize(size) public var initial: String { name.first.map { String($0).uppercased() } ?? "" }
 
     /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension TeamProfile {

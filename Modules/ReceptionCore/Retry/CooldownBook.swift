@@ -16,7 +16,7 @@ public struct CooldownWait: Sendable, Hashable {
     @_optimize(size) public var error: ReceptionError { .cooldown(retryAfter: remainingSeconds, scope: scope) }
 
     /// Hashes the end only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(until) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(until) }
 }
 
 /// The server-imposed waits of one session (spec 6.3), shared by the transport that records them and the chat

@@ -19,7 +19,7 @@ public struct SessionCredentials: Codable, Hashable, Sendable {
     }
 
     /// Hashes the secret only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(sessionSecret) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(sessionSecret) }
 }
 
 extension SessionCredentials {

@@ -25,7 +25,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// Hashes the URL only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(url) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(url) }
 }
 
 /// A complete HTTP response. Header names are stored lower-cased; look them up with `header(_:)`.
@@ -48,7 +48,7 @@ public struct HTTPResponse: Sendable, Hashable {
     @_optimize(size) public func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     /// Hashes the status only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(status) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(status) }
 }
 
 /// What an open event stream delivers: the response head once, then body bytes as they arrive.
@@ -59,7 +59,7 @@ public indirect enum HTTPStreamEvent: Sendable, Hashable {
     case bytes(Data)
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .head: hasher.combine(0)
         case .bytes: hasher.combine(1)

@@ -21,7 +21,7 @@ public struct PreparedPhoto: Sendable, Hashable {
     }
 
     /// Hashes the checksum only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(checksum) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(checksum) }
 }
 
 /// Turns a photo the person picked (encoded file bytes: JPEG or PNG on Linux; anything the platform decodes on

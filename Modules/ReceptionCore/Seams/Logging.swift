@@ -43,7 +43,7 @@ public struct LogRecord: Sendable, Hashable {
     }
 
     /// Hashes the message only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(message) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(message) }
 }
 
 /// Receives log records (the seam under `Reception.logHandler`; named so it cannot clash with swift-log's

@@ -12,7 +12,7 @@ public struct DeliveredNotification: Sendable, Hashable {
     }
 
     /// Hashes the identifier only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
 }
 
 /// The notification centre's delivered notifications (spec 7.11, seed 004 "Notification Center cleanup"): listed and

@@ -36,7 +36,7 @@ public struct SecureStoreKey: Hashable, Sendable, CustomStringConvertible {
     @_optimize(size) public var description: String { "\(namespace).\(account)" }
 
     /// Hashes the account only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(account) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(account) }
 }
 
 /// The result of reading a secure item: three states, because "the store cannot answer now" must never be mistaken
@@ -61,7 +61,7 @@ public enum SecureStoreRead: Sendable, Hashable {
     }
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .value: hasher.combine(0)
         case .missing: hasher.combine(1)

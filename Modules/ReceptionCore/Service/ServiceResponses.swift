@@ -35,7 +35,7 @@ public struct LimitValues: Decodable, Sendable, Hashable {
     }
 
     /// Hashes the message limit only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages) }
 }
 
 /// `GET conversation` (spec 3.6): the history window and the device's flags.
@@ -78,7 +78,7 @@ public struct HistoryResponse: Decodable, Sendable, Hashable {
     }
 
     /// Hashes the message count only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages.count) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages.count) }
 }
 
 /// `GET conversation/messages?after=` (spec 3.7): one page of newer messages.
@@ -110,7 +110,7 @@ public struct MessagesPage: Decodable, Sendable, Hashable {
     }
 
     /// Hashes the message count only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages.count) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages.count) }
 }
 
 /// `POST conversation/messages` (spec 3.8): the confirmed message and its conversation.
@@ -127,7 +127,7 @@ public struct SendMessageResponse: Decodable, Sendable, Hashable {
     }
 
     /// Hashes the message only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(message) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(message) }
 }
 
 /// Bounded `POST conversation/read` (spec 3.9).
@@ -147,7 +147,7 @@ public struct ReadResponse: Decodable, Sendable, Hashable {
     }
 
     /// Hashes the read position only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(readSeq) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(readSeq) }
 }
 
 /// `GET conversation/unread` (spec 3.10).
@@ -179,7 +179,7 @@ public struct UnreadResponse: Decodable, Sendable, Hashable {
     }
 
     /// Hashes the last message time only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(lastMessageAt) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(lastMessageAt) }
 }
 
 /// `POST uploads` (spec 3.14): where to PUT one photo.
@@ -199,7 +199,7 @@ public struct UploadReservation: Decodable, Sendable, Hashable {
     }
 
     /// Hashes the attachment ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(attachmentId) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(attachmentId) }
 }
 
 /// `GET appearance` (spec 3.16): the outcome of a fetch.
@@ -213,7 +213,7 @@ public indirect enum AppearanceFetch: Sendable, Hashable {
     case updated(appearance: Data, revision: Int, etag: String?)
 
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) {
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
         case .unchanged: hasher.combine(0)
         case .updated: hasher.combine(1)

@@ -44,7 +44,7 @@ public struct SessionState: Codable, Hashable, Sendable {
     }
 
     /// Hashes the cursor only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(cursor) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(cursor) }
 }
 
 /// The conversation facts of the last `GET conversation/unread` (spec 7.11).
@@ -73,7 +73,7 @@ public struct UnreadSnapshot: Codable, Hashable, Sendable {
     }
 
     /// Hashes the last message time only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(lastMessageAt) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(lastMessageAt) }
 }
 
 /// A cooldown as persisted (spec 7.17: `[{scope, until, automatic}]`).
@@ -93,7 +93,7 @@ public struct StoredCooldown: Codable, Hashable, Sendable {
     }
 
     /// Hashes the end only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(until) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(until) }
 }
 
 /// The preference values the last successful device registration or update carried (spec 7.6), so a change is
@@ -120,7 +120,7 @@ public struct SynchronisedPreferences: Codable, Hashable, Sendable {
     }
 
     /// Hashes the language only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(language) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(language) }
 }
 
 extension SessionState {

@@ -18,5 +18,5 @@ public struct StorageScope: Hashable, Sendable, CustomStringConvertible {
     @_optimize(size) public var description: String { key }
 
     /// Hashes the generation only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(generation) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(generation) }
 }

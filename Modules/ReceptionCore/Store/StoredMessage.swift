@@ -74,7 +74,7 @@ public struct StoredMessage: Codable, Hashable, Sendable {
     @_optimize(size) public var isConfirmed: Bool { seq != nil }
 
     /// Hashes the ID only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension StoredMessage {

@@ -99,7 +99,7 @@ public struct RemoteAppearance: Sendable, Hashable, Codable {
     }
 
     /// Hashes the revision only; `==` compares every field, so equal values hash alike.
-    @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(revision) }
+    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(revision) }
 }
 
 /// What the merge needs to know besides the two appearances.

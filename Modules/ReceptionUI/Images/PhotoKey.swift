@@ -28,6 +28,6 @@
         var cacheKey: NSString { "\(maxPixelSize)|\(photo)" as NSString }
 
         /// Hashes the photo only; `==` compares every field, so equal values hash alike.
-        func hash(into hasher: inout Hasher) { hasher.combine(photo) }
+        @inline(never) func hash(into hasher: inout Hasher) { hasher.combine(photo) }
     }
 #endif
