@@ -6,7 +6,8 @@ import Unread
 /// The SDK's `Hashable` values hash the field that identifies them (a struct) or their case (an enum with values),
 /// while `==` still compares every field (Docs/Footprint.md, "Hashing by identity"). Checked on values of each
 /// kind: one made twice is equal and hashes alike; one that differs only outside what is hashed hashes alike too, yet
-/// is unequal, so a set keeps both.
+/// is unequal, so a set keeps both. A scan of the sources keeps `==` synthesized wherever `hash(into:)` is written, so
+/// no hashed field can be one `==` ignores.
 struct IdentityHashingTests {
     /// The problems with `first`, `again` (made the same way) and `other` (differing outside the hashed part).
     static func problems<T: Hashable>(_ first: T, again: T, other: T) -> [String] {
@@ -68,7 +69,8 @@ struct IdentityHashingTests {
                               other: .automaticResend(secondsLeft: 4)) == [])
         #expect(Self.problems(AppearanceImage.asset(name: "Logo"), again: .asset(name: "Logo"),
                               other: .asset(name: "Badge")) == [])
-        #expect(Self.problems(SecureStoreRead.value(Data([7])), again: .value(Data([7])), other: .value(Data([8]))) == [])
+        #expect(Self.problems(SecureStoreRead.value(Data([7])), again: .value(Data([7])),
+                              other: .value(Data([8]))) == [])
         #expect(Self.problems(UnreadSchedule.Decision.poll(after: .seconds(30)), again: .poll(after: .seconds(30)),
                               other: .poll(after: .seconds(60))) == [])
         #expect(Self.problems(IdentityState.verified(userId: "u1"), again: .verified(userId: "u1"),
@@ -81,5 +83,48 @@ struct IdentityHashingTests {
                                     .notAllowed]
         #expect(Set(cases).count == cases.count)
         #expect(Set(cases.map(Self.hash)).count == cases.count)
+    }
+
+    /// The types that write both `hash(into:)` and `==`; each pair was written and is tested together
+    /// (`MessageRowValueTests`, `ChatAppearanceTests`, `CaseIdentityTests`, the error and scroll-position tests).
+    static let writeBoth: Set<String> = [
+        "CaseIdentity", "ReceptionError", "FailedResponse", "ChatAppearance", "MessageRow", "Position",
+    ]
+
+    @Test("a type that hashes a part of itself leaves == to the compiler, unless both are written and tested")
+    func writtenHashesLeaveEqualityToTheCompiler() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Modules")
+        let declaration = try NSRegularExpression(pattern: #"^(\s*)(?:[a-z]+ )*(?:struct|enum|class|extension) (\w+)"#)
+        var hashing = 0, both: Set<String> = []
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift" else { continue }
+            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+            for (index, line) in lines.enumerated() {
+                let range = NSRange(line.startIndex..., in: line)
+                guard let match = declaration.firstMatch(in: line, range: range),
+                      let name = Range(match.range(at: 2), in: line)
+                else { continue }
+                // The type's body: from its declaration to the brace that closes it.
+                var depth = 0, body: [String] = []
+                for inner in lines[index...] {
+                    depth += inner.filter { $0 == "{" }.count - inner.filter { $0 == "}" }.count
+                    body.append(inner)
+                    if depth <= 0 && inner.contains("}") { break }
+                }
+                // Only what the type itself declares: a nested type's lines are checked as that type's.
+                let indent = (Range(match.range(at: 1), in: line).map { line[$0].count } ?? 0) + 4
+                let own = body.filter {
+                    $0.prefix(indent).allSatisfy(\.isWhitespace) && !$0.dropFirst(indent).hasPrefix(" ")
+                }
+                let writesHash = own.contains { $0.contains("func hash(into hasher: inout Hasher)") }
+                guard writesHash else { continue }
+                hashing += 1
+                if own.contains(where: { $0.contains("static func == (") }) { both.insert(String(line[name])) }
+            }
+        }
+        #expect(hashing >= 100, "the scan found \(hashing) types that write hash(into:)")
+        #expect(both == Self.writeBoth, "write == and hash(into:) together only where a test checks both")
     }
 }
