@@ -3,9 +3,9 @@ import ReceptionCore
 /// The composer's own state (spec 7.8.1, 7.17, seed 001): the draft text, the photos picked for the next message,
 /// the photos still being prepared, and the notices it raised itself. What blocks sending from outside (permission,
 /// waits, held resends) comes in as `Gates` when the state is read.
-struct Composer: Sendable, Equatable {
+struct Composer: Sendable {
     /// What outside the composer decides whether it may send now.
-    struct Gates: Sendable, Equatable {
+    struct Gates: Sendable {
         /// The permission states' verdict.
         var availability: ComposerAvailability
         /// Spec 6.3.5: the wait notice the composer would show.
@@ -21,7 +21,7 @@ struct Composer: Sendable, Equatable {
     /// The draft (restored across launches).
     private(set) var text = ""
     /// One photo picked and prepared for the next message.
-    struct Picked: Sendable, Equatable {
+    struct Picked: Sendable {
         /// Its place in the pick order (a photo that loads faster than one picked before it still goes after it).
         var order: Int
         /// Its identity from the pick to the send (`ComposerState.PickedPhoto.id`): never reused, so a second

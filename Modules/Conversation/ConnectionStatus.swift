@@ -6,7 +6,7 @@ import ReceptionCore
 /// The banner derives only from `Facts` (the path, the stream, stream-relevant waits), never from retry attempts.
 final class ConnectionStatus {
     /// What the banner is derived from, read by the engine at the moment of an update.
-    struct Facts: Sendable, Equatable {
+    struct Facts: Sendable {
         /// The chat was used (monitoring runs only then).
         var hasStartedChat: Bool
         /// The session is halted.

@@ -6,7 +6,7 @@ import ReceptionCore
 /// that returns after it moved is discarded, and a read or unread answer updates the count only when it did not
 /// move. A bounded read reports `throughSeq` = max(the previous one for that conversation, the highest `seq` of
 /// the GET), so an empty or backwards page never lowers it.
-struct ReadTracker: Sendable, Equatable {
+struct ReadTracker: Sendable {
     /// Spec 7.11: compared before an answer is applied.
     private(set) var generation = 0
     /// The unread count the last accepted read answer reported (none outside the chat).

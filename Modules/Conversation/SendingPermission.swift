@@ -6,7 +6,7 @@ import ReceptionCore
 /// Every local change of the permission bumps `epoch`; device flags from a GET that started under an older epoch
 /// are not applied. `verificationRequired: true` from a GET is also ignored while a staged identity token has not
 /// been carried by a device update yet (it may lift the requirement).
-struct SendingPermission: Sendable, Equatable {
+struct SendingPermission: Sendable {
     /// Spec 6.4: the session is halted (`blocked` or `appUnavailable`), as the transport last reported.
     private(set) var halt: HaltReason?
     /// The device is blocked: a 403 `blocked`, a blocked halt or the GET's device flags said so.

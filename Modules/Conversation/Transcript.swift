@@ -4,9 +4,9 @@ import ReceptionCore
 /// The chat as the engine knows it (spec 7.10, 3.6): the messages in list order, whether the service has a
 /// conversation for this device, and its ID. The merge rule lives here; what the merge means for the outbox and
 /// the store comes back as a `Merge` for the engine to apply.
-struct Transcript: Sendable, Equatable {
+struct Transcript: Sendable {
     /// What a merge changed.
-    struct Merge: Sendable, Equatable {
+    struct Merge: Sendable {
         /// Confirmed messages that are new or changed: saved to the window.
         var changed: [StoredMessage] = []
         /// Own unconfirmed messages the service confirmed, by local ID, in the order they were matched.

@@ -7,7 +7,7 @@ import ReceptionCore
 /// `1`, and it rounds `9007199254740993` before we can see it. Reading the lexeme keeps both decisions exact.
 struct ClaimScanner {
     /// A top-level member's value, as far as the `user_id` rule cares.
-    indirect enum Claim: Equatable {
+    indirect enum Claim {
         case string(String)
         /// The number exactly as written (`-0`, `4.2e1`, `1E400`).
         case number(lexeme: String)

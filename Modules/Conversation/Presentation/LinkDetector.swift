@@ -19,7 +19,7 @@ import Foundation
 /// microseconds.
 package enum LinkDetector {
     /// One detected link: where it is, in Unicode scalar offsets of the text, and what it opens.
-    struct Match: Sendable, Equatable {
+    struct Match: Sendable {
         var range: Range<Int>
         var url: URL
     }

@@ -6,9 +6,9 @@
 /// range-checked against the bytes before anything is read or allocated, and nothing is allocated beyond a tag's
 /// declared size (a `curv` table's entries). Anything else — a LUT-only profile (`A2B0` without colorants), a
 /// colour space other than RGB or grey, a Lab PCS, a device link, a truncated tag — reads as nil: not converted.
-package struct ICCProfile: Equatable {
+package struct ICCProfile {
     /// The device colours and how each maps to the profile connection space (XYZ, D50).
-    package enum Colours: Equatable {
+    package enum Colours {
         /// The red, green and blue colorants (`rXYZ`, `gXYZ`, `bXYZ`; D50-adapted, as versions 2 and 4 store them)
         /// as the columns of a row-major 3×3 matrix, and the three tone curves.
         case rgb(colorants: [Double], curves: [ToneCurve])

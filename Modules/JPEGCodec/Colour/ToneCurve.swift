@@ -1,6 +1,6 @@
 /// One channel's tone reproduction curve from an ICC profile (`rTRC`, `gTRC`, `bTRC`, `kTRC`): how a stored value
 /// in 0…1 maps to linear light in 0…1 (ICC.1:2022 10.6 `curveType`, 10.18 `parametricCurveType`).
-package enum ToneCurve: Equatable {
+package enum ToneCurve {
     /// `curv` with no entries: the value is already linear.
     case identity
     /// `curv` with one entry: y = x^γ (γ stored as u8Fixed8).

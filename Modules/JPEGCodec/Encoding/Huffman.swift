@@ -1,6 +1,6 @@
 /// A Huffman table as JPEG stores it (ITU T.81 B.2.4.2): how many codes of each length 1...16, and the symbols in
 /// code order.
-struct HuffmanSpec: Equatable {
+struct HuffmanSpec {
     /// `counts[i]` is the number of codes of length i + 1.
     package var counts: [UInt8]
     /// The symbols, shortest codes first.

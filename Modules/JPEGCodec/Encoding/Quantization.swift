@@ -1,6 +1,6 @@
 /// Quantization tables: the ITU T.81 Annex K examples scaled by a 1...100 quality the way libjpeg scales them, so
 /// "quality 85" produces the same tables a user gets from libjpeg-based tools.
-struct QuantizationTable: Equatable {
+struct QuantizationTable {
     /// The 64 quantizer steps in natural (row-major) order, each 1...255 (baseline JPEG stores 8-bit steps).
     let steps: [UInt16]
 

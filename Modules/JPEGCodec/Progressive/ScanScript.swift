@@ -1,7 +1,7 @@
 /// One scan of a progressive frame (T.81 G.1.1): which components, which band of the zig-zag order
 /// (`start...end`), and which bit planes (`high` is Ah, the point transform of the previous scan of this band, 0
 /// for a first scan; `low` is Al).
-struct ProgressiveScan: Equatable {
+struct ProgressiveScan {
     let components: [Int]
     let start: Int
     let end: Int

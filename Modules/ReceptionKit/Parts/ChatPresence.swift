@@ -39,7 +39,7 @@ protocol ChatSheetPresenting: AnyObject {
 }
 
 /// What the presenter reports of the window scene the sheet is in (issue 50, iPad windows).
-struct ChatSheetScene: Sendable, Equatable {
+struct ChatSheetScene: Sendable {
     /// The sheet's scene is in the foreground (active or not).
     var isForeground: Bool
     /// Another connected scene of the app is in the foreground: the app stays in front without this window.
@@ -68,7 +68,7 @@ final class HostScreen {
 }
 
 /// How a wait for a refusing transition ended (`ChatSheetPresenting.waitForTransition`).
-enum ChatSheetTransitionEnd: Sendable, Equatable {
+enum ChatSheetTransitionEnd: Sendable {
     /// The transition ended: ask again.
     case ended
     /// It did not end within the bound: it counts as one more refusal (`ChatPresence.maximumRefusals`), and the
@@ -101,7 +101,7 @@ final class ChatSheetTransitionWait {
 }
 
 /// The presenter's answer to one `presentChat` call.
-enum ChatSheetAnswer: Sendable, Equatable {
+enum ChatSheetAnswer: Sendable {
     /// The sheet is on screen.
     case presented
     /// No window can show it yet.
@@ -115,9 +115,9 @@ enum ChatSheetAnswer: Sendable, Equatable {
 /// UIKit has presented, or an embedded screen, shows it: never while the sheet is only asked for, waits for a
 /// window or was refused. The facade acts on the changes of `isOpen`; every step here is tested on Linux with a
 /// presenter that can refuse or answer late (ChatSheetTests).
-struct ChatPresence: Sendable, Equatable {
+struct ChatPresence: Sendable {
     /// Where the SDK sheet stands.
-    enum Sheet: Sendable, Equatable {
+    enum Sheet: Sendable {
         /// Not shown.
         case hidden
         /// Asked for; the presenter looks for a window once this run-loop turn's transitions have started.
@@ -133,7 +133,7 @@ struct ChatPresence: Sendable, Equatable {
     }
 
     /// What `openChat()` does.
-    enum OpenStep: Sendable, Equatable {
+    enum OpenStep: Sendable {
         /// Nothing: the chat shows already, or its sheet is on its way.
         case none
         /// Ask for the sheet once this turn's transitions have started (`ChatSheetPresenting.afterPendingTransitionsStart`).
@@ -144,7 +144,7 @@ struct ChatPresence: Sendable, Equatable {
     }
 
     /// What the facade does after the presenter answered.
-    enum AnswerStep: Sendable, Equatable {
+    enum AnswerStep: Sendable {
         /// Nothing more: the sheet is on screen, or the answer is of a request that no longer stands.
         case none
         /// The sheet arrived after `closeChat()` (or logout) ended the request: dismiss it.
@@ -159,7 +159,7 @@ struct ChatPresence: Sendable, Equatable {
     }
 
     /// What the facade does once a wait (for a window, or for a transition) ended.
-    enum RetryStep: Sendable, Equatable {
+    enum RetryStep: Sendable {
         /// Nothing: the request no longer stands, or nothing waited.
         case none
         /// Ask for the sheet again.
@@ -345,7 +345,7 @@ struct ChatPresence: Sendable, Equatable {
 /// one the person is using. Decided outside UIKit from each scene's facts, so it is tested on Linux.
 enum ChatSceneChoice {
     /// What the presenter knows of one connected window scene.
-    struct Scene: Sendable, Equatable {
+    struct Scene: Sendable {
         /// The scene is in the foreground and receiving events.
         var isForegroundActive: Bool
         /// It has a window with a root view controller to present from.
@@ -381,7 +381,7 @@ enum ChatSceneChoice {
 /// controller yet. Presenting from such a window would fail, or answer "no window" for a scene that has one.
 enum ChatWindowChoice {
     /// What the presenter knows of one window of the scene.
-    struct Window: Sendable, Equatable {
+    struct Window: Sendable {
         /// It has a root view controller to present from.
         var hasRootViewController: Bool
         /// It is shown (`isHidden` is false).
@@ -415,7 +415,7 @@ enum ChatWindowChoice {
 /// until it is really gone. Decided outside UIKit from the controllers' facts, so it is tested on Linux.
 enum ChatSheetDismissal {
     /// What the presenter knows of the sheet and the controller presenting it.
-    struct Facts: Sendable, Equatable {
+    struct Facts: Sendable {
         /// UIKit still has the sheet presented (it has a presenting view controller).
         var isPresented: Bool
         /// The sheet is already going: the person's swipe-down, or a dismissal in progress.
@@ -440,7 +440,7 @@ enum ChatSheetDismissal {
     }
 
     /// What to do now.
-    enum Step: Sendable, Equatable {
+    enum Step: Sendable {
         /// Gone already: stop tracking it.
         case forget
         /// The person is swiping it away: follow the swipe; dismiss again if it is cancelled.

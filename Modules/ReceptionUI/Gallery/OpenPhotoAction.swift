@@ -12,7 +12,7 @@
     }
 
     /// The photo the viewer shows.
-    struct ViewedPhoto: Identifiable, Equatable {
+    struct ViewedPhoto: Identifiable {
         let attachment: Attachment
         var id: String { attachment.id }
     }
