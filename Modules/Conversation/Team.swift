@@ -9,7 +9,7 @@ import ReceptionCore
 /// it is never written.
 final class Team {
     /// How an answer changed the team.
-    enum Change: Sendable {
+    enum Change: Sendable, Equatable {
         /// Nothing changed.
         case none
         /// Only the photos wanted changed: fetch, nothing to save.

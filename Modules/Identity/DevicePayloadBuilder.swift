@@ -66,7 +66,7 @@ public struct DevicePreferences: Hashable, Sendable {
         LanguageTag.appLanguage(override: languageOverride, preferredLocalizations: preferredLocalizations)
     }
 
-    /// Hashes the language only; `==` compares every field, so equal values hash alike.
+    /// Hashes the language override only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(languageOverride) }
 }
 

@@ -57,7 +57,8 @@ struct OutOfOrderTests {
         var pixels: [UInt8] = []
         for y in 0..<48 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 5), 128] } }
         let jpeg = try JPEGEncoder().encodeJPEG(PixelBuffer(width: 64, height: 48, format: .rgb8, bytes: pixels), quality: 90)
-        try await service.admin("POST", "faults", ["path": "/storage/*", "method": "PUT", "kind": "delay", "delayMs": 2000])
+        try await service.admin(
+            "POST", "faults", ["path": "/storage/*", "method": "PUT", "kind": "delay", "delayMs": 2000])
         let chat = try #require(app.reception.chat)
         await chat.engine.setDraft("photo racing the deletion")
         await chat.engine.addPhoto(Data(jpeg))

@@ -111,14 +111,6 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             case retry
             /// "Cancel" of an automatic resend countdown.
             case cancelAutomaticResend
-
-            /// Hashes the case only; `==` compares the values too, so equal values hash alike.
-            @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
-                switch self {
-                case .retry: hasher.combine(0)
-                case .cancelAutomaticResend: hasher.combine(1)
-                }
-            }
         }
         /// "Sending…", "Sent" or "Not delivered".
         public var text: String

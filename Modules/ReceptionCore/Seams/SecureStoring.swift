@@ -34,9 +34,6 @@ public struct SecureStoreKey: Hashable, Sendable, CustomStringConvertible {
         namespace: sharedNamespace, account: "pendingScopeRotations")
 
     @_optimize(size) public var description: String { "\(namespace).\(account)" }
-
-    /// Hashes the account only; `==` compares every field, so equal values hash alike.
-    @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(account) }
 }
 
 /// The result of reading a secure item: three states, because "the store cannot answer now" must never be mistaken

@@ -68,7 +68,7 @@ final class HostScreen {
 }
 
 /// How a wait for a refusing transition ended (`ChatSheetPresenting.waitForTransition`).
-enum ChatSheetTransitionEnd: Sendable {
+enum ChatSheetTransitionEnd: Sendable, Equatable {
     /// The transition ended: ask again.
     case ended
     /// It did not end within the bound: it counts as one more refusal (`ChatPresence.maximumRefusals`), and the
@@ -101,7 +101,7 @@ final class ChatSheetTransitionWait {
 }
 
 /// The presenter's answer to one `presentChat` call.
-enum ChatSheetAnswer: Sendable {
+enum ChatSheetAnswer: Sendable, Equatable {
     /// The sheet is on screen.
     case presented
     /// No window can show it yet.
@@ -117,7 +117,7 @@ enum ChatSheetAnswer: Sendable {
 /// presenter that can refuse or answer late (ChatSheetTests).
 struct ChatPresence: Sendable {
     /// Where the SDK sheet stands.
-    enum Sheet: Sendable {
+    enum Sheet: Sendable, Equatable {
         /// Not shown.
         case hidden
         /// Asked for; the presenter looks for a window once this run-loop turn's transitions have started.
@@ -133,7 +133,7 @@ struct ChatPresence: Sendable {
     }
 
     /// What `openChat()` does.
-    enum OpenStep: Sendable {
+    enum OpenStep: Sendable, Equatable {
         /// Nothing: the chat shows already, or its sheet is on its way.
         case none
         /// Ask for the sheet once this turn's transitions have started (`ChatSheetPresenting.afterPendingTransitionsStart`).
@@ -144,7 +144,7 @@ struct ChatPresence: Sendable {
     }
 
     /// What the facade does after the presenter answered.
-    enum AnswerStep: Sendable {
+    enum AnswerStep: Sendable, Equatable {
         /// Nothing more: the sheet is on screen, or the answer is of a request that no longer stands.
         case none
         /// The sheet arrived after `closeChat()` (or logout) ended the request: dismiss it.
@@ -159,7 +159,7 @@ struct ChatPresence: Sendable {
     }
 
     /// What the facade does once a wait (for a window, or for a transition) ended.
-    enum RetryStep: Sendable {
+    enum RetryStep: Sendable, Equatable {
         /// Nothing: the request no longer stands, or nothing waited.
         case none
         /// Ask for the sheet again.
@@ -440,7 +440,7 @@ enum ChatSheetDismissal {
     }
 
     /// What to do now.
-    enum Step: Sendable {
+    enum Step: Sendable, Equatable {
         /// Gone already: stop tracking it.
         case forget
         /// The person is swiping it away: follow the swipe; dismiss again if it is cancelled.
