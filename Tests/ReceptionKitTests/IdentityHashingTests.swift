@@ -117,14 +117,18 @@ struct IdentityHashingTests {
         let declaration = try NSRegularExpression(
             pattern: #"^\s*"# + attributes + #"(?:struct|enum|class|actor|extension)\s+([\w.]+)"#)
         let equality = try NSRegularExpression(pattern: #"static\s+func\s+==\s*[(<]"#)
-        var hashers: [String] = [], equators: Set<String> = []
+        var hashers: [String] = [], inlinable: [String] = [], equators: Set<String> = []
         let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL {
             guard file.pathExtension == "swift" else { continue }
             let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
             for (index, line) in lines.enumerated() {
                 if line.contains("func hash(into hasher: inout Hasher)") {
-                    hashers.append(Self.enclosingType(of: index, in: lines, declaration: declaration))
+                    let type = Self.enclosingType(of: index, in: lines, declaration: declaration)
+                    hashers.append(type)
+                    // Never inlined, so `hashValue` and the witnesses call it rather than each carrying a copy.
+                    let attributes = line + (index > 0 ? lines[index - 1] : "")
+                    if !attributes.contains("@inline(never)") && type != "CaseIdentity" { inlinable.append(type) }
                 }
                 if equality.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
                     equators.insert(Self.enclosingType(of: index, in: lines, declaration: declaration))
@@ -132,6 +136,7 @@ struct IdentityHashingTests {
             }
         }
         #expect(hashers.count >= 98, "the scan found \(hashers.count) written hashes")
+        #expect(inlinable == [], "a written hash(into:) without @inline(never)")
         // By the last part of the name as well, so an `==` in an extension spelt with the outer type is matched.
         let hashed = Set(hashers + hashers.map { String($0.split(separator: ".").last ?? "") })
         let both = equators.filter {
