@@ -16,49 +16,102 @@ import Unread
 public struct ReceptionConfiguration: Sendable {
     /// The service root. The hosted service by default; point it at a local emulator during development (release
     /// builds accept only the hosted root and roots on this machine, spec 1.1).
-    public var serviceRoot: URL
+    @_optimize(size) public var serviceRoot: URL {
+        get { fields.serviceRoot }
+        set { unique().serviceRoot = newValue }
+    }
     /// Where the message store, the photo cache and the plain preferences live.
-    public var dataDirectory: URL
+    @_optimize(size) public var dataDirectory: URL {
+        get { fields.dataDirectory }
+        set { unique().dataDirectory = newValue }
+    }
     /// The HTTP layer.
-    public var transport: any HTTPTransporting
+    @_optimize(size) public var transport: any HTTPTransporting {
+        get { fields.transport }
+        set { unique().transport = newValue }
+    }
     /// Where session secrets live (Keychain on Apple platforms, files elsewhere).
-    public var secureStore: any SecureStoring
+    @_optimize(size) public var secureStore: any SecureStoring {
+        get { fields.secureStore }
+        set { unique().secureStore = newValue }
+    }
     /// Opens the message store for a storage scope in `dataDirectory`.
     public var messageStore: @Sendable (_ directory: URL, _ scope: StorageScope, _ logger: ReceptionLogger)
         throws(ReceptionError) -> any MessageStoring
+    {
+        get { fields.messageStore }
+        set { unique().messageStore = newValue }
+    }
     /// Opens the photo cache for a storage scope in `dataDirectory`: the bytes of photos downloaded or sent, so each
     /// is fetched once. `FilePhotoCache` (64 MiB, least recently used first, out of backups) by default; set your own
     /// budget with `{ try FilePhotoCache(directory: $0, scope: $1, byteBudget: 16 << 20, logger: $2) }`, or
     /// `{ _, _, _ in NoPhotoCache() }` to keep none. Logout, deletion and a chat reset remove it.
     public var photoCache: @Sendable (_ directory: URL, _ scope: StorageScope, _ logger: ReceptionLogger)
         throws(ReceptionError) -> any PhotoCaching
+    {
+        get { fields.photoCache }
+        set { unique().photoCache = newValue }
+    }
     /// Turns picked photos into upload-ready JPEGs.
-    public var images: any ImagePreparing
+    @_optimize(size) public var images: any ImagePreparing {
+        get { fields.images }
+        set { unique().images = newValue }
+    }
     /// The app icon badge (nothing on hosts without one).
-    public var badge: any BadgeSink
+    @_optimize(size) public var badge: any BadgeSink {
+        get { fields.badge }
+        set { unique().badge = newValue }
+    }
     /// Delivered notifications, for cleanup when the count reaches zero.
-    public var notifications: any NotificationStore
+    @_optimize(size) public var notifications: any NotificationStore {
+        get { fields.notifications }
+        set { unique().notifications = newValue }
+    }
     /// Whether the person allowed notifications (it pauses unread polling when push can deliver).
-    public var notificationPermission: any NotificationPermissionReading
+    @_optimize(size) public var notificationPermission: any NotificationPermissionReading {
+        get { fields.notificationPermission }
+        set { unique().notificationPermission = newValue }
+    }
     /// Resolves the automatic APNs environment (the embedded provisioning profile on devices).
-    public var pushEnvironment: any PushEnvironmentResolving
+    @_optimize(size) public var pushEnvironment: any PushEnvironmentResolving {
+        get { fields.pushEnvironment }
+        set { unique().pushEnvironment = newValue }
+    }
     /// Network path changes: `NWPathMonitor` on Apple platforms (`SystemNetworkPathMonitor`), `nil` elsewhere,
     /// where the host reports them (`setNetworkAvailable`) or passes its own monitor.
-    public var network: (any NetworkPathMonitoring)?
+    @_optimize(size) public var network: (any NetworkPathMonitoring)? {
+        get { fields.network }
+        set { unique().network = newValue }
+    }
     /// App lifecycle changes: UIKit's application notifications on iOS, AppKit's on macOS
     /// (`NotificationLifecycleMonitor`), `nil` elsewhere, where the host calls `appDidBecomeActive()` and
     /// `appDidEnterBackground()` or passes its own monitor.
-    public var lifecycle: (any AppLifecycleMonitoring)?
+    @_optimize(size) public var lifecycle: (any AppLifecycleMonitoring)? {
+        get { fields.lifecycle }
+        set { unique().lifecycle = newValue }
+    }
     /// Opens a review card's link and the links tapped in messages (`http`, `https`, `mailto` and `tel` only): the
     /// system URL action on Apple platforms, the host's choice elsewhere. To show a page inside your app, present it
     /// with `Reception.shared.present(_:)`, which goes over the chat sheet.
-    public var openURL: @MainActor @Sendable (URL) -> Void
+    @_optimize(size) public var openURL: @MainActor @Sendable (URL) -> Void {
+        get { fields.openURL }
+        set { unique().openURL = newValue }
+    }
     /// Time and sleeping.
-    public var clock: any ReceptionClock
+    @_optimize(size) public var clock: any ReceptionClock {
+        get { fields.clock }
+        set { unique().clock = newValue }
+    }
     /// Identifiers.
-    public var ids: any IDGenerating
+    @_optimize(size) public var ids: any IDGenerating {
+        get { fields.ids }
+        set { unique().ids = newValue }
+    }
     /// Jitter.
-    public var random: any RandomSource
+    @_optimize(size) public var random: any RandomSource {
+        get { fields.random }
+        set { unique().random = newValue }
+    }
     /// What the device payload says about this device and app: this device's facts unless you set your own. They
     /// are read when a session starts, not by `init` (the locale, time zone and bundle lookups cost more than the
     /// rest of a configuration at app launch; Docs/Footprint.md).
@@ -67,15 +120,130 @@ public struct ReceptionConfiguration: Sendable {
         set { deviceOverride = newValue }
     }
     /// The facts a host set, if any.
-    private var deviceOverride: DeviceFacts?
+    @_optimize(size) private var deviceOverride: DeviceFacts? {
+        get { fields.deviceOverride }
+        set { unique().deviceOverride = newValue }
+    }
     /// The host's preferred localisations, most preferred first (the app language, spec 7.19).
-    public var preferredLocalizations: [String]
+    @_optimize(size) public var preferredLocalizations: [String] {
+        get { fields.preferredLocalizations }
+        set { unique().preferredLocalizations = newValue }
+    }
     /// Test knob: how `preferences.json` and `appearance.json` are replaced (tests make it fail, as a full disk
     /// would).
-    var writePreferencesFile: FilePreferences.Write
+    @_optimize(size) var writePreferencesFile: FilePreferences.Write {
+        get { fields.writePreferencesFile }
+        set { unique().writePreferencesFile = newValue }
+    }
     /// Test knob: how long the setup check waits for the app to become active and the message to be sent (spec
     /// 7.23: 60 s). A loaded test machine that runs hundreds of tests at once can take longer than that.
-    var setupCheckBudget: Duration = .seconds(60)
+    @_optimize(size) var setupCheckBudget: Duration {
+        get { fields.setupCheckBudget }
+        set { unique().setupCheckBudget = newValue }
+    }
+
+    /// Every field above, behind one reference: copying a configuration is one retain, so the SDK carries no
+    /// field-by-field copy code for it (Docs/Footprint.md, "One reference for wide values"). A setter copies the
+    /// fields first when another configuration shares them, so values keep value semantics.
+    private var fields: Fields
+
+    @inline(never) @_optimize(size) private mutating func unique() -> Fields {
+        if !isKnownUniquelyReferenced(&fields) { fields = Fields(copying: fields) }
+        return fields
+    }
+
+    /// The stored fields. Mutated only through `unique()`, by the one configuration that holds them.
+    private final class Fields: @unchecked Sendable {
+        @exclusivity(unchecked) var serviceRoot: URL
+        @exclusivity(unchecked) var dataDirectory: URL
+        @exclusivity(unchecked) var transport: any HTTPTransporting
+        @exclusivity(unchecked) var secureStore: any SecureStoring
+        @exclusivity(unchecked) var messageStore: @Sendable (_ directory: URL, _ scope: StorageScope, _ logger: ReceptionLogger)
+            throws(ReceptionError) -> any MessageStoring
+        @exclusivity(unchecked) var photoCache: @Sendable (_ directory: URL, _ scope: StorageScope, _ logger: ReceptionLogger)
+            throws(ReceptionError) -> any PhotoCaching
+        @exclusivity(unchecked) var images: any ImagePreparing
+        @exclusivity(unchecked) var badge: any BadgeSink
+        @exclusivity(unchecked) var notifications: any NotificationStore
+        @exclusivity(unchecked) var notificationPermission: any NotificationPermissionReading
+        @exclusivity(unchecked) var pushEnvironment: any PushEnvironmentResolving
+        @exclusivity(unchecked) var network: (any NetworkPathMonitoring)?
+        @exclusivity(unchecked) var lifecycle: (any AppLifecycleMonitoring)?
+        @exclusivity(unchecked) var openURL: @MainActor @Sendable (URL) -> Void
+        @exclusivity(unchecked) var clock: any ReceptionClock
+        @exclusivity(unchecked) var ids: any IDGenerating
+        @exclusivity(unchecked) var random: any RandomSource
+        @exclusivity(unchecked) var deviceOverride: DeviceFacts?
+        @exclusivity(unchecked) var preferredLocalizations: [String]
+        @exclusivity(unchecked) var writePreferencesFile: FilePreferences.Write
+        @exclusivity(unchecked) var setupCheckBudget: Duration = .seconds(60)
+
+        @_optimize(size) init(copying other: Fields) {
+            serviceRoot = other.serviceRoot
+            dataDirectory = other.dataDirectory
+            transport = other.transport
+            secureStore = other.secureStore
+            messageStore = other.messageStore
+            photoCache = other.photoCache
+            images = other.images
+            badge = other.badge
+            notifications = other.notifications
+            notificationPermission = other.notificationPermission
+            pushEnvironment = other.pushEnvironment
+            network = other.network
+            lifecycle = other.lifecycle
+            openURL = other.openURL
+            clock = other.clock
+            ids = other.ids
+            random = other.random
+            deviceOverride = other.deviceOverride
+            preferredLocalizations = other.preferredLocalizations
+            writePreferencesFile = other.writePreferencesFile
+            setupCheckBudget = other.setupCheckBudget
+        }
+
+        /// The standard composition (`ReceptionConfiguration.init`).
+        @_optimize(size) init(serviceRoot: URL, dataDirectory: URL) {
+            self.serviceRoot = serviceRoot
+            self.dataDirectory = dataDirectory
+            self.transport = URLSessionTransport()
+            #if canImport(Security)
+            self.secureStore = KeychainSecureStore()
+            #else
+            self.secureStore = FileSecureStore(
+                directory: dataDirectory.appendingPathComponent("secure", isDirectory: true))
+            #endif
+            self.messageStore = { directory, scope, logger throws(ReceptionError) in
+                try SQLiteMessageStore(directory: directory, scope: scope, logger: logger)
+            }
+            self.photoCache = { directory, scope, logger throws(ReceptionError) in
+                try FilePhotoCache(directory: directory, scope: scope, logger: logger)
+            }
+            self.images = PhotoPreparer(logger: Reception.logger("ImagePipeline"))
+            #if canImport(UIKit) && canImport(UserNotifications)
+            self.badge = ApplicationBadgeSink()
+            self.notifications = UserNotificationCenterStore()
+            self.notificationPermission = UserNotificationPermission()
+            #else
+            self.badge = NoBadge()
+            self.notifications = NoNotifications()
+            self.notificationPermission = NoNotificationPermission()
+            #endif
+            self.pushEnvironment = ProvisioningProfileResolver.embedded
+            self.network = ReceptionConfiguration.platformNetwork()
+            self.lifecycle = ReceptionConfiguration.platformLifecycle()
+            #if canImport(UIKit)
+            self.openURL = { url in UIApplication.shared.open(url) }
+            #else
+            self.openURL = { _ in }
+            #endif
+            self.clock = SystemClock()
+            self.ids = SystemIDGenerator()
+            self.random = SystemRandomSource()
+            self.preferredLocalizations = Locale.preferredLanguages
+            self.writePreferencesFile = FilePreferences.writeAtomically
+        }
+    }
 
     /// The standard composition: hosted service, SQLite store and file photo cache, URLSession, our JPEG pipeline, the platform's
     /// secure store, badge, notification, lifecycle and network adapters where the platform has them.
@@ -83,43 +251,7 @@ public struct ReceptionConfiguration: Sendable {
         serviceRoot: URL = ServiceEndpoint.hostedRoot ?? URL(fileURLWithPath: "/"),
         dataDirectory: URL = ReceptionConfiguration.defaultDataDirectory()
     ) {
-        self.serviceRoot = serviceRoot
-        self.dataDirectory = dataDirectory
-        self.transport = URLSessionTransport()
-        #if canImport(Security)
-        self.secureStore = KeychainSecureStore()
-        #else
-        self.secureStore = FileSecureStore(directory: dataDirectory.appendingPathComponent("secure", isDirectory: true))
-        #endif
-        self.messageStore = { directory, scope, logger throws(ReceptionError) in
-            try SQLiteMessageStore(directory: directory, scope: scope, logger: logger)
-        }
-        self.photoCache = { directory, scope, logger throws(ReceptionError) in
-            try FilePhotoCache(directory: directory, scope: scope, logger: logger)
-        }
-        self.images = PhotoPreparer(logger: Reception.logger("ImagePipeline"))
-        #if canImport(UIKit) && canImport(UserNotifications)
-        self.badge = ApplicationBadgeSink()
-        self.notifications = UserNotificationCenterStore()
-        self.notificationPermission = UserNotificationPermission()
-        #else
-        self.badge = NoBadge()
-        self.notifications = NoNotifications()
-        self.notificationPermission = NoNotificationPermission()
-        #endif
-        self.pushEnvironment = ProvisioningProfileResolver.embedded
-        self.network = Self.platformNetwork()
-        self.lifecycle = Self.platformLifecycle()
-        #if canImport(UIKit)
-        self.openURL = { url in UIApplication.shared.open(url) }
-        #else
-        self.openURL = { _ in }
-        #endif
-        self.clock = SystemClock()
-        self.ids = SystemIDGenerator()
-        self.random = SystemRandomSource()
-        self.preferredLocalizations = Locale.preferredLanguages
-        self.writePreferencesFile = FilePreferences.writeAtomically
+        fields = Fields(serviceRoot: serviceRoot, dataDirectory: dataDirectory)
     }
 
     /// This device and app as the device payload describes them, read now.

@@ -7,8 +7,11 @@ import Foundation
 /// Foundation implementations, and a date that does not parse must fail the response (`invalid_date`).
 public enum InternetDate {
     /// The date in `text`, or `nil` when it is not an RFC 3339 date-time.
-    @_optimize(size) public static func parse(_ text: some StringProtocol) -> Date? {
-        let b = Array(text.utf8)
+    @_optimize(size) public static func parse(_ text: some StringProtocol) -> Date? { parse(bytes: Array(text.utf8)) }
+
+    /// The parse itself, compiled once: the public entry point is generic, and the app would otherwise keep its
+    /// body twice, unspecialised and for `String` (Docs/Footprint.md, "Generic entry points kept thin").
+    @inline(never) @_optimize(size) static func parse(bytes b: [UInt8]) -> Date? {
         // yyyy-mm-ddThh:mm:ss is 19 characters; then optional fraction; then Z or ±hh:mm.
         guard b.count >= 20 else { return nil }
         @_optimize(size) func digits(_ start: Int, _ count: Int) -> Int? {
