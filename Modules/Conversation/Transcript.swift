@@ -26,6 +26,12 @@ struct Transcript: Sendable {
     struct UploadedPhoto: Sendable, Equatable {
         var attachmentID: String
         var jpeg: Data
+
+        /// Written rather than synthesized, and compiled for size: the synthesized `==` takes in `Data`'s comparison,
+        /// up to 0.7 kB on iOS (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+        @inline(never) @_optimize(size) static func == (lhs: UploadedPhoto, rhs: UploadedPhoto) -> Bool {
+            lhs.attachmentID == rhs.attachmentID && lhs.jpeg == rhs.jpeg
+        }
     }
 
     /// The messages in list order.

@@ -13,7 +13,7 @@ import Testing
     /// cos((2x + 1)uπ/16) · C(u) / 2 at [u * 8 + x].
     static let basis: [Double] = (0..<64).map { i in
         let u = i >> 3, x = i & 7
-        return InverseDCT.cosine(Double(2 * x + 1) * Double(u) * Double.pi / 16) * (u == 0 ? 1 / 2.0.squareRoot() : 1) / 2
+        return cosine(Double(2 * x + 1) * Double(u) * Double.pi / 16) * (u == 0 ? 1 / 2.0.squareRoot() : 1) / 2
     }
 
     /// T.81 A.3.3's forward DCT of one 8×8 block of samples (level-shifted here), rows then columns, in doubles.

@@ -86,10 +86,12 @@ struct IdentityHashingTests {
     }
 
     /// The types that write both `hash(into:)` and `==`, each pair written together and consistent by construction
-    /// (`MessageRowValueTests`, `ChatAppearanceTests` and `CaseIdentityTests` check three of them field by field).
+    /// (`MessageRowValueTests`, `ChatAppearanceTests` and `CaseIdentityTests` check three of them field by field,
+    /// `WrittenEqualityTests` the seven whose `==` is written for size because they carry `Data`).
     static let writeBoth: Set<String> = [
         "CaseIdentity", "ReceptionError", "FailedResponse", "ChatAppearance", "MessageRow",
-        "TranscriptFollowing.Position",
+        "TranscriptFollowing.Position", "HTTPStreamEvent", "AppearanceFetch", "ComposerPresentation.PickedPhoto",
+        "MessageRow.Photo.Source", "PreparedPhoto", "SecureStoreRead", "HTTPResponse",
     ]
 
     /// The dotted name of the type or extension that encloses line `index` of `lines`.

@@ -19,6 +19,13 @@ public struct ComposerPresentation: Sendable, Hashable {
 
         /// Hashes the ID only; `==` compares every field, so equal values hash alike.
         @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+        /// Written rather than synthesized, and compiled for size: the synthesized `==` takes in `Data`'s comparison,
+        /// up to 0.7 kB on iOS (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+        @inline(never) @_optimize(size) public static func == (lhs: PickedPhoto, rhs: PickedPhoto) -> Bool {
+            lhs.id == rhs.id && lhs.aspectRatio == rhs.aspectRatio && lhs.removeLabel == rhs.removeLabel
+                && lhs.jpeg == rhs.jpeg
+        }
     }
 
     /// The notice shown instead of the composer: a blocked device, "Sign in to send messages.", an unavailable

@@ -18,40 +18,6 @@ public struct RGBTables: Sendable {
     /// Added to every term; three of them (3 · 2¹⁸) are taken off by `SRGBCurve.biasedTable`.
     static let bias = Int64(1) << 18
 
-    /// Tables for a profile with these colorants (columns r, g, b in XYZ D50) and curves; nil when the colorants
-    /// cannot be inverted or give a coefficient of 4 or more in magnitude (no camera or editor space is that far
-    /// from sRGB: ProPhoto's largest is about 2.0).
-    init?(colorants: [Double], curves: [ToneCurve]) {
-        guard colorants.count == 9, curves.count == 3,
-              let toSRGB = Matrix3.inverse(SRGBCurve.colorantsD50), Matrix3.inverse(colorants) != nil
-        else { return nil }
-        let matrix = Matrix3.multiply(toSRGB, colorants)
-        guard matrix.allSatisfy({ $0 > -3.99 && $0 < 3.99 }) else { return nil }
-        let one = Double(1 << Self.linearBits)
-        let linear = curves.map { curve in (0..<256).map { curve.linear(Double($0) / 255) } }
-        var packed = [UInt64](repeating: 0, count: 3 * 256)
-        for source in 0..<3 {
-            for byte in 0..<256 {
-                var word: UInt64 = 0
-                for output in 0..<3 {
-                    let term = Int64((matrix[3 * output + source] * linear[source][byte] * one).rounded())
-                    word |= UInt64(term + Self.bias) << (Self.fieldBits * UInt64(output))
-                }
-                packed[source * 256 + byte] = word
-            }
-        }
-        self.packed = packed
-        // sRGB itself (any of its variants): a matrix within 0.002 of the identity and curves that bring every
-        // byte back to itself. Converting would move a few values by one step at most; skipping costs nothing.
-        let nearIdentity = (0..<9).allSatisfy { abs(matrix[$0] - ($0 % 4 == 0 ? 1 : 0)) <= 0.002 }
-        isIdentity = nearIdentity && (0..<3).allSatisfy { channel in
-            (0..<256).allSatisfy { byte in
-                let index = Int((linear[channel][byte] * Double(SRGBCurve.steps)).rounded())
-                return Int(SRGBCurve.table[index]) == byte
-            }
-        }
-    }
-
     /// Converts `width` pixels of `step` bytes (RGB first) at `row` in place.
     func convert(row: UnsafeMutablePointer<UInt8>, width: Int, step: Int) {
         // Each field, rounded to the 2⁻¹⁴ steps of linear light (+2, then >> 2: the rounding constant cannot carry

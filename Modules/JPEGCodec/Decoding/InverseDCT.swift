@@ -13,31 +13,7 @@ enum InverseDCT {
 
     /// `basis[N][i * N + u]` = C(u)·cos((2i + 1)uπ / 2N) / 2, with C(0) = 1/√2: the same normalisation for every N,
     /// so a DC-only block gives DC/8 at any scale.
-    static let basis: [[Float]] = sizes.reduce(into: [[Float]](repeating: [], count: 9)) { table, n in
-        var values = [Float](repeating: 0, count: n * n)
-        for i in 0..<n {
-            for u in 0..<n {
-                let c = u == 0 ? 1 / 2.0.squareRoot() : 1.0
-                let angle = Double(2 * i + 1) * Double(u) * Double.pi / Double(2 * n)
-                values[i * n + u] = Float(c * cosine(angle) / 2)
-            }
-        }
-        table[n] = values
-    }
-
-    /// cos(x) by its Taylor series after reducing x to [−π, π]; the codec core links no maths library.
-    static func cosine(_ x: Double) -> Double {
-        var reduced = x.truncatingRemainder(dividingBy: 2 * Double.pi)
-        if reduced > Double.pi { reduced -= 2 * Double.pi }
-        if reduced < -Double.pi { reduced += 2 * Double.pi }
-        var term = 1.0
-        var sum = 1.0
-        for k in stride(from: 2, through: 40, by: 2) {
-            term *= -reduced * reduced / Double((k - 1) * k)
-            sum += term
-        }
-        return sum
-    }
+    static let basis: [[Float]] = makeBasis()
 
     /// Writes the `n`×`n` picture of one block (n = 8, 6, 4, 3, 2 or 1) to `out`, rows `stride` bytes apart.
     @inline(__always)

@@ -269,17 +269,8 @@ extension JPEGBitReader {
     }
 
     /// `selectTable[b * 8 + j]`: the position of the (j + 1)-th set bit of byte b (0 where b has fewer).
-    static let selectTable: [UInt8] = (0..<256 * 8).map { nthSetBit(of: $0 >> 3, rank: $0 & 7, else: 0) }
+    static let selectTable: [UInt8] = bitPositionTable(ranks: 8, else: 0)
 
     /// `windowTable[b * 16 + r]`: the position of the (r + 1)-th set bit of byte b, or 8 where b has fewer.
-    static let windowTable: [UInt8] = (0..<256 * 16).map { nthSetBit(of: $0 >> 4, rank: $0 & 15, else: 8) }
-
-    private static func nthSetBit(of byte: Int, rank: Int, else none: UInt8) -> UInt8 {
-        var found = 0
-        for position in 0..<8 where byte & (1 << position) != 0 {
-            if found == rank { return UInt8(position) }
-            found += 1
-        }
-        return none
-    }
+    static let windowTable: [UInt8] = bitPositionTable(ranks: 16, else: 8)
 }

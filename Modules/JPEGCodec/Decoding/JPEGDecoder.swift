@@ -130,7 +130,7 @@ struct JPEGDecoding {
         self.chooseScale = chooseScale
     }
 
-    private func u16(_ at: Int) -> Int { Int(data[at]) << 8 | Int(data[at + 1]) }
+    func u16(_ at: Int) -> Int { Int(data[at]) << 8 | Int(data[at + 1]) }
 
     mutating func run() throws(CodecError) -> DecodedImage {
         let (rows, orientation) = try decodeRows()
@@ -193,35 +193,5 @@ struct JPEGDecoding {
         let rows = JPEGFrameRows(frame, adobeTransform: adobeTransform, ledger: ledger)
         rows.iccProfile = iccProfile.assembled(data)
         return (rows, orientation)
-    }
-
-    private mutating func readQuantizationTables(_ segment: Range<Int>) throws(CodecError) {
-        var at = segment.lowerBound
-        while at < segment.upperBound {
-            let precision = Int(data[at] >> 4), slot = Int(data[at] & 15)
-            let size = precision == 0 ? 64 : 128
-            guard slot < 4, precision <= 1, at + 1 + size <= segment.upperBound else { throw .invalidImage }
-            quantization[slot] = (0..<64).map { k in
-                precision == 0 ? Int32(data[at + 1 + k]) : Int32(u16(at + 1 + 2 * k))
-            }
-            at += 1 + size
-        }
-    }
-
-    private mutating func readHuffmanTables(_ segment: Range<Int>) throws(CodecError) {
-        var at = segment.lowerBound
-        while at < segment.upperBound {
-            guard at + 17 <= segment.upperBound else { throw .invalidImage }
-            let tableClass = Int(data[at] >> 4), slot = Int(data[at] & 15)
-            let counts = (0..<16).map { Int(data[at + 1 + $0]) }
-            let total = counts.reduce(0, +)
-            guard tableClass <= 1, slot < 4, total <= 256, at + 17 + total <= segment.upperBound else {
-                throw .invalidImage
-            }
-            let values = Array(UnsafeBufferPointer(start: data + at + 17, count: total))
-            guard let table = HuffmanDecodingTable(counts: counts, values: values) else { throw .invalidImage }
-            if tableClass == 0 { dcTables[slot] = table } else { acTables[slot] = table }
-            at += 17 + total
-        }
     }
 }

@@ -10,67 +10,6 @@ struct JPEGFrame {
     let scale: Int
     let outputWidth: Int, outputHeight: Int
 
-    init(
-        _ data: UnsafePointer<UInt8>, _ segment: Range<Int>, progressive: Bool, fileSize: Int,
-        scale chooseScale: (Int) -> Int, ledger: BufferLedger
-    ) throws(CodecError) {
-        let s = segment.lowerBound
-        guard segment.count >= 6, data[s] == 8 else { throw .invalidImage }  // 8-bit samples only
-        height = Int(data[s + 1]) << 8 | Int(data[s + 2])
-        width = Int(data[s + 3]) << 8 | Int(data[s + 4])
-        let n = Int(data[s + 5])
-        // A zero height would need a DNL segment; two-component frames have no colour meaning.
-        guard n == 1 || n == 3 || n == 4, segment.count >= 6 + 3 * n else { throw .invalidImage }
-        try DecodeLimits.check(width: width, height: height)
-        self.progressive = progressive
-        var components: [JPEGComponent] = []
-        for index in 0..<n {
-            let at = s + 6 + 3 * index
-            let h = Int(data[at + 1] >> 4), v = Int(data[at + 1] & 15), table = Int(data[at + 2])
-            guard (1...4).contains(h), (1...4).contains(v), table < 4 else { throw .invalidImage }
-            components.append(JPEGComponent(id: data[at], h: h, v: v, quantizationTable: table, ledger: ledger))
-        }
-        self.components = components
-        let hMax = components.map { $0.h }.max() ?? 1, vMax = components.map { $0.v }.max() ?? 1
-        guard components.allSatisfy({ hMax % $0.h == 0 && vMax % $0.v == 0 }) else { throw .invalidImage }
-        (self.hMax, self.vMax) = (hMax, vMax)
-        mcusX = (width + 8 * hMax - 1) / (8 * hMax)
-        mcusY = (height + 8 * vMax - 1) / (8 * vMax)
-        scale = chooseScale(max(width, height))
-        outputWidth = (width * scale + 7) / 8
-        outputHeight = (height * scale + 7) / 8
-
-        var totalBlocks = 0
-        for component in components {
-            let sampledWidth = (width * component.h + hMax - 1) / hMax
-            let sampledHeight = (height * component.v + vMax - 1) / vMax
-            component.scanBlocksX = (sampledWidth + 7) / 8
-            component.scanBlocksY = (sampledHeight + 7) / 8
-            component.blocksX = n == 1 ? component.scanBlocksX : mcusX * component.h
-            component.blocksY = n == 1 ? component.scanBlocksY : mcusY * component.v
-            // A component sampled k times coarser in both directions is reconstructed k times larger by its
-            // reduced IDCT when that is a block size the IDCT has (1, 2, 3, 4, 6, 8), so it needs no upsampling
-            // at all. Other products (k = 3 at 3/8 gives 9, k = 4 gives 12) are upsampled instead (found by the
-            // fuzzer: a 3×3 component beside 1×1 ones asked for an IDCT size that did not exist).
-            let kx = hMax / component.h, ky = vMax / component.v
-            if kx == ky && InverseDCT.sizes.contains(scale * kx) {
-                component.blockSize = scale * kx
-            } else {
-                component.blockSize = scale
-                (component.upX, component.upY) = (kx, ky)
-            }
-            component.validWidth = (sampledWidth * component.blockSize + 7) / 8
-            component.validHeight = (sampledHeight * component.blockSize + 7) / 8
-            totalBlocks += component.blocksX * component.blocksY
-        }
-        // Every block costs at least one bit of entropy-coded data (its DC code), so a header that claims more
-        // blocks than the file has bits is a lie: refuse before allocating for it.
-        guard totalBlocks <= 8 * fileSize + 4096 else { throw .invalidImage }
-        for component in components {
-            if progressive { component.allocateCoefficients() } else { component.allocatePlane() }
-        }
-    }
-
     /// Progressive frames: one component at a time, allocates the plane, dequantizes every stored block and
     /// transforms it into the plane, then frees the coefficients, so at most one plane is held beside all of them.
     func transformCoefficients(_ quantization: [[Int32]]) {

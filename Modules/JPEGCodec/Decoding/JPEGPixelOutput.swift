@@ -7,18 +7,6 @@ extension JPEGFrame {
     enum ColorModel {
         case grey, yCbCr, rgb, cmyk, ycck
     }
-
-    func colorModel(adobeTransform: Int?) -> ColorModel {
-        switch components.count {
-        case 1: return .grey
-        case 3:
-            if adobeTransform == 0 { return .rgb }
-            let ids = components.map { $0.id }
-            return adobeTransform == nil && ids == [0x52, 0x47, 0x42] ? .rgb : .yCbCr  // "RGB"
-        default:
-            return adobeTransform == 2 ? .ycck : .cmyk
-        }
-    }
 }
 
 /// A decoded frame's output rows, each rendered when asked for: the planes brought to output resolution and

@@ -77,7 +77,11 @@ enum TunedQuantization {
     static let trellisKnots: [Double] = [27.86, 26.08, 23.91, 22.05, 20.05, 17.68, 15.20, 12.22, 9.018, 5.238]
 
     /// The family's 64 values in natural order, geometric mean 1.
-    static let shape: [Double] = {
+    static let shape: [Double] = makeShape()
+
+    /// Builds `shape`, once per process. A function of its own, not a closure, so it is compiled for size: the
+    /// process's one-time initializer is compiled at the host's `-O` and would take the loops in.
+    @inline(never) @_optimize(size) private static func makeShape() -> [Double] {
         var logs = [Double](repeating: 0, count: 64)
         for v in 0..<8 {
             for u in 0..<8 {
@@ -87,9 +91,12 @@ enum TunedQuantization {
                         + parameters.e * Double(v - u) / 7
             }
         }
-        let mean = logs.reduce(0, +) / 64
-        return logs.map { exponential($0 - mean) }
-    }()
+        var sum = 0.0
+        for value in logs { sum += value }
+        let mean = sum / 64
+        for index in logs.indices { logs[index] = exponential(logs[index] - mean) }
+        return logs
+    }
 
     /// m(quality) for quality 1...100.
     @_optimize(size) static func multiplier(quality: Int, trellis: Bool) -> Double {

@@ -212,6 +212,18 @@ public indirect enum AppearanceFetch: Sendable, Hashable {
     /// 200 with a valid envelope: the raw `appearance` object's JSON, its revision, and the ETag to send next time.
     case updated(appearance: Data, revision: Int, etag: String?)
 
+    /// Written rather than synthesized, and compiled for size: the synthesized `==` takes in `Data`'s comparison,
+    /// up to 0.7 kB on iOS (Docs/Footprint.md). It compares every case and value (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size) public static func == (lhs: AppearanceFetch, rhs: AppearanceFetch) -> Bool {
+        switch (lhs, rhs) {
+        case (.unchanged(let left), .unchanged(let right)): left == right
+        case (.updated(let leftAppearance, let leftRevision, let leftETag),
+              .updated(let rightAppearance, let rightRevision, let rightETag)):
+            leftRevision == rightRevision && leftETag == rightETag && leftAppearance == rightAppearance
+        case (.unchanged, _), (.updated, _): false
+        }
+    }
+
     /// Hashes the case only; `==` compares the values too, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) {
         switch self {
