@@ -240,6 +240,13 @@ public struct ChatAppearance: Sendable, Hashable {
 
         /// Hashes the symbol only; `==` compares every field, so equal values hash alike.
         @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(symbol) }
+
+        /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+        /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+        @inline(never) @_optimize(size) public static func == (lhs: WelcomeIcon, rhs: WelcomeIcon) -> Bool {
+            lhs.size == rhs.size && lhs.cornerRadius == rhs.cornerRadius && lhs.offset == rhs.offset
+                && lhs.symbol == rhs.symbol && lhs.color == rhs.color && lhs.image == rhs.image
+        }
     }
 
     /// The look of a review or offer (paywall) card.
@@ -276,6 +283,14 @@ public struct ChatAppearance: Sendable, Hashable {
 
         /// Hashes the icon only; `==` compares every field, so equal values hash alike.
         @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(icon) }
+
+        /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+        /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+        @inline(never) @_optimize(size) public static func == (lhs: Card, rhs: Card) -> Bool {
+            lhs.iconSize == rhs.iconSize && lhs.icon == rhs.icon && lhs.accessory == rhs.accessory
+                && lhs.button == rhs.button && lhs.buttonText == rhs.buttonText && lhs.iconImage == rhs.iconImage
+                && lhs.accessoryImage == rhs.accessoryImage
+        }
     }
 
     /// The palette.

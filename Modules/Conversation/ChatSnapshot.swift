@@ -30,6 +30,16 @@ public struct ChatSnapshot: Sendable, Hashable {
 
     /// Hashes the version only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(version) }
+
+    /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+    /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size) public static func == (lhs: ChatSnapshot, rhs: ChatSnapshot) -> Bool {
+        lhs.version == rhs.version && lhs.agentTyping == rhs.agentTyping && lhs.unreadCount == rhs.unreadCount
+            && lhs.hasConversation == rhs.hasConversation && lhs.teamVersion == rhs.teamVersion
+            && lhs.isOpening == rhs.isOpening && lhs.transcriptRevision == rhs.transcriptRevision
+            && lhs.banner == rhs.banner && lhs.transcriptChange == rhs.transcriptChange
+            && lhs.composer == rhs.composer && lhs.team == rhs.team && lhs.messages == rhs.messages
+    }
 }
 
 /// How a transcript differs from the one of the revision before it (issue 53): the messages before `kept` are the

@@ -35,6 +35,11 @@ struct WrittenEqualityTests {
         return problems
     }
 
+    static let row = MessageRow(
+        id: "m1", side: .own, text: "Hello", isTextSelectable: true, timestamp: nil, timestampText: nil,
+        createdAt: Date(timeIntervalSince1970: 1_800_000_000), startsGroup: true, endsGroup: true, author: nil,
+        reservesAvatarColumn: false, photos: [], uploadProgress: nil, card: nil, status: nil, isPending: false,
+        tapRetries: false, fade: 0, announcement: "", accessibilityLabel: "You: Hello")
     static let bytes = Data([1, 2, 3])
     static let otherBytes = Data([1, 2, 4])
 
@@ -57,6 +62,84 @@ struct WrittenEqualityTests {
         let uploaded = Transcript.UploadedPhoto(attachmentID: "a", jpeg: Self.bytes)
         #expect(Self.structProblems(uploaded, [
             ("attachmentID", { $0.attachmentID = "b" }), ("jpeg", { $0.jpeg = Self.otherBytes }),
+        ]) == [])
+    }
+
+    @Test func widerValuesCompareEveryField() {
+        let red = ThemedColor(AppearanceColor(red: 200, green: 0, blue: 0))
+        let blue = ThemedColor(AppearanceColor(red: 0, green: 0, blue: 200))
+        let card = ChatAppearance.Card(
+            icon: "star", iconImage: .asset(name: "i"), accessory: "chevron", accessoryImage: .asset(name: "j"),
+            button: red, buttonText: red, iconSize: 20)
+        #expect(Self.structProblems(card, [
+            ("icon", { $0.icon = "moon" }), ("iconImage", { $0.iconImage = .asset(name: "k") }),
+            ("accessory", { $0.accessory = nil }), ("accessoryImage", { $0.accessoryImage = nil }),
+            ("button", { $0.button = blue }), ("buttonText", { $0.buttonText = blue }), ("iconSize", { $0.iconSize = 22 }),
+        ]) == [])
+        let icon = ChatAppearance.WelcomeIcon(
+            symbol: "s", image: .asset(name: "i"), color: red, size: 56, cornerRadius: 4,
+            offset: ChatAppearance.Offset(x: 1, y: 2))
+        #expect(Self.structProblems(icon, [
+            ("symbol", { $0.symbol = "t" }), ("image", { $0.image = nil }), ("color", { $0.color = blue }),
+            ("size", { $0.size = 60 }), ("cornerRadius", { $0.cornerRadius = 5 }),
+            ("offset", { $0.offset = ChatAppearance.Offset(x: 2, y: 2) }),
+        ]) == [])
+        let when = Date(timeIntervalSince1970: 1_000)
+        let message = Message(id: "m", seq: 1, sender: .agent, text: "hi", createdAt: when)
+        let page = MessagesPage(
+            messages: [message], hasMore: true, conversation: CompactConversation(id: "c", status: "OPEN"),
+            device: DeviceFlags(blocked: false), team: [TeamMember(id: "t", name: "n")], boundedRead: true)
+        #expect(Self.structProblems(page, [
+            ("messages", { $0.messages = [] }), ("hasMore", { $0.hasMore = false }),
+            ("conversation", { $0.conversation = nil }), ("device", { $0.device = nil }), ("team", { $0.team = [] }),
+            ("boundedRead", { $0.boundedRead = nil }),
+        ]) == [])
+        let stages = [UnreadPollingStage(forMinutes: 1, everySeconds: 5)]
+        let unread = UnreadResponse(
+            hasConversation: true, unreadCount: 1, status: "OPEN", lastMessageAt: when, push: true,
+            unreadPolling: stages)
+        #expect(Self.structProblems(unread, [
+            ("hasConversation", { $0.hasConversation = false }), ("unreadCount", { $0.unreadCount = 2 }),
+            ("status", { $0.status = nil }), ("lastMessageAt", { $0.lastMessageAt = nil }), ("push", { $0.push = false }),
+            ("unreadPolling", { $0.unreadPolling = [] }),
+        ]) == [])
+        let snapshot = UnreadSnapshot(
+            hasConversation: true, status: "OPEN", lastMessageAt: when, pushActive: true, pollingStages: stages)
+        #expect(Self.structProblems(snapshot, [
+            ("hasConversation", { $0.hasConversation = false }), ("status", { $0.status = nil }),
+            ("lastMessageAt", { $0.lastMessageAt = nil }), ("pushActive", { $0.pushActive = false }),
+            ("pollingStages", { $0.pollingStages = nil }),
+        ]) == [])
+    }
+
+    @Test func presentationValuesCompareEveryField() {
+        let transcript = TranscriptPresentation(
+            rows: [], isEmpty: true, banner: .offline, agentTyping: true, texts: ChatTexts(language: "en"),
+            appearance: ChatAppearance())
+        #expect(Self.structProblems(transcript, [
+            ("title", { $0.title = "other" }), ("rows", { $0.rows = [Self.row] }), ("emptyState", { $0.emptyState = nil }),
+            ("typingText", { $0.typingText = "other" }),
+            ("typingReservesAvatarColumn", { $0.typingReservesAvatarColumn.toggle() }), ("banner", { $0.banner = nil }),
+            ("layoutDirection", { $0.layoutDirection = .rightToLeft }), ("isOpening", { $0.isOpening.toggle() }),
+        ]) == [])
+        let composer = ComposerState(
+            availability: .open, text: "", pickedPhotos: [], loadingPhotoCount: 0, canSend: false, canAddPhotos: true,
+            notices: [])
+        let chat = ChatSnapshot(
+            version: 1, messages: [], composer: composer, banner: .hidden, agentTyping: false, unreadCount: nil,
+            hasConversation: false)
+        let message = ChatMessage(
+            id: "m", seq: 1, sender: .agent, text: "hi", kind: .text, reviewUrl: nil, paywallId: nil, buttonLabel: nil,
+            authorId: nil, attachments: [], localPhotos: [], createdAt: Date(timeIntervalSince1970: 1),
+            status: .received, showsPendingIndicator: false, uploadProgress: nil, retry: .none)
+        #expect(Self.structProblems(chat, [
+            ("version", { $0.version = 2 }), ("messages", { $0.messages = [message] }),
+            ("composer", { $0.composer.text = "draft" }), ("banner", { $0.banner = .offline }),
+            ("agentTyping", { $0.agentTyping = true }), ("unreadCount", { $0.unreadCount = 3 }),
+            ("hasConversation", { $0.hasConversation = true }),
+            ("team", { $0.team = [TeamProfile(id: "t", name: "n", photo: nil)] }), ("teamVersion", { $0.teamVersion = 1 }),
+            ("isOpening", { $0.isOpening = true }), ("transcriptRevision", { $0.transcriptRevision = 1 }),
+            ("transcriptChange", { $0.transcriptChange = TranscriptChange(kept: 0, changed: []) }),
         ]) == [])
     }
 

@@ -46,6 +46,15 @@ public struct TranscriptPresentation: Sendable, Hashable {
 
     /// Hashes the number of rows only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(rows.count) }
+
+    /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+    /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size)
+    public static func == (lhs: TranscriptPresentation, rhs: TranscriptPresentation) -> Bool {
+        lhs.isOpening == rhs.isOpening && lhs.typingReservesAvatarColumn == rhs.typingReservesAvatarColumn
+            && lhs.layoutDirection == rhs.layoutDirection && lhs.title == rhs.title && lhs.typingText == rhs.typingText
+            && lhs.banner == rhs.banner && lhs.emptyState == rhs.emptyState && lhs.rows == rhs.rows
+    }
 }
 
 extension ChatModel {

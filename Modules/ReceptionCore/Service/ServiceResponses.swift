@@ -111,6 +111,13 @@ public struct MessagesPage: Decodable, Sendable, Hashable {
 
     /// Hashes the message count only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages.count) }
+
+    /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+    /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size) public static func == (lhs: MessagesPage, rhs: MessagesPage) -> Bool {
+        lhs.hasMore == rhs.hasMore && lhs.boundedRead == rhs.boundedRead && lhs.device == rhs.device
+            && lhs.conversation == rhs.conversation && lhs.team == rhs.team && lhs.messages == rhs.messages
+    }
 }
 
 /// `POST conversation/messages` (spec 3.8): the confirmed message and its conversation.
@@ -180,6 +187,14 @@ public struct UnreadResponse: Decodable, Sendable, Hashable {
 
     /// Hashes the last message time only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(lastMessageAt) }
+
+    /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+    /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size) public static func == (lhs: UnreadResponse, rhs: UnreadResponse) -> Bool {
+        lhs.hasConversation == rhs.hasConversation && lhs.unreadCount == rhs.unreadCount && lhs.push == rhs.push
+            && lhs.status == rhs.status && lhs.lastMessageAt == rhs.lastMessageAt
+            && lhs.unreadPolling == rhs.unreadPolling
+    }
 }
 
 /// `POST uploads` (spec 3.14): where to PUT one photo.

@@ -74,6 +74,13 @@ public struct UnreadSnapshot: Codable, Hashable, Sendable {
 
     /// Hashes the last message time only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(lastMessageAt) }
+
+    /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+    /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size) public static func == (lhs: UnreadSnapshot, rhs: UnreadSnapshot) -> Bool {
+        lhs.hasConversation == rhs.hasConversation && lhs.pushActive == rhs.pushActive && lhs.status == rhs.status
+            && lhs.lastMessageAt == rhs.lastMessageAt && lhs.pollingStages == rhs.pollingStages
+    }
 }
 
 /// A cooldown as persisted (spec 7.17: `[{scope, until, automatic}]`).
