@@ -23,7 +23,10 @@ final class TextCatalog: Sendable {
     @_optimize(size) init(data: Data?) {
         var entries: [String: [String: Entry]] = ["en": Self.builtInEnglish]
         if let data, let parsed = Self.parse(data) {
-            for (language, texts) in parsed { entries[language, default: [:]].merge(texts) { _, catalog in catalog } }
+            // The catalog's entry wins over the built-in one; a loop, not a merge closure (Docs/Footprint.md).
+            for (language, texts) in parsed {
+                for (key, entry) in texts { entries[language, default: [:]][key] = entry }
+            }
         }
         self.entries = entries
         let others = entries.keys.filter { $0 != "en" }

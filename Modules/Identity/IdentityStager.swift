@@ -309,5 +309,12 @@ public final class IdentityStager: Sendable {
     // MARK: - Helpers
 
     /// Byte equality of the UTF-8 forms: Swift's `==` would call NFC and NFD spellings equal, the service does not.
-    @_optimize(size) static func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+    @_optimize(size) static func sameBytes(_ a: String, _ b: String) -> Bool {
+        // A loop, not `elementsEqual` with its closure: the closure made a copy of the standard library's
+        // comparison at the host's `-O` (Docs/Footprint.md, "Loops for one-off closures").
+        guard a.utf8.count == b.utf8.count else { return false }
+        var other = b.utf8.makeIterator()
+        for byte in a.utf8 where other.next() != byte { return false }
+        return true
+    }
 }

@@ -138,7 +138,9 @@ public final class FilePhotoCache: PhotoCaching {
     /// crash kept the index from naming them, and temporary files of interrupted writes.
     private func removeUnindexedFiles(_ index: PhotoCacheIndex) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderURL.path) else { return }
-        let kept = Set(index.entries.keys.map { fileURL($0).lastPathComponent }).union([Self.indexName])
+        // A loop, not a `map` closure (Docs/Footprint.md, "Loops for one-off closures").
+        var kept: Set<String> = [Self.indexName]
+        for key in index.entries.keys { kept.insert(fileURL(key).lastPathComponent) }
         for name in names where !kept.contains(name) {
             try? FileManager.default.removeItem(at: folderURL.appendingPathComponent(name))
         }

@@ -21,7 +21,9 @@ extension Reception {
     /// then `textOverrides`. `chat.texts` follows it at once when the language override, the appearance or the
     /// overrides change.
     @_optimize(size) public var chatTexts: ChatTexts {
-        var overrides = textOverrides.filter { !$0.value.isEmpty }
+        // A loop, not a `filter` closure (Docs/Footprint.md, "Loops for one-off closures").
+        var overrides: [ChatTextKey: String] = [:]
+        for (key, text) in textOverrides where !text.isEmpty { overrides[key] = text }
         let texts = chatAppearance.texts
         if let title = texts.title, !title.isEmpty { overrides[.title] = title }
         if let welcomeTitle = texts.welcomeTitle, !welcomeTitle.isEmpty { overrides[.welcomeTitle] = welcomeTitle }

@@ -59,7 +59,7 @@ public struct KeychainSecureStore: SecureStoring {
         var status = SecItemUpdate(query as CFDictionary, attributes as CFDictionary)
         if status == errSecItemNotFound {
             var add = query
-            add.merge(attributes) { _, new in new }
+            for (name, value) in attributes { add[name] = value }  // a loop, not a merge closure (Docs/Footprint.md)
             status = SecItemAdd(add as CFDictionary, nil)
         }
         guard status == errSecSuccess else {

@@ -156,7 +156,7 @@ public actor ReceptionAPIClient {
         ]
         if let token { headers["Authorization"] = "Bearer \(token)" }
         if route.isStream { headers["Accept"] = "text/event-stream" }
-        headers.merge(extraHeaders) { _, new in new }
+        for (name, value) in extraHeaders { headers[name] = value }  // a loop, not a merge closure (Docs/Footprint.md)
         return HTTPRequest(
             method: route.method, url: try deps.endpoint.url(path: route.path, query: route.query), headers: headers,
             body: body, timeout: route.timeout)

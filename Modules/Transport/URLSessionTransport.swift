@@ -175,7 +175,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     /// `register` under the lock (a function of its own for the same reason).
     @inline(never)
     @_optimize(size) private static func replace(_ identifier: Int, with entry: Entry, in entries: inout [Entry]) {
-        entries.removeAll { $0.identifier == identifier }
+        // A loop, not a `removeAll(where:)` closure (Docs/Footprint.md, "Loops for one-off closures").
+        var index = entries.count
+        while index > 0 {
+            index -= 1
+            if entries[index].identifier == identifier { entries.remove(at: index) }
+        }
         entries.append(entry)
     }
 

@@ -111,7 +111,10 @@ public struct ChatPresentation: Sendable, Hashable {
             team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone,
             availablePaywalls: Set<String>?
         ) {
-            profiles = Dictionary(team.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            // The first profile of an ID wins; a loop, not a merge closure (Docs/Footprint.md).
+            var profiles: [String: TeamProfile] = [:]
+            for profile in team where profiles[profile.id] == nil { profiles[profile.id] = profile }
+            self.profiles = profiles
             self.texts = texts
             self.appearance = appearance
             wording = TimestampWording(now: now, timeZone: timeZone, language: texts.language)

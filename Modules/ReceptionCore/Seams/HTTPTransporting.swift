@@ -46,7 +46,11 @@ public struct HTTPResponse: Sendable, Hashable {
     /// Makes a response; header names are lower-cased.
     @_optimize(size) public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        // A loop rather than `Dictionary(_:uniquingKeysWith:)`: each module's merge closure made its own copy of the
+        // standard library's merge (Docs/Footprint.md). The later of two names differing in case wins, as before.
+        var lowered: [String: String] = [:]
+        for (name, value) in headers { lowered[name.lowercased()] = value }
+        self.headers = lowered
         self.body = body
     }
 

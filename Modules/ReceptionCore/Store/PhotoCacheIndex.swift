@@ -92,10 +92,15 @@ package struct PhotoCacheIndex: Sendable, Equatable, Codable {
     /// fails this is damaged or hostile and is not trusted at all.
     @_optimize(size) package func isPlausible(maximumEntries: Int, maximumBytes: Int) -> Bool {
         guard entries.count <= maximumEntries else { return false }
-        return entries.values.allSatisfy { entry in
-            (0...maximumBytes).contains(entry.bytes) && entry.use <= counter && entry.sha256.utf8.count == 64
-                && entry.sha256.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        // Loops, not `allSatisfy` closures (Docs/Footprint.md, "Loops for one-off closures").
+        for entry in entries.values {
+            guard (0...maximumBytes).contains(entry.bytes), entry.use <= counter, entry.sha256.utf8.count == 64
+            else { return false }
+            for byte in entry.sha256.utf8 where !((0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)) {
+                return false
+            }
         }
+        return true
     }
 
     /// The SHA-256 of `data` as lowercase hex, as entries record it.
