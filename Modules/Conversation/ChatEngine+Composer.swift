@@ -15,8 +15,12 @@ extension ChatEngine {
     /// The person picked a photo: it is prepared for upload right away (loading disables sending meanwhile). An
     /// unreadable photo shows "Could not load this photo." and is skipped; more than 5 are refused.
     @_optimize(size) public func addPhoto(_ file: Data) async {
-        await addPhoto { file }
+        await addPhoto(loading: Self.loaded(file))
     }
+
+    /// `file` as an already loaded photo. Made here, out of line, rather than as a closure literal at the call: the
+    /// compiler would otherwise copy all of `addPhoto(loading:)` for that one closure (Docs/Footprint.md).
+    @inline(never) @_optimize(size) static func loaded(_ file: Data) -> @Sendable () async -> Data? { { file } }
 
     /// The person picked a photo whose bytes still have to be read (the system picker hands out items that load
     /// later): the composer counts it as loading from now, so Send waits, and the picker's room shrinks at once.

@@ -2,40 +2,64 @@ import Foundation
 import ReceptionCore
 
 extension SQLiteMessageStore {
-    public func draft() throws(ReceptionError) -> String {
+    @_optimize(size) public func draft() throws(ReceptionError) -> String {
         try access("read the draft") { connection, scope throws(SQLiteFailure) in
-            try Self.value(Key.draft, connection, scope).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            try Self.readDraft(connection, scope)
         }
     }
 
-    public func setDraft(_ text: String) throws(ReceptionError) {
+    @_optimize(size) public func setDraft(_ text: String) throws(ReceptionError) {
         try access("save the draft") { connection, scope throws(SQLiteFailure) in
-            if text.isEmpty {
-                try connection.run(
-                    "DELETE FROM session_values WHERE scope = ?1 AND key = ?2", [.text(scope.key), .text(Key.draft)])
-            } else {
-                try Self.setValue(Data(text.utf8), for: Key.draft, connection, scope)
-            }
+            try Self.writeDraft(text, connection, scope)
         }
     }
 
-    public func sessionState() throws(ReceptionError) -> SessionState {
+    @_optimize(size) public func sessionState() throws(ReceptionError) -> SessionState {
         try access("read the session state") { connection, scope throws(SQLiteFailure) in
             try Self.readSessionState(connection, scope, logger: logger)
         }
     }
 
-    public func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError) {
+    @_optimize(size) public func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError) {
         try access("save the session state") { connection, scope throws(SQLiteFailure) in
-            try connection.transaction { () throws(SQLiteFailure) in
-                var state = try Self.readSessionState(connection, scope, logger: logger)
-                change(&state)
-                try Self.writeSessionState(state, connection, scope)
-            }
+            try Self.updateSessionState(change, connection, scope, logger: logger)
         }
     }
 
-    static func readSessionState(
+    // The work of the operations above, out of their closures: a closure is compiled at the host's `-O` whatever
+    // encloses it, so each keeps to one call and the work is compiled for size, never inlined back into it
+    // (Docs/Footprint.md, "The store's cold operations").
+
+    @inline(never) @_optimize(size)
+    static func readDraft(_ connection: SQLiteConnection, _ scope: StorageScope) throws(SQLiteFailure) -> String {
+        guard let data = try value(Key.draft, connection, scope) else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @inline(never) @_optimize(size)
+    static func writeDraft(
+        _ text: String, _ connection: SQLiteConnection, _ scope: StorageScope
+    ) throws(SQLiteFailure) {
+        if text.isEmpty {
+            try connection.run(
+                "DELETE FROM session_values WHERE scope = ?1 AND key = ?2", [.text(scope.key), .text(Key.draft)])
+        } else {
+            try setValue(Data(text.utf8), for: Key.draft, connection, scope)
+        }
+    }
+
+    @inline(never) @_optimize(size) static func updateSessionState(
+        _ change: (inout SessionState) -> Void, _ connection: SQLiteConnection, _ scope: StorageScope,
+        logger: ReceptionLogger
+    ) throws(SQLiteFailure) {
+        try connection.transaction { () throws(SQLiteFailure) in
+            var state = try readSessionState(connection, scope, logger: logger)
+            change(&state)
+            try writeSessionState(state, connection, scope)
+        }
+    }
+
+    @_optimize(size) @inline(never) static func readSessionState(
         _ connection: SQLiteConnection, _ scope: StorageScope, logger: ReceptionLogger
     ) throws(SQLiteFailure) -> SessionState {
         guard let data = try value(Key.session, connection, scope) else { return SessionState() }
@@ -49,7 +73,7 @@ extension SQLiteMessageStore {
         }
     }
 
-    static func writeSessionState(
+    @_optimize(size) @inline(never) static func writeSessionState(
         _ state: SessionState, _ connection: SQLiteConnection, _ scope: StorageScope
     ) throws(SQLiteFailure) {
         guard let data = try? JSONEncoder().encode(state) else {
@@ -58,7 +82,7 @@ extension SQLiteMessageStore {
         try setValue(data, for: Key.session, connection, scope)
     }
 
-    private static func value(
+    @_optimize(size) @inline(never) private static func value(
         _ key: String, _ connection: SQLiteConnection, _ scope: StorageScope
     ) throws(SQLiteFailure) -> Data? {
         try connection.with(
@@ -68,7 +92,7 @@ extension SQLiteMessageStore {
         }
     }
 
-    private static func setValue(
+    @_optimize(size) @inline(never) private static func setValue(
         _ data: Data, for key: String, _ connection: SQLiteConnection, _ scope: StorageScope
     ) throws(SQLiteFailure) {
         try connection.run(
