@@ -23,8 +23,7 @@ final class Outbox {
     }
 
     private let clock: any ReceptionClock
-    /// The messages' entries: a handful at a time (unconfirmed own messages), so a `KeyedList`, not a dictionary.
-    private var entries = KeyedList<Entry>()
+    private var entries: [String: Entry] = [:]
     private var attempts = KeyedList<Task<Void, Never>>()
     /// Spec 7.8.8: messages released together after a limit ended, in order.
     private(set) var releaseBatch: [String] = []
@@ -49,11 +48,10 @@ final class Outbox {
     @_optimize(size) func attemptStarted(
         _ id: String, _ attempt: Task<Void, Never>, pendingShown: @escaping @Sendable () async -> Void
     ) {
-        var entry = entries[id] ?? Entry()
-        entry.inFlight = true
-        entry.progress = nil
-        entry.pendingTimer.arm(after: .milliseconds(400), on: clock, pendingShown)
-        entries[id] = entry
+        entries[id, default: Entry()].inFlight = true
+        entries[id]?.progress = nil
+        let clock = self.clock
+        entries[id]?.pendingTimer.arm(after: .milliseconds(400), on: clock, pendingShown)
         attempts[id] = attempt
     }
 
@@ -96,10 +94,11 @@ final class Outbox {
 
     /// The attempt failed: the budget counts it and schedules the next automatic attempt.
     @_optimize(size) func failed(_ id: String, _ error: ReceptionError, random: any RandomSource) {
-        var entry = entries[id] ?? Entry()
-        entry.budget?.recordFailure(error, random: random)
-        if let delay = entry.budget?.nextDelay { entry.nextAttemptAt = clock.uptime + delay }
-        entries[id] = entry
+        entries[id, default: Entry()].budget?.recordFailure(error, random: random)
+        if let delay = entries[id]?.budget?.nextDelay {
+            let due = clock.uptime + delay
+            entries[id]?.nextAttemptAt = due
+        }
     }
 
     /// The wait holding `id` now (`nil`: none).
@@ -119,15 +118,12 @@ final class Outbox {
 
     /// Spec 7.8.7: recovery gives a budget to a message without one; a budget that exists is never renewed.
     @_optimize(size) func seedBudget(_ id: String) {
-        guard entries[id]?.budget == nil else { return }
-        var entry = entries[id] ?? Entry()
-        entry.budget = RetryBudget()
-        entries[id] = entry
+        if entries[id]?.budget == nil { entries[id, default: Entry()].budget = RetryBudget() }
     }
 
     /// Spec 7.2: becoming active resets transient budgets.
     @_optimize(size) func appBecameActive() {
-        for id in entries.allKeys { entries[id]?.budget?.appBecameActive() }
+        for id in entries.keys { entries[id]?.budget?.appBecameActive() }
     }
 
     // MARK: The release batch (spec 7.8.8)
@@ -155,13 +151,13 @@ final class Outbox {
     @_optimize(size) func cancelAll() {
         for task in attempts.allValues { task.cancel() }
         attempts.removeAll()
-        for id in entries.allKeys { entries[id]?.pendingTimer.cancel() }
+        for id in entries.keys { entries[id]?.pendingTimer.cancel() }
     }
 
     /// Spec 7.12: a chat reset forgets every message.
     @_optimize(size) func reset() {
         cancelAll()
-        entries.removeAll()
+        entries = [:]
         releaseBatch = []
     }
 }
