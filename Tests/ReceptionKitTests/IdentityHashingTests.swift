@@ -87,13 +87,13 @@ struct IdentityHashingTests {
 
     /// The types that write both `hash(into:)` and `==`, each pair written together and consistent by construction
     /// (`MessageRowValueTests`, `ChatAppearanceTests` and `CaseIdentityTests` check three of them field by field,
-    /// `WrittenEqualityTests` the fourteen whose `==` is written for size, each field changed in turn).
+    /// `WrittenEqualityTests` the eighteen whose `==` is written for size, each field changed in turn).
     static let writeBoth: Set<String> = [
         "CaseIdentity", "ReceptionError", "FailedResponse", "ChatAppearance", "MessageRow",
         "TranscriptFollowing.Position", "HTTPStreamEvent", "AppearanceFetch", "ComposerPresentation.PickedPhoto",
         "MessageRow.Photo.Source", "PreparedPhoto", "SecureStoreRead", "HTTPResponse", "ChatAppearance.Card",
         "ChatAppearance.WelcomeIcon", "MessagesPage", "UnreadResponse", "UnreadSnapshot", "TranscriptPresentation",
-        "ChatSnapshot",
+        "ChatSnapshot", "TeamProfile", "SynchronisedPreferences", "HistoryResponse", "SessionState",
     ]
 
     /// The dotted name of the type or extension that encloses line `index` of `lines`.

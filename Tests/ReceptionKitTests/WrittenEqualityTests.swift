@@ -112,6 +112,42 @@ struct WrittenEqualityTests {
         ]) == [])
     }
 
+    @Test func storedValuesCompareEveryField() {
+        let profile = TeamProfile(id: "t", name: "n", photoKey: "k", photo: Self.bytes)
+        #expect(Self.structProblems(profile, [
+            ("id", { $0.id = "u" }), ("name", { $0.name = "m" }), ("photoKey", { $0.photoKey = nil }),
+            ("photo", { $0.photo = Self.otherBytes }),
+        ]) == [])
+        let preferences = SynchronisedPreferences(
+            language: "en", updatesAppBadge: true, availablePaywalls: ["p"], badgeSynchronised: true)
+        #expect(Self.structProblems(preferences, [
+            ("language", { $0.language = "de" }), ("updatesAppBadge", { $0.updatesAppBadge = false }),
+            ("availablePaywalls", { $0.availablePaywalls = nil }), ("badgeSynchronised", { $0.badgeSynchronised = false }),
+        ]) == [])
+        let when = Date(timeIntervalSince1970: 1_000)
+        let state = SessionState(
+            cursor: 5, chatRevision: 1, hasStartedChat: true, unread: UnreadSnapshot(hasConversation: true),
+            cooldowns: [StoredCooldown(scope: .requests, until: when, automatic: false)], lastLimitCheck: when,
+            pendingActionClicks: ["m"], preferences: preferences)
+        #expect(Self.structProblems(state, [
+            ("cursor", { $0.cursor = 6 }), ("chatRevision", { $0.chatRevision = 2 }),
+            ("hasStartedChat", { $0.hasStartedChat = false }), ("unread", { $0.unread = UnreadSnapshot() }),
+            ("cooldowns", { $0.cooldowns = [] }), ("lastLimitCheck", { $0.lastLimitCheck = nil }),
+            ("pendingActionClicks", { $0.pendingActionClicks = [] }),
+            ("preferences", { $0.preferences = SynchronisedPreferences() }),
+        ]) == [])
+        let history = HistoryResponse(
+            conversation: ConversationSummary(id: "c", status: "OPEN", unreadForUser: 0, createdAt: when),
+            messages: [Message(id: "m", seq: 1, sender: .agent, text: "hi", createdAt: when)],
+            device: DeviceFlags(blocked: false), team: [TeamMember(id: "t", name: "n")], boundedRead: true,
+            limits: LimitValues(messages: 1, uploads: 2))
+        #expect(Self.structProblems(history, [
+            ("conversation", { $0.conversation = nil }), ("messages", { $0.messages = [] }),
+            ("device", { $0.device = nil }), ("team", { $0.team = nil }), ("boundedRead", { $0.boundedRead = nil }),
+            ("limits", { $0.limits = nil }),
+        ]) == [])
+    }
+
     @Test func presentationValuesCompareEveryField() {
         let transcript = TranscriptPresentation(
             rows: [], isEmpty: true, banner: .offline, agentTyping: true, texts: ChatTexts(language: "en"),

@@ -28,6 +28,12 @@ public struct TeamProfile: Codable, Hashable, Sendable {
 
     /// Hashes the ID only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+    /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size) public static func == (lhs: TeamProfile, rhs: TeamProfile) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.photoKey == rhs.photoKey && lhs.photo == rhs.photo
+    }
 }
 
 extension TeamProfile {

@@ -79,6 +79,13 @@ public struct HistoryResponse: Decodable, Sendable, Hashable {
 
     /// Hashes the message count only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(messages.count) }
+
+    /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+    /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size) public static func == (lhs: HistoryResponse, rhs: HistoryResponse) -> Bool {
+        lhs.boundedRead == rhs.boundedRead && lhs.device == rhs.device && lhs.conversation == rhs.conversation
+            && lhs.limits == rhs.limits && lhs.team == rhs.team && lhs.messages == rhs.messages
+    }
 }
 
 /// `GET conversation/messages?after=` (spec 3.7): one page of newer messages.

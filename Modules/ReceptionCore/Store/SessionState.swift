@@ -45,6 +45,15 @@ public struct SessionState: Codable, Hashable, Sendable {
 
     /// Hashes the cursor only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(cursor) }
+
+    /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+    /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size) public static func == (lhs: SessionState, rhs: SessionState) -> Bool {
+        lhs.cursor == rhs.cursor && lhs.chatRevision == rhs.chatRevision && lhs.hasStartedChat == rhs.hasStartedChat
+            && lhs.lastLimitCheck == rhs.lastLimitCheck && lhs.unread == rhs.unread
+            && lhs.preferences == rhs.preferences && lhs.cooldowns == rhs.cooldowns
+            && lhs.pendingActionClicks == rhs.pendingActionClicks
+    }
 }
 
 /// The conversation facts of the last `GET conversation/unread` (spec 7.11).
@@ -128,6 +137,14 @@ public struct SynchronisedPreferences: Codable, Hashable, Sendable {
 
     /// Hashes the language only; `==` compares every field, so equal values hash alike.
     @inline(never) @_optimize(size) public func hash(into hasher: inout Hasher) { hasher.combine(language) }
+
+    /// Written rather than synthesized, compiled for size and never inlined: at `-O` the synthesized `==` takes
+    /// in every field's comparison (Docs/Footprint.md). It compares every field (`WrittenEqualityTests`).
+    @inline(never) @_optimize(size)
+    public static func == (lhs: SynchronisedPreferences, rhs: SynchronisedPreferences) -> Bool {
+        lhs.badgeSynchronised == rhs.badgeSynchronised && lhs.updatesAppBadge == rhs.updatesAppBadge
+            && lhs.language == rhs.language && lhs.availablePaywalls == rhs.availablePaywalls
+    }
 }
 
 extension SessionState {
