@@ -17,29 +17,29 @@ public struct ReceptionConfiguration: Sendable {
     /// The service root. The hosted service by default; point it at a local emulator during development (release
     /// builds accept only the hosted root and roots on this machine, spec 1.1).
     @_optimize(size) public var serviceRoot: URL {
-        get { fields.serviceRoot }
+        get { values.serviceRoot }
         set { unique().serviceRoot = newValue }
     }
     /// Where the message store, the photo cache and the plain preferences live.
     @_optimize(size) public var dataDirectory: URL {
-        get { fields.dataDirectory }
+        get { values.dataDirectory }
         set { unique().dataDirectory = newValue }
     }
     /// The HTTP layer.
     @_optimize(size) public var transport: any HTTPTransporting {
-        get { fields.transport }
+        get { values.transport }
         set { unique().transport = newValue }
     }
     /// Where session secrets live (Keychain on Apple platforms, files elsewhere).
     @_optimize(size) public var secureStore: any SecureStoring {
-        get { fields.secureStore }
+        get { values.secureStore }
         set { unique().secureStore = newValue }
     }
     /// Opens the message store for a storage scope in `dataDirectory`.
     public var messageStore: @Sendable (_ directory: URL, _ scope: StorageScope, _ logger: ReceptionLogger)
         throws(ReceptionError) -> any MessageStoring
     {
-        get { fields.messageStore }
+        get { values.messageStore }
         set { unique().messageStore = newValue }
     }
     /// Opens the photo cache for a storage scope in `dataDirectory`: the bytes of photos downloaded or sent, so each
@@ -49,111 +49,108 @@ public struct ReceptionConfiguration: Sendable {
     public var photoCache: @Sendable (_ directory: URL, _ scope: StorageScope, _ logger: ReceptionLogger)
         throws(ReceptionError) -> any PhotoCaching
     {
-        get { fields.photoCache }
+        get { values.photoCache }
         set { unique().photoCache = newValue }
     }
     /// Turns picked photos into upload-ready JPEGs.
     @_optimize(size) public var images: any ImagePreparing {
-        get { fields.images }
+        get { values.images }
         set { unique().images = newValue }
     }
     /// The app icon badge (nothing on hosts without one).
     @_optimize(size) public var badge: any BadgeSink {
-        get { fields.badge }
+        get { values.badge }
         set { unique().badge = newValue }
     }
     /// Delivered notifications, for cleanup when the count reaches zero.
     @_optimize(size) public var notifications: any NotificationStore {
-        get { fields.notifications }
+        get { values.notifications }
         set { unique().notifications = newValue }
     }
     /// Whether the person allowed notifications (it pauses unread polling when push can deliver).
     @_optimize(size) public var notificationPermission: any NotificationPermissionReading {
-        get { fields.notificationPermission }
+        get { values.notificationPermission }
         set { unique().notificationPermission = newValue }
     }
     /// Resolves the automatic APNs environment (the embedded provisioning profile on devices).
     @_optimize(size) public var pushEnvironment: any PushEnvironmentResolving {
-        get { fields.pushEnvironment }
+        get { values.pushEnvironment }
         set { unique().pushEnvironment = newValue }
     }
     /// Network path changes: `NWPathMonitor` on Apple platforms (`SystemNetworkPathMonitor`), `nil` elsewhere,
     /// where the host reports them (`setNetworkAvailable`) or passes its own monitor.
     @_optimize(size) public var network: (any NetworkPathMonitoring)? {
-        get { fields.network }
+        get { values.network }
         set { unique().network = newValue }
     }
     /// App lifecycle changes: UIKit's application notifications on iOS, AppKit's on macOS
     /// (`NotificationLifecycleMonitor`), `nil` elsewhere, where the host calls `appDidBecomeActive()` and
     /// `appDidEnterBackground()` or passes its own monitor.
     @_optimize(size) public var lifecycle: (any AppLifecycleMonitoring)? {
-        get { fields.lifecycle }
+        get { values.lifecycle }
         set { unique().lifecycle = newValue }
     }
     /// Opens a review card's link and the links tapped in messages (`http`, `https`, `mailto` and `tel` only): the
     /// system URL action on Apple platforms, the host's choice elsewhere. To show a page inside your app, present it
     /// with `Reception.shared.present(_:)`, which goes over the chat sheet.
     @_optimize(size) public var openURL: @MainActor @Sendable (URL) -> Void {
-        get { fields.openURL }
+        get { values.openURL }
         set { unique().openURL = newValue }
     }
     /// Time and sleeping.
     @_optimize(size) public var clock: any ReceptionClock {
-        get { fields.clock }
+        get { values.clock }
         set { unique().clock = newValue }
     }
     /// Identifiers.
     @_optimize(size) public var ids: any IDGenerating {
-        get { fields.ids }
+        get { values.ids }
         set { unique().ids = newValue }
     }
     /// Jitter.
     @_optimize(size) public var random: any RandomSource {
-        get { fields.random }
+        get { values.random }
         set { unique().random = newValue }
     }
     /// What the device payload says about this device and app: this device's facts unless you set your own. They
     /// are read when a session starts, not by `init` (the locale, time zone and bundle lookups cost more than the
     /// rest of a configuration at app launch; Docs/Footprint.md).
     @_optimize(size) public var device: DeviceFacts {
-        get { deviceOverride ?? Self.currentDevice() }
-        set { deviceOverride = newValue }
-    }
-    /// The facts a host set, if any.
-    @_optimize(size) private var deviceOverride: DeviceFacts? {
-        get { fields.deviceOverride }
+        get { values.deviceOverride ?? Self.currentDevice() }
         set { unique().deviceOverride = newValue }
     }
     /// The host's preferred localisations, most preferred first (the app language, spec 7.19).
     @_optimize(size) public var preferredLocalizations: [String] {
-        get { fields.preferredLocalizations }
+        get { values.preferredLocalizations }
         set { unique().preferredLocalizations = newValue }
     }
     /// Test knob: how `preferences.json` and `appearance.json` are replaced (tests make it fail, as a full disk
     /// would).
     @_optimize(size) var writePreferencesFile: FilePreferences.Write {
-        get { fields.writePreferencesFile }
+        get { values.writePreferencesFile }
         set { unique().writePreferencesFile = newValue }
     }
     /// Test knob: how long the setup check waits for the app to become active and the message to be sent (spec
     /// 7.23: 60 s). A loaded test machine that runs hundreds of tests at once can take longer than that.
     @_optimize(size) var setupCheckBudget: Duration {
-        get { fields.setupCheckBudget }
+        get { values.setupCheckBudget }
         set { unique().setupCheckBudget = newValue }
     }
 
-    /// Every field above, behind one reference: copying a configuration is one retain, so the SDK carries no
-    /// field-by-field copy code for it (Docs/Footprint.md, "One reference for wide values"). A setter copies the
-    /// fields first when another configuration shares them, so values keep value semantics.
-    private var fields: Fields
+    /// Every field above, behind one reference, as `MessageRow` and `ChatAppearance` keep theirs: copying a
+    /// configuration is one retain, so the SDK carries no field-by-field copy code for it (Docs/Footprint.md, "One
+    /// reference for a wide value"). A setter copies the values first when another configuration shares them, so the
+    /// type keeps value semantics; it writes through `unique()` rather than an `update` closure, which would be
+    /// compiled at the host's `-O` once per property.
+    private var values: Values
 
-    @inline(never) @_optimize(size) private mutating func unique() -> Fields {
-        if !isKnownUniquelyReferenced(&fields) { fields = Fields(copying: fields) }
-        return fields
+    @inline(never) @_optimize(size) private mutating func unique() -> Values {
+        if !isKnownUniquelyReferenced(&values) { values = Values(copying: values) }
+        return values
     }
 
     /// The stored fields. Mutated only through `unique()`, by the one configuration that holds them.
-    private final class Fields: @unchecked Sendable {
+    private final class Values: @unchecked Sendable {
         @exclusivity(unchecked) var serviceRoot: URL
         @exclusivity(unchecked) var dataDirectory: URL
         @exclusivity(unchecked) var transport: any HTTPTransporting
@@ -178,7 +175,7 @@ public struct ReceptionConfiguration: Sendable {
         @exclusivity(unchecked) var writePreferencesFile: FilePreferences.Write
         @exclusivity(unchecked) var setupCheckBudget: Duration = .seconds(60)
 
-        @_optimize(size) init(copying other: Fields) {
+        @_optimize(size) init(copying other: Values) {
             serviceRoot = other.serviceRoot
             dataDirectory = other.dataDirectory
             transport = other.transport
@@ -251,7 +248,7 @@ public struct ReceptionConfiguration: Sendable {
         serviceRoot: URL = ServiceEndpoint.hostedRoot ?? URL(fileURLWithPath: "/"),
         dataDirectory: URL = ReceptionConfiguration.defaultDataDirectory()
     ) {
-        fields = Fields(serviceRoot: serviceRoot, dataDirectory: dataDirectory)
+        values = Values(serviceRoot: serviceRoot, dataDirectory: dataDirectory)
     }
 
     /// This device and app as the device payload describes them, read now.
