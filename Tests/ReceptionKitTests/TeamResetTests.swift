@@ -1,8 +1,9 @@
 import Foundation
 import ReceptionCore
-import ReceptionKit
+@testable import ReceptionKit
 import ReceptionTesting
 import Testing
+@testable import Unread
 
 /// Seed 001 "Restrictions and reset behavior": "A server support reset, or a session that Reception no longer accepts
 /// (for example because the device was deleted in the dashboard), also resets chat state; the next send starts
@@ -32,7 +33,12 @@ struct TeamResetTests {
 
     /// A used chat that shows its sent message and holds a draft, with one agent reply (the chat is closed, so it is
     /// unread) that the count and a delivered support notification already show. Returns the device ID.
+    ///
+    /// The service sends no polling stages (an empty list disables the periodic check, spec 7.11) and the monitor is
+    /// idle on return, so each test's next unread check is one it caused: a 15-second poll on a slow machine is not.
     func usedChatWithAnUnreadReply(_ service: Service) async throws -> (Install, String) {
+        let settings = try await service.admin("PATCH", "app", ["unreadPolling": [] as [Any]])
+        try #require((settings["unreadPolling"] as? [Any])?.isEmpty == true, "polling stages: \(settings)")
         let install = Install(app: App(service))
         let app = install.app
         var configuration = app.configuration
@@ -52,6 +58,7 @@ struct TeamResetTests {
         let chat = try #require(app.reception.chat)
         chat.setDraft("an unsent draft")
         try #require(await until { await chat.engine.snapshot.composer.text == "an unsent draft" })
+        await app.reception.unreadMonitor?.waitUntilIdle()
         return (install, device)
     }
 
