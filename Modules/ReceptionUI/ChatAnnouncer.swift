@@ -23,13 +23,13 @@
         }
 
         /// The presentation with its rows, as `ChatAnnouncements` takes it.
-        private var withRows: TranscriptPresentation {
+        @_optimize(size) private var withRows: TranscriptPresentation {
             var shown = presentation
             shown.rows = slots.map(\.row)
             return shown
         }
 
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             content
                 .onAppear {
                     var current = announcements ?? ChatAnnouncements()
@@ -56,7 +56,7 @@
 
     extension View {
         /// Announces the changes of `presentation` and its rows' `slots` to VoiceOver (`ChatAnnouncements`).
-        func chatAnnouncements(_ presentation: TranscriptPresentation, slots: [RowSlot]) -> some View {
+        @_optimize(size) func chatAnnouncements(_ presentation: TranscriptPresentation, slots: [RowSlot]) -> some View {
             modifier(ChatAnnouncer(presentation: presentation, slots: slots))
         }
     }

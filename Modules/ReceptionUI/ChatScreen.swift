@@ -13,7 +13,7 @@
         /// The session's decoded photos: one decoder as long as this screen of this model lives.
         @State private var decoderSlot = PhotoDecoderSlot()
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             // The rows come in slots the model updates in place (issue 53): this body reads the list of slots, not
             // the rows, so a row that changes (upload progress, a countdown, a status) redraws that row alone.
             let (transcript, slots) = model.transcriptSlots(

@@ -4,7 +4,7 @@
     /// At least 44 by 44 points, the whole frame taking the tap: the size Apple's guidelines ask of a control. One
     /// modifier rather than two at each control keeps each control's view type a level shorter (Docs/Footprint.md).
     private struct MinimumTapTarget: ViewModifier {
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             content
                 .frame(minWidth: 44, minHeight: 44)
                 .contentShape(Rectangle())
@@ -13,11 +13,11 @@
 
     extension View {
         /// Makes the view a control of at least 44 by 44 points whose whole frame takes the tap.
-        func minimumTapTarget() -> some View { modifier(MinimumTapTarget()) }
+        @_optimize(size) func minimumTapTarget() -> some View { modifier(MinimumTapTarget()) }
 
         /// Pads the leading and trailing edges by `horizontal` and the top and bottom by `vertical` points: one
         /// padding where two would nest.
-        func padding(horizontal: CGFloat, vertical: CGFloat) -> some View {
+        @_optimize(size) func padding(horizontal: CGFloat, vertical: CGFloat) -> some View {
             padding(EdgeInsets(top: vertical, leading: horizontal, bottom: vertical, trailing: horizontal))
         }
     }

@@ -29,63 +29,75 @@
         let placement: ChatPlacement
 
         /// A chat screen for `host` (the facade's `Reception`), placed as `placement` says.
-        package init(host: any ChatScreenHost, placement: ChatPlacement) {
+        @_optimize(size) package init(host: any ChatScreenHost, placement: ChatPlacement) {
             self.host = host
             self.placement = placement
         }
 
-        public var body: some View {
+        @_optimize(size) public var body: some View {
             let appearance = host.chatAppearance
-            Group {
-                switch placement {
-                case .embedded:
-                    content(appearance)
-                        .onAppear { host.chatScreenAppeared() }
-                        .onDisappear { host.chatScreenDisappeared() }
-                case .sheet:
-                    NavigationStack {
-                        content(appearance)
-                            .toolbar {
-                                if appearance.showsCloseButton {
-                                    ToolbarItem(placement: .topBarTrailing) {
-                                        CloseButton(label: closeLabel) { host.closeChat() }
-                                    }
-                                }
-                            }
-                    }
+            placed(appearance)
+                .environment(\.chatAppearance, appearance)
+                // The chat language's reading direction covers the sheet's navigation bar and close button too.
+                .environment(\.layoutDirection, layoutDirection)
+                .modifier(ChatColorScheme(scheme: appearance.colorScheme, placement: placement))
+        }
+
+        /// The chat where `placement` puts it: the host's container, or a navigation stack in the SDK's sheet.
+        @ViewBuilder
+        @_optimize(size) private func placed(_ appearance: ChatAppearance) -> some View {
+            switch placement {
+            case .embedded:
+                content(appearance)
+                    .onAppear { host.chatScreenAppeared() }
+                    .onDisappear { host.chatScreenDisappeared() }
+            case .sheet:
+                NavigationStack { sheetContent(appearance) }
+            }
+        }
+
+        /// The chat in the SDK's sheet, with its close control when the appearance shows one.
+        @_optimize(size) private func sheetContent(_ appearance: ChatAppearance) -> some View {
+            content(appearance).toolbar { closeItem(appearance) }
+        }
+
+        /// The close control of the sheet's navigation bar.
+        @ToolbarContentBuilder
+        @_optimize(size) private func closeItem(_ appearance: ChatAppearance) -> some ToolbarContent {
+            if appearance.showsCloseButton {
+                ToolbarItem(placement: .topBarTrailing) {
+                    CloseButton(label: closeLabel) { host.closeChat() }
                 }
             }
-            .environment(\.chatAppearance, appearance)
-            // The chat language's reading direction covers the sheet's navigation bar and close button too.
-            .environment(\.layoutDirection, layoutDirection)
-            .modifier(ChatColorScheme(scheme: appearance.colorScheme, placement: placement))
         }
 
         /// The chat, or before the SDK has one (not configured yet) its welcome icon.
+        @_optimize(size) private func content(_ appearance: ChatAppearance) -> some View {
+            chatOrWelcome(appearance)
+                .font(appearance.font(.body))
+        }
+
         @ViewBuilder
-        private func content(_ appearance: ChatAppearance) -> some View {
-            Group {
-                if let model = host.chat {
-                    // A new session's model (after logout or a reset) starts a fresh screen: no viewer, scroll
-                    // position or decoded photo carries over from the previous person's chat.
-                    ChatScreen(model: model, host: host, appearance: appearance)
-                        .id(ObjectIdentifier(model))
-                } else if let emptyState = ChatModel.unconfiguredPresentation(appearance: appearance).emptyState {
-                    WelcomeView(state: emptyState)
-                        .frame(maxWidth: .infinity, maxHeight: .infinity)
-                        .background { appearance.colors.backgroundColor.ignoresSafeArea() }
-                }
+        @_optimize(size) private func chatOrWelcome(_ appearance: ChatAppearance) -> some View {
+            if let model = host.chat {
+                // A new session's model (after logout or a reset) starts a fresh screen: no viewer, scroll
+                // position or decoded photo carries over from the previous person's chat.
+                ChatScreen(model: model, host: host, appearance: appearance)
+                    .id(ObjectIdentifier(model))
+            } else if let emptyState = ChatModel.unconfiguredPresentation(appearance: appearance).emptyState {
+                WelcomeView(state: emptyState)
+                    .frame(maxWidth: .infinity, maxHeight: .infinity)
+                    .background { appearance.colors.backgroundColor.ignoresSafeArea() }
             }
-            .font(appearance.font(.body))
         }
 
         /// Which way the chat language reads (left to right until the SDK has a chat).
-        private var layoutDirection: SwiftUI.LayoutDirection {
+        @_optimize(size) private var layoutDirection: SwiftUI.LayoutDirection {
             host.chat?.texts.layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
         }
 
         /// "Close" in the chat language (English until the SDK has a chat).
-        private var closeLabel: String {
+        @_optimize(size) private var closeLabel: String {
             (host.chat?.texts ?? .english).text(.close)
         }
     }

@@ -8,7 +8,7 @@
     struct AppearanceImageView: View {
         let image: AppearanceImage
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             switch image {
             case .asset(let name):
                 Image(name)

@@ -4,7 +4,7 @@
 
     extension ChatAppearance.ColorScheme {
         /// The scheme the chat forces; `nil` follows the system.
-        var forced: ColorScheme? {
+        @_optimize(size) var forced: ColorScheme? {
             switch self {
             case .system: nil
             case .light: .light
@@ -21,7 +21,7 @@
         let placement: ChatPlacement
         @Environment(\.colorScheme) private var inherited
 
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             // One structure for every scheme, so switching the appearance never rebuilds the chat (and loses its
             // scroll position); the placement never changes for a screen.
             switch placement {

@@ -25,25 +25,25 @@
 
     extension EnvironmentValues {
         /// How the chat looks (the host's appearance with the dashboard's laid over it).
-        var chatAppearance: ChatAppearance {
+        @_optimize(size) var chatAppearance: ChatAppearance {
             get { self[ChatAppearanceKey.self] }
             set { self[ChatAppearanceKey.self] = newValue }
         }
 
         /// Decodes photos at the size they are drawn, off the main actor, with the screen's cache.
-        var photoDecoder: PhotoDecoder {
+        @_optimize(size) var photoDecoder: PhotoDecoder {
             get { self[PhotoDecoderKey.self] }
             set { self[PhotoDecoderKey.self] = newValue }
         }
 
         /// The width of a transcript row in points (spec 7.24 sizes photos against it); 0 before the first layout.
-        var transcriptWidth: CGFloat {
+        @_optimize(size) var transcriptWidth: CGFloat {
             get { self[TranscriptWidthKey.self] }
             set { self[TranscriptWidthKey.self] = newValue }
         }
 
         /// Opens a confirmed photo in the full-screen viewer.
-        var openPhoto: OpenPhotoAction {
+        @_optimize(size) var openPhoto: OpenPhotoAction {
             get { self[OpenPhotoKey.self] }
             set { self[OpenPhotoKey.self] = newValue }
         }

@@ -7,7 +7,7 @@
         /// The chat's font for a text style: the host's font (`customFontName`) scaled with Dynamic Type relative to
         /// `style`, else the system font in the appearance's design. Never a fixed size, so every text follows the
         /// person's text size.
-        func font(_ style: Font.TextStyle) -> Font {
+        @_optimize(size) func font(_ style: Font.TextStyle) -> Font {
             if let name = customFontName, !name.isEmpty {
                 return .custom(name, size: Self.standardPointSize(style), relativeTo: style)
             }
@@ -15,7 +15,7 @@
         }
 
         /// The size of `style` at the default text size: what `Font.custom(_:size:relativeTo:)` scales from.
-        private static func standardPointSize(_ style: Font.TextStyle) -> CGFloat {
+        @_optimize(size) private static func standardPointSize(_ style: Font.TextStyle) -> CGFloat {
             let traits = UITraitCollection(preferredContentSizeCategory: .large)
             return UIFont.preferredFont(forTextStyle: style.uiTextStyle, compatibleWith: traits).pointSize
         }
@@ -23,7 +23,7 @@
 
     extension ChatAppearance.FontDesign {
         /// The SwiftUI design.
-        var design: Font.Design {
+        @_optimize(size) var design: Font.Design {
             switch self {
             case .standard: .default
             case .rounded: .rounded
@@ -35,7 +35,7 @@
 
     extension Font.TextStyle {
         /// The matching UIKit text style.
-        fileprivate var uiTextStyle: UIFont.TextStyle {
+        @_optimize(size) fileprivate var uiTextStyle: UIFont.TextStyle {
             switch self {
             case .largeTitle: .largeTitle
             case .title: .title1
@@ -61,7 +61,7 @@
         let secondary: Bool
         @Environment(\.chatAppearance) private var appearance
 
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             let font = appearance.font(style)
             let weighted = weight.map { font.weight($0) } ?? font
             if secondary {
@@ -75,6 +75,7 @@
     extension View {
         /// The chat's font (the appearance's design or custom font) for `style`, scaled with Dynamic Type, at
         /// `weight` when given; `secondary` also draws in the secondary foreground style.
+        @_optimize(size)
         func chatFont(_ style: Font.TextStyle, weight: Font.Weight? = nil, secondary: Bool = false) -> some View {
             modifier(ChatFont(style: style, weight: weight, secondary: secondary))
         }

@@ -5,7 +5,7 @@
 
     extension AppearanceColor {
         /// The sRGB colour as UIKit draws it.
-        var uiColor: UIColor {
+        @_optimize(size) var uiColor: UIColor {
             UIColor(red: CGFloat(red) / 255, green: CGFloat(green) / 255, blue: CGFloat(blue) / 255, alpha: 1)
         }
     }
@@ -14,7 +14,7 @@
         /// A colour that resolves against the environment it is drawn in: `dark` under the dark colour scheme,
         /// `light` otherwise. The chat's colour-scheme override (`ChatColorScheme`) changes that environment, so the
         /// override reaches every themed colour without a special case.
-        var color: Color {
+        @_optimize(size) var color: Color {
             let light = light.uiColor
             let dark = dark.uiColor
             return Color(uiColor: UIColor { traits in traits.userInterfaceStyle == .dark ? dark : light })
@@ -23,14 +23,14 @@
 
     extension ChatAppearance.Colors {
         /// Own bubbles, the send arrow, links and controls.
-        var accentColor: Color { accent.color }
+        @_optimize(size) var accentColor: Color { accent.color }
         /// Text and icons on the accent colour.
-        var onAccentColor: Color { onAccent.color }
+        @_optimize(size) var onAccentColor: Color { onAccent.color }
         /// The transcript's background.
-        var backgroundColor: Color { background.color }
+        @_optimize(size) var backgroundColor: Color { background.color }
         /// Team bubbles and the placeholder avatar.
-        var incomingColor: Color { incoming.color }
+        @_optimize(size) var incomingColor: Color { incoming.color }
         /// Text in team bubbles.
-        var incomingTextColor: Color { incomingText.color }
+        @_optimize(size) var incomingTextColor: Color { incomingText.color }
     }
 #endif

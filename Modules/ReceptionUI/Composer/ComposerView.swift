@@ -12,42 +12,51 @@
 
         @Environment(\.accessibilityReduceMotion) private var reduceMotion
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             let composer = model.composerPresentation
-            VStack(spacing: 0) {
-                if let banner {
-                    ConnectionBannerView(banner: banner)
-                        .transition(reduceMotion ? .opacity : .move(edge: .bottom).combined(with: .opacity))
-                }
-                if let replacement = composer.replacement {
-                    ComposerReplacement(text: replacement)
-                } else {
-                    editor(composer)
-                }
-            }
-            .animation(reduceMotion ? nil : .easeInOut(duration: 0.2), value: banner)
-            .background(.bar)
+            return VStack(spacing: 0) { bannerAndComposer(composer) }
+                .animation(reduceMotion ? nil : .easeInOut(duration: 0.2), value: banner)
+                .background(.bar)
         }
 
-        private func editor(_ composer: ComposerPresentation) -> some View {
-            VStack(alignment: .leading, spacing: 8) {
-                if !composer.notices.isEmpty {
-                    ComposerNotices(notices: composer.notices)
-                }
-                if !composer.photos.isEmpty || composer.loadingPhotoCount > 0 {
-                    PickedPhotoStrip(photos: composer.photos, loadingCount: composer.loadingPhotoCount, model: model)
-                }
-                HStack(alignment: .bottom, spacing: 4) {
-                    PhotoPickerButton(
-                        selectionLimit: composer.photoSelectionLimit, isEnabled: composer.canAddPhotos,
-                        label: composer.addPhotoLabel, model: model)
-                    MessageField(
-                        text: composer.text, placeholder: composer.placeholder, isOverLimit: composer.isOverLimit,
-                        model: model)
-                    SendButton(isEnabled: composer.canSend, label: composer.sendLabel, model: model)
-                }
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private func bannerAndComposer(_ composer: ComposerPresentation) -> some View {
+            if let banner {
+                ConnectionBannerView(banner: banner)
+                    .transition(reduceMotion ? .opacity : .move(edge: .bottom).combined(with: .opacity))
             }
-            .padding(horizontal: 8, vertical: 6)
+            if let replacement = composer.replacement {
+                ComposerReplacement(text: replacement)
+            } else {
+                editor(composer)
+            }
+        }
+
+        @inline(never) @_optimize(size) private func editor(_ composer: ComposerPresentation) -> some View {
+            VStack(alignment: .leading, spacing: 8) { editorParts(composer) }
+                .padding(horizontal: 8, vertical: 6)
+        }
+
+        @ViewBuilder
+        @inline(never) @_optimize(size) private func editorParts(_ composer: ComposerPresentation) -> some View {
+            if !composer.notices.isEmpty {
+                ComposerNotices(notices: composer.notices)
+            }
+            if !composer.photos.isEmpty || composer.loadingPhotoCount > 0 {
+                PickedPhotoStrip(photos: composer.photos, loadingCount: composer.loadingPhotoCount, model: model)
+            }
+            HStack(alignment: .bottom, spacing: 4) { controls(composer) }
+        }
+
+        @ViewBuilder
+        @inline(never) @_optimize(size) private func controls(_ composer: ComposerPresentation) -> some View {
+            PhotoPickerButton(
+                selectionLimit: composer.photoSelectionLimit, isEnabled: composer.canAddPhotos,
+                label: composer.addPhotoLabel, model: model)
+            MessageField(
+                text: composer.text, placeholder: composer.placeholder, isOverLimit: composer.isOverLimit, model: model)
+            SendButton(isEnabled: composer.canSend, label: composer.sendLabel, model: model)
         }
     }
 
@@ -55,7 +64,7 @@
     private struct ComposerReplacement: View {
         let text: String
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             Text(verbatim: text)
                 .chatFont(.footnote, secondary: true)
                 .multilineTextAlignment(.center)

@@ -22,7 +22,7 @@
         @ScaledMetric(relativeTo: .body) private var iconSize: CGFloat = 24
         @State private var selection: [PhotosPickerItem] = []
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             let size = ComposerPresentation.iconSize(scaled: iconSize)
             // `.compatible`: the picker hands out a format the image pipeline reads (JPEG for HEIC, RAW and the
             // like); the pipeline re-encodes every photo as a JPEG anyway (seed 001 "Image preparation").
@@ -33,12 +33,15 @@
                 ComposerIcon(systemName: "photo.on.rectangle.angled", size: size)
             }
             .modifier(ChatControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
-            .onChange(of: selection) { _, items in
-                guard !items.isEmpty else { return }
-                selection = []
-                for item in items {
-                    Task { await model.addPhoto(loading: { try? await item.loadTransferable(type: Data.self) }) }
-                }
+            .onChange(of: selection) { _, items in picked(items) }
+        }
+
+        /// Hands the picked items to the model, each loaded on its own, and clears the selection for the next pick.
+        @inline(never) @_optimize(size) private func picked(_ items: [PhotosPickerItem]) {
+            guard !items.isEmpty else { return }
+            selection = []
+            for item in items {
+                Task { await model.addPhoto(loading: { try? await item.loadTransferable(type: Data.self) }) }
             }
         }
     }

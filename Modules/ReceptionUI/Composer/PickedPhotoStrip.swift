@@ -11,22 +11,28 @@
 
         @ScaledMetric(relativeTo: .body) private var thumbnailSize: CGFloat = 64
 
-        var body: some View {
-            ScrollView(.horizontal) {
-                HStack(spacing: 8) {
-                    ForEach(photos) { photo in
-                        PickedPhotoThumbnail(photo: photo, size: thumbnailSize, model: model)
-                    }
-                    ForEach(0..<max(loadingCount, 0), id: \.self) { _ in
-                        RoundedRectangle(cornerRadius: 10, style: .continuous)
-                            .fill(.fill.secondary)
-                            .frame(width: thumbnailSize, height: thumbnailSize)
-                            .overlay { ProgressView() }
-                    }
-                }
+        @_optimize(size) var body: some View {
+            ScrollView(.horizontal) { strip }
+                .scrollIndicators(.hidden)
+        }
+
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @inline(never) @_optimize(size) private var strip: some View {
+            HStack(spacing: 8) { thumbnails }
                 .padding(EdgeInsets(top: 6, leading: 4, bottom: 0, trailing: 4))
-            }
-            .scrollIndicators(.hidden)
+        }
+
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var thumbnails: some View {
+            ForEach(photos) { photo in PickedPhotoThumbnail(photo: photo, size: thumbnailSize, model: model) }
+            ForEach(0..<max(loadingCount, 0), id: \.self) { _ in Self.loadingThumbnail(size: thumbnailSize) }
+        }
+
+        @inline(never) @_optimize(size) private static func loadingThumbnail(size: CGFloat) -> some View {
+            RoundedRectangle(cornerRadius: 10, style: .continuous)
+                .fill(.fill.secondary)
+                .frame(width: size, height: size)
+                .overlay { ProgressView() }
         }
     }
 
@@ -41,38 +47,46 @@
         @Environment(\.displayScale) private var displayScale
         @State private var image: UIImage?
 
-        var body: some View {
-            ZStack {
-                RoundedRectangle(cornerRadius: 10, style: .continuous).fill(.fill.secondary)
-                if let image {
-                    Image(uiImage: image)
-                        .resizable()
-                        .scaledToFill()
-                        .accessibilityIgnoresInvertColors()
-                }
-            }
-            .frame(width: size, height: size)
-            .clipShape(RoundedRectangle(cornerRadius: 10, style: .continuous))
-            .accessibilityHidden(true)
-            .overlay(alignment: .topTrailing) { removeButton }
-            .task(id: photo.jpeg) { await load() }
+        @_optimize(size) var body: some View {
+            ZStack { picture }
+                .frame(width: size, height: size)
+                .clipShape(RoundedRectangle(cornerRadius: 10, style: .continuous))
+                .accessibilityHidden(true)
+                .overlay(alignment: .topTrailing) { removeButton }
+                .task(id: photo.jpeg) { await load() }
         }
 
-        private var removeButton: some View {
-            Button {
-                Task { await model.removePhoto(id: photo.id) }
-            } label: {
-                Image(systemName: "xmark.circle.fill")
-                    .symbolRenderingMode(.palette)
-                    .foregroundStyle(.white, .black.opacity(0.6))
-                    .imageScale(.large)
-                    .minimumTapTarget()
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var picture: some View {
+            RoundedRectangle(cornerRadius: 10, style: .continuous).fill(.fill.secondary)
+            if let image {
+                Image(uiImage: image)
+                    .resizable()
+                    .scaledToFill()
+                    .accessibilityIgnoresInvertColors()
             }
-            .buttonStyle(.plain)
-            .accessibilityLabel(photo.removeLabel)
         }
 
-        private func load() async {
+        @_optimize(size) private var removeButton: some View {
+            Button { remove() } label: { Self.removeIcon }
+                .buttonStyle(.plain)
+                .accessibilityLabel(photo.removeLabel)
+        }
+
+        @inline(never) @_optimize(size) private static var removeIcon: some View {
+            Image(systemName: "xmark.circle.fill")
+                .symbolRenderingMode(.palette)
+                .foregroundStyle(.white, .black.opacity(0.6))
+                .imageScale(.large)
+                .minimumTapTarget()
+        }
+
+        @inline(never) @_optimize(size) private func remove() {
+            Task { await model.removePhoto(id: photo.id) }
+        }
+
+        @_optimize(size) private func load() async {
             // The thumbnail is square and filled: the shorter side must cover it.
             let ratio = photo.aspectRatio.isFinite && photo.aspectRatio > 0 ? photo.aspectRatio : 1
             let points = size * max(ratio, 1 / ratio)

@@ -11,16 +11,17 @@
         @Environment(\.chatAppearance) private var appearance
         @ScaledMetric(relativeTo: .body) private var iconSize: CGFloat = 30
 
-        var body: some View {
-            Button {
-                Task { await model.send() }
-            } label: {
-                ComposerIcon(
-                    systemName: "arrow.up.circle.fill", size: ComposerPresentation.iconSize(scaled: iconSize))
+        @_optimize(size) var body: some View {
+            Button { send() } label: {
+                ComposerIcon(systemName: "arrow.up.circle.fill", size: ComposerPresentation.iconSize(scaled: iconSize))
             }
             // A hardware keyboard sends with ⌘↩ (Return alone starts a new line in the field).
             .keyboardShortcut(.return, modifiers: .command)
             .modifier(ChatControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
+        }
+
+        @inline(never) @_optimize(size) private func send() {
+            Task { await model.send() }
         }
     }
 
@@ -29,7 +30,7 @@
         let systemName: String
         let size: CGFloat
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             Image(systemName: systemName)
                 .resizable()
                 .scaledToFit()
@@ -45,7 +46,7 @@
         let label: String
         let tint: Color
 
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             content
                 .buttonStyle(.borderless)
                 .tint(tint)

@@ -16,24 +16,34 @@
         /// …and at most 320 points tall.
         static let maximumHeight: CGFloat = 320
 
-        var body: some View {
-            VStack(alignment: row.side == .own ? .trailing : .leading, spacing: 4) {
-                ForEach(row.photos) { photo in
-                    PhotoTile(
-                        photo: photo, rowID: row.id,
-                        size: Self.size(aspectRatio: photo.aspectRatio, rowWidth: rowWidth), model: model,
-                        control: row.controls.first { $0.kind == .photo(id: photo.id) })
-                }
-                if let progress = row.uploadProgress {
-                    UploadProgressBar(progress: progress, tint: appearance.colors.accentColor)
-                        .frame(width: Self.size(aspectRatio: 1, rowWidth: rowWidth).width)
-                }
+        @_optimize(size) var body: some View {
+            VStack(alignment: row.side == .own ? .trailing : .leading, spacing: 4) { tiles }
+        }
+
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var tiles: some View {
+            ForEach(row.photos) { photo in tile(photo) }
+            if let progress = row.uploadProgress {
+                UploadProgressBar(progress: progress, tint: appearance.colors.accentColor)
+                    .frame(width: Self.size(aspectRatio: 1, rowWidth: rowWidth).width)
             }
+        }
+
+        @inline(never) @_optimize(size) private func tile(_ photo: MessageRow.Photo) -> PhotoTile {
+            var control: MessageRow.Control?
+            for candidate in row.controls where candidate.kind == .photo(id: photo.id) {
+                control = candidate
+                break
+            }
+            return PhotoTile(
+                photo: photo, rowID: row.id, size: Self.size(aspectRatio: photo.aspectRatio, rowWidth: rowWidth),
+                model: model, control: control)
         }
 
         /// The tile for a photo of `aspectRatio` (width over height) in a row `rowWidth` wide: as wide as allowed,
         /// narrower when the height limit binds.
-        static func size(aspectRatio: Double, rowWidth: CGFloat) -> CGSize {
+        @_optimize(size) static func size(aspectRatio: Double, rowWidth: CGFloat) -> CGSize {
             let ratio = aspectRatio.isFinite && aspectRatio > 0 ? CGFloat(aspectRatio) : 1
             let widest = max(rowWidth, 1) * maximumWidthFraction
             let width = max(1, min(widest, maximumHeight * ratio))

@@ -8,12 +8,12 @@
 
         /// Opens `attachment`.
         @MainActor
-        func callAsFunction(_ attachment: Attachment) { open(attachment) }
+        @_optimize(size) func callAsFunction(_ attachment: Attachment) { open(attachment) }
     }
 
     /// The photo the viewer shows.
     struct ViewedPhoto: Identifiable {
         let attachment: Attachment
-        var id: String { attachment.id }
+        @_optimize(size) var id: String { attachment.id }
     }
 #endif

@@ -34,7 +34,7 @@
             var attempt: Int
         }
 
-        private var key: PhotoKey {
+        @_optimize(size) private var key: PhotoKey {
             let name = switch photo.source {
             case .confirmed(let attachment): "attachment/\(attachment.id)"
             case .pending: "pending/\(rowID)/\(photo.id)"
@@ -42,37 +42,39 @@
             return PhotoKey(photo: name, points: max(size.width, size.height), scale: displayScale)
         }
 
-        var body: some View {
-            Group {
-                switch photo.source {
-                case .confirmed(let attachment):
-                    Button {
-                        tapConfirmed(attachment)
-                    } label: {
-                        tile
-                    }
-                    .buttonStyle(.plain)
-                case .pending:
-                    tile.overlay(alignment: .bottomLeading) { PendingBadge(text: model.texts.text(.photoPending)) }
-                }
-            }
-            .accessibilityLabel(control?.label ?? photo.accessibilityLabel)
-            .accessibilityInputLabels(control?.inputLabels ?? [photo.accessibilityLabel])
-            // A pending preview is no control: the row's sentence says it is not sent yet.
-            .accessibilityHidden(control == nil)
-            .onAppear { onScreen = true }
-            .onDisappear {
-                onScreen = false
-                phase.leftScreen()
-            }
-            .task(id: LoadRequest(key: key, attempt: attempt)) { await load() }
+        @_optimize(size) var body: some View {
+            Group { sourced }
+                .accessibilityLabel(control?.label ?? photo.accessibilityLabel)
+                .accessibilityInputLabels(control?.inputLabels ?? [photo.accessibilityLabel])
+                // A pending preview is no control: the row's sentence says it is not sent yet.
+                .accessibilityHidden(control == nil)
+                .onAppear { onScreen = true }
+                .onDisappear { leftScreen() }
+                .task(id: LoadRequest(key: key, attempt: attempt)) { await load() }
         }
 
-        private var tile: TileFace {
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var sourced: some View {
+            switch photo.source {
+            case .confirmed(let attachment):
+                Button { tapConfirmed(attachment) } label: { tile }
+                    .buttonStyle(.plain)
+            case .pending:
+                tile.overlay(alignment: .bottomLeading) { PendingBadge(text: model.texts.text(.photoPending)) }
+            }
+        }
+
+        @_optimize(size) private func leftScreen() {
+            onScreen = false
+            phase.leftScreen()
+        }
+
+        @_optimize(size) private var tile: TileFace {
             TileFace(phase: phase, size: size, failedText: photo.isConfirmed ? model.texts.text(.photoFailed) : nil)
         }
 
-        private func tapConfirmed(_ attachment: Attachment) {
+        @_optimize(size) private func tapConfirmed(_ attachment: Attachment) {
             switch phase {
             case .loaded: openPhoto(attachment)
             case .failed:
@@ -82,7 +84,7 @@
             }
         }
 
-        private func load() async {
+        @_optimize(size) private func load() async {
             // Before the transcript's first layout the row width is unknown: decode once it is.
             guard size.width > 1 else { return }
             // A failed photo waits for the person's tap (a new attempt), not for the next scroll past it.
@@ -109,25 +111,29 @@
         /// The "could not load" label of a confirmed photo; nil for a pending preview.
         let failedText: String?
 
-        var body: some View {
-            ZStack {
-                if let image = phase.image {
-                    Image(uiImage: image)
-                        .resizable()
-                        .scaledToFill()
-                        .accessibilityIgnoresInvertColors()
+        @_optimize(size) var body: some View {
+            ZStack { face }
+                .frame(width: size.width, height: size.height)
+                .clipShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
+                .contentShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
+        }
+
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var face: some View {
+            if let image = phase.image {
+                Image(uiImage: image)
+                    .resizable()
+                    .scaledToFill()
+                    .accessibilityIgnoresInvertColors()
+            } else {
+                Rectangle().fill(.fill.secondary)
+                if case .failed = phase {
+                    if let failedText { FailedPhotoLabel(text: failedText) }
                 } else {
-                    Rectangle().fill(.fill.secondary)
-                    if case .failed = phase {
-                        if let failedText { FailedPhotoLabel(text: failedText) }
-                    } else {
-                        ProgressView()
-                    }
+                    ProgressView()
                 }
             }
-            .frame(width: size.width, height: size.height)
-            .clipShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
-            .contentShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
         }
     }
 
@@ -135,18 +141,14 @@
     private struct PendingBadge: View {
         let text: String
 
-        var body: some View {
-            Label {
-                Text(verbatim: text)
-            } icon: {
-                Image(systemName: "clock")
-            }
-            .chatFont(.caption2)
-            .lineLimit(1)
-            .padding(horizontal: 6, vertical: 3)
-            .background(.ultraThinMaterial, in: Capsule())
-            .padding(6)
-            .accessibilityHidden(true)
+        @_optimize(size) var body: some View {
+            Label { Text(verbatim: text) } icon: { Image(systemName: "clock") }
+                .chatFont(.caption2)
+                .lineLimit(1)
+                .padding(horizontal: 6, vertical: 3)
+                .background(.ultraThinMaterial, in: Capsule())
+                .padding(6)
+                .accessibilityHidden(true)
         }
     }
 
@@ -154,16 +156,19 @@
     private struct FailedPhotoLabel: View {
         let text: String
 
-        var body: some View {
-            VStack(spacing: 4) {
-                Image(systemName: "arrow.clockwise.circle")
-                    .imageScale(.large)
-                Text(verbatim: text)
-                    .chatFont(.caption)
-                    .multilineTextAlignment(.center)
-            }
-            .foregroundStyle(.secondary)
-            .padding(8)
+        @_optimize(size) var body: some View {
+            VStack(spacing: 4) { Self.content(text) }
+                .foregroundStyle(.secondary)
+                .padding(8)
+        }
+
+        @ViewBuilder
+        @inline(never) @_optimize(size) private static func content(_ text: String) -> some View {
+            Image(systemName: "arrow.clockwise.circle")
+                .imageScale(.large)
+            Text(verbatim: text)
+                .chatFont(.caption)
+                .multilineTextAlignment(.center)
         }
     }
 #endif

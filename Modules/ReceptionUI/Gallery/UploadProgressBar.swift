@@ -7,7 +7,7 @@
         let progress: Double
         let tint: Color
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             ProgressView(value: progress)
                 .progressViewStyle(.linear)
                 .tint(tint)

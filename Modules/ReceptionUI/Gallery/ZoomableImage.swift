@@ -32,11 +32,11 @@
         /// the offset without the drag's part, which the drag goes on adding.
         @State private var dragTranslation: CGSize = .zero
 
-        private var geometry: PhotoViewerGeometry {
+        @_optimize(size) private var geometry: PhotoViewerGeometry {
             PhotoViewerGeometry(containerSize: containerSize, imageSize: image.size)
         }
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             Image(uiImage: image)
                 .resizable()
                 .scaledToFit()
@@ -47,69 +47,81 @@
                 .gesture(magnify.simultaneously(with: pan))
                 .gesture(doubleTap)
                 .accessibilityAddTraits(.isImage)
-                .accessibilityZoomAction { action in
-                    switch action.direction {
-                    case .zoomIn: zoom(to: min(settledScale * 1.5, PhotoViewerGeometry.maximumScale), offset: offset)
-                    case .zoomOut: zoom(to: max(settledScale / 1.5, 1), offset: offset)
-                    @unknown default: break
-                    }
-                }
+                .accessibilityZoomAction { zoomAction($0) }
         }
 
-        private var magnify: some Gesture {
+        // Each gesture's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+
+        @inline(never) @_optimize(size) private func zoomAction(_ action: AccessibilityZoomGestureAction) {
+            switch action.direction {
+            case .zoomIn: zoom(to: min(settledScale * 1.5, PhotoViewerGeometry.maximumScale), offset: offset)
+            case .zoomOut: zoom(to: max(settledScale / 1.5, 1), offset: offset)
+            @unknown default: break
+            }
+        }
+
+        @_optimize(size) private var magnify: some Gesture {
             MagnifyGesture()
-                .onChanged { value in
-                    pinching = true
-                    resetDismissDrag(animated: false)
-                    scale = min(max(settledScale * value.magnification, 1), PhotoViewerGeometry.maximumScale)
-                    offset = geometry.clamped(offset, scale: scale)
-                }
-                .onEnded { _ in
-                    settledScale = scale
-                    offset = geometry.clamped(offset, scale: scale)
-                    // The drag that goes on with one finger adds its whole translation to `settledOffset`.
-                    settledOffset = CGSize(
-                        width: offset.width - dragTranslation.width, height: offset.height - dragTranslation.height)
-                    pinching = false
-                    resetDismissDrag(animated: false)
-                }
+                .onChanged { pinchChanged($0.magnification) }
+                .onEnded { _ in pinchEnded() }
         }
 
-        private var pan: some Gesture {
+        @inline(never) @_optimize(size) private func pinchChanged(_ magnification: CGFloat) {
+            pinching = true
+            resetDismissDrag(animated: false)
+            scale = min(max(settledScale * magnification, 1), PhotoViewerGeometry.maximumScale)
+            offset = geometry.clamped(offset, scale: scale)
+        }
+
+        @inline(never) @_optimize(size) private func pinchEnded() {
+            settledScale = scale
+            offset = geometry.clamped(offset, scale: scale)
+            // The drag that goes on with one finger adds its whole translation to `settledOffset`.
+            settledOffset = CGSize(
+                width: offset.width - dragTranslation.width, height: offset.height - dragTranslation.height)
+            pinching = false
+            resetDismissDrag(animated: false)
+        }
+
+        @_optimize(size) private var pan: some Gesture {
             DragGesture()
-                .onChanged { value in
-                    if pinching { pinchedInDrag = true }
-                    dragTranslation = value.translation
-                    switch geometry.dragRole(scale: scale, pinched: pinchedInDrag) {
-                    case .pan:
-                        offset = geometry.clamped(
-                            CGSize(
-                                width: settledOffset.width + value.translation.width,
-                                height: settledOffset.height + value.translation.height),
-                            scale: scale)
-                    case .dismiss:
-                        dismissOffset = CGSize(width: 0, height: max(0, value.translation.height))
-                        dismissProgress = geometry.dismissProgress(
-                            translation: value.translation, scale: scale, pinched: pinchedInDrag)
-                    case .ignored:
-                        break
-                    }
-                }
-                .onEnded { value in
-                    let closes = geometry.closesOnDragEnd(
-                        translation: value.translation, predictedTranslation: value.predictedEndTranslation,
-                        scale: scale, pinched: pinchedInDrag || pinching)
-                    pinchedInDrag = false
-                    dragTranslation = .zero
-                    settledOffset = offset
-                    if closes { return close() }
-                    resetDismissDrag(animated: true)
-                }
+                .onChanged { dragChanged($0) }
+                .onEnded { dragEnded($0) }
+        }
+
+        @inline(never) @_optimize(size) private func dragChanged(_ value: DragGesture.Value) {
+            if pinching { pinchedInDrag = true }
+            dragTranslation = value.translation
+            switch geometry.dragRole(scale: scale, pinched: pinchedInDrag) {
+            case .pan:
+                offset = geometry.clamped(
+                    CGSize(
+                        width: settledOffset.width + value.translation.width,
+                        height: settledOffset.height + value.translation.height),
+                    scale: scale)
+            case .dismiss:
+                dismissOffset = CGSize(width: 0, height: max(0, value.translation.height))
+                dismissProgress = geometry.dismissProgress(
+                    translation: value.translation, scale: scale, pinched: pinchedInDrag)
+            case .ignored:
+                break
+            }
+        }
+
+        @inline(never) @_optimize(size) private func dragEnded(_ value: DragGesture.Value) {
+            let closes = geometry.closesOnDragEnd(
+                translation: value.translation, predictedTranslation: value.predictedEndTranslation,
+                scale: scale, pinched: pinchedInDrag || pinching)
+            pinchedInDrag = false
+            dragTranslation = .zero
+            settledOffset = offset
+            if closes { return close() }
+            resetDismissDrag(animated: true)
         }
 
         /// The photo back in place and the backdrop opaque: after a drag that did not close, and whenever a pinch
         /// takes over (so the drag towards closing never leaks into the zoomed photo's position).
-        private func resetDismissDrag(animated: Bool) {
+        @_optimize(size) private func resetDismissDrag(animated: Bool) {
             guard dismissOffset != .zero || dismissProgress != 0 else { return }
             withAnimation(animated && !reduceMotion ? .spring(duration: 0.3) : nil) {
                 dismissOffset = .zero
@@ -117,14 +129,16 @@
             }
         }
 
-        private var doubleTap: some Gesture {
-            SpatialTapGesture(count: 2).onEnded { value in
-                let answer = geometry.doubleTap(at: value.location, scale: settledScale)
-                zoom(to: answer.scale, offset: answer.offset)
-            }
+        @_optimize(size) private var doubleTap: some Gesture {
+            SpatialTapGesture(count: 2).onEnded { doubleTapped(at: $0.location) }
         }
 
-        private func zoom(to target: CGFloat, offset proposed: CGSize) {
+        @inline(never) @_optimize(size) private func doubleTapped(at location: CGPoint) {
+            let answer = geometry.doubleTap(at: location, scale: settledScale)
+            zoom(to: answer.scale, offset: answer.offset)
+        }
+
+        @_optimize(size) private func zoom(to target: CGFloat, offset proposed: CGSize) {
             withAnimation(reduceMotion ? nil : .spring(duration: 0.3)) {
                 scale = target
                 settledScale = target

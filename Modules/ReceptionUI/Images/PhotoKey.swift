@@ -11,13 +11,13 @@
 
         /// The key for drawing `photo` in `points` (its longest side) on a screen of `scale`. The pixel size is
         /// rounded up to a multiple of 32, so a frame that moves by a fraction of a point still hits the cache.
-        init(photo: String, points: CGFloat, scale: CGFloat) {
+        @_optimize(size) init(photo: String, points: CGFloat, scale: CGFloat) {
             self.photo = photo
             maxPixelSize = Self.pixelSize(points: points, scale: scale)
         }
 
         /// `points` × `scale` rounded up to a multiple of 32 pixels, at least 32 and at most 8,192.
-        static func pixelSize(points: CGFloat, scale: CGFloat) -> Int {
+        @_optimize(size) static func pixelSize(points: CGFloat, scale: CGFloat) -> Int {
             let pixels = points * scale
             guard pixels.isFinite, pixels > 0 else { return 32 }
             let capped = min(pixels, 8192)
@@ -25,9 +25,9 @@
         }
 
         /// The cache's key object.
-        var cacheKey: NSString { "\(maxPixelSize)|\(photo)" as NSString }
+        @_optimize(size) var cacheKey: NSString { "\(maxPixelSize)|\(photo)" as NSString }
 
         /// Hashes the photo only; `==` compares every field, so equal values hash alike.
-        @inline(never) func hash(into hasher: inout Hasher) { hasher.combine(photo) }
+        @_optimize(size) @inline(never) func hash(into hasher: inout Hasher) { hasher.combine(photo) }
     }
 #endif

@@ -15,34 +15,38 @@
         @State private var image: UIImage?
 
         /// One decoded avatar per teammate photo and size, shared by all of the teammate's rows.
-        private var key: PhotoKey? {
+        @_optimize(size) private var key: PhotoKey? {
             guard let photo = author.photo, let photoKey = author.photoKey else { return nil }
             return PhotoKey(photo: "avatar/\(photoKey)/\(photo.count)", points: size, scale: displayScale)
         }
 
-        var body: some View {
-            ZStack {
-                if let image {
-                    Image(uiImage: image)
-                        .resizable()
-                        .scaledToFill()
-                        .accessibilityIgnoresInvertColors()
-                } else {
-                    Circle().fill(appearance.colors.incomingColor)
-                    Text(verbatim: author.initial)
-                        .chatFont(.caption, weight: .semibold)
-                        .foregroundStyle(appearance.colors.incomingTextColor)
-                        .minimumScaleFactor(0.5)
-                        .lineLimit(1)
-                }
-            }
-            .frame(width: size, height: size)
-            .clipShape(Circle())
-            .accessibilityHidden(true)
-            .task(id: key) { await load() }
+        @_optimize(size) var body: some View {
+            ZStack { content }
+                .frame(width: size, height: size)
+                .clipShape(Circle())
+                .accessibilityHidden(true)
+                .task(id: key) { await load() }
         }
 
-        private func load() async {
+        // A builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var content: some View {
+            if let image {
+                Image(uiImage: image)
+                    .resizable()
+                    .scaledToFill()
+                    .accessibilityIgnoresInvertColors()
+            } else {
+                Circle().fill(appearance.colors.incomingColor)
+                Text(verbatim: author.initial)
+                    .chatFont(.caption, weight: .semibold)
+                    .foregroundStyle(appearance.colors.incomingTextColor)
+                    .minimumScaleFactor(0.5)
+                    .lineLimit(1)
+            }
+        }
+
+        @_optimize(size) private func load() async {
             guard let key, let photo = author.photo else {
                 image = nil
                 return

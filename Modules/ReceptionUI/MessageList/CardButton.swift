@@ -14,28 +14,30 @@
         /// Scales the appearance's icon size (points at the default text size) with Dynamic Type.
         @ScaledMetric(relativeTo: .body) private var iconScale: CGFloat = 1
 
-        private var isReview: Bool { card.action == .review }
+        @_optimize(size) private var isReview: Bool { card.action == .review }
+        @_optimize(size)
         private var look: ChatAppearance.Card { isReview ? appearance.reviewCard : appearance.offerCard }
-        private var showsIcon: Bool { appearance.shows(isReview ? .reviewIcon : .offerIcon) }
+        @_optimize(size) private var showsIcon: Bool { appearance.shows(isReview ? .reviewIcon : .offerIcon) }
+        @_optimize(size)
         private var showsAccessory: Bool { appearance.shows(isReview ? .reviewAccessory : .offerAccessory) }
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             let look = look
             let iconSize = look.iconSize * iconScale
-            Button {
-                host.tapCard(messageID: rowID)
-            } label: {
-                HStack(spacing: 10) {
-                    if showsIcon {
-                        CardSymbol(image: look.iconImage, symbol: look.icon, size: iconSize)
-                    }
-                    Text(verbatim: card.buttonTitle)
-                        .chatFont(.body, weight: .semibold)
-                        .multilineTextAlignment(.leading)
-                    if showsAccessory {
-                        CardSymbol(image: look.accessoryImage, symbol: look.accessory, size: iconSize)
-                    }
-                }
+            return Button { host.tapCard(messageID: rowID) } label: { label(look, iconSize: iconSize) }
+                .buttonStyle(.plain)
+                // Spec 4.2: an offer that is no longer available shows its button disabled, dimmed.
+                .disabled(!card.isEnabled)
+                .opacity(card.isEnabled ? 1 : 0.5)
+                .accessibilityLabel(card.buttonTitle)
+                // Issue 50: "Tap View offer" with Voice Control; Full Keyboard Access focuses it like any button.
+                .accessibilityInputLabels([card.buttonTitle])
+        }
+
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @inline(never) @_optimize(size)
+        private func label(_ look: ChatAppearance.Card, iconSize: CGFloat) -> some View {
+            HStack(spacing: 10) { labelParts(look, iconSize: iconSize) }
                 .foregroundStyle(look.buttonText?.color ?? appearance.colors.onAccentColor)
                 .padding(horizontal: 14, vertical: 10)
                 .frame(minWidth: 44, minHeight: 44)
@@ -43,14 +45,20 @@
                     look.button?.color ?? appearance.colors.accentColor,
                     in: RoundedRectangle(cornerRadius: 14, style: .continuous))
                 .contentShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
+        }
+
+        @ViewBuilder
+        @inline(never) @_optimize(size)
+        private func labelParts(_ look: ChatAppearance.Card, iconSize: CGFloat) -> some View {
+            if showsIcon {
+                CardSymbol(image: look.iconImage, symbol: look.icon, size: iconSize)
             }
-            .buttonStyle(.plain)
-            // Spec 4.2: an offer that is no longer available shows its button disabled, dimmed.
-            .disabled(!card.isEnabled)
-            .opacity(card.isEnabled ? 1 : 0.5)
-            .accessibilityLabel(card.buttonTitle)
-            // Issue 50: "Tap View offer" with Voice Control; Full Keyboard Access focuses it like any button.
-            .accessibilityInputLabels([card.buttonTitle])
+            Text(verbatim: card.buttonTitle)
+                .chatFont(.body, weight: .semibold)
+                .multilineTextAlignment(.leading)
+            if showsAccessory {
+                CardSymbol(image: look.accessoryImage, symbol: look.accessory, size: iconSize)
+            }
         }
     }
 
@@ -60,7 +68,7 @@
         let symbol: String?
         let size: CGFloat
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             if let image {
                 AppearanceImageView(image: image)
                     .frame(width: size, height: size)

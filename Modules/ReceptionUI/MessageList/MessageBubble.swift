@@ -19,27 +19,33 @@
         /// Text bubbles leave room on the other side for the conversation's shape.
         static let maximumTextWidthFraction: CGFloat = 0.8
 
-        private var isOwn: Bool { row.side == .own }
+        @_optimize(size) private var isOwn: Bool { row.side == .own }
 
-        var body: some View {
-            VStack(alignment: isOwn ? .trailing : .leading, spacing: 4) {
-                if !row.photos.isEmpty {
-                    MessagePhotos(row: row, model: model)
-                }
-                if let text = row.text {
-                    textBubble(text)
-                }
-                if let card = row.card {
-                    CardButton(card: card, rowID: row.id, host: host)
-                }
-            }
-            .opacity(row.isPending ? Self.pendingOpacity : 1)
-            .modifier(RetryOnTap(isEnabled: row.tapRetries) {
-                Task { await model.retry(row.id) }
-            })
+        @_optimize(size) var body: some View {
+            VStack(alignment: isOwn ? .trailing : .leading, spacing: 4) { parts }
+                .opacity(row.isPending ? Self.pendingOpacity : 1)
+                .modifier(RetryOnTap(isEnabled: row.tapRetries) { retry() })
         }
 
-        private func textBubble(_ text: String) -> some View {
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var parts: some View {
+            if !row.photos.isEmpty {
+                MessagePhotos(row: row, model: model)
+            }
+            if let text = row.text {
+                textBubble(text)
+            }
+            if let card = row.card {
+                CardButton(card: card, rowID: row.id, host: host)
+            }
+        }
+
+        @_optimize(size) private func retry() {
+            Task { await model.retry(row.id) }
+        }
+
+        @_optimize(size) private func textBubble(_ text: String) -> some View {
             Text(Self.attributed(row.textRuns))
                 .chatFont(.body)
                 .foregroundStyle(isOwn ? appearance.colors.onAccentColor : appearance.colors.incomingTextColor)
@@ -67,7 +73,7 @@
         }
 
         /// The text with each detected link as a link, underlined. Plain text otherwise: no Markdown is interpreted.
-        static func attributed(_ runs: [MessageRow.TextRun]) -> AttributedString {
+        @_optimize(size) static func attributed(_ runs: [MessageRow.TextRun]) -> AttributedString {
             var text = AttributedString()
             for run in runs {
                 var piece = AttributedString(run.text)
@@ -81,7 +87,7 @@
         }
 
         /// The layout direction for a text reading `direction`; the chat's when the text has none of its own.
-        static func layoutDirection(
+        @_optimize(size) static func layoutDirection(
             _ direction: MessageRow.TextDirection?, chat: SwiftUI.LayoutDirection
         ) -> SwiftUI.LayoutDirection {
             switch direction {
@@ -92,7 +98,7 @@
         }
 
         /// The accent colour for own bubbles, lightened by the row's fade; the incoming colour for the team's.
-        private var bubbleColor: Color {
+        @_optimize(size) private var bubbleColor: Color {
             isOwn ? appearance.colors.accentColor.opacity(1 - row.fade) : appearance.colors.incomingColor
         }
     }
@@ -103,7 +109,7 @@
         let links: [MessageRow.Control]
         let host: any ChatScreenHost
 
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             if links.isEmpty {
                 content.accessibilityHidden(true)
             } else {
@@ -125,7 +131,7 @@
     private struct SelectableText: ViewModifier {
         let isEnabled: Bool
 
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             if isEnabled {
                 content.textSelection(.enabled)
             } else {
@@ -139,7 +145,7 @@
         let isEnabled: Bool
         let retry: @MainActor () -> Void
 
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             if isEnabled {
                 content
                     .contentShape(Rectangle())

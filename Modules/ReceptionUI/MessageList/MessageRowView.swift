@@ -17,57 +17,77 @@
 
         private static let avatarSpacing: CGFloat = 8
 
-        private var alignment: HorizontalAlignment { row.side == .own ? .trailing : .leading }
+        @_optimize(size) private var alignment: HorizontalAlignment { row.side == .own ? .trailing : .leading }
 
-        var body: some View {
-            VStack(spacing: 4) {
-                if let timestamp = row.timestampText {
-                    TimestampRow(text: timestamp)
-                }
-                message
-            }
-            // Groups (spec 7.24) sit apart; bubbles of one group sit close.
-            .padding(.top, row.startsGroup ? 6 : 0)
+        @_optimize(size) var body: some View {
+            VStack(spacing: 4) { timestampAndMessage }
+                // Groups (spec 7.24) sit apart; bubbles of one group sit close.
+                .padding(.top, row.startsGroup ? 6 : 0)
         }
 
-        private var message: some View {
-            VStack(alignment: alignment, spacing: 2) {
-                if let name = row.author?.name {
-                    Text(verbatim: name)
-                        .accessibilityHidden(true)
-                        .chatFont(.caption, secondary: true)
-                        .padding(EdgeInsets(
-                            top: 0, leading: (row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0) + 4,
-                            bottom: 0, trailing: 4))
-                }
-                HStack(alignment: .bottom, spacing: Self.avatarSpacing) {
-                    if row.reservesAvatarColumn {
-                        avatarColumn
-                    }
-                    MessageBubble(row: row, model: model, host: host)
-                }
-                if let status = row.status {
-                    StatusLine(
-                        status: status, rowID: row.id, tapRetries: row.tapRetries, model: model,
-                        inputLabels: row.controls.first { if case .status = $0.kind { true } else { false } }?.inputLabels)
-                        .padding(.leading, row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0)
-                }
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var timestampAndMessage: some View {
+            if let timestamp = row.timestampText {
+                TimestampRow(text: timestamp)
             }
-            .frame(maxWidth: .infinity, alignment: Alignment(horizontal: alignment, vertical: .center))
-            .background {
-                // The row's sentence: one element under the whole row, read before its controls.
-                Color.clear
-                    .accessibilityElement(children: .ignore)
-                    .accessibilityLabel(row.accessibilityLabel)
-                    .accessibilityActions { actions }
-                    .accessibilitySortPriority(1)
+            message
+        }
+
+        @inline(never) @_optimize(size) private var message: some View {
+            VStack(alignment: alignment, spacing: 2) { messageParts }
+                .frame(maxWidth: .infinity, alignment: Alignment(horizontal: alignment, vertical: .center))
+                .background { sentence }
+                .accessibilityElement(children: .contain)
+        }
+
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var messageParts: some View {
+            if let name = row.author?.name {
+                Text(verbatim: name)
+                    .accessibilityHidden(true)
+                    .chatFont(.caption, secondary: true)
+                    .padding(EdgeInsets(
+                        top: 0, leading: (row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0) + 4,
+                        bottom: 0, trailing: 4))
             }
-            .accessibilityElement(children: .contain)
+            HStack(alignment: .bottom, spacing: Self.avatarSpacing) { avatarAndBubble }
+            if let status = row.status {
+                StatusLine(
+                    status: status, rowID: row.id, tapRetries: row.tapRetries, model: model,
+                    inputLabels: statusInputLabels)
+                    .padding(.leading, row.reservesAvatarColumn ? avatarSize + Self.avatarSpacing : 0)
+            }
+        }
+
+        /// Voice Control's names for the status line's control.
+        @_optimize(size) private var statusInputLabels: [String]? {
+            for control in row.controls {
+                if case .status = control.kind { return control.inputLabels }
+            }
+            return nil
+        }
+
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var avatarAndBubble: some View {
+            if row.reservesAvatarColumn {
+                avatarColumn
+            }
+            MessageBubble(row: row, model: model, host: host)
+        }
+
+        /// The row's sentence: one element under the whole row, read before its controls.
+        @inline(never) @_optimize(size) private var sentence: some View {
+            Color.clear
+                .accessibilityElement(children: .ignore)
+                .accessibilityLabel(row.accessibilityLabel)
+                .accessibilityActions { actions }
+                .accessibilitySortPriority(1)
         }
 
         /// Spec 7.24: the column is kept when team photos are on; the avatar shows on a group's last bubble only.
         @ViewBuilder
-        private var avatarColumn: some View {
+        @_optimize(size) private var avatarColumn: some View {
             if let author = row.author, author.showsAvatar {
                 AvatarView(author: author, size: avatarSize)
                     .accessibilityHidden(true)
@@ -80,20 +100,19 @@
         /// used, the card's button (a disabled offer answers "No longer available" itself), each confirmed photo's
         /// viewer and each link.
         @ViewBuilder
-        private var actions: some View {
-            ForEach(row.controls) { control in
-                if control.isEnabled || control.kind == .card {
-                    Button {
-                        perform(control)
-                    } label: {
-                        Text(verbatim: control.label)
-                    }
-                }
+        @_optimize(size) private var actions: some View {
+            ForEach(row.controls) { control in action(control) }
+        }
+
+        @ViewBuilder
+        @inline(never) @_optimize(size) private func action(_ control: MessageRow.Control) -> some View {
+            if control.isEnabled || control.kind == .card {
+                Button { perform(control) } label: { Text(verbatim: control.label) }
             }
         }
 
         /// What the control does, the same as its button on screen.
-        private func perform(_ control: MessageRow.Control) {
+        @_optimize(size) private func perform(_ control: MessageRow.Control) {
             switch control.kind {
             case .status(let action):
                 Task { await StatusLine.perform(action, rowID: row.id, model: model) }

@@ -11,24 +11,23 @@
 
         @Environment(\.chatAppearance) private var appearance
 
-        var body: some View {
-            Button(action: action) {
-                Label {
-                    Text(verbatim: control.title)
-                } icon: {
-                    Image(systemName: "arrow.down")
-                }
+        @_optimize(size) var body: some View {
+            Button(action: action) { Self.label(control.title) }
+                .buttonStyle(.plain)
+                .foregroundStyle(appearance.colors.accentColor)
+                .accessibilityLabel(control.title)
+                .accessibilityHint(control.accessibilityHint)
+        }
+
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @inline(never) @_optimize(size) private static func label(_ title: String) -> some View {
+            Label { Text(verbatim: title) } icon: { Image(systemName: "arrow.down") }
                 .chatFont(.footnote, weight: .semibold)
                 .padding(horizontal: 14, vertical: 8)
                 .background(.regularMaterial, in: Capsule())
                 .overlay { Capsule().strokeBorder(.separator, lineWidth: 0.5) }
                 .frame(minHeight: 44)
                 .contentShape(Capsule())
-            }
-            .buttonStyle(.plain)
-            .foregroundStyle(appearance.colors.accentColor)
-            .accessibilityLabel(control.title)
-            .accessibilityHint(control.accessibilityHint)
         }
     }
 #endif

@@ -18,44 +18,60 @@
         @Environment(\.chatAppearance) private var appearance
         @Environment(\.dynamicTypeSize) private var dynamicTypeSize
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             let layout = dynamicTypeSize.isAccessibilitySize
                 ? AnyLayout(VStackLayout(alignment: .trailing, spacing: 2))
                 : AnyLayout(HStackLayout(spacing: 6))
-            layout {
-                HStack(spacing: 4) {
-                    if status.isFailure {
-                        failureIndicator
-                    }
-                    Text(verbatim: status.text)
-                        .foregroundStyle(status.isFailure ? Color.red : Color.secondary)
-                        .accessibilityHidden(true)
-                }
-                if let detail = status.detail {
-                    Text(verbatim: detail)
-                        .foregroundStyle(.secondary)
-                        .accessibilityHidden(true)
-                }
-                if let action = status.action, let title = status.actionTitle {
-                    Button {
-                        Task { await Self.perform(action, rowID: rowID, model: model) }
-                    } label: {
-                        Text(verbatim: title)
-                            .fontWeight(.semibold)
-                            .minimumTapTarget()
-                    }
-                    .modifier(ChatControl(
-                        isEnabled: status.isActionEnabled, label: title, tint: appearance.colors.accentColor))
-                    // Issue 50: "Tap Retry" with Voice Control even while the title says "Retry in 30 seconds".
-                    .accessibilityInputLabels(inputLabels ?? [title])
-                }
+            return layout { content }
+                .chatFont(.footnote)
+                .padding(.horizontal, 4)
+        }
+
+        // A builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var content: some View {
+            HStack(spacing: 4) { statusText }
+            if let detail = status.detail {
+                Text(verbatim: detail)
+                    .foregroundStyle(.secondary)
+                    .accessibilityHidden(true)
             }
-            .chatFont(.footnote)
-            .padding(.horizontal, 4)
+            if let action = status.action, let title = status.actionTitle {
+                actionButton(action, title: title)
+            }
         }
 
         @ViewBuilder
-        private var failureIndicator: some View {
+        @inline(never) @_optimize(size) private var statusText: some View {
+            if status.isFailure {
+                failureIndicator
+            }
+            Text(verbatim: status.text)
+                .foregroundStyle(status.isFailure ? Color.red : Color.secondary)
+                .accessibilityHidden(true)
+        }
+
+        @inline(never) @_optimize(size)
+        private func actionButton(_ action: MessageRow.Status.Action, title: String) -> some View {
+            Button { act(action) } label: { Self.actionLabel(title) }
+                .modifier(ChatControl(
+                    isEnabled: status.isActionEnabled, label: title, tint: appearance.colors.accentColor))
+                // Issue 50: "Tap Retry" with Voice Control even while the title says "Retry in 30 seconds".
+                .accessibilityInputLabels(inputLabels ?? [title])
+        }
+
+        @inline(never) @_optimize(size) private static func actionLabel(_ title: String) -> some View {
+            Text(verbatim: title)
+                .fontWeight(.semibold)
+                .minimumTapTarget()
+        }
+
+        @inline(never) @_optimize(size) private func act(_ action: MessageRow.Status.Action) {
+            Task { await Self.perform(action, rowID: rowID, model: model) }
+        }
+
+        @ViewBuilder
+        @_optimize(size) private var failureIndicator: some View {
             let icon = Image(systemName: "exclamationmark.circle.fill")
                 .foregroundStyle(.red)
             if tapRetries {
@@ -75,6 +91,7 @@
         }
 
         /// Runs the status line's control for message `rowID`.
+        @_optimize(size)
         static func perform(_ action: MessageRow.Status.Action, rowID: String, model: ChatModel) async {
             switch action {
             case .retry: await model.retry(rowID)

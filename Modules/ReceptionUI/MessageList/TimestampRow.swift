@@ -6,7 +6,7 @@
     struct TimestampRow: View {
         let text: String
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             Text(verbatim: text)
                 .chatFont(.caption, secondary: true)
                 .frame(maxWidth: .infinity)

@@ -31,64 +31,90 @@
             case typing
         }
 
-        var body: some View {
-            ScrollViewReader { proxy in
-                ScrollView {
-                    LazyVStack(spacing: 3) {
-                        if let emptyState {
-                            WelcomeView(state: emptyState)
-                                .containerRelativeFrame(.vertical, alignment: .center)
-                        }
-                        ForEach(slots) { slot in
-                            RowSlotView(slot: slot, model: model, host: host)
-                                .id(Item.row(slot.id))
-                        }
-                        if let typingText {
-                            TypingIndicator(text: typingText, reservesAvatarColumn: typingReservesAvatarColumn)
-                                .id(Item.typing)
-                        }
-                    }
-                    .onGeometryChange(for: CGFloat.self) { $0.size.width } action: { rowWidth = $0 }
-                    .padding(horizontal: 12, vertical: 8)
-                    .modifier(ContentFrameReader(bottomInset: bottomInset) { readerMoved(proxy, $0) })
-                }
+        @_optimize(size) var body: some View {
+            ScrollViewReader { proxy in scroller(proxy) }
+                .fullScreenCover(item: $viewedPhoto) { photo in viewer(photo) }
+        }
+
+        // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+
+        /// The scroll view with its geometry readers, the new-messages control, and the scrolls `following` asks for.
+        @_optimize(size) private func scroller(_ proxy: ScrollViewProxy) -> some View {
+            ScrollView { content(proxy) }
                 .modifier(ScrollGeometryReader { readerMoved(proxy, $0) })
                 .onGeometryChange(for: CGFloat.self) { $0.safeAreaInsets.bottom } action: { bottomInset = $0 }
                 .modifier(InitialBottomAnchor())
                 .scrollDismissesKeyboard(.interactively)
-                .overlay(alignment: .bottom) {
-                    ZStack {
-                        if let control = following.newMessagesControl(texts: model.texts) {
-                            NewMessagesButton(control: control) { scroll(proxy, following.jumpTapped()) }
-                                .padding(.bottom, 8)
-                                .transition(.opacity)
-                        }
-                    }
-                    .animation(reduceMotion ? nil : .easeOut(duration: 0.2), value: following.unseenCount > 0)
-                }
+                .overlay(alignment: .bottom) { newMessages(proxy) }
                 .environment(\.transcriptWidth, rowWidth)
                 .environment(\.openPhoto, OpenPhotoAction { viewedPhoto = ViewedPhoto(attachment: $0) })
                 .onAppear { scroll(proxy, following.appeared(rows: slots.map(\.row))) }
                 .onChange(of: slots.map(\.id)) { scroll(proxy, following.rowsChanged(slots.map(\.row))) }
-                .onChange(of: typingText != nil) { _, isTyping in
-                    if isTyping { scroll(proxy, following.typingStarted()) }
-                }
+                .onChange(of: typingText != nil) { _, isTyping in typingChanged(proxy, isTyping) }
+        }
+
+        /// The rows in a lazy stack, measured for the photo sizes and, on iOS 17, for where the reader is.
+        @_optimize(size) private func content(_ proxy: ScrollViewProxy) -> some View {
+            LazyVStack(spacing: 3) { stack }
+                .onGeometryChange(for: CGFloat.self) { $0.size.width } action: { rowWidth = $0 }
+                .padding(horizontal: 12, vertical: 8)
+                .modifier(ContentFrameReader(bottomInset: bottomInset) { readerMoved(proxy, $0) })
+        }
+
+        /// The welcome state of an empty chat, the rows, and the typing indicator.
+        @ViewBuilder
+        @_optimize(size) private var stack: some View {
+            if let emptyState {
+                WelcomeView(state: emptyState)
+                    .containerRelativeFrame(.vertical, alignment: .center)
             }
-            .fullScreenCover(item: $viewedPhoto) { photo in
-                PhotoViewer(attachment: photo.attachment, model: model)
+            ForEach(slots) { slot in row(slot) }
+            if let typingText {
+                TypingIndicator(text: typingText, reservesAvatarColumn: typingReservesAvatarColumn)
+                    .id(Item.typing)
             }
+        }
+
+        /// One row, identified for scrolling.
+        @_optimize(size) private func row(_ slot: RowSlot) -> some View {
+            RowSlotView(slot: slot, model: model, host: host)
+                .id(Item.row(slot.id))
+        }
+
+        /// "3 new messages" at the bottom while the reader is scrolled up and new rows came in.
+        @_optimize(size) private func newMessages(_ proxy: ScrollViewProxy) -> some View {
+            ZStack { newMessagesButton(proxy) }
+                .animation(reduceMotion ? nil : .easeOut(duration: 0.2), value: following.unseenCount > 0)
+        }
+
+        @ViewBuilder
+        @_optimize(size) private func newMessagesButton(_ proxy: ScrollViewProxy) -> some View {
+            if let control = following.newMessagesControl(texts: model.texts) {
+                NewMessagesButton(control: control) { scroll(proxy, following.jumpTapped()) }
+                    .padding(.bottom, 8)
+                    .transition(.opacity)
+            }
+        }
+
+        /// The viewer of a tapped photo, full screen.
+        @_optimize(size) private func viewer(_ photo: ViewedPhoto) -> some View {
+            PhotoViewer(attachment: photo.attachment, model: model)
+        }
+
+        @_optimize(size) private func typingChanged(_ proxy: ScrollViewProxy, _ isTyping: Bool) {
+            if isTyping { scroll(proxy, following.typingStarted()) }
         }
 
         /// The bottom: the typing indicator while it shows, else the newest row.
-        private var bottomItem: Item? {
+        @_optimize(size) private var bottomItem: Item? {
             typingText != nil ? .typing : slots.last.map { Item.row($0.id) }
         }
 
-        private func readerMoved(_ proxy: ScrollViewProxy, _ position: TranscriptFollowing.Position) {
+        @_optimize(size) private func readerMoved(_ proxy: ScrollViewProxy, _ position: TranscriptFollowing.Position) {
             scroll(proxy, following.readerMoved(to: position))
         }
 
-        private func scroll(_ proxy: ScrollViewProxy, _ scroll: TranscriptFollowing.Scroll?) {
+        @_optimize(size) private func scroll(_ proxy: ScrollViewProxy, _ scroll: TranscriptFollowing.Scroll?) {
             guard let scroll, let item = bottomItem else { return }
             withAnimation(scroll == .animated && !reduceMotion ? .easeOut(duration: 0.25) : nil) {
                 proxy.scrollTo(item, anchor: .bottom)
@@ -102,7 +128,7 @@
         let model: ChatModel
         let host: any ChatScreenHost
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             MessageRowView(row: slot.row, model: model, host: host)
         }
     }
@@ -111,7 +137,7 @@
     /// row growing, the keyboard) follows `TranscriptFollowing`'s policy instead of pulling a reader who scrolled
     /// up back down (issue 50). iOS 17 has only the anchor for every change.
     private struct InitialBottomAnchor: ViewModifier {
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             if #available(iOS 18, *) {
                 // A short chat still sits at the bottom (alignment); size changes are the policy's.
                 content
@@ -130,7 +156,7 @@
         let bottomInset: CGFloat
         let moved: (TranscriptFollowing.Position) -> Void
 
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             if #available(iOS 18, *) {
                 content
             } else {
@@ -149,7 +175,7 @@
     private struct ScrollGeometryReader: ViewModifier {
         let moved: (TranscriptFollowing.Position) -> Void
 
-        func body(content: Content) -> some View {
+        @_optimize(size) func body(content: Content) -> some View {
             if #available(iOS 18, *) {
                 content.onScrollGeometryChange(for: TranscriptFollowing.Position.self) { geometry in
                     TranscriptFollowing.Position(

@@ -10,7 +10,7 @@
         let showsIcon: Bool
 
         /// The empty state of a chat.
-        init(state: ChatPresentation.EmptyState) {
+        @_optimize(size) init(state: ChatPresentation.EmptyState) {
             title = state.title
             text = state.text
             showsIcon = state.showsIcon
@@ -18,25 +18,29 @@
 
         @Environment(\.chatAppearance) private var appearance
 
-        var body: some View {
-            VStack(spacing: 12) {
-                if showsIcon {
-                    WelcomeIconView(icon: appearance.welcomeIcon)
-                        .padding(.bottom, 4)
-                }
-                if let title {
-                    Text(verbatim: title)
-                        .chatFont(.title2, weight: .semibold)
-                        .accessibilityAddTraits(.isHeader)
-                }
-                if let text {
-                    Text(verbatim: text)
-                        .chatFont(.body, secondary: true)
-                }
+        @_optimize(size) var body: some View {
+            VStack(spacing: 12) { content }
+                .multilineTextAlignment(.center)
+                .padding(24)
+                .frame(maxWidth: .infinity)
+        }
+
+        // A builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var content: some View {
+            if showsIcon {
+                WelcomeIconView(icon: appearance.welcomeIcon)
+                    .padding(.bottom, 4)
             }
-            .multilineTextAlignment(.center)
-            .padding(24)
-            .frame(maxWidth: .infinity)
+            if let title {
+                Text(verbatim: title)
+                    .chatFont(.title2, weight: .semibold)
+                    .accessibilityAddTraits(.isHeader)
+            }
+            if let text {
+                Text(verbatim: text)
+                    .chatFont(.body, secondary: true)
+            }
         }
     }
 
@@ -51,22 +55,25 @@
         /// A decorative icon should not crowd out the welcome text at the largest text sizes.
         private static let maximumScale: CGFloat = 1.5
 
-        var body: some View {
+        @_optimize(size) var body: some View {
             let size = icon.size * min(scale, Self.maximumScale)
-            Group {
-                if let image = icon.image {
-                    AppearanceImageView(image: image)
-                } else if let symbol = icon.symbol, !symbol.isEmpty {
-                    Image(systemName: symbol)
-                        .resizable()
-                        .scaledToFit()
-                        .foregroundStyle(icon.color?.color ?? appearance.colors.accentColor)
-                }
+            return Group { picture }
+                .frame(width: size, height: size)
+                .clipShape(RoundedRectangle(cornerRadius: icon.cornerRadius, style: .continuous))
+                .offset(x: icon.offset.x, y: icon.offset.y)
+                .accessibilityHidden(true)
+        }
+
+        @ViewBuilder
+        @inline(never) @_optimize(size) private var picture: some View {
+            if let image = icon.image {
+                AppearanceImageView(image: image)
+            } else if let symbol = icon.symbol, !symbol.isEmpty {
+                Image(systemName: symbol)
+                    .resizable()
+                    .scaledToFit()
+                    .foregroundStyle(icon.color?.color ?? appearance.colors.accentColor)
             }
-            .frame(width: size, height: size)
-            .clipShape(RoundedRectangle(cornerRadius: icon.cornerRadius, style: .continuous))
-            .offset(x: icon.offset.x, y: icon.offset.y)
-            .accessibilityHidden(true)
         }
     }
 #endif
