@@ -4,10 +4,10 @@
 /// it is compiled at the host's `-O`, and at `-O` it would take the loops in. The tables are the same numbers
 /// either way (`scripts/arm-lab --check`: byte-identical output).
 extension InverseDCT {
-    /// `basis`, for every size in `sizes`.
+    /// `basis`, for every size there is a transform for.
     @inline(never) @_optimize(size) static func makeBasis() -> [[Float]] {
         var table = [[Float]](repeating: [], count: 9)
-        for n in sizes {
+        for n in 1...8 where hasTransform(size: n) {
             var values = [Float](repeating: 0, count: n * n)
             for i in 0..<n {
                 for u in 0..<n {
@@ -127,7 +127,7 @@ extension JPEGFrame {
             // at all. Other products (k = 3 at 3/8 gives 9, k = 4 gives 12) are upsampled instead (found by the
             // fuzzer: a 3×3 component beside 1×1 ones asked for an IDCT size that did not exist).
             let kx = hMax / component.h, ky = vMax / component.v
-            if kx == ky && InverseDCT.sizes.contains(scale * kx) {
+            if kx == ky && InverseDCT.hasTransform(size: scale * kx) {
                 component.blockSize = scale * kx
             } else {
                 component.blockSize = scale

@@ -7,9 +7,14 @@
 /// non-zero ones so that the common sparse blocks cost a fraction of a full transform. Output: level-shifted,
 /// clamped samples.
 enum InverseDCT {
-    /// The block sizes there is a transform for: N/8 scales 1, 2, 3, 4 and 8, and 6 for a chroma component
-    /// sampled 2× coarser at 3/8.
-    static let sizes: Set<Int> = [1, 2, 3, 4, 6, 8]
+    /// Whether there is a transform for blocks of `size`: N/8 scales 1, 2, 3, 4 and 8, and 6 for a chroma component
+    /// sampled 2× coarser at 3/8. (A switch, not a `Set`: the set's hashing code would be the codec's alone.)
+    static func hasTransform(size: Int) -> Bool {
+        switch size {
+        case 1, 2, 3, 4, 6, 8: true
+        default: false
+        }
+    }
 
     /// `basis[N][i * N + u]` = C(u)·cos((2i + 1)uπ / 2N) / 2, with C(0) = 1/√2: the same normalisation for every N,
     /// so a DC-only block gives DC/8 at any scale.

@@ -35,12 +35,12 @@ struct HuffmanSpec {
     /// In the Annex K AC tables every symbol with a 16-bit code comes after the shorter ones in ascending order,
     /// so a table is its short-code prefix followed by every other AC symbol (run 0...15, size 1...10) ascending.
     @_optimize(size) private static func completedAC(prefix: [UInt8]) -> [UInt8] {
-        let listed = Set(prefix)
+        var listed = [Bool](repeating: false, count: 256)
+        for symbol in prefix { listed[Int(symbol)] = true }
         var symbols = prefix
         for run in 0..<16 {
-            for size in 1...10 {
-                let symbol = UInt8(run << 4 | size)
-                if !listed.contains(symbol) { symbols.append(symbol) }
+            for size in 1...10 where !listed[run << 4 | size] {
+                symbols.append(UInt8(run << 4 | size))
             }
         }
         return symbols

@@ -77,7 +77,12 @@ extension EncodingPlan {
         for scan: ProgressiveScan, counts counter: borrowing SymbolCounter, step: Int, layout: FrameLayout
     ) -> [(tableClass: Int, index: Int, spec: HuffmanSpec)] {
         if scan.isDC {
-            let used = Set(scan.components.map { layout.components[$0].table }).sorted()
+            // The DC tables the scan's components use, each once, in ascending order.
+            var used: [Int] = []
+            for component in scan.components where !used.contains(layout.components[component].table) {
+                used.append(layout.components[component].table)
+            }
+            used.sort()
             return used.map { slot in
                 var counts = counter.frequencies(ac: false, table: slot)
                 // Strips that were not counted may use any DC category.

@@ -27,8 +27,10 @@ final class LaunchState {
     /// the replaced App ID's storage is still signed out (`Reception.finishReplacedLaunch`).
     private var logoutKept = false
 
-    /// Generations of replaced preparations whose storage is to be signed out when they finish.
-    private var signOuts: Set<Int> = []
+    /// Generations of replaced preparations whose storage is to be signed out when they finish: one per replaced
+    /// preparation still running, each taken when it finishes, so a few at most (a list: a `Set<Int>` kept its own
+    /// hashing code in the app for these).
+    private var signOuts: [Int] = []
 
     /// Whether a configure's parts are still being prepared.
     @_optimize(size) var isPreparing: Bool { appID != nil }
@@ -41,7 +43,7 @@ final class LaunchState {
     /// preparation's finish.
     @_optimize(size) func begin(appID: String, generation: Int, finishing: Task<Void, Never>) -> [Call] {
         let dropped = calls
-        if isPreparing && logoutKept { signOuts.insert(self.generation) }
+        if isPreparing && logoutKept && !signOuts.contains(self.generation) { signOuts.append(self.generation) }
         calls = []
         logoutKept = false
         self.appID = appID
@@ -51,7 +53,11 @@ final class LaunchState {
     }
 
     /// Whether the replaced preparation of `generation` had a logout kept (asked once).
-    @_optimize(size) func takeSignOut(generation: Int) -> Bool { signOuts.remove(generation) != nil }
+    @_optimize(size) func takeSignOut(generation: Int) -> Bool {
+        guard let index = signOuts.firstIndex(of: generation) else { return false }
+        signOuts.remove(at: index)
+        return true
+    }
 
     /// Keeps `call` until the parts exist; `logout` marks a sign-out, which a replacing configure still carries out.
     /// Never inlined: the facade's closures call it, and closures are compiled at -O (Docs/Footprint.md).
