@@ -44,7 +44,7 @@ extension ChatEngine {
         switch result {
         case .success(let photo): composer.photoLoadFinished(ticket, photo)
         case .failure(let error):
-            logger.info("photo could not be prepared (\(error.code))")
+            logger.write(.info, "photo could not be prepared (\(error.code))")
             composer.photoLoadFinished(ticket, nil)
         }
         publish()

@@ -115,7 +115,7 @@ extension ChatEngine {
     /// Spec 7.8.4: failure bookkeeping, plus the reactions of spec 3.8's error table.
     @_optimize(size) func failed(_ id: String, _ error: ReceptionError) async {
         guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return }
-        logger.info("send failed (\(error.code), status \(error.status))")
+        logger.write(.info, "send failed (\(error.code), status \(error.status))")
         switch error.code {
         case ReceptionError.Code.invalidAttachment, ReceptionError.Code.uploadIncomplete:
             storing("forget attachment IDs") { try $0.clearAttachmentIDs(of: id) }

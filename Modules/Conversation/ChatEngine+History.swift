@@ -18,7 +18,7 @@ extension ChatEngine {
         defer { history.loadEnded() }
         var registered = false
         do throws(ReceptionError) { registered = try await service.isRegistered() } catch {
-            logger.error("registration state unavailable (\(error.code))")
+            logger.write(.error, "registration state unavailable (\(error.code))")
         }
         guard registered else {
             // The very first submission failed offline: no history request, but recovery is seeded and the
@@ -33,7 +33,7 @@ extension ChatEngine {
             try await service.updateDevice(probe: false, allowRegistration: false)
             deviceUpdated(startedAt: epoch)
         } catch {
-            logger.info("device update before load failed (\(error.code))")
+            logger.write(.info, "device update before load failed (\(error.code))")
             if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {
                 chatReset(revision: revision)
                 openingEnded()
@@ -66,7 +66,7 @@ extension ChatEngine {
             response = try await service.history(limits: !recheck.isEmpty)
         } catch {
             guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return }
-            logger.info("history load failed (\(error.code))")
+            logger.write(.info, "history load failed (\(error.code))")
             if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {
                 chatReset(revision: revision)
                 if opening { openingEnded() }
@@ -175,7 +175,7 @@ extension ChatEngine {
             pages = try await service.messages(after: session.cursor ?? 0)
         } catch {
             guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return }
-            logger.info("poll failed (\(error.code))")
+            logger.write(.info, "poll failed (\(error.code))")
             if error.code == ReceptionError.Code.chatReset, let revision = error.resetRevision {
                 chatReset(revision: revision)
             }
@@ -219,7 +219,7 @@ extension ChatEngine {
     /// a log line. GET results advance the cursor to the highest `seq`; send confirmations do not.
     @_optimize(size) func merge(_ incoming: [Message], advanceCursor: Bool) {
         let merge = transcript.merge(incoming)
-        for _ in 0..<merge.malformed { logger.info("dropped a malformed message from the service") }
+        for _ in 0..<merge.malformed { logger.write(.info, "dropped a malformed message from the service") }
         for message in merge.completed {
             storing("complete message") { try $0.complete(message.id, with: message) }
             outbox.confirmedByMerge(message.id)
@@ -247,7 +247,7 @@ extension ChatEngine {
     @_optimize(size) private func boundedMarkRead(_ seqs: [Int64], conversationID: String?) async {
         guard let conversationID, !conversationID.isEmpty,
               seqs.allSatisfy({ (1...Limits.maximumSafeSequence).contains($0) }) else {
-            logger.info("read skipped: invalid history for a bounded read")
+            logger.write(.info, "read skipped: invalid history for a bounded read")
             return
         }
         guard let through = reads.boundedTarget(conversationID: conversationID, seqs: seqs) else { return }
@@ -259,13 +259,13 @@ extension ChatEngine {
             let answer = try await service.markRead(conversationId: conversationID, throughSeq: through)
             guard answer.conversationId == conversationID, answer.readSeq >= through,
                   answer.readSeq <= Limits.maximumSafeSequence, answer.unreadCount >= 0 else {
-                logger.info("read answer rejected (invalid_response)")
+                logger.write(.info, "read answer rejected (invalid_response)")
                 return
             }
             // A read response updates the count only if no other read or send happened meanwhile.
             if !isShutDown, reads.accept(unreadCount: answer.unreadCount, startedAt: started) { publish() }
         } catch {
-            logger.info("read failed (\(error.code))")
+            logger.write(.info, "read failed (\(error.code))")
         }
     }
 
@@ -276,7 +276,7 @@ extension ChatEngine {
             try await service.markReadLegacy()
         } catch {
             reads.move()
-            logger.info("legacy read failed (\(error.code))")
+            logger.write(.info, "legacy read failed (\(error.code))")
             return
         }
         reads.move()
@@ -289,7 +289,7 @@ extension ChatEngine {
                 publish()
             }
         } catch {
-            logger.info("unread after a legacy read failed (\(error.code))")
+            logger.write(.info, "unread after a legacy read failed (\(error.code))")
         }
     }
 }

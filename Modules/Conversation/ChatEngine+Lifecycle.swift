@@ -143,7 +143,7 @@ extension ChatEngine {
             _ = try await service.unread(probe: true)
             haltChanged(nil)
         } catch {
-            logger.debug("blocked probe failed (\(error.code))")
+            logger.write(.debug, "blocked probe failed (\(error.code))")
         }
     }
 }

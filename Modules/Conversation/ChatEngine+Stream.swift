@@ -36,7 +36,7 @@ extension ChatEngine {
                     handle(signal)
                 }
             } catch {
-                logger.debug("stream ended with an error")
+                logger.write(.debug, "stream ended with an error")
             }
             guard !Task.isCancelled else { break }
             streamDropped()

@@ -50,7 +50,7 @@ extension ChatEngine {
     @inline(never) private func teamPhotoFailed(_ request: TeamRoster.PhotoRequest, error: ReceptionError, epoch: Int) {
         guard !isShutDown, team.downloadEnded(request, epoch: epoch),
               error.code != ReceptionError.Code.cancelled else { return }
-        logger.info("team photo not loaded (\(error.code), status \(error.status))")
+        logger.write(.info, "team photo not loaded (\(error.code), status \(error.status))")
         if team.photoFailed(request, tooLarge: error.code == ReceptionError.Code.imageTooLarge) { fetchTeamPhotos() }
     }
 

@@ -253,7 +253,7 @@ public actor ChatEngine {
             return try access()
         } catch {
             let code = (error as? ReceptionError)?.code ?? ReceptionError.Code.storageUnavailable.rawValue
-            logger.error("storage: \(what) failed (\(code))")
+            logger.write(.error, "storage: \(what) failed (\(code))")
             if code == ReceptionError.Code.storageFull || code == ReceptionError.Code.storageUnavailable {
                 composer.storageFailed()
             }

@@ -74,13 +74,13 @@ public final class IdentityStager: Sendable {
             ("user ID", userId, Limits.externalUserId), ("name", name, Limits.name), ("email", email, Limits.email),
         ]
         for (field, value, limit) in labels where value != nil && limit.admitted(value) == nil {
-            logger.error("identify: the \(field) is longer than \(limit.maximum) UTF-16 units and is left out")
+            logger.write(.error, "identify: the \(field) is longer than \(limit.maximum) UTF-16 units and is left out")
         }
         // Spec 7.14.1: a verified user is stored and the labels name someone else. Only a log: labels never
         // change a verified identity (seed 000 §0.6), and resetting here could drop the wrong person's chat.
         // A `nil` user ID names nobody (the service keeps its value), so it cannot differ from the verified one.
         if let userId, let verified = try? verifiedUserId(), !Self.sameBytes(verified, userId) {
-            logger.error("identify: the user ID differs from the verified user of this session; call logout when users switch")
+            logger.write(.error, "identify: the user ID differs from the verified user of this session; call logout when users switch")
         }
         state.withLock { state in
             state.pending.externalUserId = Limits.externalUserId.admitted(userId)
@@ -96,9 +96,9 @@ public final class IdentityStager: Sendable {
     @_optimize(size) public func setMetadata(_ metadata: [String: String]) {
         let (kept, dropped) = Limits.sanitizedMetadata(metadata)
         if metadata.count > Limits.metadataEntries {
-            logger.error("setMetadata: \(metadata.count) entries exceed \(Limits.metadataEntries); no metadata is sent")
+            logger.write(.error, "setMetadata: \(metadata.count) entries exceed \(Limits.metadataEntries); no metadata is sent")
         } else if dropped > 0 {
-            logger.error("setMetadata: \(dropped) entries break the key or value length limits and are left out")
+            logger.write(.error, "setMetadata: \(dropped) entries break the key or value length limits and are left out")
         }
         state.withLock { state in
             state.pending.metadata = kept
@@ -113,11 +113,11 @@ public final class IdentityStager: Sendable {
     @_optimize(size) public func setPushToken(_ token: some Sequence<UInt8>, environment: PushEnvironment?) -> Bool {
         let hex = Hex.encode(token)
         guard !hex.isEmpty else {
-            logger.info("setPushToken: empty token ignored")
+            logger.write(.info, "setPushToken: empty token ignored")
             return false
         }
         guard let environment else {
-            logger.error("setPushToken: the push environment could not be resolved; token ignored")
+            logger.write(.error, "setPushToken: the push environment could not be resolved; token ignored")
             return false
         }
         state.withLock { state in
@@ -125,7 +125,7 @@ public final class IdentityStager: Sendable {
             state.pending.pushEnvironment = environment
             store.save(state.pending)
         }
-        logger.info("push token staged for \(environment.rawValue)")
+        logger.write(.info, "push token staged for \(environment.rawValue)")
         return true
     }
 
@@ -148,20 +148,20 @@ public final class IdentityStager: Sendable {
         case .success(let id):
             userId = id
         case .failure(let refusal):
-            logger.error("identify(token:): token ignored (\(refusal.rawValue))")
+            logger.write(.error, "identify(token:): token ignored (\(refusal.rawValue))")
             return .ignored(.refused(refusal))
         }
         let verified: String?
         do {
             verified = try verifiedUserId()
         } catch {
-            logger.error("identify(token:): token ignored, the secure store cannot be read (\(error.code))")
+            logger.write(.error, "identify(token:): token ignored, the secure store cannot be read (\(error.code))")
             return .ignored(.secureStorageUnavailable)
         }
         let outcome = state.withLock { Self.stage(token, userId: userId, verified: verified, in: &$0, store: store) }
         switch outcome {
-        case .switchUser: logger.info("identity token names another user; switching user")
-        case .staged: logger.debug("identity token staged")
+        case .switchUser: logger.write(.info, "identity token names another user; switching user")
+        case .staged: logger.write(.debug, "identity token staged")
         case .ignored: break
         }
         return outcome
@@ -210,9 +210,9 @@ public final class IdentityStager: Sendable {
             Self.reject(token, error: error, eventCodes: eventCodes, session: session, in: &$0, store: store)
         }
         switch outcome {
-        case .rejected: logger.error("identity token rejected (\(error.code), status \(error.status))")
-        case .switchUser: logger.info("identity_mismatch: the session belongs to another user; switching user")
-        case .ignored: logger.debug("identity rejection (\(error.code)) for a superseded token ignored")
+        case .rejected: logger.write(.error, "identity token rejected (\(error.code), status \(error.status))")
+        case .switchUser: logger.write(.info, "identity_mismatch: the session belongs to another user; switching user")
+        case .ignored: logger.write(.debug, "identity rejection (\(error.code)) for a superseded token ignored")
         }
         return outcome
     }
@@ -288,7 +288,7 @@ public final class IdentityStager: Sendable {
             state = State(pending: PendingIdentity(), session: state.session.next)
             store.save(state.pending)
         }
-        logger.debug("identity reset by logout")
+        logger.write(.debug, "identity reset by logout")
     }
 
     /// Spec 7.5: the service revoked the session. The token is forgotten; labels, metadata and push registration
@@ -297,7 +297,7 @@ public final class IdentityStager: Sendable {
         state.withLock { state in
             state = State(pending: state.pending, session: state.session.next)
         }
-        logger.debug("identity token forgotten after session revocation")
+        logger.write(.debug, "identity token forgotten after session revocation")
     }
 
     /// Saves the pending identity through the store again: after a switch of user or a revocation, once the

@@ -65,7 +65,7 @@ public final class FilePhotoCache: PhotoCaching {
             let url = fileURL(attachmentID)
             guard let data = try? Data(contentsOf: url), data.count == entry.bytes, PhotoCacheIndex.digest(of: data) == entry.sha256
             else {
-                logger.info("a cached photo was missing or damaged; it is downloaded again")
+                logger.write(.info, "a cached photo was missing or damaged; it is downloaded again")
                 index.remove(attachmentID)
                 unlink(url)
                 writeIndex(index)
@@ -90,7 +90,7 @@ public final class FilePhotoCache: PhotoCaching {
                     try PrivateFiles.createFolder(folderURL)
                     try PrivateFiles.write(data, to: url)
                 } catch {
-                    logger.error("a photo could not be cached (\(error.code))")
+                    logger.write(.error, "a photo could not be cached (\(error.code))")
                     index.remove(attachmentID)
                     unlink(url)
                 }
@@ -105,7 +105,7 @@ public final class FilePhotoCache: PhotoCaching {
             index = PhotoCacheIndex()
             guard FileManager.default.fileExists(atPath: folderURL.path) else { return }
             do { try FileManager.default.removeItem(at: folderURL) } catch {
-                logger.error("the photo cache could not be removed now; the next open of the App ID removes it")
+                logger.write(.error, "the photo cache could not be removed now; the next open of the App ID removes it")
             }
         }
     }
@@ -130,7 +130,7 @@ public final class FilePhotoCache: PhotoCaching {
             try PrivateFiles.createFolder(folderURL)
             try PrivateFiles.write(try JSONEncoder().encode(index), to: indexURL)
         } catch {
-            logger.error("the photo cache's index could not be written")
+            logger.write(.error, "the photo cache's index could not be written")
         }
     }
 
@@ -161,7 +161,7 @@ public final class FilePhotoCache: PhotoCaching {
            index.isPlausible(maximumEntries: maximumEntries, maximumBytes: Attachment.maximumDownloadBytes) {
             return index
         }
-        logger.error("the photo cache's index was damaged; the cache starts empty")
+        logger.write(.error, "the photo cache's index was damaged; the cache starts empty")
         try? FileManager.default.removeItem(at: folder)
         return PhotoCacheIndex()
     }
@@ -184,7 +184,7 @@ public final class FilePhotoCache: PhotoCaching {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else { return }
         for name in names where name.hasPrefix(prefix) && name != folder {
             do { try FileManager.default.removeItem(at: root.appendingPathComponent(name)) } catch {
-                logger.error("a previous scope's photo cache could not be removed")
+                logger.write(.error, "a previous scope's photo cache could not be removed")
             }
         }
     }

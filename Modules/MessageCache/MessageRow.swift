@@ -76,7 +76,7 @@ enum MessageRow {
         do {
             return try JSONDecoder().decode([T].self, from: data)
         } catch {
-            logger.error("a stored \(T.self) list did not decode; read as empty")
+            logger.write(.error, "a stored \(T.self) list did not decode; read as empty")
             return []
         }
     }

@@ -47,7 +47,7 @@ extension SQLiteMessageStore {
 
     public func enqueue(_ message: StoredMessage) throws(ReceptionError) {
         guard !message.isConfirmed else {
-            logger.error("refused to enqueue a confirmed message")
+            logger.write(.error, "refused to enqueue a confirmed message")
             throw .invalidInput
         }
         try access("enqueue a message") { connection, scope throws(SQLiteFailure) in

@@ -68,7 +68,7 @@ extension SQLiteMessageStore {
         } catch {
             // Only this build writes the value; if it stops decoding, a fresh state is the safe fallback (the
             // service re-teaches the cursor, revision and cooldowns on the next request).
-            logger.error("stored session state did not decode; starting from a fresh state")
+            logger.write(.error, "stored session state did not decode; starting from a fresh state")
             return SessionState()
         }
     }

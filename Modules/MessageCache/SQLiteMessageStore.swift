@@ -51,7 +51,7 @@ public final class SQLiteMessageStore: MessageStoring {
         do {
             try Self.adopt(scope, on: connection)
         } catch {
-            logger.error("could not register the storage scope: \(error)")
+            logger.write(.error, "could not register the storage scope: \(error)")
             throw error.receptionError
         }
         state = Locked(State(connection: connection, scope: scope))
@@ -98,7 +98,7 @@ public final class SQLiteMessageStore: MessageStoring {
                 try body(state.connection, state.scope)
             }
         } catch {
-            logger.error("message cache could not \(operation): \(error)")
+            logger.write(.error, "message cache could not \(operation): \(error)")
             throw error.receptionError
         }
     }
@@ -126,17 +126,17 @@ public final class SQLiteMessageStore: MessageStoring {
         do {
             return try prepareConnection(path: directory.databaseURL.path, options: options)
         } catch where error.fileIsUnusable {
-            logger.error("message cache file unusable (\(error)); moved aside, starting empty")
+            logger.write(.error, "message cache file unusable (\(error)); moved aside, starting empty")
             try directory.moveDatabaseAside()
         } catch {
-            logger.error("message cache could not be opened: \(error)")
+            logger.write(.error, "message cache could not be opened: \(error)")
             throw error.receptionError
         }
         try directory.prepareDatabaseFile()
         do {
             return try prepareConnection(path: directory.databaseURL.path, options: options)
         } catch {
-            logger.error("message cache could not be recreated: \(error)")
+            logger.write(.error, "message cache could not be recreated: \(error)")
             throw error.receptionError
         }
     }

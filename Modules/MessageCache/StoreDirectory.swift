@@ -20,7 +20,7 @@ struct StoreDirectory {
         do {
             try PrivateFiles.createFolder(url)
         } catch {
-            logger.error("\(contents) folder could not be created")
+            logger.write(.error, "\(contents) folder could not be created")
             throw .storageUnavailable
         }
         excludeFromBackup()
@@ -32,7 +32,7 @@ struct StoreDirectory {
         do {
             try PrivateFiles.createEmptyFile(databaseURL)
         } catch {
-            logger.error("message cache file could not be created (\(error.code))")
+            logger.write(.error, "message cache file could not be created (\(error.code))")
             throw error
         }
         for suffix in Self.companionSuffixes { PrivateFiles.restrict(URL(fileURLWithPath: databaseURL.path + suffix)) }
@@ -51,7 +51,7 @@ struct StoreDirectory {
                 if manager.fileExists(atPath: target.path) { try manager.removeItem(at: target) }
                 try manager.moveItem(at: source, to: target)
             } catch {
-                logger.error("damaged message cache could not be moved aside")
+                logger.write(.error, "damaged message cache could not be moved aside")
                 throw .storageUnavailable
             }
         }
@@ -67,7 +67,7 @@ struct StoreDirectory {
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do { try FileManager.default.removeItem(atPath: path) } catch { removedAll = false }
         }
-        if !removedAll { logger.error("a damaged copy of the message cache could not be removed") }
+        if !removedAll { logger.write(.error, "a damaged copy of the message cache could not be removed") }
         return removedAll
     }
 
@@ -77,7 +77,7 @@ struct StoreDirectory {
         var values = URLResourceValues()
         values.isExcludedFromBackup = true
         do { try folder.setResourceValues(values) } catch {
-            logger.error("\(contents) folder could not be excluded from backups")
+            logger.write(.error, "\(contents) folder could not be excluded from backups")
         }
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         // Spec 7.17: readable after the first unlock, like the reference cache file, so a launch in the

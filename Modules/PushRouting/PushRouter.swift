@@ -70,15 +70,15 @@ public final class PushRouter {
     /// device update and an unread refresh; otherwise it waits for the device update after registration.
     @_optimize(size) public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
         guard hooks.isConfigured() else {
-            logger.info("push token ignored: Reception is not configured")
+            logger.write(.info, "push token ignored: Reception is not configured")
             return
         }
         guard !token.isEmpty else {
-            logger.info("push token ignored: empty")
+            logger.write(.info, "push token ignored: empty")
             return
         }
         guard let resolved = environment.resolve(with: resolver) else {
-            logger.info("push token ignored: the APNs environment could not be resolved")
+            logger.write(.info, "push token ignored: the APNs environment could not be resolved")
             return
         }
         guard stage.stage(StagedPushToken(token: Hex.encode(token), environment: resolved)) else { return }
@@ -89,7 +89,7 @@ public final class PushRouter {
             do throws(ReceptionError) {
                 try await hooks.updateDevice()
             } catch {
-                logger.info("push token update failed (\(error.code)); the next device update carries it")
+                logger.write(.info, "push token update failed (\(error.code)); the next device update carries it")
             }
             await hooks.refreshUnread(.pushTokenChanged)
         }

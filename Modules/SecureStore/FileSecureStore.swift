@@ -73,7 +73,7 @@ public final class FileSecureStore: SecureStoring {
         guard info.st_uid == geteuid() else { return unavailable("owned by another user", key) }
         if info.st_mode & 0o077 != 0 {
             if fchmod(fd, 0o600) == 0 {
-                logger.info("tightened permissions of \(key.account) to 0600")
+                logger.write(.info, "tightened permissions of \(key.account) to 0600")
             } else {
                 return unavailable("permissions too open and cannot be tightened", key)
             }
@@ -88,7 +88,7 @@ public final class FileSecureStore: SecureStoring {
 
     @_optimize(size) public func write(_ value: Data, for key: SecureStoreKey) throws(ReceptionError) {
         guard value.count <= ItemFile.maximumSize - ItemFile.headerSize else {
-            logger.error("refused to store \(key.account): \(value.count) bytes is over the item limit")
+            logger.write(.error, "refused to store \(key.account): \(value.count) bytes is over the item limit")
             throw ReceptionError.secureStorageUnavailable
         }
         try writeLock.withLock { _ throws(ReceptionError) in try replaceItem(value, for: key) }
@@ -105,7 +105,7 @@ public final class FileSecureStore: SecureStoring {
         try writeFile(tempPath, bytes: ItemFile.encode(Array(value)), key: key)
         if let code = faultInjection?(.rename) ?? (rename(tempPath, finalPath) == 0 ? nil : errno) {
             unlink(tempPath)
-            logger.error("could not replace \(key.account) (errno \(code)); the previous value is kept")
+            logger.write(.error, "could not replace \(key.account) (errno \(code)); the previous value is kept")
             throw ReceptionError.secureStorageUnavailable
         }
         syncFolder(folder)
@@ -117,7 +117,7 @@ public final class FileSecureStore: SecureStoring {
 
     @inline(never) @_optimize(size) private func removeItem(_ key: SecureStoreKey) throws(ReceptionError) {
         if unlink(itemPath(key)) != 0, errno != ENOENT, errno != ENOTDIR {
-            logger.error("could not delete \(key.account) (errno \(errno))")
+            logger.write(.error, "could not delete \(key.account) (errno \(errno))")
             throw ReceptionError.secureStorageUnavailable
         }
         syncFolder(folderPath(key.namespace))
@@ -132,15 +132,15 @@ public final class FileSecureStore: SecureStoring {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             var info = stat()
             if lstat(folder, &info) != 0, errno == ENOENT { return }
-            logger.error("could not list a namespace folder for deletion")
+            logger.write(.error, "could not list a namespace folder for deletion")
             throw ReceptionError.secureStorageUnavailable
         }
         for entry in entries where unlink(folder + "/" + entry) != 0 && errno != ENOENT {
-            logger.error("could not delete an item of a namespace (errno \(errno))")
+            logger.write(.error, "could not delete an item of a namespace (errno \(errno))")
             throw ReceptionError.secureStorageUnavailable
         }
         if rmdir(folder) != 0, errno != ENOENT {
-            logger.error("could not remove a namespace folder (errno \(errno))")
+            logger.write(.error, "could not remove a namespace folder (errno \(errno))")
             throw ReceptionError.secureStorageUnavailable
         }
         syncFolder(directory)
@@ -187,15 +187,15 @@ public final class FileSecureStore: SecureStoring {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                logger.error("secure store path is not a folder")
+                logger.write(.error, "secure store path is not a folder")
                 throw ReceptionError.secureStorageUnavailable
             }
             if info.st_mode & 0o077 != 0 {
                 guard chmod(path, 0o700) == 0 else {
-                    logger.error("secure store folder permissions are too open and cannot be tightened")
+                    logger.write(.error, "secure store folder permissions are too open and cannot be tightened")
                     throw ReceptionError.secureStorageUnavailable
                 }
-                logger.info("tightened secure store folder permissions to 0700")
+                logger.write(.info, "tightened secure store folder permissions to 0700")
             }
             return
         }
@@ -204,11 +204,11 @@ public final class FileSecureStore: SecureStoring {
                 try FileManager.default.createDirectory(
                     atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                logger.error("could not create the secure store folder")
+                logger.write(.error, "could not create the secure store folder")
                 throw ReceptionError.secureStorageUnavailable
             }
         } else if mkdir(path, 0o700) != 0, errno != EEXIST {
-            logger.error("could not create a namespace folder (errno \(errno))")
+            logger.write(.error, "could not create a namespace folder (errno \(errno))")
             throw ReceptionError.secureStorageUnavailable
         }
         // mkdir applies the umask; make the mode exact.
@@ -220,7 +220,7 @@ public final class FileSecureStore: SecureStoring {
         unlink(path)
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            logger.error("could not create a temporary item file (errno \(errno))")
+            logger.write(.error, "could not create a temporary item file (errno \(errno))")
             throw ReceptionError.secureStorageUnavailable
         }
         var failure: Int32?
@@ -243,7 +243,7 @@ public final class FileSecureStore: SecureStoring {
         close(fd)
         if let failure {
             unlink(path)
-            logger.error("could not write \(key.account) (errno \(failure)); the previous value is kept")
+            logger.write(.error, "could not write \(key.account) (errno \(failure)); the previous value is kept")
             throw ReceptionError.secureStorageUnavailable
         }
     }
@@ -273,7 +273,7 @@ public final class FileSecureStore: SecureStoring {
     }
 
     @_optimize(size) private func unavailable(_ reason: String, _ key: SecureStoreKey) -> SecureStoreRead {
-        logger.error("secure item \(key.account) unavailable: \(reason)")
+        logger.write(.error, "secure item \(key.account) unavailable: \(reason)")
         return .unavailable(reason: reason)
     }
 }

@@ -37,7 +37,7 @@ public struct KeychainSecureStore: SecureStoring {
         switch status {
         case errSecSuccess:
             guard let data = result as? Data else {
-                logger.error("keychain item \(key.account) has no data")
+                logger.write(.error, "keychain item \(key.account) has no data")
                 return .unavailable(reason: "item without data")
             }
             return .value(data)
@@ -45,7 +45,7 @@ public struct KeychainSecureStore: SecureStoring {
             return .missing
         default:
             // Locked before first unlock (errSecInteractionNotAllowed) and every other failure: never "missing".
-            logger.error("keychain read of \(key.account) failed (OSStatus \(status))")
+            logger.write(.error, "keychain read of \(key.account) failed (OSStatus \(status))")
             return .unavailable(reason: "OSStatus \(status)")
         }
     }
@@ -63,7 +63,7 @@ public struct KeychainSecureStore: SecureStoring {
             status = SecItemAdd(add as CFDictionary, nil)
         }
         guard status == errSecSuccess else {
-            logger.error("keychain write of \(key.account) failed (OSStatus \(status))")
+            logger.write(.error, "keychain write of \(key.account) failed (OSStatus \(status))")
             throw ReceptionError.secureStorageUnavailable
         }
     }
@@ -71,7 +71,7 @@ public struct KeychainSecureStore: SecureStoring {
     @_optimize(size) public func delete(_ key: SecureStoreKey) throws(ReceptionError) {
         let status = SecItemDelete(baseQuery(accountName(key)) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
-            logger.error("keychain delete of \(key.account) failed (OSStatus \(status))")
+            logger.write(.error, "keychain delete of \(key.account) failed (OSStatus \(status))")
             throw ReceptionError.secureStorageUnavailable
         }
     }
@@ -87,7 +87,7 @@ public struct KeychainSecureStore: SecureStoring {
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         if status == errSecItemNotFound { return }
         guard status == errSecSuccess, let items = result as? [[String: Any]] else {
-            logger.error("keychain listing failed (OSStatus \(status))")
+            logger.write(.error, "keychain listing failed (OSStatus \(status))")
             throw ReceptionError.secureStorageUnavailable
         }
         query.removeValue(forKey: kSecReturnAttributes as String)

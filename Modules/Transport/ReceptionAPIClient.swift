@@ -166,7 +166,7 @@ public actor ReceptionAPIClient {
     @_optimize(size) func handle(_ failure: FailedResponse, route: Route) async throws(ReceptionError) {
         if let cooldown = failure.cooldown {
             deps.cooldowns.record(scope: cooldown.scope, seconds: cooldown.seconds, now: deps.clock.now)
-            deps.logger.info("\(cooldown.scope.rawValue) wait of \(cooldown.seconds) s after status \(failure.error.status)")
+            deps.logger.write(.info, "\(cooldown.scope.rawValue) wait of \(cooldown.seconds) s after status \(failure.error.status)")
         }
         let error = failure.error
         switch (error.status, error.code) {
@@ -176,7 +176,7 @@ public actor ReceptionAPIClient {
             await setHalt(.blocked)
         case (409, ReceptionError.Code.chatReset) where route.authentication == .bearer:
             if let revision = error.resetRevision, revision >= 0 {
-                deps.logger.info("chat reset to revision \(revision)")
+                deps.logger.write(.info, "chat reset to revision \(revision)")
                 await hooks.chatReset(revision)
             }
         default:
@@ -187,7 +187,7 @@ public actor ReceptionAPIClient {
     @_optimize(size) private func setHalt(_ reason: HaltReason?) async {
         guard reason != haltReason else { return }
         haltReason = reason
-        deps.logger.info(reason.map { "session halted: \($0.rawValue)" } ?? "session resumed")
+        deps.logger.write(.info, reason.map { "session halted: \($0.rawValue)" } ?? "session resumed")
         await hooks.haltChanged(reason)
     }
 
@@ -266,7 +266,7 @@ public actor ReceptionAPIClient {
         accessToken = nil
         unsavedCredentials = nil
         try? deps.secureStore.delete(.session(scope: deps.scope))
-        deps.logger.info("session revoked by the service")
+        deps.logger.write(.info, "session revoked by the service")
         await hooks.sessionRevoked()
     }
 
@@ -295,7 +295,7 @@ public actor ReceptionAPIClient {
         let credentials = SessionCredentials(
             sessionSecret: registration.sessionSecret, verifiedUserId: registration.verifiedUserId)
         unsavedCredentials = credentials
-        deps.logger.info("device registered")
+        deps.logger.write(.info, "device registered")
         // Spec 3.1: the credentials are stored before the token is used; a failed write fails this request and
         // is retried on every later token request. Stored before the hook's suspension, so a logout that runs
         // meanwhile finds the secret and queues its revocation.

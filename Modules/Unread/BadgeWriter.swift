@@ -70,7 +70,7 @@ final class BadgeWriter: Sendable {
                 await sink.setBadge(value)
             case .cleanup:
                 let removed = await notifications.removeDeliveredSupportNotifications()
-                if !removed.isEmpty { logger.debug("removed \(removed.count) delivered support notifications") }
+                if !removed.isEmpty { logger.write(.debug, "removed \(removed.count) delivered support notifications") }
             case .done:
                 return
             }

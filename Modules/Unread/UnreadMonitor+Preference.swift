@@ -24,7 +24,7 @@ extension UnreadMonitor {
                 guard epoch == self.epoch else { break }
                 preferenceBudget.recordFailure(error, random: deps.random)
                 guard !preferenceBudget.isStopped, let delay = preferenceBudget.nextDelay else {
-                    deps.logger.info("preference sync: \(error.code); paused until the app becomes active")
+                    deps.logger.write(.info, "preference sync: \(error.code); paused until the app becomes active")
                     break
                 }
                 do { try await deps.clock.sleep(for: delay) } catch { break }

@@ -27,7 +27,7 @@ extension UnreadMonitor {
 
     @_optimize(size) private func performRefresh(_ trigger: UnreadTrigger, epoch: Int) async {
         guard let session, await isUsed(session), epoch == self.epoch else {
-            deps.logger.debug("unread: \(trigger.rawValue) skipped, session unused")
+            deps.logger.write(.debug, "unread: \(trigger.rawValue) skipped, session unused")
             return
         }
         var probe = false
@@ -58,9 +58,9 @@ extension UnreadMonitor {
         await session.saveSnapshot(snapshot)
         guard epoch == self.epoch else { return }
         if chatVisible {
-            deps.logger.debug("unread: answer not applied, chat visible")
+            deps.logger.write(.debug, "unread: answer not applied, chat visible")
         } else if generation != readGeneration {
-            deps.logger.debug("unread: answer not applied, a read or send happened meanwhile")
+            deps.logger.write(.debug, "unread: answer not applied, a read or send happened meanwhile")
         } else {
             await apply(response.unreadCount)
         }
@@ -73,7 +73,7 @@ extension UnreadMonitor {
         do {
             try await session.service.updateDevice(probe: false, allowRegistration: false)
         } catch {
-            deps.logger.info("unread: device update before refresh failed (\(error.code))")
+            deps.logger.write(.info, "unread: device update before refresh failed (\(error.code))")
             // The update carried every preference; only a failed one leaves the preference loop work to do.
             guard epoch == self.epoch else { return }
             startPreferenceSync()
@@ -84,7 +84,7 @@ extension UnreadMonitor {
     @_optimize(size) private func recordFailure(_ error: ReceptionError, trigger: UnreadTrigger, epoch: Int) {
         switch error.code {
         case ReceptionError.Code.cancelled, ReceptionError.Code.chatNotStarted, ReceptionError.Code.sessionHalted:
-            deps.logger.debug("unread: \(trigger.rawValue) ended with \(error.code)")
+            deps.logger.write(.debug, "unread: \(trigger.rawValue) ended with \(error.code)")
             return
         default:
             break
@@ -93,10 +93,10 @@ extension UnreadMonitor {
         // A failed refresh arms no periodic check: the retry (or the next trigger) re-arms it.
         cancelTimers()
         guard appActive, !budget.isStopped, let delay = budget.nextDelay else {
-            deps.logger.info("unread: \(error.code); retries paused until the app becomes active")
+            deps.logger.write(.info, "unread: \(error.code); retries paused until the app becomes active")
             return
         }
-        deps.logger.info("unread: \(error.code); retry scheduled")
+        deps.logger.write(.info, "unread: \(error.code); retry scheduled")
         let token = timerToken
         let clock = deps.clock
         retryTask = Task {
@@ -118,7 +118,7 @@ extension UnreadMonitor {
         lastDecision = decision
         cancelTimers()
         guard case .poll(let delay) = decision else {
-            deps.logger.debug("unread: no periodic check (\(decision))")
+            deps.logger.write(.debug, "unread: no periodic check (\(decision))")
             return
         }
         let token = timerToken

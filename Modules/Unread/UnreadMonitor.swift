@@ -232,7 +232,7 @@ public actor UnreadMonitor {
         do {
             return try await session.service.isRegistered()
         } catch {
-            deps.logger.info("unread: secure store unavailable (\(error.code)); no refresh")
+            deps.logger.write(.info, "unread: secure store unavailable (\(error.code)); no refresh")
             return false
         }
     }

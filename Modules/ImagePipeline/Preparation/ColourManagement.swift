@@ -20,7 +20,7 @@ struct ColourManagement: Sendable {
             defer { reported = true }
             return !reported
         }) {
-            logger.info(
+            logger.write(.info, 
                 "a photo's embedded colour profile (\(profile?.count ?? 0) bytes) is not one the pipeline converts "
                     + "(a matrix/TRC RGB or grey ICC profile); its colours were taken as sRGB (logged once)")
         }

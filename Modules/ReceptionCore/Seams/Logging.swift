@@ -124,7 +124,17 @@ public struct ReceptionLogger: Sendable {
     /// Logs at `level` if it passes the filter.
     @_optimize(size) public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level != .off, level <= self.level else { return }
-        handler.log(LogRecord(level: level, category: category, message: message()))
+        write(level, message())
+    }
+
+    /// Logs a line the SDK built itself at `level` if it passes the filter. The SDK's modules call this rather than
+    /// `error`, `info` and `debug`, whose message is an autoclosure: a closure, compiled at the host's `-O` whatever
+    /// encloses it, about 110 bytes a line in the app. Built by the caller, the line is compiled for size with the
+    /// rest of the function (Docs/Footprint.md). The SDK logs on events (a send, a failure, a poll), never per
+    /// frame or row, so building a line the level then drops costs nothing anyone could notice.
+    @inline(never) @_optimize(size) package func write(_ level: LogLevel, _ message: String) {
+        guard level != .off, level <= self.level else { return }
+        handler.log(LogRecord(level: level, category: category, message: message))
     }
 
     /// Logs a failure the host should know about.

@@ -138,11 +138,11 @@ actor AppearanceRefresher {
                     break refresh
                 case ReceptionError.Code.invalidAppearance:
                     // Spec 3.16: an invalid payload is ignored (and logged); the cadence goes on as after a success.
-                    deps.logger.info("appearance ignored (\(error.code))")
+                    deps.logger.write(.info, "appearance ignored (\(error.code))")
                     succeeded()
                 default:
                     budget.recordFailure(error, random: deps.random)
-                    deps.logger.info("appearance not refreshed (\(error.code))")
+                    deps.logger.write(.info, "appearance not refreshed (\(error.code))")
                     guard !budget.isStopped, let delay = budget.nextDelay else { break refresh }
                     do { try await deps.clock.sleep(for: delay) } catch { break refresh }
                 }
@@ -162,7 +162,7 @@ actor AppearanceRefresher {
             if let newETag { etag = newETag }
         case .updated(let data, let revision, let newETag):
             guard let appearance = RemoteAppearance(revision: revision, data: data) else {
-                deps.logger.info("appearance ignored (\(ReceptionError.Code.invalidAppearance))")
+                deps.logger.write(.info, "appearance ignored (\(ReceptionError.Code.invalidAppearance))")
                 return
             }
             etag = newETag

@@ -119,11 +119,11 @@ final class FilePreferences: Sendable {
         do throws(ReceptionError) {
             // The previous file is replaced whole, so a removed value is not left behind in it.
             try write(data, url)
-            if state.unwritten { logger.info("\(url.lastPathComponent) was written after an earlier failure") }
+            if state.unwritten { logger.write(.info, "\(url.lastPathComponent) was written after an earlier failure") }
             state.unwritten = false
             return true
         } catch {
-            logger.error("""
+            logger.write(.error, """
                 \(url.lastPathComponent) could not be written (\(error.code)); the change is kept in memory and \
                 written again at the next change
                 """)

@@ -135,7 +135,7 @@ final class RevocationQueue {
                 budget.recordFailure(error, random: sender.random)
                 guard error.isTransient, !budget.isStopped, let delay = budget.nextDelay, active else {
                     if !error.isTransient { remove(entry) }
-                    logger.info("revocation \(error.isTransient ? "paused" : "dropped") (\(error.code))")
+                    logger.write(.info, "revocation \(error.isTransient ? "paused" : "dropped") (\(error.code))")
                     return
                 }
                 try? await sender.clock.sleep(for: delay)
@@ -149,7 +149,7 @@ final class RevocationQueue {
             return []
         case .value(let data):
             guard let list = try? JSONDecoder().decode([PendingRevocation].self, from: data) else {
-                logger.error("the revocation queue does not decode; keeping it for later")
+                logger.write(.error, "the revocation queue does not decode; keeping it for later")
                 return nil
             }
             return list
@@ -174,7 +174,7 @@ final class RevocationQueue {
             }
             return true
         } catch {
-            logger.error("could not save the revocation queue")
+            logger.write(.error, "could not save the revocation queue")
             return false
         }
     }

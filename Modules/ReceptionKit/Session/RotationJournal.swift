@@ -32,7 +32,7 @@ struct RotationJournal: Sendable {
         switch read() {
         case .unavailable:
             // Nothing stored may be replaced by a partial list; the rotation goes on without its record.
-            logger.error("the rotation journal cannot be read; this rotation is not recorded")
+            logger.write(.error, "the rotation journal cannot be read; this rotation is not recorded")
             return
         case .entries(let stored):
             entries = stored
@@ -49,7 +49,7 @@ struct RotationJournal: Sendable {
     @_optimize(size) func entry(appID: String) -> Entry? {
         switch read() {
         case .unavailable:
-            logger.error("the rotation journal cannot be read; a rotation preferences.json missed cannot be completed")
+            logger.write(.error, "the rotation journal cannot be read; a rotation preferences.json missed cannot be completed")
             return nil
         case .entries(let entries):
             return entries[appID]
@@ -95,7 +95,7 @@ struct RotationJournal: Sendable {
         case .value(let data):
             guard let document = try? JSONDecoder().decode(Document.self, from: data) else {
                 // A record that does not decode cannot be completed; a new one replaces it.
-                logger.error("the rotation journal does not decode; it is replaced")
+                logger.write(.error, "the rotation journal does not decode; it is replaced")
                 return .entries(KeyedList())
             }
             return .entries(document.entries)
@@ -112,7 +112,7 @@ struct RotationJournal: Sendable {
                 try store.write(try JSONEncoder().encode(Document(entries)), for: .pendingScopeRotations)
             }
         } catch {
-            logger.error("the rotation journal could not be saved")
+            logger.write(.error, "the rotation journal could not be saved")
         }
     }
 }

@@ -101,7 +101,7 @@ final class StorageNamespaces: Sendable {
             Self.dropEarlier(than: scope, from: &values)
             values[key(appID)] = generation
         }
-        if stored != generation { logger.info("a storage rotation preferences.json had missed was completed") }
+        if stored != generation { logger.write(.info, "a storage rotation preferences.json had missed was completed") }
         return entry.retired.filter { $0 != generation }.map { StorageScope(appID: appID, generation: $0) }
     }
 
