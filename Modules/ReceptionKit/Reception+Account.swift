@@ -139,7 +139,7 @@ extension Reception {
                     revocations?.enqueue(PendingRevocation(appID: appID, secret: credentials.sessionSecret))
                 }
             } catch {
-                log.error("the session secret could not be read; the remote sign-out is skipped")
+                log.write(.error, "the session secret could not be read; the remote sign-out is skipped")
             }
         }
         switch cause {
@@ -165,7 +165,7 @@ extension Reception {
             // Closed first: the old session's parts still winding down can no longer write (SessionStore).
             try old.store.closeAndRotate(to: newScope)
         } catch {
-            log.error("the old chat could not be erased now (\(error.code)); it is unreachable and erased later")
+            log.write(.error, "the old chat could not be erased now (\(error.code)); it is unreachable and erased later")
         }
         // The new session exists at once (a host may identify and send right after logout); the old one winds
         // down behind it and hands over its halt state (spec 6.4: a halt survives logout).
@@ -186,7 +186,7 @@ extension Reception {
             if let late = try? SessionCredentials.read(from: secureStore, scope: old.scope.key) {
                 if queueRevocation { revocations?.enqueue(PendingRevocation(appID: appID, secret: late.sessionSecret)) }
                 try? secureStore.deleteAll(namespace: old.scope.key)
-                log.info("a secret stored while the session ended was removed")
+                log.write(.info, "a secret stored while the session ended was removed")
                 self?.drainRevocations()
             }
         }
@@ -194,7 +194,7 @@ extension Reception {
         // Spec 7.15 step 3: paywalls are re-checked with invalidation.
         if cause != .revoked { refreshPaywalls(invalidate: true) }
         drainRevocations()
-        log.info("session reset")
+        log.write(.info, "session reset")
     }
 
     /// The secure items of a retired scope go; a session secret among them is queued for revocation first (the

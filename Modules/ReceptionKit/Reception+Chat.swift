@@ -107,7 +107,7 @@ extension Reception {
     }
 
     @_optimize(size) private func logSheetGivenUp() {
-        logger("Chat").error("the chat sheet was not presented: another presentation stayed in progress")
+        logger("Chat").write(.error, "the chat sheet was not presented: another presentation stayed in progress")
     }
 
     /// Ends an `openChat()`: the sheet goes if it shows (seed 000: closeChat, logout, deletion, a token for another

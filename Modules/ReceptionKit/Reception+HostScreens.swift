@@ -10,7 +10,7 @@ extension Reception {
     /// transition ends, up to `HostScreenQueue.maximumRefusals` times.
     @_optimize(size) func presentHostScreen(_ screen: HostScreen) {
         guard sheetPresenter != nil else {
-            logger("Chat").error("a host screen was not presented: this platform has no presenter")
+            logger("Chat").write(.error, "a host screen was not presented: this platform has no presenter")
             return
         }
         route(screen, refusals: 0)
@@ -21,7 +21,7 @@ extension Reception {
         switch hostScreens.request(screen, sheet: presence.sheet) {
         case .present(let now): askForHostScreen(now, refusals: refusals)
         case .held: break
-        case .dropped: logger("Chat").error("a host screen was not presented: too many are waiting for the chat sheet")
+        case .dropped: logger("Chat").write(.error, "a host screen was not presented: too many are waiting for the chat sheet")
         }
     }
 
@@ -45,7 +45,7 @@ extension Reception {
                     self.route(screen, refusals: refusals + 1)
                 }
             case .busy, .noWindow:
-                self.logger("Chat").error("a host screen was not presented: \(answer == .noWindow ? "no window" : "another presentation stayed in progress")")
+                self.logger("Chat").write(.error, "a host screen was not presented: \(answer == .noWindow ? "no window" : "another presentation stayed in progress")")
             }
         }
     }

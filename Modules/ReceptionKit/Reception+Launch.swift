@@ -63,7 +63,7 @@ extension Reception {
         }
         let dropped = launch.begin(appID: appID, generation: generation, finishing: finishing)
         if !dropped.isEmpty {
-            logger("Configuration").info("\(dropped.count) calls made before the replaced configuration was ready were dropped")
+            logger("Configuration").write(.info, "\(dropped.count) calls made before the replaced configuration was ready were dropped")
             for call in dropped { call.drop() }
         }
     }
@@ -86,7 +86,7 @@ extension Reception {
         let log = logger("Configuration")
         // Issue 15: the data folder is the owner's only (0700); every file in it is created 0600.
         do { try PrivateFiles.createFolder(configuration.dataDirectory) } catch {
-            log.error("the data folder could not be created (\(error.code))")
+            log.write(.error, "the data folder could not be created (\(error.code))")
         }
         let preferences = FilePreferences.shared(
             url: configuration.dataDirectory.appendingPathComponent("preferences.json"),
@@ -105,7 +105,7 @@ extension Reception {
             if (try? existing.sessionState().hasStartedChat) == true || !((try? existing.loadWindow()) ?? []).isEmpty {
                 scope = namespaces.rotate(appID: appID)
                 try? existing.rotate(to: scope)
-                log.info("a restored chat without its session secret was cleared")
+                log.write(.info, "a restored chat without its session secret was cleared")
             } else {
                 kept = existing
             }
@@ -139,7 +139,7 @@ extension Reception {
             do {
                 inner = try configuration.messageStore(configuration.dataDirectory, scope, logger("MessageCache"))
             } catch {
-                logger("MessageCache").error(
+                logger("MessageCache").write(.error, 
                     "the message store could not be opened (\(error.code)); the chat runs in memory")
                 inner = UnavailableMessageStore(scope: scope)
             }
@@ -150,7 +150,7 @@ extension Reception {
         do {
             photos = try configuration.photoCache(configuration.dataDirectory, scope, logger("MessageCache"))
         } catch {
-            logger("MessageCache").error("the photo cache could not be opened (\(error.code)); photos are not kept")
+            logger("MessageCache").write(.error, "the photo cache could not be opened (\(error.code)); photos are not kept")
             photos = NoPhotoCache()
         }
         // Closed when the session ends, so the old session's late writes never reach the next one (SessionStore).
@@ -213,7 +213,7 @@ extension Reception {
         // Spec 7.1 step 3: the cached published appearance of this App ID, then the refresh loop.
         startAppearance(appID: appID, cache: prepared.appearanceCache, cached: prepared.cachedAppearance)
         drainRevocations()
-        logger("Configuration").info("configured")
+        logger("Configuration").write(.info, "configured")
         for call in kept.calls { call.run() }
     }
 
@@ -229,8 +229,8 @@ extension Reception {
         do {
             try prepared.session.store.closeAndRotate(to: newScope)
         } catch {
-            logger("Session").error("the replaced configuration's chat could not be erased now (\(error.code))")
+            logger("Session").write(.error, "the replaced configuration's chat could not be erased now (\(error.code))")
         }
-        logger("Session").info("the logout made before the configuration was replaced signed its storage out")
+        logger("Session").write(.info, "the logout made before the configuration was replaced signed its storage out")
     }
 }

@@ -28,8 +28,8 @@ extension Reception {
         let log = logger("SetupCheck")
         let result = await performSetupCheck(appId: appId)
         switch result {
-        case .passed: log.info("setup check passed")
-        case .failed(let reason): log.error("setup check failed: \(reason)")
+        case .passed: log.write(.info, "setup check passed")
+        case .failed(let reason): log.write(.error, "setup check failed: \(reason)")
         }
         return result
     }

@@ -210,16 +210,16 @@ public final class Reception {
     public func configure(appId: String, configuration: ReceptionConfiguration = ReceptionConfiguration()) {
         let log = logger("Configuration")
         if ServiceEndpoint.looksLikeIdentitySecret(appId) {
-            log.error("refused: that is the identity secret (ids_…), which must stay on your server; pass the App ID")
+            log.write(.error, "refused: that is the identity secret (ids_…), which must stay on your server; pass the App ID")
             return
         }
         guard ServiceEndpoint.isValidAppID(appId) else {
-            log.error("refused: an App ID is app_ followed by 22 letters and digits")
+            log.write(.error, "refused: an App ID is app_ followed by 22 letters and digits")
             return
         }
         if appId == appID { return }
         guard ReceptionConfiguration.acceptsServiceRoot(configuration.serviceRoot) else {
-            log.error("refused: another service root than the hosted one is for debug builds (or this machine) only")
+            log.write(.error, "refused: another service root than the hosted one is for debug builds (or this machine) only")
             return
         }
         let endpoint: ServiceEndpoint
@@ -227,7 +227,7 @@ public final class Reception {
             endpoint = try ServiceEndpoint(appID: appId, root: configuration.serviceRoot)
         } catch {
             // Seed 000: `invalid_configuration` has status 0 (no HTTP answer); the line says both.
-            log.error("refused: the service root must be an http or https URL (\(error.code), status \(error.status))")
+            log.write(.error, "refused: the service root must be an http or https URL (\(error.code), status \(error.status))")
             return
         }
         if let old = session { Task { await old.end() } }
@@ -271,7 +271,7 @@ public final class Reception {
     /// Guards a public call that answers at once: `nil` (and an error log) before `configure`.
     @_optimize(size) func configured(_ call: String) -> (ReceptionSession, IdentityStager)? {
         guard isConfigured, let session, let stager else {
-            logger("Configuration").error("\(call) ignored: call configure(appId:) first")
+            logger("Configuration").write(.error, "\(call) ignored: call configure(appId:) first")
             return nil
         }
         return (session, stager)
