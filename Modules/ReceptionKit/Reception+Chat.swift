@@ -117,7 +117,8 @@ extension Reception {
     }
 
     /// The sheet went without `closeChat()` (a swipe-down, or the host dismissing what it was over): as `closeChat()`.
-    @_optimize(size) func sheetDismissedByPerson() {
+    // Never inlined: the presenter's closure calls it, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) func sheetDismissedByPerson() {
         presence.sheetDismissedByPerson()
         chatPresenceChanged()
     }

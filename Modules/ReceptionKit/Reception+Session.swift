@@ -117,7 +117,8 @@ extension Reception {
     final class EventSink: @unchecked Sendable {
         private weak var reception: Reception?
         @_optimize(size) init(_ reception: Reception) { self.reception = reception }
-        @_optimize(size) func deliver(_ event: ReceptionEvent, generation: Int) {
+        // Never inlined: the engine's event closure calls it, and closures are compiled at -O (Docs/Footprint.md).
+        @inline(never) @_optimize(size) func deliver(_ event: ReceptionEvent, generation: Int) {
             Task { @MainActor [reception] in reception?.deliver(event, generation: generation) }
         }
     }

@@ -128,7 +128,8 @@ final class ReadFollower: Sendable {
 
     @_optimize(size) init(monitor: UnreadMonitor) { self.monitor = monitor }
 
-    @_optimize(size) func observe(_ count: Int?) {
+    // Never inlined: the engine's observer closure calls it, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) func observe(_ count: Int?) {
         // `nil`: the chat was hidden (no read result is current); forget the last value so that the first read
         // after reopening reaches the monitor even when it equals the count before closing.
         guard let count else { last.withLock { $0 = nil }; return }

@@ -230,7 +230,7 @@ public struct ReceptionConfiguration: Sendable {
             self.network = ReceptionConfiguration.platformNetwork()
             self.lifecycle = ReceptionConfiguration.platformLifecycle()
             #if canImport(UIKit)
-            self.openURL = { url in UIApplication.shared.open(url) }
+            self.openURL = ReceptionConfiguration.openInApplication
             #else
             self.openURL = { _ in }
             #endif
@@ -267,6 +267,14 @@ public struct ReceptionConfiguration: Sendable {
         return nil
         #endif
     }
+
+    #if canImport(UIKit)
+    /// The default `openURL`: `UIApplication.open(_:)`. A function rather than a closure literal, which would be
+    /// compiled at the host's `-O` (Docs/Footprint.md).
+    @MainActor @inline(never) @_optimize(size) static func openInApplication(_ url: URL) {
+        UIApplication.shared.open(url)
+    }
+    #endif
 
     /// The platform's lifecycle signal (Docs/Apple.md): UIKit's application notifications, else AppKit's.
     @_optimize(size) static func platformLifecycle() -> (any AppLifecycleMonitoring)? {

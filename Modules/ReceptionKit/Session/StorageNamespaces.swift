@@ -107,7 +107,8 @@ final class StorageNamespaces: Sendable {
 
     /// A key of another scope of the same App ID (App IDs have one length, so no App ID is a prefix of another);
     /// the generation key itself is not one.
-    @_optimize(size) private static func isEarlier(_ key: String, than scope: StorageScope) -> Bool {
+    /// Never inlined: the removal's closure calls it, and closures are compiled at -O (Docs/Footprint.md).
+    @inline(never) @_optimize(size) private static func isEarlier(_ key: String, than scope: StorageScope) -> Bool {
         key.hasPrefix(scope.appID) && key != "\(scope.appID).generation" && !key.hasPrefix(scope.key + ".")
     }
 
