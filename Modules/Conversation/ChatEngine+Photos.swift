@@ -174,7 +174,9 @@ extension ChatEngine {
         let fresh = try? answer.get()
         guard links.resolutionEnded(attachmentID, epoch: epoch, resolved: fresh != nil) else { return }
         guard let fresh else {
-            if case .failure(let error) = answer { logger.write(.info, "attachment not resolved (\(error.code), status \(error.status))") }
+            if case .failure(let error) = answer {
+                logger.write(.info, "attachment not resolved (\(error.code), status \(error.status))")
+            }
             return
         }
         let changed = transcript.replaceAttachment(fresh)

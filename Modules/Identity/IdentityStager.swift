@@ -80,7 +80,8 @@ public final class IdentityStager: Sendable {
         // change a verified identity (seed 000 §0.6), and resetting here could drop the wrong person's chat.
         // A `nil` user ID names nobody (the service keeps its value), so it cannot differ from the verified one.
         if let userId, let verified = try? verifiedUserId(), !Self.sameBytes(verified, userId) {
-            logger.write(.error, "identify: the user ID differs from the verified user of this session; call logout when users switch")
+            logger.write(
+                .error, "identify: the user ID differs from the verified user of this session; call logout when users switch")
         }
         state.withLock { state in
             state.pending.externalUserId = Limits.externalUserId.admitted(userId)
@@ -96,9 +97,11 @@ public final class IdentityStager: Sendable {
     @_optimize(size) public func setMetadata(_ metadata: [String: String]) {
         let (kept, dropped) = Limits.sanitizedMetadata(metadata)
         if metadata.count > Limits.metadataEntries {
-            logger.write(.error, "setMetadata: \(metadata.count) entries exceed \(Limits.metadataEntries); no metadata is sent")
+            logger.write(
+                .error, "setMetadata: \(metadata.count) entries exceed \(Limits.metadataEntries); no metadata is sent")
         } else if dropped > 0 {
-            logger.write(.error, "setMetadata: \(dropped) entries break the key or value length limits and are left out")
+            logger.write(
+                .error, "setMetadata: \(dropped) entries break the key or value length limits and are left out")
         }
         state.withLock { state in
             state.pending.metadata = kept

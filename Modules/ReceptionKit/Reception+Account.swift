@@ -165,7 +165,8 @@ extension Reception {
             // Closed first: the old session's parts still winding down can no longer write (SessionStore).
             try old.store.closeAndRotate(to: newScope)
         } catch {
-            log.write(.error, "the old chat could not be erased now (\(error.code)); it is unreachable and erased later")
+            log.write(
+                .error, "the old chat could not be erased now (\(error.code)); it is unreachable and erased later")
         }
         // The new session exists at once (a host may identify and send right after logout); the old one winds
         // down behind it and hands over its halt state (spec 6.4: a halt survives logout).

@@ -21,7 +21,8 @@ extension Reception {
         switch hostScreens.request(screen, sheet: presence.sheet) {
         case .present(let now): askForHostScreen(now, refusals: refusals)
         case .held: break
-        case .dropped: logger("Chat").write(.error, "a host screen was not presented: too many are waiting for the chat sheet")
+        case .dropped: logger("Chat").write(
+            .error, "a host screen was not presented: too many are waiting for the chat sheet")
         }
     }
 
@@ -45,7 +46,8 @@ extension Reception {
                     self.route(screen, refusals: refusals + 1)
                 }
             case .busy, .noWindow:
-                self.logger("Chat").write(.error, "a host screen was not presented: \(answer == .noWindow ? "no window" : "another presentation stayed in progress")")
+                self.logger("Chat").write(
+                    .error, "a host screen was not presented: \(answer == .noWindow ? "no window" : "another presentation stayed in progress")")
             }
         }
     }

@@ -63,7 +63,8 @@ extension Reception {
         }
         let dropped = launch.begin(appID: appID, generation: generation, finishing: finishing)
         if !dropped.isEmpty {
-            logger("Configuration").write(.info, "\(dropped.count) calls made before the replaced configuration was ready were dropped")
+            logger("Configuration").write(
+                .info, "\(dropped.count) calls made before the replaced configuration was ready were dropped")
             for call in dropped { call.drop() }
         }
     }
@@ -150,7 +151,8 @@ extension Reception {
         do {
             photos = try configuration.photoCache(configuration.dataDirectory, scope, logger("MessageCache"))
         } catch {
-            logger("MessageCache").write(.error, "the photo cache could not be opened (\(error.code)); photos are not kept")
+            logger("MessageCache").write(
+                .error, "the photo cache could not be opened (\(error.code)); photos are not kept")
             photos = NoPhotoCache()
         }
         // Closed when the session ends, so the old session's late writes never reach the next one (SessionStore).

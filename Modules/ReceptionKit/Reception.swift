@@ -210,7 +210,8 @@ public final class Reception {
     public func configure(appId: String, configuration: ReceptionConfiguration = ReceptionConfiguration()) {
         let log = logger("Configuration")
         if ServiceEndpoint.looksLikeIdentitySecret(appId) {
-            log.write(.error, "refused: that is the identity secret (ids_…), which must stay on your server; pass the App ID")
+            log.write(
+                .error, "refused: that is the identity secret (ids_…), which must stay on your server; pass the App ID")
             return
         }
         guard ServiceEndpoint.isValidAppID(appId) else {
@@ -219,7 +220,8 @@ public final class Reception {
         }
         if appId == appID { return }
         guard ReceptionConfiguration.acceptsServiceRoot(configuration.serviceRoot) else {
-            log.write(.error, "refused: another service root than the hosted one is for debug builds (or this machine) only")
+            log.write(
+                .error, "refused: another service root than the hosted one is for debug builds (or this machine) only")
             return
         }
         let endpoint: ServiceEndpoint
@@ -227,7 +229,8 @@ public final class Reception {
             endpoint = try ServiceEndpoint(appID: appId, root: configuration.serviceRoot)
         } catch {
             // Seed 000: `invalid_configuration` has status 0 (no HTTP answer); the line says both.
-            log.write(.error, "refused: the service root must be an http or https URL (\(error.code), status \(error.status))")
+            log.write(
+                .error, "refused: the service root must be an http or https URL (\(error.code), status \(error.status))")
             return
         }
         if let old = session { Task { await old.end() } }

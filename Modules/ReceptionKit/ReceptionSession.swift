@@ -27,7 +27,7 @@ final class ReceptionSession: Sendable {
 
     /// A used chat of a registered device: the condition for device updates at launch, foreground, chat opening
     /// and push-token changes (spec 7.2). Never true for an unused session, so nothing registers by itself.
-    @_optimize(size) func isActivated() async -> Bool {
+    @inline(never) @_optimize(size) func isActivated() async -> Bool {
         guard hasStartedChat else { return false }
         return (try? await client.isRegistered()) == true
     }

@@ -166,7 +166,8 @@ public actor ReceptionAPIClient {
     @_optimize(size) func handle(_ failure: FailedResponse, route: Route) async throws(ReceptionError) {
         if let cooldown = failure.cooldown {
             deps.cooldowns.record(scope: cooldown.scope, seconds: cooldown.seconds, now: deps.clock.now)
-            deps.logger.write(.info, "\(cooldown.scope.rawValue) wait of \(cooldown.seconds) s after status \(failure.error.status)")
+            deps.logger.write(
+                .info, "\(cooldown.scope.rawValue) wait of \(cooldown.seconds) s after status \(failure.error.status)")
         }
         let error = failure.error
         switch (error.status, error.code) {

@@ -22,14 +22,15 @@ struct ChatVisibilityLine {
     private(set) var openingsDecided = 0
 
     /// The device update of the opening numbered `change` ended: enqueues `open` unless a later change came.
-    @_optimize(size) mutating func openingReady(_ change: Int, _ open: @escaping @Sendable () async -> Void) {
+    @inline(never) @_optimize(size)
+    mutating func openingReady(_ change: Int, _ open: @escaping @Sendable () async -> Void) {
         openingsDecided += 1
         guard change == generation else { return }
         enqueue(open)
     }
 
     /// Runs `work` after every call enqueued before it.
-    @_optimize(size) mutating func enqueue(_ work: @escaping @Sendable () async -> Void) {
+    @inline(never) @_optimize(size) mutating func enqueue(_ work: @escaping @Sendable () async -> Void) {
         let previous = tail
         tail = Task {
             await previous?.value

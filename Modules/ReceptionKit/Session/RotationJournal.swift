@@ -49,7 +49,8 @@ struct RotationJournal: Sendable {
     @_optimize(size) func entry(appID: String) -> Entry? {
         switch read() {
         case .unavailable:
-            logger.write(.error, "the rotation journal cannot be read; a rotation preferences.json missed cannot be completed")
+            logger.write(
+                .error, "the rotation journal cannot be read; a rotation preferences.json missed cannot be completed")
             return nil
         case .entries(let entries):
             return entries[appID]
