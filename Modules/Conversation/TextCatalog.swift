@@ -262,6 +262,19 @@ enum PluralRules {
 /// Fills `%lld`, `%@` and their positional forms (`%1$lld`, `%2$@`) with already formatted arguments; `%%` is a
 /// percent sign. A placeholder without an argument is left as written.
 enum TextFormat {
+    /// The value of a run of ASCII digits, `nil` past `Int.max` (`Int(_:)` would keep its generic parser in the app for
+    /// this alone: Docs/Footprint.md).
+    @_optimize(size) static func decimal(_ digits: Substring) -> Int? {
+        var value = 0
+        for byte in digits.utf8 {
+            let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = times.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
+            guard !overflowA, !overflowB else { return nil }
+            value = sum
+        }
+        return value
+    }
+
     @_optimize(size) static func fill(_ template: String, _ arguments: [String]) -> String {
         var result = ""
         var next = 0
@@ -277,7 +290,7 @@ enum TextFormat {
             var position: Int?
             let digits = rest[cursor...].prefix { $0.isASCII && $0.isNumber }
             if !digits.isEmpty, digits.endIndex < rest.endIndex, rest[digits.endIndex] == "$" {
-                position = Int(digits).map { $0 - 1 }
+                position = Self.decimal(digits).map { $0 - 1 }
                 cursor = rest.index(after: digits.endIndex)
             }
             let tail = rest[cursor...]

@@ -45,7 +45,7 @@
 
         /// The chat where `placement` puts it: the host's container, or a navigation stack in the SDK's sheet.
         @ViewBuilder
-        @_optimize(size) private func placed(_ appearance: ChatAppearance) -> some View {
+        @inline(never) @_optimize(size) private func placed(_ appearance: ChatAppearance) -> some View {
             switch placement {
             case .embedded:
                 content(appearance)
@@ -57,13 +57,13 @@
         }
 
         /// The chat in the SDK's sheet, with its close control when the appearance shows one.
-        @_optimize(size) private func sheetContent(_ appearance: ChatAppearance) -> some View {
+        @inline(never) @_optimize(size) private func sheetContent(_ appearance: ChatAppearance) -> some View {
             content(appearance).toolbar { closeItem(appearance) }
         }
 
         /// The close control of the sheet's navigation bar.
         @ToolbarContentBuilder
-        @_optimize(size) private func closeItem(_ appearance: ChatAppearance) -> some ToolbarContent {
+        @inline(never) @_optimize(size) private func closeItem(_ appearance: ChatAppearance) -> some ToolbarContent {
             if appearance.showsCloseButton {
                 ToolbarItem(placement: .topBarTrailing) {
                     CloseButton(label: closeLabel) { host.closeChat() }
@@ -72,13 +72,13 @@
         }
 
         /// The chat, or before the SDK has one (not configured yet) its welcome icon.
-        @_optimize(size) private func content(_ appearance: ChatAppearance) -> some View {
+        @inline(never) @_optimize(size) private func content(_ appearance: ChatAppearance) -> some View {
             chatOrWelcome(appearance)
                 .font(appearance.font(.body))
         }
 
         @ViewBuilder
-        @_optimize(size) private func chatOrWelcome(_ appearance: ChatAppearance) -> some View {
+        @inline(never) @_optimize(size) private func chatOrWelcome(_ appearance: ChatAppearance) -> some View {
             if let model = host.chat {
                 // A new session's model (after logout or a reset) starts a fresh screen: no viewer, scroll
                 // position or decoded photo carries over from the previous person's chat.

@@ -7,10 +7,13 @@ public enum RetryAfter {
     /// The usable seconds in `header`, or `nil`.
     @_optimize(size) public static func seconds(_ header: String?) -> Int? {
         guard let text = header?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        // A loop, not an `allSatisfy` closure (Docs/Footprint.md, "Loops for one-off closures").
-        for byte in text.utf8 where !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { return nil }
-        // More digits than fit are "more than a day".
-        guard let value = Int(text) else { return Limits.maximumRetryAfterSeconds }
+        // Loops, not an `allSatisfy` closure or `Int(_:)`, whose generic parser the app would keep for this alone
+        // (Docs/Footprint.md). Past the cap the value no longer matters, so the sum stops growing there.
+        var value = 0
+        for byte in text.utf8 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = min(value * 10 + Int(byte - UInt8(ascii: "0")), Limits.maximumRetryAfterSeconds)
+        }
         return min(max(value, 1), Limits.maximumRetryAfterSeconds)
     }
 

@@ -65,7 +65,7 @@
             }
         }
 
-        @_optimize(size) private func leftScreen() {
+        @inline(never) @_optimize(size) private func leftScreen() {
             onScreen = false
             phase.leftScreen()
         }

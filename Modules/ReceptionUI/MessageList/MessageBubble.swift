@@ -41,7 +41,7 @@
             }
         }
 
-        @_optimize(size) private func retry() {
+        @inline(never) @_optimize(size) private func retry() {
             Task { await model.retry(row.id) }
         }
 

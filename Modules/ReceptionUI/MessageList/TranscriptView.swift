@@ -39,7 +39,7 @@
         // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
 
         /// The scroll view with its geometry readers, the new-messages control, and the scrolls `following` asks for.
-        @_optimize(size) private func scroller(_ proxy: ScrollViewProxy) -> some View {
+        @inline(never) @_optimize(size) private func scroller(_ proxy: ScrollViewProxy) -> some View {
             ScrollView { content(proxy) }
                 .modifier(ScrollGeometryReader { readerMoved(proxy, $0) })
                 .onGeometryChange(for: CGFloat.self) { $0.safeAreaInsets.bottom } action: { bottomInset = $0 }
@@ -54,7 +54,7 @@
         }
 
         /// The rows in a lazy stack, measured for the photo sizes and, on iOS 17, for where the reader is.
-        @_optimize(size) private func content(_ proxy: ScrollViewProxy) -> some View {
+        @inline(never) @_optimize(size) private func content(_ proxy: ScrollViewProxy) -> some View {
             LazyVStack(spacing: 3) { stack }
                 .onGeometryChange(for: CGFloat.self) { $0.size.width } action: { rowWidth = $0 }
                 .padding(horizontal: 12, vertical: 8)
@@ -63,7 +63,7 @@
 
         /// The welcome state of an empty chat, the rows, and the typing indicator.
         @ViewBuilder
-        @_optimize(size) private var stack: some View {
+        @inline(never) @_optimize(size) private var stack: some View {
             if let emptyState {
                 WelcomeView(state: emptyState)
                     .containerRelativeFrame(.vertical, alignment: .center)
@@ -76,19 +76,19 @@
         }
 
         /// One row, identified for scrolling.
-        @_optimize(size) private func row(_ slot: RowSlot) -> some View {
+        @inline(never) @_optimize(size) private func row(_ slot: RowSlot) -> some View {
             RowSlotView(slot: slot, model: model, host: host)
                 .id(Item.row(slot.id))
         }
 
         /// "3 new messages" at the bottom while the reader is scrolled up and new rows came in.
-        @_optimize(size) private func newMessages(_ proxy: ScrollViewProxy) -> some View {
+        @inline(never) @_optimize(size) private func newMessages(_ proxy: ScrollViewProxy) -> some View {
             ZStack { newMessagesButton(proxy) }
                 .animation(reduceMotion ? nil : .easeOut(duration: 0.2), value: following.unseenCount > 0)
         }
 
         @ViewBuilder
-        @_optimize(size) private func newMessagesButton(_ proxy: ScrollViewProxy) -> some View {
+        @inline(never) @_optimize(size) private func newMessagesButton(_ proxy: ScrollViewProxy) -> some View {
             if let control = following.newMessagesControl(texts: model.texts) {
                 NewMessagesButton(control: control) { scroll(proxy, following.jumpTapped()) }
                     .padding(.bottom, 8)
@@ -97,11 +97,11 @@
         }
 
         /// The viewer of a tapped photo, full screen.
-        @_optimize(size) private func viewer(_ photo: ViewedPhoto) -> some View {
+        @inline(never) @_optimize(size) private func viewer(_ photo: ViewedPhoto) -> some View {
             PhotoViewer(attachment: photo.attachment, model: model)
         }
 
-        @_optimize(size) private func typingChanged(_ proxy: ScrollViewProxy, _ isTyping: Bool) {
+        @inline(never) @_optimize(size) private func typingChanged(_ proxy: ScrollViewProxy, _ isTyping: Bool) {
             if isTyping { scroll(proxy, following.typingStarted()) }
         }
 
