@@ -44,7 +44,7 @@ extension SQLiteMessageStore {
             try connection.run(
                 "DELETE FROM session_values WHERE scope = ?1 AND key = ?2", [.text(scope.key), .text(Key.draft)])
         } else {
-            try setValue(Data(text.utf8), for: Key.draft, connection, scope)
+            try setValue(UTF8Bytes.data(text), for: Key.draft, connection, scope)
         }
     }
 

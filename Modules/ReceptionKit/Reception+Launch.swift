@@ -174,7 +174,7 @@ extension Reception {
     @inline(never) @_optimize(size)
     nonisolated static func loadPendingIdentity(_ preferences: FilePreferences, key: String) -> PendingIdentity? {
         guard let text = preferences[key] else { return nil }
-        return try? JSONDecoder().decode(PendingIdentity.self, from: Data(text.utf8))
+        return try? JSONDecoder().decode(PendingIdentity.self, from: UTF8Bytes.data(text))
     }
 
     @inline(never) @_optimize(size)

@@ -42,7 +42,7 @@ extension Reception {
         await monitor.startSession(UnreadSession(
             service: session.client,
             hasStartedChat: { (try? store.sessionState().hasStartedChat) ?? false },
-            newestCachedMessageAt: { await engine.snapshot.messages.map(\.createdAt).max() },
+            newestCachedMessageAt: { newestMessageTime(await engine.snapshot.messages) },
             synchronisedUpdatesAppBadge: { (try? store.sessionState().preferences.updatesAppBadge) ?? nil },
             saveSnapshot: { snapshot in try? store.updateSessionState { $0.unread = snapshot } },
             snapshot: state.unread))
@@ -149,4 +149,11 @@ final class ReadFollower: Sendable {
             }
         }
     }
+}
+
+/// The newest `createdAt` of `messages` (a loop: `map` and `max()` would each be specialised for this one caller).
+@inline(never) @_optimize(size) private func newestMessageTime(_ messages: [ChatMessage]) -> Date? {
+    var newest: Date?
+    for message in messages where newest.map({ message.createdAt > $0 }) ?? true { newest = message.createdAt }
+    return newest
 }

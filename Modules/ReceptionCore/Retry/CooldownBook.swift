@@ -160,7 +160,12 @@ public final class CooldownBook: Sendable {
     }
 
     /// The nearest end of an active wait, or `nil`.
-    @_optimize(size) public func nextDeadline(now: Date) -> Date? { active(now: now).map(\.until).min() }
+    @_optimize(size) public func nextDeadline(now: Date) -> Date? {
+        // A loop: `map` and `min()` would each be specialised for this one caller.
+        var nearest: Date?
+        for cooldown in active(now: now) where nearest.map({ cooldown.until < $0 }) ?? true { nearest = cooldown.until }
+        return nearest
+    }
 
     /// Forgets every wait (logout, session revocation, deletion).
     @_optimize(size) public func removeAll() {

@@ -14,7 +14,7 @@ struct AppearanceCache: Sendable {
     /// The cached appearance of `appID`; `nil` when there is none, or it is damaged or too large.
     @_optimize(size) func load(appID: String) -> RemoteAppearance? {
         guard let text = preferences[Self.key(appID)], text.utf8.count <= Self.maximumBytes else { return nil }
-        return try? JSONDecoder().decode(RemoteAppearance.self, from: Data(text.utf8))
+        return try? JSONDecoder().decode(RemoteAppearance.self, from: UTF8Bytes.data(text))
     }
 
     /// Keeps `appearance` for `appID` (an envelope over the limit is not kept).
