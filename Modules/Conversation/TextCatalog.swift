@@ -179,7 +179,7 @@ final class TextCatalog: Sendable {
     /// The entries of `key=text` and `key#category=text` lines (`builtInEnglish`).
     @_optimize(size) static func entries(lines: String) -> [String: Entry] {
         var result: [String: Entry] = [:]
-        for line in lines.split(separator: "\n") {
+        for line in TextPieces.split(Substring(lines), at: "\n") where !line.isEmpty {
             guard let equals = line.firstIndex(of: "=") else { continue }
             let name = line[..<equals], text = String(line[line.index(after: equals)...])
             guard let mark = name.firstIndex(of: "#") else {

@@ -28,7 +28,7 @@ public enum IdentityTokenInspector {
         if token.hasPrefix(secretPrefix) { return .failure(.identitySecret) }
         guard Limits.identityToken.admits(token) else { return .failure(.tooLong) }
         // Spec 7.14.3 step 3: exactly three parts; empty parts count.
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = TextPieces.split(Substring(token), at: ".")
         guard parts.count == 3 else { return .failure(.notThreeParts) }
         guard let payload = Base64.decode(parts[1], alphabet: .url) else { return .failure(.payloadNotBase64URL) }
         guard let claims = ClaimScanner.members(of: payload) else { return .failure(.payloadNotJSONObject) }

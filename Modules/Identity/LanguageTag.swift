@@ -79,7 +79,7 @@ extension LanguageTag {
         /// `nil` when the text is not a valid tag by spec 7.19's grammar (including duplicate variants or
         /// duplicate extension singletons). Extensions and private use are checked, then dropped.
         @_optimize(size) init?(_ text: String) {
-            let subtags = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+            let subtags = TextPieces.split(Substring(text), at: "-").map(String.init)
             guard let first = subtags.first, subtags.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIAlnum) })
             else { return nil }
             guard first.allSatisfy(\.isASCIILetter), [2, 3, 5, 6, 7, 8].contains(first.count) else { return nil }

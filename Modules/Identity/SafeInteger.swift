@@ -1,3 +1,5 @@
+import ReceptionCore
+
 /// Whole numbers a JSON number can carry exactly: within ±(2^53 − 1), the range every JSON reader agrees on.
 enum SafeInteger {
     /// 2^53 − 1.
@@ -15,7 +17,7 @@ enum SafeInteger {
         if negative { rest = rest.dropFirst() }
         let mantissa = rest.prefix { $0 != "e" && $0 != "E" }
         let exponentText = rest.dropFirst(mantissa.count).dropFirst()
-        let pieces = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let pieces = TextPieces.split(mantissa, at: ".", maxSplits: 1)
         guard let integerPart = pieces.first, !integerPart.isEmpty else { return nil }
         let fractionPart = pieces.count == 2 ? pieces[1] : ""
         guard (integerPart + fractionPart).allSatisfy(\.isASCIIDigit) else { return nil }

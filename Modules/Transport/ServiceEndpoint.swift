@@ -26,7 +26,11 @@ public struct ServiceEndpoint: Sendable, Hashable {
         base.percentEncodedPath = ""
         base.percentEncodedQuery = nil
         base.fragment = nil
-        let prefix = components.percentEncodedPath.split(separator: "/").map { $0 + "/" }.joined()
+        // The root's non-empty path segments, each followed by "/" (`TextPieces`, not `split`: Docs/Footprint.md).
+        var prefix = ""
+        for segment in TextPieces.split(Substring(components.percentEncodedPath), at: "/") where !segment.isEmpty {
+            prefix += segment + "/"
+        }
         self.apiBase = (base.string ?? root.absoluteString) + "/" + prefix + "v1/"
     }
 
@@ -45,7 +49,14 @@ public struct ServiceEndpoint: Sendable, Hashable {
 
     /// `<root path segments>/v1/<path>` with `query` appended verbatim (already percent-encoded).
     @_optimize(size) public func url(path: String, query: String? = nil) throws(ReceptionError) -> URL {
-        var text = apiBase + path.split(separator: "/").joined(separator: "/")
+        // The path's non-empty segments joined by "/".
+        var text = apiBase
+        var first = true
+        for segment in TextPieces.split(Substring(path), at: "/") where !segment.isEmpty {
+            if !first { text += "/" }
+            text += segment
+            first = false
+        }
         if let query { text += "?" + query }
         guard let url = URL(string: text) else { throw ReceptionError(code: ReceptionError.Code.invalidURL) }
         return url
