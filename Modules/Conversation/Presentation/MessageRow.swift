@@ -417,15 +417,16 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
 
         /// Every field (`MessageRowValueTests` changes each one and expects the rows to differ).
         @_optimize(size) func equals(_ other: Values) -> Bool {
-            id == other.id && side == other.side && text == other.text && textRuns == other.textRuns
+            // The arrays through `sameElements`, compiled once for every element type (Docs/Footprint.md).
+            id == other.id && side == other.side && text == other.text && sameElements(textRuns, other.textRuns)
                 && textDirection == other.textDirection && isTextSelectable == other.isTextSelectable
                 && timestamp == other.timestamp && timestampText == other.timestampText && createdAt == other.createdAt
                 && startsGroup == other.startsGroup && endsGroup == other.endsGroup && author == other.author
-                && reservesAvatarColumn == other.reservesAvatarColumn && photos == other.photos
+                && reservesAvatarColumn == other.reservesAvatarColumn && sameElements(photos, other.photos)
                 && uploadProgress == other.uploadProgress && card == other.card && status == other.status
                 && isPending == other.isPending && tapRetries == other.tapRetries && fade == other.fade
                 && announcement == other.announcement && accessibilityLabel == other.accessibilityLabel
-                && controls == other.controls
+                && sameElements(controls, other.controls)
         }
     }
 
