@@ -30,7 +30,7 @@ public enum Base64 {
             if rest == 2 { n |= UInt32(input[i + 1]) << 8 }
             out.append(table[Int(n >> 18 & 63)]); out.append(table[Int(n >> 12 & 63)])
             if rest == 2 { out.append(table[Int(n >> 6 & 63)]) }
-            if alphabet == .standard { out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: 3 - rest)) }
+            if alphabet == .standard { for _ in rest..<3 { out.append(UInt8(ascii: "=")) } }
         }
         return String(decoding: out, as: UTF8.self)
     }

@@ -7,7 +7,8 @@ public struct HMACSHA256: Sendable {
     public init(key: some Sequence<UInt8>) {
         var block = Array(key)
         if block.count > SHA256.blockByteCount { block = SHA256.hash(block) }
-        block.append(contentsOf: repeatElement(0, count: SHA256.blockByteCount - block.count))
+        // Appended one by one: `append(contentsOf: repeatElement(...))` is compiled for its element type alone.
+        while block.count < SHA256.blockByteCount { block.append(0) }
         outerKeyPad = block.map { $0 ^ 0x5c }
         inner.update(block.map { $0 ^ 0x36 })
     }

@@ -68,7 +68,7 @@ public struct SHA256: Sendable {
         var padding: [UInt8] = [0x80]
         let afterMarker = (buffered + 1) % 64
         let zeros = afterMarker <= 56 ? 56 - afterMarker : 120 - afterMarker
-        padding.append(contentsOf: repeatElement(0, count: zeros))
+        for _ in 0..<zeros { padding.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { padding.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
         let savedTotal = totalBytes
         padding.withUnsafeBytes { update($0) }
