@@ -123,9 +123,12 @@ public struct ReceptionLogger: Sendable {
 
     /// Logs at `level` if it passes the filter.
     @_optimize(size) public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
-        guard level != .off, level <= self.level else { return }
+        guard passes(level) else { return }
         write(level, message())
     }
+
+    /// Whether a line at `level` is kept: the one filter `log` (before building its line) and `write` apply.
+    @_optimize(size) private func passes(_ level: LogLevel) -> Bool { level != .off && level <= self.level }
 
     /// Logs a line the SDK built itself at `level` if it passes the filter. The SDK's modules call this rather than
     /// `error`, `info` and `debug`, whose message is an autoclosure: a closure, compiled at the host's `-O` whatever
@@ -133,7 +136,7 @@ public struct ReceptionLogger: Sendable {
     /// rest of the function (Docs/Footprint.md). The SDK logs on events (a send, a failure, a poll), never per
     /// frame or row, so building a line the level then drops costs nothing anyone could notice.
     @inline(never) @_optimize(size) package func write(_ level: LogLevel, _ message: String) {
-        guard level != .off, level <= self.level else { return }
+        guard passes(level) else { return }
         handler.log(LogRecord(level: level, category: category, message: message))
     }
 
