@@ -77,12 +77,16 @@ extension EncodingPlan {
         for scan: ProgressiveScan, counts counter: borrowing SymbolCounter, step: Int, layout: FrameLayout
     ) -> [(tableClass: Int, index: Int, spec: HuffmanSpec)] {
         if scan.isDC {
-            // The DC tables the scan's components use, each once, in ascending order.
+            // The DC tables the scan's components use, each once, in ascending order (each put in its place as it
+            // is met: a library sort brought its own code for a list of at most four).
             var used: [Int] = []
-            for component in scan.components where !used.contains(layout.components[component].table) {
-                used.append(layout.components[component].table)
+            for component in scan.components {
+                let table = layout.components[component].table
+                var at = used.count
+                while at > 0 && used[at - 1] > table { at -= 1 }
+                if at > 0 && used[at - 1] == table { continue }
+                used.insert(table, at: at)
             }
-            used.sort()
             return used.map { slot in
                 var counts = counter.frequencies(ac: false, table: slot)
                 // Strips that were not counted may use any DC category.

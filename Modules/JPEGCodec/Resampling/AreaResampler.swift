@@ -12,65 +12,6 @@ import _Builtin_intrinsics.arm.neon
 /// working memory is two rows whatever the image height; from a JPEG frame's rows (`JPEGFrameRows`) it also
 /// holds only the source rows of one output row's window.
 package enum AreaResampler {
-    /// For each output index, the first source index it covers and the weights of `taps` sources from there, in
-    /// one flat array (`taps` per output). Outputs that cover fewer sources are padded with zero weights (at the
-    /// end, or at the start where the window would pass the last source), which add nothing to the sums, so the
-    /// result is the same as weighting only the covered sources.
-    ///
-    /// The weights are fixed-point: each output's sum to exactly `unit` (2^`bits`). They are the exact area
-    /// fractions rounded down, and the units still missing go one each to the taps with the largest remainders,
-    /// none beyond `cap`. So an output's rounding never drifts from the exact mean by more than one unit per tap,
-    /// and the sums are integers, the same on every processor.
-    struct Footprint {
-        var first: [Int] = []
-        var weights: [UInt16] = []
-        var taps = 1
-        /// The largest weight, which tells the vertical pass whether every weight fits in a byte.
-        var largest: UInt16 = 0
-
-        init(source: Int, target: Int, bits: Int, cap: Int) {
-            let scale = Double(source) / Double(target), unit = 1 << bits
-            var rows: [[UInt16]] = []
-            for o in 0..<target {
-                let a = Double(o) * scale, b = Double(o + 1) * scale
-                let first = Int(a), last = min(source, Int(b.rounded(.up)))
-                var exact: [Double] = []
-                for i in first..<max(last, first + 1) {
-                    exact.append(max(0, min(b, Double(i + 1)) - max(a, Double(i))) / scale * Double(unit))
-                }
-                // A lone tap (the same size on this axis) carries the whole unit.
-                let limit = exact.count == 1 ? unit : cap
-                var fixed = exact.map { min(limit, Int($0)) }
-                // At most `unit`: each is rounded down, and the exact weights sum to one.
-                var missing = unit - fixed.reduce(0, +)
-                // Largest remainder first, then the earlier tap: a fixed order, so every build rounds alike.
-                let order = exact.indices.sorted { l, r in
-                    let x = exact[l] - Double(fixed[l]), y = exact[r] - Double(fixed[r])
-                    return x != y ? x > y : l < r
-                }
-                for round in 0..<(2 * order.count) where missing > 0 {
-                    let t = order[round % order.count]
-                    if fixed[t] < limit {
-                        fixed[t] += 1
-                        missing -= 1
-                    }
-                }
-                self.first.append(first)
-                rows.append(fixed.map { UInt16(clamping: $0) })
-            }
-            taps = rows.map { $0.count }.max() ?? 1
-            weights.reserveCapacity(target * taps)
-            for o in 0..<target {
-                let row = rows[o]
-                let excess = max(0, first[o] + taps - source)
-                first[o] -= excess
-                weights += [UInt16](repeating: 0, count: excess) + row
-                    + [UInt16](repeating: 0, count: taps - excess - row.count)
-            }
-            largest = weights.max() ?? 0
-        }
-    }
-
     /// The vertical weights' precision: 2⁸, so a source byte times its weight fits a 16-bit lane and a weighted
     /// column sums to at most 255 · 2⁸. Only a one-tap footprint (the same height) has the weight 2⁸ itself.
     static let verticalBits = 8
@@ -94,10 +35,9 @@ package enum AreaResampler {
         let vertical = Footprint(source: image.height, target: height, bits: verticalBits, cap: 255)
         return image.bytes.withUnsafeBufferPointer { source in
             guard let src = source.baseAddress else { return image }
-            let stride = image.bytesPerRow
             return resample(
-                sourceWidth: image.width, format: image.format, vertical: vertical, width: width, height: height
-            ) { y in src + y * stride }
+                sourceWidth: image.width, format: image.format, vertical: vertical, width: width, height: height,
+                rows: .bitmap(src, bytesPerRow: image.bytesPerRow))
         }
     }
 
@@ -109,19 +49,40 @@ package enum AreaResampler {
         if width == rows.width && height == rows.height { return rows.renderAll() }
         let vertical = Footprint(source: rows.height, target: height, bits: verticalBits, cap: 255)
         let slots = vertical.taps, bytesPerRow = rows.width * rows.format.bytesPerPixel
-        // Every slot is rendered into before it is read, so the ring starts uninitialised.
+        // Every slot is rendered into before it is read, so the ring starts uninitialised; no slot holds a row yet.
         let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * bytesPerRow)
         defer { ring.deallocate() }
-        var held = [Int](repeating: -1, count: slots)
+        let held = UnsafeMutablePointer<Int>.allocate(capacity: slots)
+        defer { held.deallocate() }
+        held.initialize(repeating: -1, count: slots)
         return resample(
-            sourceWidth: rows.width, format: rows.format, vertical: vertical, width: width, height: height
-        ) { y in
-            let slot = y % slots, line = ring + slot * bytesPerRow
-            if held[slot] != y {
-                rows.render(row: y, into: line)
-                held[slot] = y
+            sourceWidth: rows.width, format: rows.format, vertical: vertical, width: width, height: height,
+            rows: .rendering(rows, ring: ring, held: held, slots: slots, bytesPerRow: bytesPerRow))
+    }
+
+    /// Where `resample` takes its source rows from. One resampling loop serves both (a closure per source made the
+    /// compiler copy the whole loop for each); the choice is made once per source row.
+    private enum RowSource {
+        /// A whole picture in memory, `bytesPerRow` apart.
+        case bitmap(UnsafePointer<UInt8>, bytesPerRow: Int)
+        /// A frame's rows rendered on demand into a ring of `slots` rows; `held[slot]` is the row a slot holds.
+        case rendering(
+            JPEGFrameRows, ring: UnsafeMutablePointer<UInt8>, held: UnsafeMutablePointer<Int>, slots: Int,
+            bytesPerRow: Int)
+
+        /// Source row `y`.
+        func row(_ y: Int) -> UnsafePointer<UInt8> {
+            switch self {
+            case .bitmap(let start, let bytesPerRow):
+                return start + y * bytesPerRow
+            case .rendering(let rows, let ring, let held, let slots, let bytesPerRow):
+                let slot = y % slots, line = ring + slot * bytesPerRow
+                if held[slot] != y {
+                    rows.render(row: y, into: line)
+                    held[slot] = y
+                }
+                return UnsafePointer(line)
             }
-            return UnsafePointer(line)
         }
     }
 
@@ -162,10 +123,9 @@ package enum AreaResampler {
         return Bitmap(width: width, height: height, format: image.format, bytes: out)
     }
 
-    /// The resampling itself: `row(y)` gives source row `y`, asked for in windows that only move down.
+    /// The resampling itself: `rows.row(y)` gives source row `y`, asked for in windows that only move down.
     private static func resample(
-        sourceWidth: Int, format: BitmapFormat, vertical: Footprint, width: Int, height: Int,
-        row: (Int) -> UnsafePointer<UInt8>
+        sourceWidth: Int, format: BitmapFormat, vertical: Footprint, width: Int, height: Int, rows: RowSource
     ) -> Bitmap {
         let channels = format.bytesPerPixel
         let horizontal = Footprint(
@@ -197,7 +157,7 @@ package enum AreaResampler {
                             let bytes = vertical.largest <= 255
                             for oy in 0..<height {
                                 let first = vertical.first[oy]
-                                for t in 0..<taps { lines.advanced(by: t).initialize(to: row(first + t)) }
+                                for t in 0..<taps { lines.advanced(by: t).initialize(to: rows.row(first + t)) }
                                 Self.verticalPass(
                                     lines, taps: taps, weights: down + oy * taps, byteWeights: bytes, into: acc,
                                     count: rowCount)

@@ -62,18 +62,18 @@ final class TrellisQuantizer {
     /// How many candidates before a candidate the programme considers as its predecessor.
     static let window = 3
     /// Costs at or above this mark a path that cannot be coded with the tables.
-    private static let forbidden: Float = 1e20
+    static let forbidden: Float = 1e20
     /// The cost of the sentinel nodes before the start node (never chosen, but always safe to add to).
     private static let unreachable: Float = 1e30
-    private static let runsPerSize = 64
-    private static let sizes = 16
-    private static let costsPerTable = sizes * runsPerSize
-    private static let rowOffsetsAt = costsPerTable * 4
-    private static let closingsAt = rowOffsetsAt + 1024 * 8
-    private static let sourcesAt = closingsAt + 64 * 4
-    private static let multipliersAt = sourcesAt + 64 * 4
-    private static let weightsAt = multipliersAt + 64 * 4
-    private static let tableBytes = weightsAt + 64 * 4
+    static let runsPerSize = 64
+    static let sizes = 16
+    static let costsPerTable = sizes * runsPerSize
+    static let rowOffsetsAt = costsPerTable * 4
+    static let closingsAt = rowOffsetsAt + 1024 * 8
+    static let sourcesAt = closingsAt + 64 * 4
+    static let multipliersAt = sourcesAt + 64 * 4
+    static let weightsAt = multipliersAt + 64 * 4
+    static let tableBytes = weightsAt + 64 * 4
 
     /// Per block scratch, one node per candidate after the start node 0, and `window` sentinel nodes before it so
     /// the predecessor search never leaves the arrays: the zig-zag position (`Int32`, 4 bytes per node from node
@@ -89,53 +89,9 @@ final class TrellisQuantizer {
         self.lambda = lambda
         self.masking = masking
         steps = .allocate(capacity: 128)
-        for table in 0..<2 {
-            let spec = table < quantization.count ? quantization[table] : quantization.first
-            for k in 0..<64 { steps[table * 64 + k] = Float(spec?.steps[ZigZag.naturalIndex[k]] ?? 1) }
-        }
         tables = .allocate(byteCount: 2 * Self.tableBytes, alignment: 64)
-        var endOfBlock: [Float] = [0, 0]
-        var bounds: [Float] = [0, 0]
-        for table in 0..<2 {
-            let spec = table < ac.count ? ac[table] : ac.first ?? HuffmanSpec.luminanceAC
-            let lengths = HuffmanEncodingTable(spec).packed.map { Int($0 & 0xFF) }
-            let zeroRun = lengths[0xF0]
-            endOfBlock[table] = lengths[0x00] > 0 ? Float(lengths[0x00]) : Self.forbidden
-            let region = tables + table * Self.tableBytes
-            let base = region.bindMemory(to: Float.self, capacity: Self.costsPerTable)
-            for size in 0..<Self.sizes {
-                for run in 0..<Self.runsPerSize {
-                    let symbol = (run & 15) << 4 | size
-                    let codeable = (1...10).contains(size) && lengths[symbol] > 0 && (run < 16 || zeroRun > 0)
-                    base[size * Self.runsPerSize + run] = codeable
-                        ? Float((run >> 4) * zeroRun + lengths[symbol] + size) : Self.forbidden
-                }
-            }
-            let coded = UnsafeBufferPointer(start: base + Self.runsPerSize, count: 10 * Self.runsPerSize)
-            let dearest = coded.max() ?? Self.forbidden
-            bounds[table] = dearest < Self.forbidden ? 2 * dearest - (coded.min() ?? 0) : .infinity
-            let rowOffsets = (region + Self.rowOffsetsAt).bindMemory(to: Int32.self, capacity: 2048)
-            for magnitude in 0..<1024 {
-                for (slot, value) in [magnitude, max(magnitude - 1, 0)].enumerated() {
-                    let size = Int.bitWidth - value.leadingZeroBitCount
-                    rowOffsets[magnitude * 2 + slot] = Int32((size * Self.runsPerSize - 1) * 4)
-                }
-            }
-            let closings = (region + Self.closingsAt).bindMemory(to: Float.self, capacity: 64)
-            let sources = (region + Self.sourcesAt).bindMemory(to: Int32.self, capacity: 64)
-            let multipliers = (region + Self.multipliersAt).bindMemory(to: Float.self, capacity: 64)
-            let natural = quantization.isEmpty ? nil
-                : QuantizationMultipliers(table: table < quantization.count ? quantization[table] : quantization[0])
-            let weights = (region + Self.weightsAt).bindMemory(to: Float.self, capacity: 64)
-            var meanStep: Float = 0
-            for k in 1..<64 { meanStep += steps[table * 64 + k] / 63 }
-            for k in 0..<64 {
-                weights[k] = Self.weight(ratio: steps[table * 64 + k] / meanStep, exponent: weighting)
-                closings[k] = k == 63 ? 0 : endOfBlock[table]
-                sources[k] = Int32(ZigZag.naturalIndex[k] * 8 * 4)
-                multipliers[k] = natural?.values[ZigZag.naturalIndex[k]] ?? 1
-            }
-        }
+        let (endOfBlock, bounds) = Self.fillTables(
+            tables, steps: steps, ac: ac, quantization: quantization, weighting: weighting)
         endOfBlockCosts = (endOfBlock[0], endOfBlock[1])
         settledBounds = (bounds[0], bounds[1])
         scratch = .allocate(byteCount: Self.bestAt * 2, alignment: 16)
