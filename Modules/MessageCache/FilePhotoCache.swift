@@ -36,7 +36,7 @@ public final class FilePhotoCache: PhotoCaching {
     /// Opens (or creates) the photo cache of `scope` in `directory` (the data folder), removing the caches of the
     /// App ID's other scopes, and evicting down to `byteBudget` (a negative budget keeps nothing). Throws
     /// `storage_unavailable` when the `photos` folder cannot be made (the session then caches nothing).
-    public init(
+    @_optimize(size) public init(
         directory: URL, scope: StorageScope, byteBudget: Int = FilePhotoCache.defaultByteBudget,
         logger: ReceptionLogger = ReceptionLogger(category: "MessageCache")
     ) throws(ReceptionError) {
@@ -58,73 +58,85 @@ public final class FilePhotoCache: PhotoCaching {
         }
     }
 
-    public func photo(for attachmentID: String) -> Data? {
+    @_optimize(size) public func photo(for attachmentID: String) -> Data? {
         guard PhotoCacheIndex.accepts(attachmentID) else { return nil }
-        return state.withLock { index -> Data? in
-            guard let entry = index.entries[attachmentID] else { return nil }
-            let url = fileURL(attachmentID)
-            guard let data = try? Data(contentsOf: url), data.count == entry.bytes, PhotoCacheIndex.digest(of: data) == entry.sha256
-            else {
-                logger.write(.info, "a cached photo was missing or damaged; it is downloaded again")
-                index.remove(attachmentID)
-                unlink(url)
-                writeIndex(index)
-                return nil
-            }
-            if !index.isMostRecent(attachmentID) {
-                _ = index.use(attachmentID)
-                writeIndex(index)
-            }
-            return data
-        }
+        // The work under the lock is a method: a closure's body is compiled at the host's -O (Docs/Footprint.md).
+        return state.withLock { index in read(attachmentID, index: &index) }
     }
 
-    public func store(_ data: Data, for attachmentID: String) {
+    @_optimize(size) public func store(_ data: Data, for attachmentID: String) {
         guard PhotoCacheIndex.accepts(attachmentID) else { return }
-        state.withLock { index in
-            let url = fileURL(attachmentID)
-            let (kept, evicted) = index.insert(
-                attachmentID, bytes: data.count, sha256: PhotoCacheIndex.digest(of: data), budget: byteBudget)
-            if kept {
-                do throws(ReceptionError) {
-                    try PrivateFiles.createFolder(folderURL)
-                    try PrivateFiles.write(data, to: url)
-                } catch {
-                    logger.write(.error, "a photo could not be cached (\(error.code))")
-                    index.remove(attachmentID)
-                    unlink(url)
-                }
-            }
-            for id in evicted { unlink(fileURL(id)) }
+        state.withLock { index in keep(data, for: attachmentID, index: &index) }
+    }
+
+    /// `photo(for:)` under the lock.
+    @inline(never) @_optimize(size) private func read(_ attachmentID: String, index: inout PhotoCacheIndex) -> Data? {
+        guard let entry = index.entries[attachmentID] else { return nil }
+        let url = fileURL(attachmentID)
+        guard let data = try? Data(contentsOf: url), data.count == entry.bytes,
+            PhotoCacheIndex.digest(of: data) == entry.sha256
+        else {
+            logger.write(.info, "a cached photo was missing or damaged; it is downloaded again")
+            index.remove(attachmentID)
+            unlink(url)
+            writeIndex(index)
+            return nil
+        }
+        if !index.isMostRecent(attachmentID) {
+            _ = index.use(attachmentID)
             writeIndex(index)
         }
+        return data
     }
 
-    public func removeAll() {
-        state.withLock { index in
-            index = PhotoCacheIndex()
-            guard FileManager.default.fileExists(atPath: folderURL.path) else { return }
-            do { try FileManager.default.removeItem(at: folderURL) } catch {
-                logger.write(.error, "the photo cache could not be removed now; the next open of the App ID removes it")
+    /// `store(_:for:)` under the lock.
+    @inline(never) @_optimize(size)
+    private func keep(_ data: Data, for attachmentID: String, index: inout PhotoCacheIndex) {
+        let url = fileURL(attachmentID)
+        let (kept, evicted) = index.insert(
+            attachmentID, bytes: data.count, sha256: PhotoCacheIndex.digest(of: data), budget: byteBudget)
+        if kept {
+            do throws(ReceptionError) {
+                try PrivateFiles.createFolder(folderURL)
+                try PrivateFiles.write(data, to: url)
+            } catch {
+                logger.write(.error, "a photo could not be cached (\(error.code))")
+                index.remove(attachmentID)
+                unlink(url)
             }
+        }
+        for id in evicted { unlink(fileURL(id)) }
+        writeIndex(index)
+    }
+
+    @_optimize(size) public func removeAll() {
+        state.withLock { index in clear(&index) }
+    }
+
+    /// `removeAll()` under the lock.
+    @inline(never) @_optimize(size) private func clear(_ index: inout PhotoCacheIndex) {
+        index = PhotoCacheIndex()
+        guard FileManager.default.fileExists(atPath: folderURL.path) else { return }
+        do { try FileManager.default.removeItem(at: folderURL) } catch {
+            logger.write(.error, "the photo cache could not be removed now; the next open of the App ID removes it")
         }
     }
 
     /// The bytes the index counts (tests compare it with the budget).
-    var totalBytes: Int { state.withLock { $0.totalBytes } }
+    @_optimize(size) var totalBytes: Int { state.withLock { $0.totalBytes } }
 
     // MARK: - Files
 
     /// `<folder>/<SHA-256 of the attachment ID, hex>`.
-    func fileURL(_ attachmentID: String) -> URL {
+    @_optimize(size) func fileURL(_ attachmentID: String) -> URL {
         folderURL.appendingPathComponent(PhotoCacheIndex.digest(of: attachmentID))
     }
 
-    private var indexURL: URL { folderURL.appendingPathComponent(Self.indexName) }
+    @_optimize(size) private var indexURL: URL { folderURL.appendingPathComponent(Self.indexName) }
 
     /// Writes the index atomically; a failure leaves the previous one, which `photo(for:)` corrects as it reads
     /// (a file whose bytes do not match is a miss, a file the index does not name goes at the next open).
-    private func writeIndex(_ index: PhotoCacheIndex) {
+    @_optimize(size) private func writeIndex(_ index: PhotoCacheIndex) {
         guard !index.entries.isEmpty || FileManager.default.fileExists(atPath: folderURL.path) else { return }
         do {
             try PrivateFiles.createFolder(folderURL)
@@ -136,7 +148,7 @@ public final class FilePhotoCache: PhotoCaching {
 
     /// Removes every file of the folder that is neither the index nor a photo it names: photos written before a
     /// crash kept the index from naming them, and temporary files of interrupted writes.
-    private func removeUnindexedFiles(_ index: PhotoCacheIndex) {
+    @_optimize(size) private func removeUnindexedFiles(_ index: PhotoCacheIndex) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderURL.path) else { return }
         // A loop, not a `map` closure (Docs/Footprint.md, "Loops for one-off closures").
         var kept: Set<String> = [Self.indexName]
@@ -146,7 +158,7 @@ public final class FilePhotoCache: PhotoCaching {
         }
     }
 
-    private func unlink(_ url: URL) {
+    @_optimize(size) private func unlink(_ url: URL) {
         try? FileManager.default.removeItem(at: url)
     }
 
@@ -154,7 +166,7 @@ public final class FilePhotoCache: PhotoCaching {
 
     /// The index in `folder`; an empty one when there is none, and the folder emptied when it does not decode or
     /// is implausible (nothing in it can be trusted then).
-    private static func loadIndex(in folder: URL, logger: ReceptionLogger) -> PhotoCacheIndex {
+    @_optimize(size) private static func loadIndex(in folder: URL, logger: ReceptionLogger) -> PhotoCacheIndex {
         let url = folder.appendingPathComponent(indexName)
         guard let data = try? Data(contentsOf: url) else { return PhotoCacheIndex() }
         if let index = try? JSONDecoder().decode(PhotoCacheIndex.self, from: data),
@@ -168,16 +180,16 @@ public final class FilePhotoCache: PhotoCaching {
 
     /// `<16 hex digits of SHA-256(App ID)>-<32 hex digits of SHA-256(scope key)>`: the App ID's caches share a
     /// prefix, and no identifier appears in a file name.
-    static func folderName(of scope: StorageScope) -> String {
+    @_optimize(size) static func folderName(of scope: StorageScope) -> String {
         appPrefix(scope.appID) + String(PhotoCacheIndex.digest(of: scope.key).prefix(32))
     }
 
-    private static func appPrefix(_ appID: String) -> String {
+    @_optimize(size) private static func appPrefix(_ appID: String) -> String {
         String(PhotoCacheIndex.digest(of: appID).prefix(16)) + "-"
     }
 
     /// Spec 7.15: the folders of the App ID's other scopes hold a previous user's photos.
-    private static func removeOtherScopes(
+    @_optimize(size) private static func removeOtherScopes(
         of scope: StorageScope, keeping folder: String, in root: URL, logger: ReceptionLogger
     ) {
         let prefix = appPrefix(scope.appID)

@@ -24,18 +24,19 @@
     /// tested that way (Docs/Apple.md).
     enum ImageIODecoder: ImageFormatDecoding {
         /// Whether ImageIO recognises the file's type.
-        static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
+        @_optimize(size) static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
             source(file).flatMap { CGImageSourceGetType($0) } != nil
         }
 
         /// An image source over the caller's bytes, not a copy of them (it lives only as long as the call).
-        private static func source(_ file: UnsafeBufferPointer<UInt8>) -> CGImageSource? {
+        @_optimize(size) private static func source(_ file: UnsafeBufferPointer<UInt8>) -> CGImageSource? {
             guard let base = file.baseAddress,
                   let data = CFDataCreateWithBytesNoCopy(kCFAllocatorDefault, base, file.count, kCFAllocatorNull)
             else { return nil }
             return CGImageSourceCreateWithData(data, nil)
         }
 
+        @_optimize(size)
         static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
             -> DecodedImage
         {
@@ -63,7 +64,7 @@
 
         /// The image drawn over opaque white into 8-bit RGB, in its own RGB colour space (its profile reported)
         /// or else in sRGB, returned as `rgb8`.
-        private static func draw(_ image: CGImage) throws(CodecError) -> DecodedImage {
+        @_optimize(size) private static func draw(_ image: CGImage) throws(CodecError) -> DecodedImage {
             let width = image.width, height = image.height
             try DecodeLimits.check(width: width, height: height)
             guard let sRGB = CGColorSpace(name: CGColorSpace.sRGB) else { throw .invalidImage }
@@ -90,6 +91,7 @@
         }
 
         /// Draws `image` over white into `rgbx` (8-bit RGBX in `space`); false when no such context can be made.
+        @_optimize(size)
         private static func draw(_ image: CGImage, into rgbx: inout [UInt8], space: CGColorSpace) -> Bool {
             let width = image.width, height = image.height
             return rgbx.withUnsafeMutableBytes { raw -> Bool in

@@ -63,11 +63,14 @@
         @_optimize(size) private func sceneUsed(_ id: ObjectIdentifier?) {
             guard let id else { return }
             useCount += 1
-            // Forget scenes that are gone, so the list never grows with windows opened and closed.
-            uses.removeAll { $0.scene == id }
-            uses.append((scene: id, use: useCount))
-            let connected = UIApplication.shared.connectedScenes.map(ObjectIdentifier.init)
-            uses.removeAll { !connected.contains($0.scene) }
+            // Forget scenes that are gone, so the list never grows with windows opened and closed. Loops, not
+            // closures: a closure is compiled at the host's -O whatever encloses it (Docs/Footprint.md).
+            var connected: [ObjectIdentifier] = []
+            for scene in UIApplication.shared.connectedScenes { connected.append(ObjectIdentifier(scene)) }
+            var kept: [(scene: ObjectIdentifier, use: Int)] = []
+            for entry in uses where entry.scene != id && connected.contains(entry.scene) { kept.append(entry) }
+            if connected.contains(id) { kept.append((scene: id, use: useCount)) }
+            uses = kept
         }
 
         @_optimize(size) func presentChat(
@@ -379,10 +382,13 @@
         @inline(never)
         @_optimize(size) private func sceneMoved(_ scene: UIScene, toForeground: Bool, of which: Int) {
             guard which == generation, let sceneChanged else { return }
-            let others = UIApplication.shared.connectedScenes.contains { other in
-                // Only a window the person is using counts: going Home, every scene turns inactive first, and the
-                // sheet's scene may enter the background before the others do.
-                other !== scene && other.activationState == .foregroundActive
+            // Only a window the person is using counts: going Home, every scene turns inactive first, and the
+            // sheet's scene may enter the background before the others do.
+            var others = false
+            for other in UIApplication.shared.connectedScenes
+            where other !== scene && other.activationState == .foregroundActive {
+                others = true
+                break
             }
             sceneChanged(ChatSheetScene(isForeground: toForeground, otherSceneInForeground: others))
         }
@@ -415,15 +421,24 @@
 
         /// The window scene the person is using (`ChatSceneChoice`), where a request presents.
         @_optimize(size) private func requestingScene() -> UIWindowScene? {
-            let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
-            let facts = scenes.map { scene in
-                ChatSceneChoice.Scene(
+            var scenes: [UIWindowScene] = [], facts: [ChatSceneChoice.Scene] = []
+            for case let scene as UIWindowScene in UIApplication.shared.connectedScenes {
+                var holdsKeyWindow = false
+                for window in scene.windows where window.isKeyWindow {
+                    holdsKeyWindow = true
+                    break
+                }
+                // The last use recorded for the scene.
+                var lastUse: Int?
+                for entry in uses where entry.scene == ObjectIdentifier(scene) { lastUse = entry.use }
+                scenes.append(scene)
+                facts.append(ChatSceneChoice.Scene(
                     isForegroundActive: scene.activationState == .foregroundActive,
                     canPresent: Self.window(of: scene)?.rootViewController != nil,
-                    holdsKeyWindow: scene.windows.contains(where: \.isKeyWindow),
-                    lastUse: uses.last { $0.scene == ObjectIdentifier(scene) }?.use)
+                    holdsKeyWindow: holdsKeyWindow, lastUse: lastUse))
             }
-            return ChatSceneChoice.pick(facts).map { scenes[$0] }
+            guard let index = ChatSceneChoice.pick(facts) else { return nil }
+            return scenes[index]
         }
 
         /// The window scene `controller` shows in, or the one of the controller presenting it when something
@@ -437,12 +452,14 @@
         /// the app's own (normal level) before an alert or overlay window, the key one first.
         @_optimize(size) private static func window(of scene: UIWindowScene) -> UIWindow? {
             let windows = scene.windows
-            let facts = windows.map { window in
-                ChatWindowChoice.Window(
+            var facts: [ChatWindowChoice.Window] = []
+            for window in windows {
+                facts.append(ChatWindowChoice.Window(
                     hasRootViewController: window.rootViewController != nil, isVisible: !window.isHidden,
-                    isNormalLevel: window.windowLevel == .normal, isKey: window.isKeyWindow)
+                    isNormalLevel: window.windowLevel == .normal, isKey: window.isKeyWindow))
             }
-            return ChatWindowChoice.pick(facts).map { windows[$0] }
+            guard let index = ChatWindowChoice.pick(facts) else { return nil }
+            return windows[index]
         }
     }
 
