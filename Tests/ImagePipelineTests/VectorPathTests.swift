@@ -188,6 +188,46 @@ import Testing
         }
     }
 
+    @Test("RGBA encodes to the bytes of the RGB image its flattening onto white gives, at the vector paths' edges")
+    func rgbaTakesTheRGBPaths() throws {
+        var generator = SeededRandomNumberGenerator.fromEnvironment()
+        // Widths around the vector paths' edges, heights that end inside a strip; alpha 0, 255, ½ and any.
+        for width in [1, 5, 9, 63, 64, 65, 70, 71, 133, 134, 197] {
+            for height in [1, 17, 37] {
+                var rgb: [UInt8] = [], rgba: [UInt8] = []
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let noise = Int.random(in: -40...40, using: &generator)
+                        let pixel = [x * 255 / width, y * 255 / height, (x + y) * 3].map { UInt8(clamping: $0 + noise) }
+                        let choices: [UInt8] = [0, 255, 128, UInt8.random(in: 0...255, using: &generator)]
+                        let alpha = choices[Int.random(in: 0...3, using: &generator)]
+                        rgba += pixel
+                        rgba.append(alpha)
+                        // Over white: 255 − (255 − c)·α/255, rounded to nearest.
+                        for c in pixel {
+                            let flattened: Int = 255 - ((255 - Int(c)) * Int(alpha) + 127) / 255
+                            rgb.append(UInt8(flattened))
+                        }
+                    }
+                }
+                for chroma in [JPEGEncoder.ChromaSubsampling.halved, .full] {
+                    for progressive in [false, true] {
+                        var options = JPEGEncoder.Options(quality: 80, chroma: chroma)
+                        options.progressive = progressive
+                        let encoder = JPEGEncoder(options: options)
+                        let fromRGB = try encoder.encodeJPEG(
+                            Bitmap(width: width, height: height, format: .rgb8, bytes: rgb), quality: 80)
+                        let fromRGBA = try encoder.encodeJPEG(
+                            Bitmap(width: width, height: height, format: .rgba8, bytes: rgba), quality: 80)
+                        #expect(
+                            fromRGB == fromRGBA,
+                            "\(width)×\(height) \(chroma) progressive \(progressive); \(generator.reproduction)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("the triangle upsampling's vector step gives the one-by-one bytes at every row length")
     func triangleAgrees() {
         var generator = SeededRandomNumberGenerator.fromEnvironment()

@@ -23,10 +23,9 @@ enum RGBReader: PixelReader {
     }
 }
 
-/// Four bytes per pixel; transparency is flattened onto opaque white (spec 7.9 step 3).
-enum RGBAReader: PixelReader {
-    static var bytesPerPixel: Int { 4 }
-
+/// Four bytes per pixel; transparency is flattened onto opaque white (spec 7.9 step 3). `StripConverter` flattens a
+/// strip's rows with it and converts them as RGB (`convertFlattened`).
+enum RGBAReader {
     @inline(__always)
     static func word(_ p: UnsafePointer<UInt8>) -> Int32 {
         // Over white: c·α + 255·(1 − α) = 255 − (255 − c)·α/255, rounded to nearest.
@@ -36,9 +35,6 @@ enum RGBAReader: PixelReader {
         let b = 255 &- ((255 &- Int32(p[2])) &* alpha &+ 127) / 255
         return r | g &<< 8 | b &<< 16
     }
-
-    @inline(__always)
-    static func wideWord(_ p: UnsafePointer<UInt8>) -> Int32 { word(p) }
 }
 
 /// Fills a strip's sample planes from source rows: colour conversion (JFIF YCbCr, level-shifted by −128 for the
@@ -55,6 +51,8 @@ struct StripConverter {
     let height: Int
     let bytesPerRow: Int
     let layout: FrameLayout
+    /// For RGBA input: room for one strip's rows flattened onto white as RGB (`flattenedStripBytes`).
+    var flattenedRows: UnsafeMutablePointer<UInt8>? = nil
 
     typealias Words = SIMD8<Int32>
     typealias Samples = SIMD8<Float>
@@ -117,6 +115,35 @@ struct StripConverter {
             words[lane] = Reader.word(row + min(x0 &+ 8 &* lane, width &- 1) &* Reader.bytesPerPixel)
         }
         return words
+    }
+
+    /// Bytes of one strip of `layout`'s rows as RGB, with room for the vector paths' widest read past a row.
+    static func flattenedStripBytes(_ layout: FrameLayout) -> Int { layout.mcuHeight &* layout.width &* 3 &+ 16 }
+
+    /// RGBA input: the strip's rows flattened onto opaque white into `flattenedRows` (`RGBAReader.word`, the same
+    /// rounding for every pixel), then converted as RGB at 4:2:0 (`subsampled`) or 4:4:4. RGBA so takes the RGB
+    /// vector paths, and the codec keeps one converter per subsampling instead of one per pixel format; the bytes
+    /// are those of the RGB image the flattening gives.
+    func convertFlattened(strip: Int, into planes: StripPlanes, subsampled: Bool) {
+        guard let rows = flattenedRows else { return }
+        let rowBytes = width &* 3
+        for y in 0..<layout.mcuHeight {
+            let source = row(strip, y), target = rows + y &* rowBytes
+            for x in 0..<width {
+                let word = RGBAReader.word(source + x &* 4)
+                target[x &* 3] = UInt8(truncatingIfNeeded: word)
+                target[x &* 3 &+ 1] = UInt8(truncatingIfNeeded: word &>> 8)
+                target[x &* 3 &+ 2] = UInt8(truncatingIfNeeded: word &>> 16)
+            }
+        }
+        // Its rows are the strip's (already clamped at the image's bottom), so the strip is its first and only one.
+        let flat = StripConverter(
+            source: rows, width: width, height: layout.mcuHeight, bytesPerRow: rowBytes, layout: layout)
+        if subsampled {
+            flat.convert420(RGBReader.self, strip: 0, into: planes)
+        } else {
+            flat.convert444(RGBReader.self, strip: 0, into: planes)
+        }
     }
 
     /// Grey input to the single plane of a grayscale frame.

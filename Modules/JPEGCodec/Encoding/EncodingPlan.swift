@@ -39,8 +39,13 @@ struct EncodingPlan {
             let natural = QuantizationMultipliers(table: table).values
             return ZigZag.naturalIndex.map { natural[$0] }
         }
+        // RGBA rows are flattened onto white a strip at a time, into this (`StripConverter.convertFlattened`).
+        let flattened = image.format == .rgba8
+            ? UnsafeMutablePointer<UInt8>.allocate(capacity: StripConverter.flattenedStripBytes(layout)) : nil
+        defer { flattened?.deallocate() }
         let converter = StripConverter(
-            source: pixels, width: image.width, height: image.height, bytesPerRow: image.bytesPerRow, layout: layout)
+            source: pixels, width: image.width, height: image.height, bytesPerRow: image.bytesPerRow, layout: layout,
+            flattenedRows: flattened)
         // One DC prediction per component, then the natural position of each zig-zag index.
         let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 4 + 64)
         defer { scratch.deallocate() }
@@ -140,8 +145,8 @@ struct EncodingPlan {
         case (.rgb8, 3) where layout.components[0].horizontal == 2:
             converter.convert420(RGBReader.self, strip: strip, into: planes)
         case (.rgba8, 3) where layout.components[0].horizontal == 2:
-            converter.convert420(RGBAReader.self, strip: strip, into: planes)
-        case (.rgba8, _): converter.convert444(RGBAReader.self, strip: strip, into: planes)
+            converter.convertFlattened(strip: strip, into: planes, subsampled: true)
+        case (.rgba8, _): converter.convertFlattened(strip: strip, into: planes, subsampled: false)
         default: converter.convert444(RGBReader.self, strip: strip, into: planes)
         }
         for (index, component) in layout.components.enumerated() {

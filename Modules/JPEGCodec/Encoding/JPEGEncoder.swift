@@ -119,11 +119,13 @@ public struct JPEGEncoder: Sendable {
         }
     }
 
-    /// Bytes of working memory (strip planes and the initial output buffer) the encoder allocates for an image of
-    /// this size, beyond the input and the output; independent of `height` by construction.
+    /// Bytes of working memory (strip planes, the initial output buffer and, for RGBA, one strip flattened onto
+    /// white) the encoder allocates for an image of this size, beyond the input and the output; independent of
+    /// `height` by construction.
     package func workingMemoryBytes(width: Int, height: Int, format: BitmapFormat) -> Int {
         let layout = FrameLayout(width: width, height: height, sampling: EncodingPlan.sampling(format, options))
         let progressive = options.progressive ? EncodingPlan.progressiveWorkingBytes(layout) : 0
-        return StripPlanes.byteCount(layout) + EncodingPlan.initialOutputCapacity(layout) + progressive
+        let flattened = format == .rgba8 ? StripConverter.flattenedStripBytes(layout) : 0
+        return StripPlanes.byteCount(layout) + EncodingPlan.initialOutputCapacity(layout) + progressive + flattened
     }
 }
