@@ -77,68 +77,116 @@ extension LanguageTag {
         var variants: [String] = []
 
         /// `nil` when the text is not a valid tag by spec 7.19's grammar (including duplicate variants or
-        /// duplicate extension singletons). Extensions and private use are checked, then dropped.
+        /// duplicate extension singletons). Extensions and private use are checked, then dropped. Read as UTF-8
+        /// bytes: a valid tag is ASCII letters and digits between hyphens, so anything else refuses it, and bytes
+        /// need none of the generic `Character` code (Docs/Footprint.md).
         @_optimize(size) init?(_ text: String) {
-            let subtags = TextPieces.split(Substring(text), at: "-").map(String.init)
-            guard let first = subtags.first, subtags.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIAlnum) })
-            else { return nil }
-            guard first.allSatisfy(\.isASCIILetter), [2, 3, 5, 6, 7, 8].contains(first.count) else { return nil }
-            language = first.lowercased()
-            var rest = subtags.dropFirst()
-            if let next = rest.first, next.count == 4, next.allSatisfy(\.isASCIILetter) {
-                script = next.prefix(1).uppercased() + next.dropFirst().lowercased()
-                rest = rest.dropFirst()
+            // Subtags of ASCII letters and digits, none empty.
+            var subtags: [[UInt8]] = [[]]
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: "-") {
+                    subtags.append([])
+                    continue
+                }
+                guard Self.isLetter(byte) || Self.isDigit(byte) else { return nil }
+                subtags[subtags.count - 1].append(byte)
             }
-            if let next = rest.first,
-               (next.count == 2 && next.allSatisfy(\.isASCIILetter)) || (next.count == 3 && next.allSatisfy(\.isASCIIDigit)) {
-                region = next.uppercased()
-                rest = rest.dropFirst()
+            for subtag in subtags where subtag.isEmpty { return nil }
+            let first = subtags[0]
+            switch first.count {
+            case 2, 3, 5...8: break
+            default: return nil
             }
-            while let next = rest.first, Self.isVariant(next) {
-                let variant = next.lowercased()
+            guard Self.all(first, Self.isLetter) else { return nil }
+            language = Self.text(first, upperCased: 0)
+            var index = 1
+            if index < subtags.count, subtags[index].count == 4, Self.all(subtags[index], Self.isLetter) {
+                script = Self.text(subtags[index], upperCased: 1)
+                index += 1
+            }
+            if index < subtags.count,
+               (subtags[index].count == 2 && Self.all(subtags[index], Self.isLetter))
+                || (subtags[index].count == 3 && Self.all(subtags[index], Self.isDigit)) {
+                region = Self.text(subtags[index], upperCased: .max)
+                index += 1
+            }
+            while index < subtags.count, Self.isVariant(subtags[index]) {
+                let variant = Self.text(subtags[index], upperCased: 0)
                 guard !variants.contains(variant) else { return nil }
                 variants.append(variant)
-                rest = rest.dropFirst()
+                index += 1
             }
-            guard Self.validTail(rest) else { return nil }
+            guard Self.validTail(subtags, from: index) else { return nil }
             if let alias = LanguageTag.languageAliases[language] { language = alias }
         }
 
         /// The canonical text without extensions and private use.
         @_optimize(size) var canonicalText: String {
-            ([language] + [script, region].compactMap { $0 } + variants).joined(separator: "-")
+            var text = language
+            if let script { text += "-" + script }
+            if let region { text += "-" + region }
+            for variant in variants { text += "-" + variant }
+            return text
         }
 
         /// 5–8 alphanumerics, or a digit followed by 3 alphanumerics.
-        @_optimize(size) private static func isVariant(_ subtag: String) -> Bool {
-            (5...8).contains(subtag.count) || (subtag.count == 4 && subtag.first?.isASCIIDigit == true)
+        @_optimize(size) private static func isVariant(_ subtag: [UInt8]) -> Bool {
+            (5...8).contains(subtag.count) || (subtag.count == 4 && isDigit(subtag[0]))
         }
 
         /// Extensions (a non-`x` singleton and 2–8 character subtags, each singleton once) then optional private
-        /// use (`x` and 1–8 character subtags).
-        @_optimize(size) private static func validTail(_ subtags: ArraySlice<String>) -> Bool {
-            var rest = subtags
-            var singletons: Set<String> = []
-            while let singleton = rest.first?.lowercased(), singleton.count == 1 {
-                rest = rest.dropFirst()
-                let body = rest.prefix { $0.count > 1 }
-                if singleton == "x" {
-                    return !rest.isEmpty && rest.allSatisfy { (1...8).contains($0.count) }
+        /// use (`x` and 1–8 character subtags), from `subtags[start]` to the end.
+        @_optimize(size) private static func validTail(_ subtags: [[UInt8]], from start: Int) -> Bool {
+            var index = start
+            var singletons: [UInt8] = []
+            while index < subtags.count, subtags[index].count == 1 {
+                let singleton = subtags[index][0] | 0x20  // lower case, for a letter
+                index += 1
+                var bodyEnd = index
+                while bodyEnd < subtags.count, subtags[bodyEnd].count > 1 { bodyEnd += 1 }
+                if singleton == UInt8(ascii: "x") {
+                    // Private use: at least one subtag, each 1–8 characters (none is empty).
+                    guard index < subtags.count else { return false }
+                    for subtag in subtags[index...] where subtag.count > 8 { return false }
+                    return true
                 }
-                guard singleton.first?.isASCIILetter == true, !singletons.contains(singleton), !body.isEmpty,
-                      body.allSatisfy({ (2...8).contains($0.count) }) else { return false }
-                singletons.insert(singleton)
-                rest = rest.dropFirst(body.count)
+                guard isLetter(subtags[index - 1][0]), !singletons.contains(singleton), bodyEnd > index else {
+                    return false
+                }
+                // The body's subtags have 2 or more characters; at most 8.
+                for subtag in subtags[index..<bodyEnd] where subtag.count > 8 { return false }
+                singletons.append(singleton)
+                index = bodyEnd
             }
-            return rest.isEmpty
+            return index == subtags.count
+        }
+
+        @_optimize(size) private static func isLetter(_ byte: UInt8) -> Bool {
+            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        }
+
+        @_optimize(size) private static func isDigit(_ byte: UInt8) -> Bool {
+            byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        }
+
+        @_optimize(size) private static func all(_ subtag: [UInt8], _ test: (UInt8) -> Bool) -> Bool {
+            for byte in subtag where !test(byte) { return false }
+            return true
+        }
+
+        /// The subtag with its first `upperCased` letters in upper case and the rest in lower case; digits as they are.
+        @_optimize(size) private static func text(_ subtag: [UInt8], upperCased: Int) -> String {
+            var bytes: [UInt8] = []
+            for (offset, byte) in subtag.enumerated() {
+                guard isLetter(byte) else {
+                    bytes.append(byte)
+                    continue
+                }
+                bytes.append(offset < upperCased ? byte & ~0x20 : byte | 0x20)
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
-}
-
-extension Character {
-    @_optimize(size) fileprivate var isASCIILetter: Bool { isASCII && isLetter }
-    @_optimize(size) fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-    @_optimize(size) fileprivate var isASCIIAlnum: Bool { isASCIILetter || isASCIIDigit }
 }
 
 extension String {

@@ -12,54 +12,70 @@ enum SafeInteger {
     /// The literal is evaluated exactly in decimal rather than through `Double`: `9007199254740993` and
     /// `42.0000000000000000001` round to safe whole doubles but are not safe whole numbers.
     @_optimize(size) static func decimal(fromJSONNumber lexeme: String) -> String? {
-        var rest = Substring(lexeme)
-        let negative = rest.first == "-"
-        if negative { rest = rest.dropFirst() }
-        let mantissa = rest.prefix { $0 != "e" && $0 != "E" }
-        let exponentText = rest.dropFirst(mantissa.count).dropFirst()
-        let pieces = TextPieces.split(mantissa, at: ".", maxSplits: 1)
-        guard let integerPart = pieces.first, !integerPart.isEmpty else { return nil }
-        let fractionPart = pieces.count == 2 ? pieces[1] : ""
-        guard (integerPart + fractionPart).allSatisfy(\.isASCIIDigit) else { return nil }
-        guard var exponent = exponent(exponentText, present: mantissa.count < rest.count) else { return nil }
+        // Read as UTF-8 bytes: a lexeme with anything but ASCII digits, one point, an `e` and a sign is no number,
+        // and bytes need none of the generic `Character` code a `Substring` walk brings (Docs/Footprint.md).
+        var bytes: [UInt8] = []
+        for byte in lexeme.utf8 { bytes.append(byte) }
+        var at = 0
+        let negative = at < bytes.count && bytes[at] == UInt8(ascii: "-")
+        if negative { at += 1 }
+        // The mantissa runs to the first `e` or `E`: digits, cut once at a point; the integer part not empty.
+        var end = at
+        while end < bytes.count && bytes[end] != UInt8(ascii: "e") && bytes[end] != UInt8(ascii: "E") { end += 1 }
+        var digits: [UInt8] = [], integerCount = 0, fractionCount = 0, afterPoint = false
+        for index in at..<end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "."), !afterPoint {
+                afterPoint = true
+                continue
+            }
+            guard isDigit(byte) else { return nil }
+            digits.append(byte)
+            if afterPoint { fractionCount += 1 } else { integerCount += 1 }
+        }
+        guard integerCount > 0, var exponent = exponent(bytes, from: end) else { return nil }
 
         // value = digits × 10^exponent, with the digits stripped of leading and trailing zeros.
-        var digits = Array((integerPart + fractionPart).drop { $0 == "0" })
-        exponent -= fractionPart.count
-        guard !digits.isEmpty else { return "0" }
-        while digits.last == "0" {
-            digits.removeLast()
+        var first = 0
+        while first < digits.count && digits[first] == UInt8(ascii: "0") { first += 1 }
+        exponent -= fractionCount
+        guard first < digits.count else { return "0" }
+        var last = digits.count
+        while digits[last - 1] == UInt8(ascii: "0") {
+            last -= 1
             exponent += 1
         }
-        guard exponent >= 0, digits.count + exponent <= String(maximum).count else { return nil }
+        guard exponent >= 0, last - first + exponent <= maximumDigits else { return nil }
         var value: UInt64 = 0
-        for digit in digits {
-            guard let d = digit.wholeNumberValue else { return nil }
-            value = value * 10 + UInt64(d)
-        }
+        for digit in digits[first..<last] { value = value * 10 + UInt64(digit - UInt8(ascii: "0")) }
         for _ in 0..<exponent { value *= 10 }
         guard value <= maximum else { return nil }
         return negative ? "-\(value)" : "\(value)"
     }
 
-    /// The exponent, saturated far beyond any safe value so a huge exponent cannot overflow.
-    @_optimize(size) private static func exponent(_ text: Substring, present: Bool) -> Int? {
-        guard present else { return 0 }
-        var rest = text
-        var sign = 1
-        if rest.first == "+" || rest.first == "-" {
-            if rest.first == "-" { sign = -1 }
-            rest = rest.dropFirst()
+    /// The digits of `maximum`.
+    private static let maximumDigits = 16
+
+    /// The exponent after the `e` at `end` (0 when the lexeme has none): an optional sign and at least one digit,
+    /// saturated far beyond any safe value so a huge exponent cannot overflow; nil when malformed.
+    @_optimize(size) private static func exponent(_ bytes: [UInt8], from end: Int) -> Int? {
+        guard end < bytes.count else { return 0 }
+        var index = end + 1, sign = 1
+        if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+            if bytes[index] == UInt8(ascii: "-") { sign = -1 }
+            index += 1
         }
-        guard !rest.isEmpty, rest.allSatisfy(\.isASCIIDigit) else { return nil }
+        guard index < bytes.count else { return nil }
         var magnitude = 0
-        for digit in rest {
-            magnitude = min(magnitude * 10 + (digit.wholeNumberValue ?? 0), 1_000_000)
+        while index < bytes.count {
+            guard isDigit(bytes[index]) else { return nil }
+            magnitude = min(magnitude * 10 + Int(bytes[index] - UInt8(ascii: "0")), 1_000_000)
+            index += 1
         }
         return sign * magnitude
     }
-}
 
-extension Character {
-    @_optimize(size) fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+    @_optimize(size) private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
 }

@@ -131,18 +131,24 @@ extension ChatAppearance {
     func merged(with remote: RemoteAppearance, context: AppearanceMergeContext) -> ChatAppearance {
         let json = remote.appearance
         var result = self
-        if let colors = json["colors"] {
-            result.colors.accent = Self.color(colors["accent"], over: self.colors.accent)
-            result.colors.onAccent = Self.color(colors["onAccent"], over: self.colors.onAccent)
-            result.colors.background = Self.color(colors["background"], over: self.colors.background)
-            result.colors.incoming = Self.color(colors["incoming"], over: self.colors.incoming)
-            result.colors.incomingText = Self.color(colors["incomingText"], over: self.colors.incomingText)
+        // Each group is changed in a copy and stored once: every `result.colors.x = …` took the appearance's storage
+        // through its `modify` accessor again (Docs/Footprint.md).
+        if let json = json["colors"] {
+            var colors = self.colors
+            colors.accent = Self.color(json["accent"], over: colors.accent)
+            colors.onAccent = Self.color(json["onAccent"], over: colors.onAccent)
+            colors.background = Self.color(json["background"], over: colors.background)
+            colors.incoming = Self.color(json["incoming"], over: colors.incoming)
+            colors.incomingText = Self.color(json["incomingText"], over: colors.incomingText)
+            result.colors = colors
         }
-        if let texts = json["text"] {
+        if let json = json["text"] {
             // A text without a usable entry for this language keeps the host's.
-            result.texts.title = Self.text(texts["title"], limit: 80, context) ?? self.texts.title
-            result.texts.welcomeTitle = Self.text(texts["welcomeTitle"], limit: 160, context) ?? self.texts.welcomeTitle
-            result.texts.welcomeText = Self.text(texts["welcomeText"], limit: 1000, context) ?? self.texts.welcomeText
+            var texts = self.texts
+            texts.title = Self.text(json["title"], limit: 80, context) ?? texts.title
+            texts.welcomeTitle = Self.text(json["welcomeTitle"], limit: 160, context) ?? texts.welcomeTitle
+            texts.welcomeText = Self.text(json["welcomeText"], limit: 1000, context) ?? texts.welcomeText
+            result.texts = texts
         }
         if let scheme = json["colorScheme"]?.string.flatMap(ColorScheme.init(rawValue:)) { result.colorScheme = scheme }
         if let shows = json["showsCloseButton"]?.bool { result.showsCloseButton = shows }
