@@ -317,10 +317,13 @@ public enum UploadChecksum {
         var bytes = Array(SHA256.hash(Array("\(clientId):\(index):\(checksum)".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Hex.encode(bytes).uppercased()
-        let characters = Array(hex)
-        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }
-        return groups.joined(separator: "-")
+        // 8-4-4-4-12 hex digits; a loop, not a `map` of ranges and a `joined` (Docs/Footprint.md).
+        var id = ""
+        for (offset, digit) in Hex.encode(bytes).uppercased().enumerated() {
+            if offset == 8 || offset == 12 || offset == 16 || offset == 20 { id.append("-") }
+            id.append(digit)
+        }
+        return id
     }
 }
 extension ReceptionAPIClient: ConversationService {}
