@@ -88,7 +88,7 @@ extension LanguageTag {
                     subtags.append([])
                     continue
                 }
-                guard Self.isLetter(byte) || Self.isDigit(byte) else { return nil }
+                guard byte.isASCIILetter || byte.isASCIIDigit else { return nil }
                 subtags[subtags.count - 1].append(byte)
             }
             for subtag in subtags where subtag.isEmpty { return nil }
@@ -97,16 +97,16 @@ extension LanguageTag {
             case 2, 3, 5...8: break
             default: return nil
             }
-            guard Self.all(first, Self.isLetter) else { return nil }
+            guard Self.all(first, \.isASCIILetter) else { return nil }
             language = Self.text(first, upperCased: 0)
             var index = 1
-            if index < subtags.count, subtags[index].count == 4, Self.all(subtags[index], Self.isLetter) {
+            if index < subtags.count, subtags[index].count == 4, Self.all(subtags[index], \.isASCIILetter) {
                 script = Self.text(subtags[index], upperCased: 1)
                 index += 1
             }
             if index < subtags.count,
-               (subtags[index].count == 2 && Self.all(subtags[index], Self.isLetter))
-                || (subtags[index].count == 3 && Self.all(subtags[index], Self.isDigit)) {
+               (subtags[index].count == 2 && Self.all(subtags[index], \.isASCIILetter))
+                || (subtags[index].count == 3 && Self.all(subtags[index], \.isASCIIDigit)) {
                 region = Self.text(subtags[index], upperCased: .max)
                 index += 1
             }
@@ -131,7 +131,7 @@ extension LanguageTag {
 
         /// 5–8 alphanumerics, or a digit followed by 3 alphanumerics.
         @_optimize(size) private static func isVariant(_ subtag: [UInt8]) -> Bool {
-            (5...8).contains(subtag.count) || (subtag.count == 4 && isDigit(subtag[0]))
+            (5...8).contains(subtag.count) || (subtag.count == 4 && subtag[0].isASCIIDigit)
         }
 
         /// Extensions (a non-`x` singleton and 2–8 character subtags, each singleton once) then optional private
@@ -150,7 +150,7 @@ extension LanguageTag {
                     for subtag in subtags[index...] where subtag.count > 8 { return false }
                     return true
                 }
-                guard isLetter(subtags[index - 1][0]), !singletons.contains(singleton), bodyEnd > index else {
+                guard subtags[index - 1][0].isASCIILetter, !singletons.contains(singleton), bodyEnd > index else {
                     return false
                 }
                 // The body's subtags have 2 or more characters; at most 8.
@@ -161,13 +161,6 @@ extension LanguageTag {
             return index == subtags.count
         }
 
-        @_optimize(size) private static func isLetter(_ byte: UInt8) -> Bool {
-            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-        }
-
-        @_optimize(size) private static func isDigit(_ byte: UInt8) -> Bool {
-            byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-        }
 
         @_optimize(size) private static func all(_ subtag: [UInt8], _ test: (UInt8) -> Bool) -> Bool {
             for byte in subtag where !test(byte) { return false }
@@ -178,7 +171,7 @@ extension LanguageTag {
         @_optimize(size) private static func text(_ subtag: [UInt8], upperCased: Int) -> String {
             var bytes: [UInt8] = []
             for (offset, byte) in subtag.enumerated() {
-                guard isLetter(byte) else {
+                guard byte.isASCIILetter else {
                     bytes.append(byte)
                     continue
                 }

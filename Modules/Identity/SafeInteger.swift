@@ -29,7 +29,7 @@ enum SafeInteger {
                 afterPoint = true
                 continue
             }
-            guard isDigit(byte) else { return nil }
+            guard byte.isASCIIDigit else { return nil }
             digits.append(byte)
             if afterPoint { fractionCount += 1 } else { integerCount += 1 }
         }
@@ -68,14 +68,11 @@ enum SafeInteger {
         guard index < bytes.count else { return nil }
         var magnitude = 0
         while index < bytes.count {
-            guard isDigit(bytes[index]) else { return nil }
+            guard bytes[index].isASCIIDigit else { return nil }
             magnitude = min(magnitude * 10 + Int(bytes[index] - UInt8(ascii: "0")), 1_000_000)
             index += 1
         }
         return sign * magnitude
     }
 
-    @_optimize(size) private static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
 }
