@@ -31,26 +31,32 @@
 
         @_optimize(size) func body(content: Content) -> some View {
             content
-                .onAppear {
-                    var current = announcements ?? ChatAnnouncements()
-                    current.seen(withRows)
-                    announcements = current
-                }
-                .onChange(of: Shown(rowIDs: slots.map(\.id), presentation: presentation)) {
-                    guard var current = announcements else { return }
-                    let spoken = current.announcements(for: withRows)
-                    announcements = current
-                    // One announcement, so that a reply does not cut off the banner said just before it.
-                    guard !spoken.isEmpty else { return }
-                    // UIKit's announcement, which `AccessibilityNotification.Announcement` (iOS 17) wraps: the same
-                    // VoiceOver speech, from the UIKit the SDK links already. Queued, so that a reply arriving while
-                    // VoiceOver speaks (the customer's typing echoed, a row read) waits its turn instead of being
-                    // cut off or dropped.
-                    let text = NSAttributedString(
-                        string: spoken.joined(separator: "\n"),
-                        attributes: [.accessibilitySpeechQueueAnnouncement: true])
-                    UIAccessibility.post(notification: .announcement, argument: text)
-                }
+                .onAppear { appeared() }
+                .onChange(of: Shown(rowIDs: slots.map(\.id), presentation: presentation)) { changed() }
+        }
+
+        /// The screen appeared: what it shows now counts as heard. A method the closure calls once: closures are
+        /// compiled at the host's -O whatever the function around them (Docs/Footprint.md).
+        @inline(never) @_optimize(size) private func appeared() {
+            var current = announcements ?? ChatAnnouncements()
+            current.seen(withRows)
+            announcements = current
+        }
+
+        /// The rows or the rest of the transcript changed: what is new is announced.
+        @inline(never) @_optimize(size) private func changed() {
+            guard var current = announcements else { return }
+            let spoken = current.announcements(for: withRows)
+            announcements = current
+            // One announcement, so that a reply does not cut off the banner said just before it.
+            guard !spoken.isEmpty else { return }
+            // UIKit's announcement, which `AccessibilityNotification.Announcement` (iOS 17) wraps: the same
+            // VoiceOver speech, from the UIKit the SDK links already. Queued, so that a reply arriving while
+            // VoiceOver speaks (the customer's typing echoed, a row read) waits its turn instead of being cut off
+            // or dropped.
+            let text = NSAttributedString(
+                string: spoken.joined(separator: "\n"), attributes: [.accessibilitySpeechQueueAnnouncement: true])
+            UIAccessibility.post(notification: .announcement, argument: text)
         }
     }
 

@@ -129,13 +129,11 @@ extension JPEGDecoding {
                         for index in 0..<count { first[index].predictor = 0 }
                     }
                     mcu += 1
-                    if single {
-                        try decodeBlock(first, mx, my, block, &reader)
-                        continue
-                    }
+                    // One loop for both kinds, so the block decoder is inlined once: a one-component scan's "MCU"
+                    // is its single block (1 × 1).
                     for index in 0..<count {
                         let target = first + index
-                        let h = target.pointee.h, v = target.pointee.v
+                        let h = single ? 1 : target.pointee.h, v = single ? 1 : target.pointee.v
                         for y in 0..<v {
                             for x in 0..<h { try decodeBlock(target, mx * h + x, my * v + y, block, &reader) }
                         }

@@ -63,16 +63,27 @@ struct BitWriter: ~Copyable {
             UnsafeMutableRawPointer(storage + count).storeBytes(of: word.bigEndian, as: UInt64.self)
             count &+= 8
         } else {
-            for shift in stride(from: 56, through: 0, by: -8) {
-                let byte = UInt8(truncatingIfNeeded: word &>> UInt64(shift))
-                storage[count] = byte
+            count = Self.stuff(word, into: storage, at: count)
+        }
+    }
+
+    /// Writes the eight bytes of `word` at `count` with a 0x00 after each 0xFF; returns the new count. The rare path
+    /// of `emitWord` (a few words in a hundred of a photo's entropy-coded data), kept out of line so that each
+    /// inlined `put` carries only the common path. Static, like `grow`, so the writer's register stays in a CPU
+    /// register.
+    @inline(never)
+    private static func stuff(_ word: UInt64, into storage: UnsafeMutablePointer<UInt8>, at count: Int) -> Int {
+        var count = count
+        for shift in stride(from: 56, through: 0, by: -8) {
+            let byte = UInt8(truncatingIfNeeded: word &>> UInt64(shift))
+            storage[count] = byte
+            count += 1
+            if byte == 0xFF {
+                storage[count] = 0
                 count += 1
-                if byte == 0xFF {
-                    storage[count] = 0
-                    count += 1
-                }
             }
         }
+        return count
     }
 
     /// Pads the last partial byte with one-bits (T.81 F.1.2.3) and writes out every pending bit; used before a

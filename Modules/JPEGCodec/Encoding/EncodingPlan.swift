@@ -135,7 +135,10 @@ struct EncodingPlan {
         return bytes
     }
 
-    /// Fills the strip's planes from the source and turns them into quantized coefficients.
+    /// Fills the strip's planes from the source and turns them into quantized coefficients. Once per strip, and
+    /// not inlined: the trellis plan and the coding passes call it through closures, each of which held a copy of
+    /// it, every colour converter's dispatch included.
+    @inline(never)
     private func transform(
         strip: Int, converter: StripConverter, planes: StripPlanes, multipliers: [[Float]],
         scanOrder: UnsafePointer<Int32>, trellis: TrellisQuantizer?

@@ -282,11 +282,16 @@ struct ProgressiveScanCoder: ~Copyable {
         emitCorrections(bits, count: count, into: &consumer)
     }
 
-    /// Codes the pending end-of-band run (symbol 16·⌊log₂ run⌋ and the run's low bits) and the correction bits
-    /// that wait for it.
+    /// Codes the pending end-of-band run, if any, and the correction bits that wait for it.
     @inline(__always)
     private mutating func flushEndOfBandRun<Consumer: SymbolConsumer & ~Copyable>(into consumer: inout Consumer) {
-        guard endOfBandRun > 0 else { return }
+        if endOfBandRun > 0 { codeEndOfBandRun(into: &consumer) }
+    }
+
+    /// The end-of-band run (symbol 16·⌊log₂ run⌋ and the run's low bits) and its corrections: at most once per
+    /// block, so the coding paths that end a run (seven of them) call one copy instead of each holding its own.
+    @inline(never)
+    private mutating func codeEndOfBandRun<Consumer: SymbolConsumer & ~Copyable>(into consumer: inout Consumer) {
         let size = 63 &- UInt64(endOfBandRun).leadingZeroBitCount
         let extra = UInt64(endOfBandRun) & ((1 &<< UInt64(size)) &- 1)
         consumer.ac(size &<< 4, extra: extra, extraLength: size, table: 0)

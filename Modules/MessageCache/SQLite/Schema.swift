@@ -69,10 +69,11 @@ enum Schema {
     ]
 
     /// The version this build writes.
-    static var latestVersion: Int32 { migrations.last?.version ?? 0 }
+    @_optimize(size) static var latestVersion: Int32 { migrations.last?.version ?? 0 }
 
     /// Brings the file to `target` (the latest by default). A file from a newer build cannot be read safely and
     /// counts as unusable.
+    @_optimize(size)
     static func migrate(_ connection: SQLiteConnection, to target: Int32 = latestVersion) throws(SQLiteFailure) {
         let current = Int32(truncatingIfNeeded: try connection.integer("PRAGMA user_version") ?? 0)
         if current > latestVersion {

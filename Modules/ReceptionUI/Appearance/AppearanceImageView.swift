@@ -16,14 +16,18 @@
                     .scaledToFit()
                     .accessibilityHidden(true)
             case .remote(let url):
-                AsyncImage(url: url) { phase in
-                    if let image = phase.image {
-                        image.resizable().scaledToFit()
-                    } else {
-                        Color.clear
-                    }
-                }
-                .accessibilityHidden(true)
+                AsyncImage(url: url) { phase in Self.loaded(phase) }
+                    .accessibilityHidden(true)
+            }
+        }
+
+        // A builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
+        @ViewBuilder
+        @inline(never) @_optimize(size) private static func loaded(_ phase: AsyncImagePhase) -> some View {
+            if let image = phase.image {
+                image.resizable().scaledToFit()
+            } else {
+                Color.clear
             }
         }
     }

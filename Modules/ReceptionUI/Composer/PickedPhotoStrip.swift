@@ -68,7 +68,7 @@
             }
         }
 
-        @_optimize(size) private var removeButton: some View {
+        @inline(never) @_optimize(size) private var removeButton: some View {
             Button { remove() } label: { Self.removeIcon }
                 .buttonStyle(.plain)
                 .accessibilityLabel(photo.removeLabel)

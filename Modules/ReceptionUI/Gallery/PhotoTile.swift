@@ -74,7 +74,7 @@
             TileFace(phase: phase, size: size, failedText: photo.isConfirmed ? model.texts.text(.photoFailed) : nil)
         }
 
-        @_optimize(size) private func tapConfirmed(_ attachment: Attachment) {
+        @inline(never) @_optimize(size) private func tapConfirmed(_ attachment: Attachment) {
             switch phase {
             case .loaded: openPhoto(attachment)
             case .failed:

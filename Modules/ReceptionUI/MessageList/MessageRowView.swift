@@ -100,7 +100,7 @@
         /// used, the card's button (a disabled offer answers "No longer available" itself), each confirmed photo's
         /// viewer and each link.
         @ViewBuilder
-        @_optimize(size) private var actions: some View {
+        @inline(never) @_optimize(size) private var actions: some View {
             ForEach(row.controls) { control in action(control) }
         }
 

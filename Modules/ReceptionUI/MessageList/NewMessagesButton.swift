@@ -25,9 +25,13 @@
                 .chatFont(.footnote, weight: .semibold)
                 .padding(horizontal: 14, vertical: 8)
                 .background(.regularMaterial, in: Capsule())
-                .overlay { Capsule().strokeBorder(.separator, lineWidth: 0.5) }
+                .overlay { border }
                 .frame(minHeight: 44)
                 .contentShape(Capsule())
+        }
+
+        @inline(never) @_optimize(size) private static var border: some View {
+            Capsule().strokeBorder(.separator, lineWidth: 0.5)
         }
     }
 #endif

@@ -48,8 +48,8 @@
                 .overlay(alignment: .bottom) { newMessages(proxy) }
                 .environment(\.transcriptWidth, rowWidth)
                 .environment(\.openPhoto, OpenPhotoAction { viewedPhoto = ViewedPhoto(attachment: $0) })
-                .onAppear { scroll(proxy, following.appeared(rows: slots.map(\.row))) }
-                .onChange(of: slots.map(\.id)) { scroll(proxy, following.rowsChanged(slots.map(\.row))) }
+                .onAppear { appeared(proxy) }
+                .onChange(of: slots.map(\.id)) { rowsChanged(proxy) }
                 .onChange(of: typingText != nil) { _, isTyping in typingChanged(proxy, isTyping) }
         }
 
@@ -101,6 +101,14 @@
             PhotoViewer(attachment: photo.attachment, model: model)
         }
 
+        @inline(never) @_optimize(size) private func appeared(_ proxy: ScrollViewProxy) {
+            scroll(proxy, following.appeared(rows: slots.map(\.row)))
+        }
+
+        @inline(never) @_optimize(size) private func rowsChanged(_ proxy: ScrollViewProxy) {
+            scroll(proxy, following.rowsChanged(slots.map(\.row)))
+        }
+
         @inline(never) @_optimize(size) private func typingChanged(_ proxy: ScrollViewProxy, _ isTyping: Bool) {
             if isTyping { scroll(proxy, following.typingStarted()) }
         }
@@ -110,11 +118,11 @@
             typingText != nil ? .typing : slots.last.map { Item.row($0.id) }
         }
 
-        @_optimize(size) private func readerMoved(_ proxy: ScrollViewProxy, _ position: TranscriptFollowing.Position) {
+        @inline(never) @_optimize(size) private func readerMoved(_ proxy: ScrollViewProxy, _ position: TranscriptFollowing.Position) {
             scroll(proxy, following.readerMoved(to: position))
         }
 
-        @_optimize(size) private func scroll(_ proxy: ScrollViewProxy, _ scroll: TranscriptFollowing.Scroll?) {
+        @inline(never) @_optimize(size) private func scroll(_ proxy: ScrollViewProxy, _ scroll: TranscriptFollowing.Scroll?) {
             guard let scroll, let item = bottomItem else { return }
             withAnimation(scroll == .animated && !reduceMotion ? .easeOut(duration: 0.25) : nil) {
                 proxy.scrollTo(item, anchor: .bottom)
