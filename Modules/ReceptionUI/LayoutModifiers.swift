@@ -4,7 +4,7 @@
     /// At least 44 by 44 points, the whole frame taking the tap: the size Apple's guidelines ask of a control. One
     /// modifier rather than two at each control keeps each control's view type a level shorter (Docs/Footprint.md).
     private struct MinimumTapTarget: ViewModifier {
-        @_optimize(size) func body(content: Content) -> some View {
+        @inline(never) @_optimize(size) func body(content: Content) -> some View {
             content
                 .frame(minWidth: 44, minHeight: 44)
                 .contentShape(Rectangle())

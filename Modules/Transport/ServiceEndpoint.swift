@@ -65,15 +65,27 @@ public struct ServiceEndpoint: Sendable, Hashable {
     /// Spec 3.15: an attachment ID as one path segment: letters and digits of any script and `-_.~` stay, every
     /// other byte is percent-encoded.
     @_optimize(size) public static func pathSegment(_ text: String) -> String {
-        var out = ""
+        var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || "-_.~".unicodeScalars.contains(scalar) {
-                out.unicodeScalars.append(scalar)
+            let value = scalar.value
+            if scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal
+                || value == 0x2D || value == 0x5F || value == 0x2E || value == 0x7E  // - _ . ~
+            {
+                out.append(scalar)
             } else {
-                for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+                // Each UTF-8 byte as %XX with upper-case hex digits, without `String(format:)`'s variadic machinery.
+                Unicode.UTF8.encode(scalar) { byte in
+                    out.append("%")
+                    out.append(hexDigit(byte >> 4))
+                    out.append(hexDigit(byte & 0xF))
+                }
             }
         }
-        return out
+        return String(out)
+    }
+
+    @_optimize(size) private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
+        Unicode.Scalar(nibble < 10 ? 0x30 + nibble : 0x37 + nibble)
     }
 
     /// Hashes the App ID only; `==` compares every field, so equal values hash alike.

@@ -53,13 +53,16 @@ enum AppearanceJSON: Codable, Sendable, Hashable {
         }
     }
 
-    @_optimize(size) subscript(key: String) -> AppearanceJSON? {
+    // Never inlined: the merge reads some forty fields through these, and each inlined copy brought the enum's
+    // case test and copy with it (Docs/Footprint.md).
+    @inline(never) @_optimize(size) subscript(key: String) -> AppearanceJSON? {
         if case .object(let object) = self { object[key] } else { nil }
     }
-    @_optimize(size) var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    @inline(never) @_optimize(size) var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
     @_optimize(size) var number: Double? { if case .number(let value) = self, value.isFinite { value } else { nil } }
-    @_optimize(size) var string: String? { if case .string(let value) = self { value } else { nil } }
-    @_optimize(size) var object: [String: AppearanceJSON]? { if case .object(let value) = self { value } else { nil } }
+    @inline(never) @_optimize(size) var string: String? { if case .string(let value) = self { value } else { nil } }
+    @inline(never) @_optimize(size)
+    var object: [String: AppearanceJSON]? { if case .object(let value) = self { value } else { nil } }
     @_optimize(size) var array: [AppearanceJSON]? { if case .array(let value) = self { value } else { nil } }
 }
 

@@ -14,7 +14,7 @@
         /// A colour that resolves against the environment it is drawn in: `dark` under the dark colour scheme,
         /// `light` otherwise. The chat's colour-scheme override (`ChatColorScheme`) changes that environment, so the
         /// override reaches every themed colour without a special case.
-        @_optimize(size) var color: Color {
+        @inline(never) @_optimize(size) var color: Color {
             let light = light.uiColor
             let dark = dark.uiColor
             return Color(uiColor: UIColor { traits in traits.userInterfaceStyle == .dark ? dark : light })

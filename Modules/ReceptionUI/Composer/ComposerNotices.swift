@@ -6,7 +6,7 @@
     struct ComposerNotices: View {
         let notices: [String]
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             VStack(alignment: .leading, spacing: 2) {
                 ForEach(Array(notices.enumerated()), id: \.offset) { _, notice in
                     Text(verbatim: notice)

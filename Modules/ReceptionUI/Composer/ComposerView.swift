@@ -12,7 +12,7 @@
 
         @Environment(\.accessibilityReduceMotion) private var reduceMotion
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             let composer = model.composerPresentation
             return VStack(spacing: 0) { bannerAndComposer(composer) }
                 .animation(reduceMotion ? nil : .easeInOut(duration: 0.2), value: banner)
@@ -64,7 +64,7 @@
     private struct ComposerReplacement: View {
         let text: String
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             Text(verbatim: text)
                 .chatFont(.footnote, secondary: true)
                 .multilineTextAlignment(.center)

@@ -7,7 +7,7 @@
     struct ConnectionBannerView: View {
         let banner: ChatPresentation.Banner
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             HStack(spacing: 6) {
                 sign
                 Text(verbatim: banner.text)
@@ -21,7 +21,7 @@
         }
 
         @ViewBuilder
-        @_optimize(size) private var sign: some View {
+        @inline(never) @_optimize(size) private var sign: some View {
             if banner.kind == .connecting {
                 ProgressView().controlSize(.mini).accessibilityHidden(true)
             } else if let symbol {
@@ -32,7 +32,7 @@
         }
 
         /// The sign's symbol; `nil` while connecting (a spinner) or hidden.
-        @_optimize(size) private var symbol: String? {
+        @inline(never) @_optimize(size) private var symbol: String? {
             switch banner.kind {
             case .offline: "wifi.slash"
             case .connected: "checkmark.circle.fill"
@@ -41,7 +41,7 @@
             }
         }
 
-        @_optimize(size) private var tint: Color {
+        @inline(never) @_optimize(size) private var tint: Color {
             switch banner.kind {
             case .offline: .red
             case .connecting, .hidden: .secondary

@@ -16,7 +16,7 @@
         /// Lines shown before the field scrolls.
         private static let lines = 1...6
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             TextField(
                 placeholder,
                 text: Binding(get: { model.composer.text }, set: { model.setDraft($0) }),

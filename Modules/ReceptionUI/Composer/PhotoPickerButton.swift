@@ -22,7 +22,7 @@
         @ScaledMetric(relativeTo: .body) private var iconSize: CGFloat = 24
         @State private var selection: [PhotosPickerItem] = []
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             let size = ComposerPresentation.iconSize(scaled: iconSize)
             // `.compatible`: the picker hands out a format the image pipeline reads (JPEG for HEIC, RAW and the
             // like); the pipeline re-encodes every photo as a JPEG anyway (seed 001 "Image preparation").

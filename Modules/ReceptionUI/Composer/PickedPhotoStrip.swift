@@ -47,7 +47,7 @@
         @Environment(\.displayScale) private var displayScale
         @State private var image: UIImage?
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             ZStack { picture }
                 .frame(width: size, height: size)
                 .clipShape(RoundedRectangle(cornerRadius: 10, style: .continuous))
@@ -86,7 +86,7 @@
             Task { await model.removePhoto(id: photo.id) }
         }
 
-        @_optimize(size) private func load() async {
+        @inline(never) @_optimize(size) private func load() async {
             // The thumbnail is square and filled: the shorter side must cover it.
             let ratio = photo.aspectRatio.isFinite && photo.aspectRatio > 0 ? photo.aspectRatio : 1
             let points = size * max(ratio, 1 / ratio)

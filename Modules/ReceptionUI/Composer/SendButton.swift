@@ -11,7 +11,7 @@
         @Environment(\.chatAppearance) private var appearance
         @ScaledMetric(relativeTo: .body) private var iconSize: CGFloat = 30
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             Button { send() } label: {
                 ComposerIcon(systemName: "arrow.up.circle.fill", size: ComposerPresentation.iconSize(scaled: iconSize))
             }
@@ -30,7 +30,7 @@
         let systemName: String
         let size: CGFloat
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             Image(systemName: systemName)
                 .resizable()
                 .scaledToFit()
@@ -46,7 +46,7 @@
         let label: String
         let tint: Color
 
-        @_optimize(size) func body(content: Content) -> some View {
+        @inline(never) @_optimize(size) func body(content: Content) -> some View {
             content
                 .buttonStyle(.borderless)
                 .tint(tint)

@@ -43,7 +43,7 @@
 
         /// The tile for a photo of `aspectRatio` (width over height) in a row `rowWidth` wide: as wide as allowed,
         /// narrower when the height limit binds.
-        @_optimize(size) static func size(aspectRatio: Double, rowWidth: CGFloat) -> CGSize {
+        @inline(never) @_optimize(size) static func size(aspectRatio: Double, rowWidth: CGFloat) -> CGSize {
             let ratio = aspectRatio.isFinite && aspectRatio > 0 ? CGFloat(aspectRatio) : 1
             let widest = max(rowWidth, 1) * maximumWidthFraction
             let width = max(1, min(widest, maximumHeight * ratio))

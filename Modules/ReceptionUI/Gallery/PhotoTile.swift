@@ -34,7 +34,7 @@
             var attempt: Int
         }
 
-        @_optimize(size) private var key: PhotoKey {
+        @inline(never) @_optimize(size) private var key: PhotoKey {
             let name = switch photo.source {
             case .confirmed(let attachment): "attachment/\(attachment.id)"
             case .pending: "pending/\(rowID)/\(photo.id)"
@@ -42,7 +42,7 @@
             return PhotoKey(photo: name, points: max(size.width, size.height), scale: displayScale)
         }
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             Group { sourced }
                 .accessibilityLabel(control?.label ?? photo.accessibilityLabel)
                 .accessibilityInputLabels(control?.inputLabels ?? [photo.accessibilityLabel])
@@ -84,7 +84,7 @@
             }
         }
 
-        @_optimize(size) private func load() async {
+        @inline(never) @_optimize(size) private func load() async {
             // Before the transcript's first layout the row width is unknown: decode once it is.
             guard size.width > 1 else { return }
             // A failed photo waits for the person's tap (a new attempt), not for the next scroll past it.
@@ -111,7 +111,7 @@
         /// The "could not load" label of a confirmed photo; nil for a pending preview.
         let failedText: String?
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             ZStack { face }
                 .frame(width: size.width, height: size.height)
                 .clipShape(RoundedRectangle(cornerRadius: 14, style: .continuous))
@@ -141,7 +141,7 @@
     private struct PendingBadge: View {
         let text: String
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             Label { Text(verbatim: text) } icon: { Image(systemName: "clock") }
                 .chatFont(.caption2)
                 .lineLimit(1)
@@ -156,7 +156,7 @@
     private struct FailedPhotoLabel: View {
         let text: String
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             VStack(spacing: 4) { Self.content(text) }
                 .foregroundStyle(.secondary)
                 .padding(8)

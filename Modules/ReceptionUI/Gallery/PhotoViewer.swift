@@ -26,7 +26,7 @@
             var attempt: Int
         }
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             GeometryReader { geometry in screen(geometry) }
                 .overlay(alignment: .topTrailing) { closeButton }
                 .environment(\.colorScheme, .dark)
@@ -102,7 +102,7 @@
                 .contentShape(Circle())
         }
 
-        @_optimize(size) private func load(maxPixelSize: Int) async {
+        @inline(never) @_optimize(size) private func load(maxPixelSize: Int) async {
             if phase.image == nil { phase = .loading }
             // Not cached: a screen-sized image would push a screen of thumbnails out of the cache.
             if let loaded = await PhotoPhase.load(

@@ -7,7 +7,7 @@
         let progress: Double
         let tint: Color
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             ProgressView(value: progress)
                 .progressViewStyle(.linear)
                 .tint(tint)

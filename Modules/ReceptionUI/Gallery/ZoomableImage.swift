@@ -36,7 +36,7 @@
             PhotoViewerGeometry(containerSize: containerSize, imageSize: image.size)
         }
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             Image(uiImage: image)
                 .resizable()
                 .scaledToFit()
@@ -60,7 +60,7 @@
             }
         }
 
-        @_optimize(size) private var magnify: some Gesture {
+        @inline(never) @_optimize(size) private var magnify: some Gesture {
             MagnifyGesture()
                 .onChanged { pinchChanged($0.magnification) }
                 .onEnded { _ in pinchEnded() }
@@ -83,7 +83,7 @@
             resetDismissDrag(animated: false)
         }
 
-        @_optimize(size) private var pan: some Gesture {
+        @inline(never) @_optimize(size) private var pan: some Gesture {
             DragGesture()
                 .onChanged { dragChanged($0) }
                 .onEnded { dragEnded($0) }
@@ -121,7 +121,7 @@
 
         /// The photo back in place and the backdrop opaque: after a drag that did not close, and whenever a pinch
         /// takes over (so the drag towards closing never leaks into the zoomed photo's position).
-        @_optimize(size) private func resetDismissDrag(animated: Bool) {
+        @inline(never) @_optimize(size) private func resetDismissDrag(animated: Bool) {
             guard dismissOffset != .zero || dismissProgress != 0 else { return }
             withAnimation(animated && !reduceMotion ? .spring(duration: 0.3) : nil) {
                 dismissOffset = .zero
@@ -138,7 +138,7 @@
             zoom(to: answer.scale, offset: answer.offset)
         }
 
-        @_optimize(size) private func zoom(to target: CGFloat, offset proposed: CGSize) {
+        @inline(never) @_optimize(size) private func zoom(to target: CGFloat, offset proposed: CGSize) {
             withAnimation(reduceMotion ? nil : .spring(duration: 0.3)) {
                 scale = target
                 settledScale = target

@@ -28,6 +28,7 @@
         /// With `key` the result is cached (and a cached one returned); without, it is not (the viewer's large
         /// images, picked photos whose position is their only identity). `nil` when the data is not an image, is
         /// larger than `maximumSourcePixels`, or the calling task was cancelled.
+        @inline(never)
         @_optimize(size) func decode(_ data: Data, maxPixelSize: Int, cacheAs key: PhotoKey? = nil) -> UIImage? {
             if let key, let hit = cache.object(forKey: key.cacheKey) { return hit }
             guard !Task.isCancelled, let cgImage = Self.thumbnail(of: data, maxPixelSize: maxPixelSize) else {
@@ -42,7 +43,7 @@
         }
 
         /// ImageIO's thumbnail of the first image in `data`, its longest side `maxPixelSize` (never upscaled).
-        @_optimize(size) private static func thumbnail(of data: Data, maxPixelSize: Int) -> CGImage? {
+        @inline(never) @_optimize(size) private static func thumbnail(of data: Data, maxPixelSize: Int) -> CGImage? {
             let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary
             guard maxPixelSize > 0, let source = CGImageSourceCreateWithData(data as CFData, sourceOptions),
                   CGImageSourceGetCount(source) > 0, hasAcceptableSize(source)
@@ -57,7 +58,7 @@
         }
 
         /// Whether the header's dimensions are known, positive and within `maximumSourcePixels`.
-        @_optimize(size) private static func hasAcceptableSize(_ source: CGImageSource) -> Bool {
+        @inline(never) @_optimize(size) private static func hasAcceptableSize(_ source: CGImageSource) -> Bool {
             guard let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
                   let width = (properties[kCGImagePropertyPixelWidth] as? NSNumber)?.intValue,
                   let height = (properties[kCGImagePropertyPixelHeight] as? NSNumber)?.intValue,

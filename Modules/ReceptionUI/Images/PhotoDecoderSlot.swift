@@ -7,7 +7,7 @@
         private var made: PhotoDecoder?
 
         /// The screen's decoder.
-        @_optimize(size) var decoder: PhotoDecoder {
+        @inline(never) @_optimize(size) var decoder: PhotoDecoder {
             if let made { return made }
             let decoder = PhotoDecoder()
             made = decoder

@@ -17,7 +17,7 @@
         }
 
         /// `points` × `scale` rounded up to a multiple of 32 pixels, at least 32 and at most 8,192.
-        @_optimize(size) static func pixelSize(points: CGFloat, scale: CGFloat) -> Int {
+        @inline(never) @_optimize(size) static func pixelSize(points: CGFloat, scale: CGFloat) -> Int {
             let pixels = points * scale
             guard pixels.isFinite, pixels > 0 else { return 32 }
             let capped = min(pixels, 8192)

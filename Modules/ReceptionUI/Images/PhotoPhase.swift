@@ -11,7 +11,7 @@
         /// decoded with their longest side at `maxPixelSize`, cached as `key` when given: `.loaded`, or `.failed`
         /// when the download or the decode failed; `nil` when the calling task was cancelled meanwhile.
         @MainActor
-        @_optimize(size) static func load(
+        @inline(never) @_optimize(size) static func load(
             _ source: MessageRow.Photo.Source, model: ChatModel, decoder: PhotoDecoder, maxPixelSize: Int,
             cacheAs key: PhotoKey? = nil
         ) async -> PhotoPhase? {

@@ -21,7 +21,7 @@
 
         @_optimize(size) private var isOwn: Bool { row.side == .own }
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             VStack(alignment: isOwn ? .trailing : .leading, spacing: 4) { parts }
                 .opacity(row.isPending ? Self.pendingOpacity : 1)
                 .modifier(RetryOnTap(isEnabled: row.tapRetries) { retry() })
@@ -45,7 +45,7 @@
             Task { await model.retry(row.id) }
         }
 
-        @_optimize(size) private func textBubble(_ text: String) -> some View {
+        @inline(never) @_optimize(size) private func textBubble(_ text: String) -> some View {
             Text(Self.attributed(row.textRuns))
                 .chatFont(.body)
                 .foregroundStyle(isOwn ? appearance.colors.onAccentColor : appearance.colors.incomingTextColor)
@@ -73,7 +73,7 @@
         }
 
         /// The text with each detected link as a link, underlined. Plain text otherwise: no Markdown is interpreted.
-        @_optimize(size) static func attributed(_ runs: [MessageRow.TextRun]) -> AttributedString {
+        @inline(never) @_optimize(size) static func attributed(_ runs: [MessageRow.TextRun]) -> AttributedString {
             var text = AttributedString()
             for run in runs {
                 var piece = AttributedString(run.text)
@@ -87,7 +87,7 @@
         }
 
         /// The layout direction for a text reading `direction`; the chat's when the text has none of its own.
-        @_optimize(size) static func layoutDirection(
+        @inline(never) @_optimize(size) static func layoutDirection(
             _ direction: MessageRow.TextDirection?, chat: SwiftUI.LayoutDirection
         ) -> SwiftUI.LayoutDirection {
             switch direction {
@@ -109,7 +109,7 @@
         let links: [MessageRow.Control]
         let host: any ChatScreenHost
 
-        @_optimize(size) func body(content: Content) -> some View {
+        @inline(never) @_optimize(size) func body(content: Content) -> some View {
             if links.isEmpty {
                 content.accessibilityHidden(true)
             } else {
@@ -131,7 +131,7 @@
     private struct SelectableText: ViewModifier {
         let isEnabled: Bool
 
-        @_optimize(size) func body(content: Content) -> some View {
+        @inline(never) @_optimize(size) func body(content: Content) -> some View {
             if isEnabled {
                 content.textSelection(.enabled)
             } else {
@@ -145,7 +145,7 @@
         let isEnabled: Bool
         let retry: @MainActor () -> Void
 
-        @_optimize(size) func body(content: Content) -> some View {
+        @inline(never) @_optimize(size) func body(content: Content) -> some View {
             if isEnabled {
                 content
                     .contentShape(Rectangle())

@@ -19,7 +19,7 @@
 
         @_optimize(size) private var alignment: HorizontalAlignment { row.side == .own ? .trailing : .leading }
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             VStack(spacing: 4) { timestampAndMessage }
                 // Groups (spec 7.24) sit apart; bubbles of one group sit close.
                 .padding(.top, row.startsGroup ? 6 : 0)
@@ -61,7 +61,7 @@
         }
 
         /// Voice Control's names for the status line's control.
-        @_optimize(size) private var statusInputLabels: [String]? {
+        @inline(never) @_optimize(size) private var statusInputLabels: [String]? {
             for control in row.controls {
                 if case .status = control.kind { return control.inputLabels }
             }
@@ -87,7 +87,7 @@
 
         /// Spec 7.24: the column is kept when team photos are on; the avatar shows on a group's last bubble only.
         @ViewBuilder
-        @_optimize(size) private var avatarColumn: some View {
+        @inline(never) @_optimize(size) private var avatarColumn: some View {
             if let author = row.author, author.showsAvatar {
                 AvatarView(author: author, size: avatarSize)
                     .accessibilityHidden(true)
@@ -112,7 +112,7 @@
         }
 
         /// What the control does, the same as its button on screen.
-        @_optimize(size) private func perform(_ control: MessageRow.Control) {
+        @inline(never) @_optimize(size) private func perform(_ control: MessageRow.Control) {
             switch control.kind {
             case .status(let action):
                 Task { await StatusLine.perform(action, rowID: row.id, model: model) }

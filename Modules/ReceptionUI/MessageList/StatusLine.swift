@@ -18,7 +18,7 @@
         @Environment(\.chatAppearance) private var appearance
         @Environment(\.dynamicTypeSize) private var dynamicTypeSize
 
-        @_optimize(size) var body: some View {
+        @inline(never) @_optimize(size) var body: some View {
             let layout = dynamicTypeSize.isAccessibilitySize
                 ? AnyLayout(VStackLayout(alignment: .trailing, spacing: 2))
                 : AnyLayout(HStackLayout(spacing: 6))
@@ -71,7 +71,7 @@
         }
 
         @ViewBuilder
-        @_optimize(size) private var failureIndicator: some View {
+        @inline(never) @_optimize(size) private var failureIndicator: some View {
             let icon = Image(systemName: "exclamationmark.circle.fill")
                 .foregroundStyle(.red)
             if tapRetries {
@@ -91,7 +91,7 @@
         }
 
         /// Runs the status line's control for message `rowID`.
-        @_optimize(size)
+        @inline(never) @_optimize(size)
         static func perform(_ action: MessageRow.Status.Action, rowID: String, model: ChatModel) async {
             switch action {
             case .retry: await model.retry(rowID)
