@@ -45,7 +45,7 @@ final class AttachmentLinks {
 
     /// The resolution of `id` that started in `epoch` ended; returns whether its answer still counts (no reset
     /// since). A fresh link means `id` has no known expired link any more.
-    @_optimize(size) func resolutionEnded(_ id: String, epoch: Int, resolved: Bool) -> Bool {
+    @inline(never) @_optimize(size) func resolutionEnded(_ id: String, epoch: Int, resolved: Bool) -> Bool {
         guard epoch == self.epoch else { return false }
         resolutions[id] = nil
         if resolved { expired[id] = nil }
@@ -53,7 +53,7 @@ final class AttachmentLinks {
     }
 
     /// Spec 7.12 / 7.15: a chat reset (and the end of the session) forgets every link and cancels the resolutions.
-    @_optimize(size) func clear() {
+    @inline(never) @_optimize(size) func clear() {
         epoch += 1
         for resolution in resolutions.allValues { resolution.task.cancel() }
         resolutions.removeAll()

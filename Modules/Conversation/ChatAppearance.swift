@@ -12,14 +12,14 @@ public struct AppearanceColor: Sendable, Hashable, CustomStringConvertible {
     public var blue: UInt8
 
     /// A colour from its components.
-    @_optimize(size) public init(red: UInt8, green: UInt8, blue: UInt8) {
+    @inline(never) @_optimize(size) public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
     }
 
     /// Spec 7.20: exactly seven characters, `#` and six hexadecimal digits; anything else is `nil`.
-    @_optimize(size) public init?(hex: String) {
+    @inline(never) @_optimize(size) public init?(hex: String) {
         guard hex.utf8.count == 7, hex.utf8.first == UInt8(ascii: "#"), let bytes = Hex.decode(hex.dropFirst()),
               bytes.count == 3 else { return nil }
         self.init(red: bytes[0], green: bytes[1], blue: bytes[2])
@@ -42,7 +42,7 @@ public struct ThemedColor: Sendable, Hashable {
     public var dark: AppearanceColor
 
     /// Different colours per mode.
-    @_optimize(size) public init(light: AppearanceColor, dark: AppearanceColor) {
+    @inline(never) @_optimize(size) public init(light: AppearanceColor, dark: AppearanceColor) {
         self.light = light
         self.dark = dark
     }
@@ -87,7 +87,7 @@ public struct ChatAppearance: Sendable, Hashable {
         public var incomingText: ThemedColor
 
         /// A palette.
-        @_optimize(size) public init(
+        @inline(never) @_optimize(size) public init(
             accent: ThemedColor, onAccent: ThemedColor, background: ThemedColor, incoming: ThemedColor,
             incomingText: ThemedColor
         ) {
@@ -124,6 +124,7 @@ public struct ChatAppearance: Sendable, Hashable {
         public var welcomeText: String?
 
         /// Texts; leave one `nil` for the built-in text.
+        @inline(never)
         @_optimize(size) public init(title: String? = nil, welcomeTitle: String? = nil, welcomeText: String? = nil) {
             self.title = title
             self.welcomeTitle = welcomeTitle
@@ -193,7 +194,7 @@ public struct ChatAppearance: Sendable, Hashable {
         /// Vertical, points.
         public var y: Double
         /// An offset.
-        @_optimize(size) public init(x: Double, y: Double) {
+        @inline(never) @_optimize(size) public init(x: Double, y: Double) {
             self.x = x
             self.y = y
         }
@@ -222,7 +223,7 @@ public struct ChatAppearance: Sendable, Hashable {
         }
 
         /// A welcome icon; out-of-range numbers are clamped.
-        @_optimize(size) public init(
+        @inline(never) @_optimize(size) public init(
             symbol: String? = "bubble.left.and.bubble.right", image: AppearanceImage? = nil, color: ThemedColor? = nil,
             size: Double = 56, cornerRadius: Double = 0, offset: Offset = .zero
         ) {
@@ -234,7 +235,7 @@ public struct ChatAppearance: Sendable, Hashable {
             self.offset = Offset(x: Self.clamp(offset.x, -120, 120), y: Self.clamp(offset.y, -120, 120))
         }
 
-        @_optimize(size) static func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
+        @inline(never) @_optimize(size) static func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
             value.isNaN ? low : min(max(value, low), high)
         }
 
@@ -267,7 +268,7 @@ public struct ChatAppearance: Sendable, Hashable {
         public var iconSize: Double { didSet { iconSize = WelcomeIcon.clamp(iconSize, 8, 28) } }
 
         /// A card look; the icon size is clamped.
-        @_optimize(size) public init(
+        @inline(never) @_optimize(size) public init(
             icon: String? = nil, iconImage: AppearanceImage? = nil, accessory: String? = nil,
             accessoryImage: AppearanceImage? = nil, button: ThemedColor? = nil, buttonText: ThemedColor? = nil,
             iconSize: Double = 20
@@ -294,83 +295,83 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// The palette.
-    @_optimize(size) public var colors: Colors {
+    @inline(never) @_optimize(size) public var colors: Colors {
         get { values.colors }
         set { update { $0.colors = newValue } }
     }
     /// The title and welcome texts.
-    @_optimize(size) public var texts: Texts {
+    @inline(never) @_optimize(size) public var texts: Texts {
         get { values.texts }
         set { update { $0.texts = newValue } }
     }
     /// Light, dark or system.
-    @_optimize(size) public var colorScheme: ColorScheme {
+    @inline(never) @_optimize(size) public var colorScheme: ColorScheme {
         get { values.colorScheme }
         set { update { $0.colorScheme = newValue } }
     }
     /// Whether the SDK-presented chat shows a close button.
-    @_optimize(size) public var showsCloseButton: Bool {
+    @inline(never) @_optimize(size) public var showsCloseButton: Bool {
         get { values.showsCloseButton }
         set { update { $0.showsCloseButton = newValue } }
     }
     /// The close button's symbol.
-    @_optimize(size) public var closeIcon: CloseIcon {
+    @inline(never) @_optimize(size) public var closeIcon: CloseIcon {
         get { values.closeIcon }
         set { update { $0.closeIcon = newValue } }
     }
     /// An image for the close button, drawn instead of `closeIcon`.
-    @_optimize(size) public var closeImage: AppearanceImage? {
+    @inline(never) @_optimize(size) public var closeImage: AppearanceImage? {
         get { values.closeImage }
         set { update { $0.closeImage = newValue } }
     }
     /// Parts of the chat that are not shown.
-    @_optimize(size) public var hiddenElements: Set<Element> {
+    @inline(never) @_optimize(size) public var hiddenElements: Set<Element> {
         get { values.hidden.elements }
         set { update { $0.hidden = ElementMask(newValue) } }
     }
     /// `hiddenElements` as the appearance keeps them, one bit per element: the remote appearance's merge works on
     /// these, so the set's insertions and removals are not compiled for `Element` (Docs/Footprint.md).
-    @_optimize(size) package var hiddenMask: ElementMask {
+    @inline(never) @_optimize(size) package var hiddenMask: ElementMask {
         get { values.hidden }
         set { update { $0.hidden = newValue } }
     }
     /// The design of the system font.
-    @_optimize(size) public var fontDesign: FontDesign {
+    @inline(never) @_optimize(size) public var fontDesign: FontDesign {
         get { values.fontDesign }
         set { update { $0.fontDesign = newValue } }
     }
     /// A font of the host app (by name), used instead of the system font.
-    @_optimize(size) public var customFontName: String? {
+    @inline(never) @_optimize(size) public var customFontName: String? {
         get { values.customFontName }
         set { update { $0.customFontName = newValue } }
     }
     /// Whether older outgoing bubbles lighten as newer text messages follow.
-    @_optimize(size) public var fadesOlderMessages: Bool {
+    @inline(never) @_optimize(size) public var fadesOlderMessages: Bool {
         get { values.fadesOlderMessages }
         set { update { $0.fadesOlderMessages = newValue } }
     }
     /// The welcome icon.
-    @_optimize(size) public var welcomeIcon: WelcomeIcon {
+    @inline(never) @_optimize(size) public var welcomeIcon: WelcomeIcon {
         get { values.welcomeIcon }
         set { update { $0.welcomeIcon = newValue } }
     }
     /// Review cards.
-    @_optimize(size) public var reviewCard: Card {
+    @inline(never) @_optimize(size) public var reviewCard: Card {
         get { values.reviewCard }
         set { update { $0.reviewCard = newValue } }
     }
     /// Paywall (offer) cards.
-    @_optimize(size) public var offerCard: Card {
+    @inline(never) @_optimize(size) public var offerCard: Card {
         get { values.offerCard }
         set { update { $0.offerCard = newValue } }
     }
     /// Whether agent replies show the teammate's photo. Only the dashboard can turn it on (seed 001).
-    @_optimize(size) public package(set) var showsTeamPhotos: Bool {
+    @inline(never) @_optimize(size) public package(set) var showsTeamPhotos: Bool {
         get { values.showsTeamPhotos }
         set { update { $0.showsTeamPhotos = newValue } }
     }
     /// Whether agent replies show the teammate's first name. Only the dashboard can turn it on (seed 001).
-    @_optimize(size) public package(set) var showsTeamNames: Bool {
+    @inline(never) @_optimize(size) public package(set) var showsTeamNames: Bool {
         get { values.showsTeamNames }
         set { update { $0.showsTeamNames = newValue } }
     }
@@ -382,7 +383,7 @@ public struct ChatAppearance: Sendable, Hashable {
     private var values: Values
 
     /// An appearance; every argument has the built-in default.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         colors: Colors = .standard, texts: Texts = Texts(), colorScheme: ColorScheme = .system,
         showsCloseButton: Bool = true, closeIcon: CloseIcon = .xmark, closeImage: AppearanceImage? = nil,
         hiddenElements: Set<Element> = [], fontDesign: FontDesign = .standard, customFontName: String? = nil,
@@ -397,12 +398,12 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// Copy on write: a change to an appearance whose values another appearance shares copies them first.
-    @_optimize(size) private mutating func update(_ change: (Values) -> Void) {
+    @inline(never) @_optimize(size) private mutating func update(_ change: (Values) -> Void) {
         if !isKnownUniquelyReferenced(&values) { values = values.copy() }
         change(values)
     }
 
-    @_optimize(size) public static func == (lhs: ChatAppearance, rhs: ChatAppearance) -> Bool {
+    @inline(never) @_optimize(size) public static func == (lhs: ChatAppearance, rhs: ChatAppearance) -> Bool {
         lhs.values === rhs.values || lhs.values.equals(rhs.values)
     }
 
@@ -431,7 +432,7 @@ public struct ChatAppearance: Sendable, Hashable {
         var showsTeamPhotos: Bool
         var showsTeamNames: Bool
 
-        @_optimize(size) init(
+        @inline(never) @_optimize(size) init(
             colors: Colors, texts: Texts, colorScheme: ColorScheme, showsCloseButton: Bool, closeIcon: CloseIcon,
             closeImage: AppearanceImage?, hidden: ElementMask, fontDesign: FontDesign,
             customFontName: String?, fadesOlderMessages: Bool, welcomeIcon: WelcomeIcon, reviewCard: Card,
@@ -454,7 +455,7 @@ public struct ChatAppearance: Sendable, Hashable {
             self.showsTeamNames = showsTeamNames
         }
 
-        @_optimize(size) func copy() -> Values {
+        @inline(never) @_optimize(size) func copy() -> Values {
             Values(
                 colors: colors, texts: texts, colorScheme: colorScheme, showsCloseButton: showsCloseButton,
                 closeIcon: closeIcon, closeImage: closeImage, hidden: hidden, fontDesign: fontDesign,
@@ -464,7 +465,7 @@ public struct ChatAppearance: Sendable, Hashable {
         }
 
         /// Every field (`ChatAppearanceTests` changes each public one and expects the appearances to differ).
-        @_optimize(size) func equals(_ other: Values) -> Bool {
+        @inline(never) @_optimize(size) func equals(_ other: Values) -> Bool {
             colors == other.colors && texts == other.texts && colorScheme == other.colorScheme
                 && showsCloseButton == other.showsCloseButton && closeIcon == other.closeIcon
                 && closeImage == other.closeImage && hidden == other.hidden
@@ -480,7 +481,7 @@ public struct ChatAppearance: Sendable, Hashable {
 
     /// Spec 7.20 `fadesOlderMessages`: how much an outgoing bubble lightens when `newerTextMessages` text messages
     /// follow it — 0.06 each, at most 0.24; 0 when fading is off.
-    @_optimize(size) public func fade(newerTextMessages: Int) -> Double {
+    @inline(never) @_optimize(size) public func fade(newerTextMessages: Int) -> Double {
         guard fadesOlderMessages, newerTextMessages > 0 else { return 0 }
         return min(0.06 * Double(newerTextMessages), 0.24)
     }
@@ -495,13 +496,13 @@ public struct ChatAppearance: Sendable, Hashable {
 package struct ElementMask: Sendable, Equatable {
     private var bits: UInt64 = 0
 
-    @_optimize(size) package init(_ elements: Set<ChatAppearance.Element>) {
+    @inline(never) @_optimize(size) package init(_ elements: Set<ChatAppearance.Element>) {
         for element in elements { insert(element) }
     }
 
     private static let order = ChatAppearance.Element.allCases
 
-    @_optimize(size) private static func bit(_ element: ChatAppearance.Element) -> UInt64 {
+    @inline(never) @_optimize(size) private static func bit(_ element: ChatAppearance.Element) -> UInt64 {
         UInt64(1) << UInt64(order.firstIndex(of: element) ?? 0)
     }
 
@@ -512,7 +513,7 @@ package struct ElementMask: Sendable, Equatable {
     @_optimize(size) package mutating func remove(_ element: ChatAppearance.Element) { bits &= ~Self.bit(element) }
 
     /// The hidden elements as the public API gives them.
-    @_optimize(size) package var elements: Set<ChatAppearance.Element> {
+    @inline(never) @_optimize(size) package var elements: Set<ChatAppearance.Element> {
         Set(Self.order.filter { bits & Self.bit($0) != 0 })
     }
 }

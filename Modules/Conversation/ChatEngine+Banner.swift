@@ -3,7 +3,7 @@ import ReceptionCore
 
 extension ChatEngine {
     /// Spec 7.18: the facts the banner derives from, as they are now.
-    @_optimize(size) private var bannerFacts: ConnectionStatus.Facts {
+    @inline(never) @_optimize(size) private var bannerFacts: ConnectionStatus.Facts {
         ConnectionStatus.Facts(
             hasStartedChat: session.hasStartedChat, halted: permission.halt != nil, pathAvailable: pathAvailable,
             hasConversation: hasConversation, watched: watched, streamConnected: stream.connected,
@@ -11,7 +11,7 @@ extension ChatEngine {
     }
 
     /// Re-derives the banner (`ConnectionStatus` owns it and its timers).
-    @_optimize(size) func updateBanner() {
+    @inline(never) @_optimize(size) func updateBanner() {
         status.update(
             bannerFacts, connectedEnded: { [weak self] in await self?.connectedShown() },
             graceEnded: { [weak self] in await self?.graceEnded() })

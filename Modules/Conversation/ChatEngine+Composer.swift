@@ -26,7 +26,7 @@ extension ChatEngine {
     /// later): the composer counts it as loading from now, so Send waits, and the picker's room shrinks at once.
     /// `load` returning `nil` (an unreadable selection) shows "Could not load this photo."; more than 5 photos,
     /// counting those loading, are refused without calling `load`.
-    @_optimize(size) public func addPhoto(loading load: @escaping @Sendable () async -> Data?) async {
+    @inline(never) @_optimize(size) public func addPhoto(loading load: @escaping @Sendable () async -> Data?) async {
         guard !isShutDown else { return }
         guard composer.hasRoomForPhoto else { return }
         let ticket = composer.photoLoadStarted()
@@ -67,7 +67,7 @@ extension ChatEngine {
     /// Sends the composer's text and photos (spec 7.8.1). Returns the new message's local ID, or `nil` when the
     /// composer cannot send now (the snapshot's composer says why); an over-limit draft is never shortened.
     @discardableResult
-    @_optimize(size) public func send() -> String? {
+    @inline(never) @_optimize(size) public func send() -> String? {
         guard started, !isShutDown, composerState.canSend else { return nil }
         let (text, photos) = composer.takeForSending()
         let id = deps.ids.makeID()

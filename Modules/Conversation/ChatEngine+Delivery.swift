@@ -3,7 +3,7 @@ import ReceptionCore
 
 extension ChatEngine {
     /// Starts one attempt for `id` unless one is already in flight (a message is never posted twice concurrently).
-    @_optimize(size) func submit(_ id: String, userInitiated: Bool) {
+    @inline(never) @_optimize(size) func submit(_ id: String, userInitiated: Bool) {
         guard !isShutDown, !outbox.isInFlight(id), let index = index(of: id), !messages[index].isConfirmed
         else { return }
         // The stored row goes back to *sending*, so a crash during this attempt is rescued at the next launch.
@@ -33,12 +33,13 @@ extension ChatEngine {
         finishAttempt(id)
     }
 
-    @_optimize(size) private func current(_ id: String) throws(ReceptionError) -> StoredMessage {
+    @inline(never) @_optimize(size) private func current(_ id: String) throws(ReceptionError) -> StoredMessage {
         guard !isShutDown, !Task.isCancelled else { throw .cancelled }
         guard let index = index(of: id) else { throw .cancelled }
         return messages[index]
     }
 
+    @inline(never)
     @_optimize(size) private func deliverSteps(_ id: String, userInitiated: Bool) async throws(ReceptionError) {
         var message = try current(id)
         // Step 1: the cached photo set must be complete.
@@ -92,7 +93,7 @@ extension ChatEngine {
 
     /// Spec 3.8: on success the read generation moves, the conversation exists, the server copy is merged without
     /// advancing the cursor, a verification requirement is cleared, and `messageSent` (+`imageSent`) is emitted.
-    @_optimize(size) func confirmed(_ id: String, _ response: SendMessageResponse) {
+    @inline(never) @_optimize(size) func confirmed(_ id: String, _ response: SendMessageResponse) {
         reads.move()
         hadPhotosEvent(id)
         if !hasConversation { persistSession { $0.unread.hasConversation = true } }
@@ -113,7 +114,7 @@ extension ChatEngine {
     }
 
     /// Spec 7.8.4: failure bookkeeping, plus the reactions of spec 3.8's error table.
-    @_optimize(size) func failed(_ id: String, _ error: ReceptionError) async {
+    @inline(never) @_optimize(size) func failed(_ id: String, _ error: ReceptionError) async {
         guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return }
         logger.write(.info, "send failed (\(error.code), status \(error.status))")
         switch error.code {
@@ -153,7 +154,7 @@ extension ChatEngine {
         updateBanner()
     }
 
-    @_optimize(size) func finishAttempt(_ id: String) {
+    @inline(never) @_optimize(size) func finishAttempt(_ id: String) {
         outbox.attemptFinished(id)
         guard !isShutDown else { return }
         startTicker()

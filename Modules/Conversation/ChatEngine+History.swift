@@ -4,7 +4,7 @@ import ReceptionCore
 extension ChatEngine {
     // MARK: - Opening load (spec 7.2, 3.6, 7.10)
 
-    @_optimize(size) func startOpeningLoad() {
+    @inline(never) @_optimize(size) func startOpeningLoad() {
         guard session.hasStartedChat, permission.halt == nil, history.canLoad, !isShutDown else {
             if session.hasStartedChat { seedRecovery() }
             // Nothing to load (an unused chat, a halted session), or a load already runs and ends the opening.
@@ -14,7 +14,7 @@ extension ChatEngine {
         history.loadStarted(Task { [weak self] in await self?.openingLoad() })
     }
 
-    @_optimize(size) private func openingLoad() async {
+    @inline(never) @_optimize(size) private func openingLoad() async {
         defer { history.loadEnded() }
         var registered = false
         do throws(ReceptionError) { registered = try await service.isRegistered() } catch {
@@ -46,7 +46,7 @@ extension ChatEngine {
     /// The opening brought its history (or has none to bring): rows that appear from now on arrive while the chat
     /// is open (`ChatSnapshot.isOpening`). Published after the loaded rows, so they are never taken for arrivals.
     /// A failed load that will be tried again keeps the opening on, so its retry's rows are history too.
-    @_optimize(size) func openingEnded() {
+    @inline(never) @_optimize(size) func openingEnded() {
         guard isOpening else { return }
         isOpening = false
         publish()
@@ -54,7 +54,7 @@ extension ChatEngine {
 
     /// `GET conversation` and its processing order (spec 3.6). A response that returns after the read generation
     /// moved is discarded and replaced by one coalesced reload.
-    @_optimize(size) func loadHistory(opening: Bool) async {
+    @inline(never) @_optimize(size) func loadHistory(opening: Bool) async {
         guard watched, !isShutDown else { return }
         let recheck = opening ? limitRecheckScopes() : []
         // Beside `recheck`, position by position (a list: a dictionary of scopes compiled its own table code).
@@ -113,7 +113,7 @@ extension ChatEngine {
         await markRead(messagesSeqs: response.messages.map(\.seq), conversationID: response.conversation?.id)
     }
 
-    @_optimize(size) private func scheduleLoadRetry(_ error: ReceptionError) {
+    @inline(never) @_optimize(size) private func scheduleLoadRetry(_ error: ReceptionError) {
         guard let delay = history.retryDelay(after: error) else { return }
         Task { [weak self, clock = deps.clock] in
             guard (try? await clock.sleep(for: delay)) != nil else { return }
@@ -123,7 +123,7 @@ extension ChatEngine {
 
     @_optimize(size) private func startOpeningLoadIfWatched() { if watched { startOpeningLoad() } }
 
-    @_optimize(size) func applyHistory(_ response: HistoryResponse, epoch: Int) {
+    @inline(never) @_optimize(size) func applyHistory(_ response: HistoryResponse, epoch: Int) {
         let exists = response.conversation != nil
         if exists != hasConversation || session.unread.hasConversation != exists {
             persistSession { $0.unread.hasConversation = exists }
@@ -144,7 +144,7 @@ extension ChatEngine {
     // MARK: - Polling (spec 7.10, 3.7)
 
     /// Fetches newer messages; coalesced while one runs, deferred while a `requests` wait is active.
-    @_optimize(size) func poll() {
+    @inline(never) @_optimize(size) func poll() {
         guard watched, permission.halt == nil, !history.isLoading, !isShutDown else { return }
         if let wait = deps.cooldowns.wait(for: [.requests], now: clock.now) {
             history.deferPoll(for: .seconds(wait.remainingSeconds)) { [weak self] in await self?.deferredPollFired() }
@@ -159,7 +159,7 @@ extension ChatEngine {
         poll()
     }
 
-    @_optimize(size) private func runPoll() async {
+    @inline(never) @_optimize(size) private func runPoll() async {
         repeat {
             history.pollRoundStarted()
             await pollOnce()
@@ -167,7 +167,7 @@ extension ChatEngine {
         history.pollEnded()
     }
 
-    @_optimize(size) private func pollOnce() async {
+    @inline(never) @_optimize(size) private func pollOnce() async {
         let generation = reads.generation
         let epoch = permission.epoch
         let pages: [MessagesPage]
@@ -217,7 +217,7 @@ extension ChatEngine {
     /// the incoming client ID, is replaced in place keeping its local ID (and its local photos and saved IDs
     /// unless confirmed with attachments); otherwise the message is appended. Malformed messages are dropped with
     /// a log line. GET results advance the cursor to the highest `seq`; send confirmations do not.
-    @_optimize(size) func merge(_ incoming: [Message], advanceCursor: Bool) {
+    @inline(never) @_optimize(size) func merge(_ incoming: [Message], advanceCursor: Bool) {
         let merge = transcript.merge(incoming)
         for _ in 0..<merge.malformed { logger.write(.info, "dropped a malformed message from the service") }
         for message in merge.completed {
@@ -234,7 +234,7 @@ extension ChatEngine {
 
     /// Reports loaded messages as read while the chat is watched (spec 3.9: never for a send confirmation, and
     /// never for a cache shown without a GET). Bounded when the last GET said so, else legacy.
-    @_optimize(size) func markRead(messagesSeqs seqs: [Int64], conversationID: String?) async {
+    @inline(never) @_optimize(size) func markRead(messagesSeqs seqs: [Int64], conversationID: String?) async {
         guard watched, hasConversation, !isShutDown else { return }
         if reads.bounded {
             await boundedMarkRead(seqs, conversationID: conversationID)
@@ -244,7 +244,7 @@ extension ChatEngine {
     }
 
     /// Spec 3.9 bounded: `throughSeq` = max(previous for this conversation, highest seq of the GET).
-    @_optimize(size) private func boundedMarkRead(_ seqs: [Int64], conversationID: String?) async {
+    @inline(never) @_optimize(size) private func boundedMarkRead(_ seqs: [Int64], conversationID: String?) async {
         guard let conversationID, !conversationID.isEmpty,
               seqs.allSatisfy({ (1...Limits.maximumSafeSequence).contains($0) }) else {
             logger.write(.info, "read skipped: invalid history for a bounded read")
@@ -270,7 +270,7 @@ extension ChatEngine {
     }
 
     /// Spec 3.9 legacy: `POST conversation/read` without a body, then `GET conversation/unread` for the count.
-    @_optimize(size) private func legacyMarkRead() async {
+    @inline(never) @_optimize(size) private func legacyMarkRead() async {
         reads.move()
         do throws(ReceptionError) {
             try await service.markReadLegacy()

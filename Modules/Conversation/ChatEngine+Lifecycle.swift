@@ -5,7 +5,7 @@ extension ChatEngine {
     /// The chat screen appeared or disappeared (spec 7.2). Appearing while the app is active runs the opening load,
     /// recovery and the stream; disappearing stops the stream, sends typing=false, invalidates reads and turns held
     /// automatic resends into manual ones.
-    @_optimize(size) public func setVisible(_ isVisible: Bool) {
+    @inline(never) @_optimize(size) public func setVisible(_ isVisible: Bool) {
         guard !isShutDown, started, isVisible != visible else { return }
         let wasWatched = watched
         visible = isVisible
@@ -61,7 +61,7 @@ extension ChatEngine {
         publish()
     }
 
-    @_optimize(size) func becameWatched() {
+    @inline(never) @_optimize(size) func becameWatched() {
         seedOnWatched()
         isOpening = true
         startOpeningLoad()
@@ -71,7 +71,7 @@ extension ChatEngine {
     }
 
     /// Messages still *sending* when the chat starts are resubmitted (spec 7.8.7, last rule).
-    @_optimize(size) private func seedOnWatched() {
+    @inline(never) @_optimize(size) private func seedOnWatched() {
         for message in messages where !message.isConfirmed && !message.delivery.contains(.failed)
             && !outbox.isInFlight(message.id) && outbox.attempt(message.id) == nil {
             outbox.seedBudget(message.id)
@@ -79,7 +79,7 @@ extension ChatEngine {
         }
     }
 
-    @_optimize(size) func stoppedWatching() {
+    @inline(never) @_optimize(size) func stoppedWatching() {
         stopStream()
         history.stop()
         deferHeldResendsToManual()
@@ -89,7 +89,7 @@ extension ChatEngine {
     // MARK: - Hooks the facade wires to the transport's `SessionHooks`
 
     /// Spec 6.4: the session halted (`reason`) or resumed (`nil`).
-    @_optimize(size) public func haltChanged(_ reason: HaltReason?) {
+    @inline(never) @_optimize(size) public func haltChanged(_ reason: HaltReason?) {
         guard !isShutDown else { return }
         permission.haltChanged(reason)
         if reason == nil {
@@ -114,7 +114,7 @@ extension ChatEngine {
     /// Spec 7.12: the service reset the chat. Activity stops, the cache, draft, cursor and conversation facts are
     /// cleared (cooldowns kept), the revision adopted, and the chat starts empty; the next send starts support
     /// again.
-    @_optimize(size) public func chatReset(revision: Int) {
+    @inline(never) @_optimize(size) public func chatReset(revision: Int) {
         guard !isShutDown, revision >= 0, revision != appliedChatReset else { return }
         if session.chatRevision == revision, messages.isEmpty { return }
         appliedChatReset = revision

@@ -15,7 +15,7 @@ extension ChatEngine {
     ///
     /// Throws `invalid_input` for an ID that no message carries, `http_error` with the status when the download
     /// fails (show the photo as failed with Retry: calling again resolves again), or the resolution's error.
-    @_optimize(size) public func photo(_ attachmentID: String) async throws(ReceptionError) -> Data {
+    @inline(never) @_optimize(size) public func photo(_ attachmentID: String) async throws(ReceptionError) -> Data {
         let link = try currentLink(attachmentID)
         let epoch = links.epoch
         let keeping = photoKeeper.epoch
@@ -46,7 +46,7 @@ extension ChatEngine {
     }
 
     /// Another load of a photo whose download is in flight waits for it.
-    @_optimize(size) private func join(_ key: String) async throws(ReceptionError) -> Data {
+    @inline(never) @_optimize(size) private func join(_ key: String) async throws(ReceptionError) -> Data {
         guard let task = photoDownloads[key]?.task else { throw .cancelled }
         sharedPhotoDownloads += 1
         photoDownloads[key]?.waiters += 1
@@ -55,7 +55,7 @@ extension ChatEngine {
 
     /// Waits for the download `task` as one of its loads. A load whose task is cancelled (its tile scrolled away)
     /// leaves; the download itself, and its network request, is cancelled once every load waiting for it has left.
-    @_optimize(size) private func wait(
+    @inline(never) @_optimize(size) private func wait(
         for task: Task<Result<Data, ReceptionError>, Never>, key: String
     ) async throws(ReceptionError) -> Data {
         let result = await withTaskCancellationHandler {
@@ -69,6 +69,7 @@ extension ChatEngine {
     }
 
     /// A load waiting for the download `task` was cancelled.
+    @inline(never)
     @_optimize(size) private func loadLeft(_ key: String, _ task: Task<Result<Data, ReceptionError>, Never>) {
         guard var download = photoDownloads[key], download.task == task else { return }
         download.waiters -= 1
@@ -117,7 +118,7 @@ extension ChatEngine {
     }
 
     /// The link the transcript holds for `attachmentID`.
-    @_optimize(size) private func currentLink(_ attachmentID: String) throws(ReceptionError) -> String {
+    @inline(never) @_optimize(size) private func currentLink(_ attachmentID: String) throws(ReceptionError) -> String {
         guard !isShutDown else { throw .cancelled }
         for message in messages {
             if let attachment = message.attachments.first(where: { $0.id == attachmentID }) { return attachment.url }
@@ -133,7 +134,7 @@ extension ChatEngine {
 
     /// A link for `attachmentID` to use instead of its expired `link`: the one the transcript holds now when a
     /// history answer or another load already replaced it, else the answer of the one resolution for this expiry.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private func resolve(_ attachmentID: String, expired link: String) async throws(ReceptionError) -> String {
         let current = try currentLink(attachmentID)
         if current != link, !links.hasExpired(attachmentID, link: current) { return current }
@@ -168,7 +169,7 @@ extension ChatEngine {
 
     /// Spec 3.15: the fresh attachment replaces its expired copy in every message carrying it, in memory and in the
     /// cache. A resolution that started before a chat reset (or the end of the session) writes nothing.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private func resolutionEnded(_ attachmentID: String, _ answer: AttachmentLinks.Answer, epoch: Int) {
         guard !isShutDown else { return }
         let fresh = try? answer.get()

@@ -5,7 +5,7 @@ extension ChatEngine {
     // MARK: - The automatic resend driver (spec 7.8.5)
 
     /// Whether `message` may be resent automatically now.
-    @_optimize(size) func isEligible(_ message: StoredMessage) -> Bool {
+    @inline(never) @_optimize(size) func isEligible(_ message: StoredMessage) -> Bool {
         guard !message.isConfirmed, message.delivery.contains(.failed),
               !message.delivery.contains(.awaitsManualRetry), let state = outbox[message.id], !state.inFlight,
               let budget = state.budget, !budget.isStopped else { return false }
@@ -28,7 +28,7 @@ extension ChatEngine {
         await withCheckedContinuation { continuation in driver.park(continuation) }
     }
 
-    @_optimize(size) private func sleepOrWake(_ duration: Duration) async {
+    @inline(never) @_optimize(size) private func sleepOrWake(_ duration: Duration) async {
         let sleeper = driver.sleep(for: duration)
         await sleeper.value
         driver.sleepEnded(sleeper)
@@ -36,7 +36,7 @@ extension ChatEngine {
 
     /// Exactly one driver runs; it works on the first eligible message in list order and never overtakes an
     /// earlier message in flight.
-    @_optimize(size) func runDriver() async {
+    @inline(never) @_optimize(size) func runDriver() async {
         while !Task.isCancelled, driverAllowed,
               let position = messages.firstIndex(where: isEligible) {
             let message = messages[position]
@@ -69,7 +69,7 @@ extension ChatEngine {
     }
 
     /// Marks messages as waiting for a tap on Retry, clearing their release and recovery flags.
-    @_optimize(size) func markManual(_ ids: [String]) {
+    @inline(never) @_optimize(size) func markManual(_ ids: [String]) {
         for id in ids {
             guard let index = index(of: id), !messages[index].isConfirmed else { continue }
             var flags = messages[index].delivery
@@ -88,7 +88,7 @@ extension ChatEngine {
     /// duplicates an automatic resend); clears the manual and release flags, gives a fresh budget and sends as a
     /// user action (the probe of a halted session). Returns whether an attempt started.
     @discardableResult
-    @_optimize(size) public func retry(_ id: String) -> Bool {
+    @inline(never) @_optimize(size) public func retry(_ id: String) -> Bool {
         guard !isShutDown, permission.halt != .appUnavailable, let index = index(of: id), !messages[index].isConfirmed,
               messages[index].delivery.contains(.failed), !outbox.isInFlight(id),
               blockingWait(for: messages[index]) == nil else { return false }
@@ -100,7 +100,7 @@ extension ChatEngine {
 
     /// Cancel on an automatic countdown: this message and every later one held for an automatic resend (or
     /// flagged for limit release or transient recovery) become manual; a driver on an earlier message continues.
-    @_optimize(size) public func cancelAutomaticResend(_ id: String) {
+    @inline(never) @_optimize(size) public func cancelAutomaticResend(_ id: String) {
         guard let start = index(of: id) else { return }
         let ids = messages[start...].filter { message in
             guard !message.isConfirmed, message.delivery.contains(.failed), !outbox.isInFlight(message.id)
@@ -115,7 +115,7 @@ extension ChatEngine {
 
     /// Spec 7.8.6: closing the chat or backgrounding turns every held automatic resend into a manual one and ends
     /// any release batch.
-    @_optimize(size) func deferHeldResendsToManual() {
+    @inline(never) @_optimize(size) func deferHeldResendsToManual() {
         let held = messages.filter { message in
             !message.isConfirmed && message.delivery.contains(.failed)
                 && !message.delivery.contains(.awaitsManualRetry)
@@ -135,7 +135,7 @@ extension ChatEngine {
 
     /// Seeds recovery: every failed message flagged for transient recovery, not manual, not held by a long wait and
     /// without a budget in this process gets a fresh one. A budget that exists is never renewed.
-    @_optimize(size) func seedRecovery() {
+    @inline(never) @_optimize(size) func seedRecovery() {
         for message in messages where !message.isConfirmed && message.delivery.contains(.failed)
             && message.delivery.contains(.retryAfterTransientFailure)
             && !message.delivery.contains(.awaitsManualRetry) {
@@ -145,7 +145,7 @@ extension ChatEngine {
     }
 
     /// Releases held messages whose limit is over into the release batch.
-    @_optimize(size) func releaseLimits() {
+    @inline(never) @_optimize(size) func releaseLimits() {
         for message in messages where !message.isConfirmed && message.delivery.contains(.failed)
             && message.delivery.contains(.retryAfterLimitRelease) {
             guard blockingWait(for: message) == nil, let index = index(of: message.id) else { continue }
@@ -159,7 +159,7 @@ extension ChatEngine {
     }
 
     /// Spec 6.3.6: whether an opening load should ask for `limits=1`, and for which scopes.
-    @_optimize(size) func limitRecheckScopes() -> [RetryScope] {
+    @inline(never) @_optimize(size) func limitRecheckScopes() -> [RetryScope] {
         let now = clock.now
         let candidates = [RetryScope.messages, .uploads].filter { scope in
             guard let wait = deps.cooldowns.wait(for: [scope], now: now) else { return false }

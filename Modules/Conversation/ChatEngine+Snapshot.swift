@@ -8,7 +8,7 @@ extension ChatEngine {
 
     /// The snapshot; without `refreshingTranscript` it carries the transcript published last without building it
     /// again (a draft edit changes no message: typing costs the engine nothing per message either).
-    @_optimize(size) func snapshot(refreshingTranscript: Bool) -> ChatSnapshot {
+    @inline(never) @_optimize(size) func snapshot(refreshingTranscript: Bool) -> ChatSnapshot {
         if refreshingTranscript { published.update(messages.map(chatMessage)) }
         return ChatSnapshot(
             version: observers.version, messages: published.messages, composer: composerState, banner: status.banner,
@@ -32,7 +32,7 @@ extension ChatEngine {
     @_optimize(size) var sendingPermitted: Bool { permission.permitted }
 
     /// Spec 6.3.5: held messages are going out again (an automatic wait or a release batch in progress).
-    @_optimize(size) var resendingHeld: Bool {
+    @inline(never) @_optimize(size) var resendingHeld: Bool {
         if !outbox.releaseBatch.isEmpty { return true }
         return messages.contains { message in
             guard !message.isConfirmed, message.delivery.contains(.failed),
@@ -42,7 +42,7 @@ extension ChatEngine {
     }
 
     /// Spec 6.3.5: the composer's wait: the latest-ending text-scope wait, else an uploads wait.
-    @_optimize(size) var cooldownNotice: CooldownNotice? {
+    @inline(never) @_optimize(size) var cooldownNotice: CooldownNotice? {
         let now = clock.now
         if let wait = deps.cooldowns.wait(for: [.messages, .requests, .session], now: now) {
             return CooldownNotice(scope: wait.scope, secondsLeft: wait.remainingSeconds)
@@ -53,7 +53,7 @@ extension ChatEngine {
         return nil
     }
 
-    @_optimize(size) var composerState: ComposerState {
+    @inline(never) @_optimize(size) var composerState: ComposerState {
         let now = clock.now
         return composer.state(Composer.Gates(
             availability: permission.availability, cooldown: cooldownNotice,
@@ -61,7 +61,7 @@ extension ChatEngine {
             uploadsBlocked: deps.cooldowns.wait(for: [.uploads], now: now) != nil, resendingHeld: resendingHeld))
     }
 
-    @_optimize(size) func chatMessage(_ message: StoredMessage) -> ChatMessage {
+    @inline(never) @_optimize(size) func chatMessage(_ message: StoredMessage) -> ChatMessage {
         let state = outbox[message.id]
         let status: DeliveryStatus
         var retry = RetryOption.none

@@ -17,7 +17,7 @@ extension ChatEngine {
         if stream.stop() { updateBanner() }
     }
 
-    @_optimize(size) private func runStream() async {
+    @inline(never) @_optimize(size) private func runStream() async {
         while !Task.isCancelled, streamAllowed {
             let signals: AsyncThrowingStream<StreamSignal, any Error>
             do throws(ReceptionError) {
@@ -47,7 +47,7 @@ extension ChatEngine {
         if !Task.isCancelled { stream.finished() }
     }
 
-    @_optimize(size) private func streamOpened() {
+    @inline(never) @_optimize(size) private func streamOpened() {
         stream.opened()
         updateBanner()
         // Spec 3.12: right after the stream opens the client fetches once; the driver also restarts.
@@ -56,14 +56,14 @@ extension ChatEngine {
         publish()
     }
 
-    @_optimize(size) private func streamDropped() {
+    @inline(never) @_optimize(size) private func streamDropped() {
         stream.dropped()
         updateBanner()
         publish()
     }
 
     /// Returns whether the loop should go on after waiting.
-    @_optimize(size) private func streamFailed(_ error: ReceptionError) async -> Bool {
+    @inline(never) @_optimize(size) private func streamFailed(_ error: ReceptionError) async -> Bool {
         guard !isShutDown, error.code != ReceptionError.Code.cancelled else { return false }
         switch error.code {
         case ReceptionError.Code.noConversation:
@@ -93,7 +93,7 @@ extension ChatEngine {
         return !Task.isCancelled
     }
 
-    @_optimize(size) private func handle(_ signal: StreamSignal) {
+    @inline(never) @_optimize(size) private func handle(_ signal: StreamSignal) {
         switch signal {
         case .changed:
             stream.changedSignal()
@@ -115,7 +115,7 @@ extension ChatEngine {
         ticker = Task { [weak self] in await self?.tick() }
     }
 
-    @_optimize(size) private func tick() async {
+    @inline(never) @_optimize(size) private func tick() async {
         while !Task.isCancelled, !isShutDown {
             let now = clock.now
             guard let deadline = deps.cooldowns.nextDeadline(now: now) else { break }
@@ -130,7 +130,7 @@ extension ChatEngine {
         publish()
     }
 
-    @_optimize(size) private func waitsChanged() {
+    @inline(never) @_optimize(size) private func waitsChanged() {
         kickDriver()
         updateBanner()
         if watched, !stream.isRunning { startStreamIfPossible() }

@@ -9,7 +9,7 @@ extension ChatEngine {
 
     /// Spec 3.6 / 3.7: a history answer replaces the team map, a page merges into it; then the photos it wants are
     /// fetched and the cache is saved.
-    @_optimize(size) func applyTeam(_ members: [TeamMember]?, replacing: Bool) {
+    @inline(never) @_optimize(size) func applyTeam(_ members: [TeamMember]?, replacing: Bool) {
         switch team.apply(members, replacing: replacing) {
         case .none: return
         case .photosWanted: break
@@ -19,7 +19,7 @@ extension ChatEngine {
     }
 
     /// Starts one download per photo `Team` wants fetched now.
-    @_optimize(size) func fetchTeamPhotos() {
+    @inline(never) @_optimize(size) func fetchTeamPhotos() {
         for request in team.photosToFetch {
             let epoch = team.epoch
             let service = self.service

@@ -4,7 +4,7 @@ import ReceptionCore
 extension ChatEngine {
     /// Spec 7.13: typing reports for a composer change, sent only for a watched conversation while sending is
     /// permitted and the trimmed draft has text.
-    @_optimize(size) func composerChangedForTyping() {
+    @inline(never) @_optimize(size) func composerChangedForTyping() {
         guard hasConversation, !Limits.trimmedMessageText(composer.text).isEmpty, watched, sendingPermitted
         else { return }
         typing.draftChanged { [weak self] in await self?.sendTypingFalseIfNeeded() }

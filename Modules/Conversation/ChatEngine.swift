@@ -33,7 +33,7 @@ public actor ChatEngine {
         public var logger: ReceptionLogger
 
         /// Makes dependencies over `store`, which stays open for the engine's whole life.
-        @_optimize(size) public init(
+        @inline(never) @_optimize(size) public init(
             service: any ConversationService, store: any ChatStoring, images: any ImagePreparing,
             photos: any PhotoCaching = NoPhotoCache(), cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
             ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
@@ -46,7 +46,7 @@ public actor ChatEngine {
 
         /// Makes dependencies over a store and a photo cache the caller closes when the session ends (the facade's
         /// `SessionStore`).
-        @_optimize(size) public init(
+        @inline(never) @_optimize(size) public init(
             service: any ConversationService, storage: StoreGate<any ChatStoring>, images: any ImagePreparing,
             photos: StoreGate<any PhotoCaching> = StoreGate(NoPhotoCache()), cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
             ids: any IDGenerating = SystemIDGenerator(), random: any RandomSource = SystemRandomSource(),
@@ -131,7 +131,7 @@ public actor ChatEngine {
     @_optimize(size) var watched: Bool { visible && appActive }
 
     /// Makes an engine; call `start()` to load the cache.
-    @_optimize(size) public init(_ dependencies: Dependencies) {
+    @inline(never) @_optimize(size) public init(_ dependencies: Dependencies) {
         self.deps = dependencies
         photoKeeper = PhotoKeeper(dependencies.photos)
         let clock = dependencies.clock
@@ -149,6 +149,7 @@ public actor ChatEngine {
     /// Registers `observer` for every snapshot (called at once with the current one); returns a token for
     /// `removeObserver`.
     @discardableResult
+    @inline(never)
     @_optimize(size) public func addObserver(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
         let token = observers.add(observer)
         observer(snapshot)
@@ -166,7 +167,7 @@ public actor ChatEngine {
     @_optimize(size) func emit(_ event: ReceptionEvent) { observers.emit(event) }
 
     /// Publishes the current snapshot to every observer; `transcriptChanged: false` when only the composer did.
-    @_optimize(size) func publish(transcriptChanged: Bool = true) {
+    @inline(never) @_optimize(size) func publish(transcriptChanged: Bool = true) {
         guard !isShutDown else { return }
         observers.advanceVersion()
         observers.notify(snapshot(refreshingTranscript: transcriptChanged))
@@ -176,7 +177,7 @@ public actor ChatEngine {
 
     /// Loads the chat from the cache (spec 7.8.7: messages still marked sending become failed and recoverable),
     /// restores the draft and the session state. Idempotent.
-    @_optimize(size) public func start() {
+    @inline(never) @_optimize(size) public func start() {
         guard !started, !isShutDown else { return }
         started = true
         session = reading("load session state", orIfClosed: SessionState()) { try $0.sessionState() } ?? SessionState()
@@ -202,7 +203,7 @@ public actor ChatEngine {
 
     /// Attaches the platform's path monitor and lifecycle signal; each update is applied as if the host called
     /// `setNetworkAvailable` / `setAppState`.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public func attach(network: (any NetworkPathMonitoring)?, lifecycle: (any AppLifecycleMonitoring)?) {
         if let network {
             monitors.append(Task { [weak self] in
@@ -218,7 +219,7 @@ public actor ChatEngine {
 
     /// Stops every task (the session ended or the process is going away). Nothing learnt afterwards is applied;
     /// an attempt that was running stays *sending* in the store and is rescued by the next launch.
-    @_optimize(size) public func shutdown() {
+    @inline(never) @_optimize(size) public func shutdown() {
         isShutDown = true
         outbox.cancelAll()
         driver.stop()
@@ -248,7 +249,7 @@ public actor ChatEngine {
         logged(what) { try deps.store.read(orIfClosed: empty, body) }
     }
 
-    @_optimize(size) private func logged<T>(_ what: String, _ access: () throws -> T) -> T? {
+    @inline(never) @_optimize(size) private func logged<T>(_ what: String, _ access: () throws -> T) -> T? {
         do {
             return try access()
         } catch {

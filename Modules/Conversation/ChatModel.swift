@@ -9,7 +9,7 @@ import ReceptionCore
 @Observable
 public final class ChatModel {
     /// The transcript in list order.
-    @_optimize(size) public var messages: [ChatMessage] {
+    @inline(never) @_optimize(size) public var messages: [ChatMessage] {
         access(keyPath: \.messages)
         return transcript
     }
@@ -62,7 +62,7 @@ public final class ChatModel {
     /// The status line under `message` in the chat language ("Sending…" while the pending indicator shows), without
     /// spec 7.24's grouping; `presentation(appearance:)` gives the status each row shows.
     @available(*, deprecated, message: "use presentation(appearance:): rows carry the grouped status (spec 7.24)")
-    @_optimize(size) public func statusText(for message: ChatMessage) -> String? {
+    @inline(never) @_optimize(size) public func statusText(for message: ChatMessage) -> String? {
         if message.status == .sending && !message.showsPendingIndicator { return nil }
         return texts.status(message.status)
     }
@@ -71,7 +71,7 @@ public final class ChatModel {
 
     /// The teammate who wrote `message`, when it is an agent reply with a known author (spec 7.24: an unknown
     /// author gets no avatar).
-    @_optimize(size) public func author(of message: ChatMessage) -> TeamProfile? {
+    @inline(never) @_optimize(size) public func author(of message: ChatMessage) -> TeamProfile? {
         guard message.sender.isIncoming, let id = message.authorId else { return nil }
         return team.first { $0.id == id }
     }
@@ -80,12 +80,12 @@ public final class ChatModel {
     public let engine: ChatEngine
 
     /// A model mirroring `engine`; call `connect()` to start receiving snapshots.
-    @_optimize(size) public init(engine: ChatEngine) {
+    @inline(never) @_optimize(size) public init(engine: ChatEngine) {
         self.engine = engine
     }
 
     /// Starts the engine (if needed) and subscribes to its snapshots.
-    @_optimize(size) public func connect() async {
+    @inline(never) @_optimize(size) public func connect() async {
         await engine.start()
         await engine.addObserver { [weak self] snapshot in
             Task { @MainActor in self?.apply(snapshot) }
@@ -96,7 +96,7 @@ public final class ChatModel {
     /// While typed edits are still on their way to the engine, the text field keeps what was typed, so an
     /// earlier draft never flickers back into it. The transcript is taken as the engine's change says (issue 53):
     /// an unchanged one is not compared nor published again, and only the rows that changed are built again.
-    @_optimize(size) public func apply(_ snapshot: ChatSnapshot) {
+    @inline(never) @_optimize(size) public func apply(_ snapshot: ChatSnapshot) {
         guard snapshot.version > version else { return }
         version = snapshot.version
         let change = transcriptChange(to: snapshot)
@@ -123,7 +123,7 @@ public final class ChatModel {
 
     /// How `snapshot`'s transcript differs from `messages`; `nil` when it is the same. The engine's change is used
     /// when it starts from the revision held; otherwise (a snapshot skipped or made by hand) the two are compared.
-    @_optimize(size) private func transcriptChange(to snapshot: ChatSnapshot) -> TranscriptChange? {
+    @inline(never) @_optimize(size) private func transcriptChange(to snapshot: ChatSnapshot) -> TranscriptChange? {
         if let change = snapshot.transcriptChange, transcriptRevision >= 0 {
             if snapshot.transcriptRevision == transcriptRevision { return nil }
             if snapshot.transcriptRevision == transcriptRevision + 1 { return change }
@@ -141,7 +141,7 @@ public final class ChatModel {
     @ObservationIgnored private var pendingDraftEdits = 0
 
     /// The person edited the draft.
-    @_optimize(size) public func setDraft(_ text: String) {
+    @inline(never) @_optimize(size) public func setDraft(_ text: String) {
         composer.text = text
         pendingDraftEdits += 1
         let previous = draftDelivery
@@ -153,7 +153,7 @@ public final class ChatModel {
     }
 
     /// Taps Send.
-    @_optimize(size) public func send() async {
+    @inline(never) @_optimize(size) public func send() async {
         await draftDelivery?.value
         await engine.send()
     }
@@ -169,14 +169,14 @@ public final class ChatModel {
 
     /// Adds a picked photo whose bytes `load` reads (a `PhotosPickerItem`'s transferable data): it counts as
     /// loading at once, so Send waits and the picker's room shrinks; `nil` shows "Could not load this photo."
-    @_optimize(size) public func addPhoto(loading load: @escaping @Sendable () async -> Data?) async {
+    @inline(never) @_optimize(size) public func addPhoto(loading load: @escaping @Sendable () async -> Data?) async {
         await engine.addPhoto(loading: load)
     }
 
     /// The bytes of a confirmed photo of `messages` (`ChatMessage.attachments`), for its bubble or the viewer. An
     /// expired link is resolved again first (`ChatEngine.photo(_:)`); a thrown error shows the photo as failed,
     /// and calling again is its Retry.
-    @_optimize(size) public func photo(_ attachment: Attachment) async throws(ReceptionError) -> Data {
+    @inline(never) @_optimize(size) public func photo(_ attachment: Attachment) async throws(ReceptionError) -> Data {
         try await engine.photo(attachment.id)
     }
 
@@ -186,7 +186,7 @@ public final class ChatModel {
 
     /// Removes the picked photo at `index` of the picked photos as they are when the call arrives.
     @available(*, deprecated, message: "Use removePhoto(id:): a position moves when another photo is removed or loads")
-    @_optimize(size) public func removePhoto(at index: Int) async {
+    @inline(never) @_optimize(size) public func removePhoto(at index: Int) async {
         let id = composer.pickedPhotos.indices.contains(index) ? composer.pickedPhotos[index].id : nil
         if let id { await engine.removePhoto(id: id) }
     }

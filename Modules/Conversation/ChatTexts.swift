@@ -127,7 +127,7 @@ public struct ChatTexts: Sendable, Hashable {
 
     /// The texts in `language`, which must be one of the catalog's languages (a resolved UI language, spec
     /// 7.19); anything else gives English.
-    @_optimize(size) public init(language: String, overrides: [ChatTextKey: String] = [:]) {
+    @inline(never) @_optimize(size) public init(language: String, overrides: [ChatTextKey: String] = [:]) {
         // The fixed list, not the catalog: building texts (the facade does at configure) must not parse the
         // 321 kB String Catalog; it is read on the first lookup.
         self.language = UILanguages.builtIn(language) ?? "en"
@@ -151,25 +151,25 @@ public struct ChatTexts: Sendable, Hashable {
 
     /// The text for `key` (the override if set). Plural keys give their `other` form with `%lld` unfilled;
     /// use `text(_:count:)` for them.
-    @_optimize(size) public func text(_ key: ChatTextKey) -> String {
+    @inline(never) @_optimize(size) public func text(_ key: ChatTextKey) -> String {
         if let override = overrides[key], !override.isEmpty { return override }
         return TextCatalog.shared.text(key.rawValue, language: language)
     }
 
     /// A plural text for `count`, in the CLDR category of the language, with the count filled in.
-    @_optimize(size) public func text(_ key: ChatTextKey, count: Int) -> String {
+    @inline(never) @_optimize(size) public func text(_ key: ChatTextKey, count: Int) -> String {
         if let override = overrides[key], !override.isEmpty { return TextFormat.fill(override, [String(count)]) }
         return TextFormat.fill(TextCatalog.shared.text(key.rawValue, language: language, count: count), [String(count)])
     }
 
     /// `key`'s text with its `%lld`/`%@` placeholders (positional or not) filled in order.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public func text(_ key: ChatTextKey, _ arguments: String...) -> String { TextFormat.fill(text(key), arguments) }
 
     // MARK: What the chat shows
 
     /// The status line under an own message: "Sending…", "Sent", "Not delivered"; `nil` for received messages.
-    @_optimize(size) public func status(_ status: DeliveryStatus) -> String? {
+    @inline(never) @_optimize(size) public func status(_ status: DeliveryStatus) -> String? {
         switch status {
         case .sending: text(.sending)
         case .sent: text(.sent)
@@ -190,7 +190,7 @@ public struct ChatTexts: Sendable, Hashable {
     @_optimize(size) public var welcomeText: String { text(.welcomeText) }
 
     /// The notice that replaces the composer, if any.
-    @_optimize(size) public func replacement(_ availability: ComposerAvailability) -> String? {
+    @inline(never) @_optimize(size) public func replacement(_ availability: ComposerAvailability) -> String? {
         switch availability {
         case .open: nil
         case .sendingDisabled: text(.sendingDisabled)
@@ -200,7 +200,7 @@ public struct ChatTexts: Sendable, Hashable {
     }
 
     /// A composer notice.
-    @_optimize(size) public func notice(_ notice: ComposerNotice) -> String {
+    @inline(never) @_optimize(size) public func notice(_ notice: ComposerNotice) -> String {
         switch notice {
         case .textTooLong(let length, let limit): text(.textTooLong, String(length), String(limit))
         case .cooldown(let cooldown): self.cooldown(cooldown)
@@ -212,7 +212,7 @@ public struct ChatTexts: Sendable, Hashable {
     }
 
     /// The wait notice of spec 6.3.5, worded by scope, e.g. "Message limit reached, send again in 2 minutes."
-    @_optimize(size) public func cooldown(_ notice: CooldownNotice) -> String {
+    @inline(never) @_optimize(size) public func cooldown(_ notice: CooldownNotice) -> String {
         let time = relativeTime(seconds: Double(notice.secondsLeft))
         switch notice.scope {
         case .messages: return text(.cooldownMessages, time)
@@ -224,7 +224,7 @@ public struct ChatTexts: Sendable, Hashable {
 
     /// Spec 6.3.5: "in N unit", rounded up in the largest unit: under 60 s seconds, under an hour minutes, else
     /// hours; never less than "in 1 second". Whole seconds are rounded up first, so 59.5 s reads "in 1 minute".
-    @_optimize(size) public func relativeTime(seconds: Double) -> String {
+    @inline(never) @_optimize(size) public func relativeTime(seconds: Double) -> String {
         let whole = seconds.isFinite ? max(1, Int(min(seconds, 1e12).rounded(.up))) : 1
         if whole < 60 { return text(.inSeconds, count: whole) }
         if whole < 3600 { return text(.inMinutes, count: (whole + 59) / 60) }
@@ -232,7 +232,7 @@ public struct ChatTexts: Sendable, Hashable {
     }
 
     /// The connection banner's text; `nil` when hidden.
-    @_optimize(size) public func banner(_ banner: ConnectionBanner) -> String? {
+    @inline(never) @_optimize(size) public func banner(_ banner: ConnectionBanner) -> String? {
         switch banner {
         case .hidden: nil
         case .offline: text(.offline)
@@ -244,7 +244,7 @@ public struct ChatTexts: Sendable, Hashable {
 
     /// What a card's button says (seed 001): the agent's label, else "Rate on the App Store" for a review card
     /// with a link and "View offer" for an offer card; `nil` for a review without a link and other messages.
-    @_optimize(size) public func buttonTitle(for message: ChatMessage) -> String? {
+    @inline(never) @_optimize(size) public func buttonTitle(for message: ChatMessage) -> String? {
         let label = message.buttonLabel?.trimmingCharacters(in: .whitespacesAndNewlines)
         let agentLabel = label.flatMap { $0.isEmpty ? nil : $0 }
         switch message.kind {

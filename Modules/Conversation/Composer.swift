@@ -52,7 +52,7 @@ struct Composer: Sendable {
 
     /// A picked photo starts loading; the previous failure notice clears. Returns its place in the pick order,
     /// which `photoLoadFinished` takes back.
-    @_optimize(size) mutating func photoLoadStarted() -> Int {
+    @inline(never) @_optimize(size) mutating func photoLoadStarted() -> Int {
         photoLoadFailed = false
         photoLoads += 1
         defer { nextTicket += 1 }
@@ -61,7 +61,7 @@ struct Composer: Sendable {
 
     /// The photo picked as `ticket` finished loading: prepared (`photo`, placed by its pick order) or not (`nil`:
     /// "Could not load this photo.").
-    @_optimize(size) mutating func photoLoadFinished(_ ticket: Int, _ photo: PreparedPhoto?) {
+    @inline(never) @_optimize(size) mutating func photoLoadFinished(_ ticket: Int, _ photo: PreparedPhoto?) {
         photoLoads -= 1
         guard let photo else {
             photoLoadFailed = true
@@ -73,14 +73,14 @@ struct Composer: Sendable {
 
     /// Removes the picked photo with identity `id`; returns whether one was there (a second remove of the same
     /// photo finds nothing and changes nothing).
-    @_optimize(size) mutating func removePhoto(id: Int) -> Bool {
+    @inline(never) @_optimize(size) mutating func removePhoto(id: Int) -> Bool {
         guard let index = picked.firstIndex(where: { $0.id == id }) else { return false }
         picked.remove(at: index)
         return true
     }
 
     /// Sending: the composer empties and hands over its trimmed text and photos.
-    @_optimize(size) mutating func takeForSending() -> (text: String, photos: [PreparedPhoto]) {
+    @inline(never) @_optimize(size) mutating func takeForSending() -> (text: String, photos: [PreparedPhoto]) {
         let taken = (Limits.trimmedMessageText(text), photos)
         text = ""
         picked = []
@@ -95,7 +95,7 @@ struct Composer: Sendable {
     @_optimize(size) mutating func storageFailed() { storageProblem = true }
 
     /// What the composer shows and allows, given the outside `gates`.
-    @_optimize(size) func state(_ gates: Gates) -> ComposerState {
+    @inline(never) @_optimize(size) func state(_ gates: Gates) -> ComposerState {
         let trimmed = Limits.trimmedMessageText(text)
         let length = trimmed.utf16Length
         var notices: [ComposerNotice] = []

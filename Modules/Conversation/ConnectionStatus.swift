@@ -35,7 +35,7 @@ final class ConnectionStatus {
 
     /// Applies the rules in the spec's order. `connectedEnded` and `graceEnded` are called back when a timer
     /// fires; the engine then calls `connectedTimerFired()` or `graceFired(_:)`.
-    @_optimize(size) func update(
+    @inline(never) @_optimize(size) func update(
         _ facts: Facts, connectedEnded: @escaping @Sendable () async -> Void,
         graceEnded: @escaping @Sendable () async -> Void
     ) {
@@ -66,7 +66,7 @@ final class ConnectionStatus {
     }
 
     /// The 3 s of "Connected" are over; returns whether the banner changed.
-    @_optimize(size) func connectedTimerFired() -> Bool {
+    @inline(never) @_optimize(size) func connectedTimerFired() -> Bool {
         connectedTimer.fired()
         guard banner == .connected else { return false }
         set(.hidden)
@@ -75,7 +75,7 @@ final class ConnectionStatus {
 
     /// The grace is over: "Connecting" when the stream is still down and nothing else applies; returns whether the
     /// banner changed.
-    @_optimize(size) func graceFired(_ facts: Facts) -> Bool {
+    @inline(never) @_optimize(size) func graceFired(_ facts: Facts) -> Bool {
         grace.fired()
         guard banner == .hidden, !facts.streamConnected, facts.hasStartedChat, !facts.halted, facts.pathAvailable,
               facts.hasConversation, facts.watched else { return false }
@@ -93,7 +93,7 @@ final class ConnectionStatus {
     }
 
     /// Sets the banner; leaving "connected" stops its timer and showing anything stops the grace.
-    @_optimize(size) private func set(_ value: ConnectionBanner) {
+    @inline(never) @_optimize(size) private func set(_ value: ConnectionBanner) {
         guard value != banner else { return }
         banner = value
         if value != .connected { connectedTimer.cancel() }

@@ -42,14 +42,14 @@ final class HistorySync {
     }
 
     /// When to try the opening load again after `error`, if at all: the budget's backoff, else the server's wait.
-    @_optimize(size) func retryDelay(after error: ReceptionError) -> Duration? {
+    @inline(never) @_optimize(size) func retryDelay(after error: ReceptionError) -> Duration? {
         guard !loadBudget.isStopped else { return nil }
         return loadBudget.nextDelay
             ?? (error.code == ReceptionError.Code.cooldown ? .seconds(error.retryAfter ?? 1) : nil)
     }
 
     /// An answer came back after the read generation moved: returns whether this is the one reload to make.
-    @_optimize(size) func reloadNeeded() -> Bool {
+    @inline(never) @_optimize(size) func reloadNeeded() -> Bool {
         guard !reloadRequested else { return false }
         reloadRequested = true
         return true
@@ -73,7 +73,7 @@ final class HistorySync {
     @_optimize(size) func deferredPollFired() { deferredPoll.fired() }
 
     /// A poll was asked for: returns whether to start the poll loop (`false`: one runs and will go again).
-    @_optimize(size) func pollRequested() -> Bool {
+    @inline(never) @_optimize(size) func pollRequested() -> Bool {
         guard poll == nil else {
             pollAgain = true
             return false
@@ -94,7 +94,7 @@ final class HistorySync {
     @_optimize(size) func pollEnded() { poll = nil }
 
     /// Stops the opening load, the poll loop and a deferred poll (the chat closed, reset, or the session ended).
-    @_optimize(size) func stop() {
+    @inline(never) @_optimize(size) func stop() {
         load?.cancel()
         load = nil
         poll?.cancel()

@@ -7,7 +7,7 @@ struct JPEGSize {
     let height: Int
 
     /// `nil` when `data` is not a JPEG with a readable frame header.
-    @_optimize(size) init?(_ data: Data) {
+    @inline(never) @_optimize(size) init?(_ data: Data) {
         let bytes = [UInt8](data)
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var index = 2

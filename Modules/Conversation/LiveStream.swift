@@ -33,7 +33,7 @@ final class LiveStream {
     @_optimize(size) func finished() { loop = nil }
 
     /// Cancels the loop and its backoff; returns whether the stream was open.
-    @_optimize(size) func stop() -> Bool {
+    @inline(never) @_optimize(size) func stop() -> Bool {
         loop?.cancel()
         loop = nil
         backoff?.cancel()
@@ -44,7 +44,7 @@ final class LiveStream {
     }
 
     /// The stream opened: the budget recovers, and the fetch that follows counts as stream-triggered.
-    @_optimize(size) func opened() {
+    @inline(never) @_optimize(size) func opened() {
         connected = true
         budget.recordSuccess()
         lastFetch = clock.uptime
@@ -54,14 +54,14 @@ final class LiveStream {
     @_optimize(size) func dropped() { connected = false }
 
     /// A transient failure; returns how long to back off, or `nil` when the budget is spent.
-    @_optimize(size) func failed(_ error: ReceptionError, random: any RandomSource) -> Duration? {
+    @inline(never) @_optimize(size) func failed(_ error: ReceptionError, random: any RandomSource) -> Duration? {
         budget.recordFailure(error, random: random)
         guard !budget.isStopped else { return nil }
         return budget.nextDelay ?? .seconds(2)
     }
 
     /// Sleeps `delay` on the clock; `cutBackoff()` ends it early.
-    @_optimize(size) func startBackoff(_ delay: Duration) -> Task<Void, Never> {
+    @inline(never) @_optimize(size) func startBackoff(_ delay: Duration) -> Task<Void, Never> {
         let sleeper = Task { [clock] in _ = try? await clock.sleep(for: delay) }
         backoff = sleeper
         return sleeper
@@ -84,7 +84,7 @@ final class LiveStream {
 
     /// Spec 3.12: a `ping` fetches once when a minute passed since the last stream-triggered fetch; returns whether
     /// it does.
-    @_optimize(size) func pingSignal() -> Bool {
+    @inline(never) @_optimize(size) func pingSignal() -> Bool {
         if let lastFetch, clock.uptime - lastFetch < .seconds(60) { return false }
         lastFetch = clock.uptime
         return true

@@ -12,7 +12,7 @@ final class Observers {
     private var eventHandlers: [@Sendable (ReceptionEvent) -> Void] = []
 
     /// Registers `observer`; returns its token.
-    @_optimize(size) func add(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
+    @inline(never) @_optimize(size) func add(_ observer: @escaping @Sendable (ChatSnapshot) -> Void) -> UInt64 {
         let token = nextToken
         nextToken += 1
         observers.append((token: token, observe: observer))

@@ -45,7 +45,7 @@ final class Outbox {
     @_optimize(size) func enqueue(_ id: String) { entries[id] = Entry(budget: RetryBudget()) }
 
     /// An attempt for `id` started; `pendingShown` runs when it is still running after 400 ms (spec 7.8.3).
-    @_optimize(size) func attemptStarted(
+    @inline(never) @_optimize(size) func attemptStarted(
         _ id: String, _ attempt: Task<Void, Never>, pendingShown: @escaping @Sendable () async -> Void
     ) {
         entries[id, default: Entry()].inFlight = true
@@ -56,14 +56,14 @@ final class Outbox {
     }
 
     /// The 400 ms passed; returns whether the indicator shows (the attempt still runs).
-    @_optimize(size) func showPending(_ id: String) -> Bool {
+    @inline(never) @_optimize(size) func showPending(_ id: String) -> Bool {
         guard isInFlight(id) else { return false }
         entries[id]?.pendingVisible = true
         return true
     }
 
     /// Upload progress of the attempt (clamped, never backwards); returns whether it moved.
-    @_optimize(size) func setProgress(_ id: String, _ value: Double) -> Bool {
+    @inline(never) @_optimize(size) func setProgress(_ id: String, _ value: Double) -> Bool {
         guard isInFlight(id) else { return false }
         let clamped = min(max(value, 0), 1)
         if let current = entries[id]?.progress, current >= clamped { return false }
@@ -72,7 +72,7 @@ final class Outbox {
     }
 
     /// The attempt for `id` ended, whatever its outcome.
-    @_optimize(size) func attemptFinished(_ id: String) {
+    @inline(never) @_optimize(size) func attemptFinished(_ id: String) {
         attempts[id] = nil
         entries[id]?.inFlight = false
         entries[id]?.pendingVisible = false
@@ -81,7 +81,7 @@ final class Outbox {
     }
 
     /// The service confirmed `id` through a history answer or page: no indicator, no batch.
-    @_optimize(size) func confirmedByMerge(_ id: String) {
+    @inline(never) @_optimize(size) func confirmedByMerge(_ id: String) {
         entries[id]?.pendingVisible = false
         entries[id]?.pendingTimer.cancel()
         leaveBatch([id])
@@ -93,7 +93,7 @@ final class Outbox {
     @_optimize(size) func succeeded(_ id: String) { entries[id]?.budget?.recordSuccess() }
 
     /// The attempt failed: the budget counts it and schedules the next automatic attempt.
-    @_optimize(size) func failed(_ id: String, _ error: ReceptionError, random: any RandomSource) {
+    @inline(never) @_optimize(size) func failed(_ id: String, _ error: ReceptionError, random: any RandomSource) {
         entries[id, default: Entry()].budget?.recordFailure(error, random: random)
         if let delay = entries[id]?.budget?.nextDelay {
             let due = clock.uptime + delay
@@ -108,7 +108,7 @@ final class Outbox {
     @_optimize(size) func attemptDue(_ id: String) { entries[id]?.nextAttemptAt = nil }
 
     /// Spec 7.8.6, 7.8.8: a manual Retry (`clearingHold`) or a limit release gives a fresh budget due now.
-    @_optimize(size) func renewBudget(_ id: String, clearingHold: Bool) {
+    @inline(never) @_optimize(size) func renewBudget(_ id: String, clearingHold: Bool) {
         var entry = entries[id] ?? Entry()
         entry.budget = RetryBudget()
         entry.nextAttemptAt = nil
@@ -148,14 +148,14 @@ final class Outbox {
 
     /// Cancels every attempt and indicator timer (the session ended); an attempt that was running stays *sending*
     /// in the store and is rescued at the next launch.
-    @_optimize(size) func cancelAll() {
+    @inline(never) @_optimize(size) func cancelAll() {
         for task in attempts.allValues { task.cancel() }
         attempts.removeAll()
         for id in entries.keys { entries[id]?.pendingTimer.cancel() }
     }
 
     /// Spec 7.12: a chat reset forgets every message.
-    @_optimize(size) func reset() {
+    @inline(never) @_optimize(size) func reset() {
         cancelAll()
         entries = [:]
         releaseBatch = []

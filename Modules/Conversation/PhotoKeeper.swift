@@ -35,7 +35,7 @@ final class PhotoKeeper: Sendable {
     @_optimize(size) var epoch: Int { epochs.withLock { $0 } }
 
     /// The cached bytes of `attachmentID`, after every pending write; `nil` on a miss or once the cache is closed.
-    @_optimize(size) func photo(for attachmentID: String) async -> Data? {
+    @inline(never) @_optimize(size) func photo(for attachmentID: String) async -> Data? {
         await onQueue {
             self.writePending()
             return (try? self.gate.read(orIfClosed: Data?.none) { $0.photo(for: attachmentID) }) ?? nil
@@ -52,7 +52,7 @@ final class PhotoKeeper: Sendable {
 
     /// Hands over the writes of `photos` (ID and bytes) made in `epoch`, for a caller that need not wait (a
     /// download, the merge of a confirmation): they are made on the queue soon, and always before its next read.
-    @_optimize(size) func keepLater(_ photos: [(attachmentID: String, data: Data)], epoch: Int) {
+    @inline(never) @_optimize(size) func keepLater(_ photos: [(attachmentID: String, data: Data)], epoch: Int) {
         guard !photos.isEmpty else { return }
         pending.withLock { queue in
             queue += photos.map { Write(attachmentID: $0.attachmentID, data: $0.data, epoch: epoch) }
@@ -67,7 +67,7 @@ final class PhotoKeeper: Sendable {
 
     /// Spec 7.12, seed 000 "Reset support": removes every kept photo now and refuses the writes of the chat before.
     /// Runs on the caller (the engine's reset), which must not go on while the cache still holds them.
-    @_optimize(size) func clear() {
+    @inline(never) @_optimize(size) func clear() {
         _ = try? gate.write { cache in
             epochs.withLock { $0 += 1 }
             cache.removeAll()
@@ -75,13 +75,13 @@ final class PhotoKeeper: Sendable {
     }
 
     /// Runs `body` on the queue and gives its result back to the awaiting task.
-    @_optimize(size) private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    @inline(never) @_optimize(size) private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: body()) }
         }
     }
 
-    @_optimize(size) private func writePending() {
+    @inline(never) @_optimize(size) private func writePending() {
         let queue = pending.withLock { queue -> [Write] in
             defer { queue = [] }
             return queue
@@ -89,7 +89,7 @@ final class PhotoKeeper: Sendable {
         if !queue.isEmpty { write(queue) }
     }
 
-    @_optimize(size) private func write(_ writes: [Write]) {
+    @inline(never) @_optimize(size) private func write(_ writes: [Write]) {
         _ = try? gate.write { cache in
             let current = epochs.withLock { $0 }
             for write in writes where write.epoch == current { cache.store(write.data, for: write.attachmentID) }

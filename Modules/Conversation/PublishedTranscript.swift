@@ -14,7 +14,7 @@ final class PublishedTranscript {
     private(set) var change: TranscriptChange?
 
     /// Takes `fresh` as the transcript to publish; the revision moves only when it differs.
-    @_optimize(size) func update(_ fresh: [ChatMessage]) {
+    @inline(never) @_optimize(size) func update(_ fresh: [ChatMessage]) {
         let limit = min(messages.count, fresh.count)
         var kept = 0
         while kept < limit, messages[kept].id == fresh[kept].id { kept += 1 }

@@ -24,7 +24,7 @@ struct ReadTracker: Sendable {
 
     /// Spec 3.9 bounded: the `throughSeq` to report for `conversationID` after a GET of `seqs`, remembered as the
     /// new floor; `nil` when there is nothing to read.
-    @_optimize(size) mutating func boundedTarget(conversationID: String, seqs: [Int64]) -> Int64? {
+    @inline(never) @_optimize(size) mutating func boundedTarget(conversationID: String, seqs: [Int64]) -> Int64? {
         let through = max(throughSeq[conversationID] ?? 0, seqs.max() ?? 0)
         guard through > 0 else { return nil }
         throughSeq[conversationID] = through
@@ -32,7 +32,7 @@ struct ReadTracker: Sendable {
     }
 
     /// An answer's count, taken when the generation is still `startedAt`; returns whether it was taken.
-    @_optimize(size) mutating func accept(unreadCount count: Int, startedAt: Int) -> Bool {
+    @inline(never) @_optimize(size) mutating func accept(unreadCount count: Int, startedAt: Int) -> Bool {
         guard startedAt == generation else { return false }
         unreadCount = count
         return true

@@ -27,7 +27,7 @@ final class ResendDriver {
     @_optimize(size) func park(_ continuation: CheckedContinuation<Void, Never>) { parked = continuation }
 
     /// Starts the loop's sleep of `duration`; `wake()` ends it early.
-    @_optimize(size) func sleep(for duration: Duration) -> Task<Void, Never> {
+    @inline(never) @_optimize(size) func sleep(for duration: Duration) -> Task<Void, Never> {
         let task = Task { [clock] in _ = try? await clock.sleep(for: duration) }
         sleeper = task
         return task
@@ -37,7 +37,7 @@ final class ResendDriver {
     @_optimize(size) func sleepEnded(_ task: Task<Void, Never>) { if sleeper == task { sleeper = nil } }
 
     /// Re-evaluate now: the sleep is cut short and a parked loop resumes.
-    @_optimize(size) func wake() {
+    @inline(never) @_optimize(size) func wake() {
         sleeper?.cancel()
         sleeper = nil
         let continuation = parked
@@ -46,7 +46,7 @@ final class ResendDriver {
     }
 
     /// Cancels the loop and wakes it so it ends (a chat reset, the end of the session).
-    @_optimize(size) func stop() {
+    @inline(never) @_optimize(size) func stop() {
         loop?.cancel()
         loop = nil
         wake()

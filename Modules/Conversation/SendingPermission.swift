@@ -22,7 +22,7 @@ struct SendingPermission: Sendable {
     @_optimize(size) var permitted: Bool { !sendingDisabled && !verificationRequired && halt == nil }
 
     /// What the composer shows instead of itself, if anything.
-    @_optimize(size) var availability: ComposerAvailability {
+    @inline(never) @_optimize(size) var availability: ComposerAvailability {
         if halt == .appUnavailable { return .appUnavailable }
         if sendingDisabled || halt == .blocked { return .sendingDisabled }
         if verificationRequired { return .signInRequired }
@@ -39,7 +39,7 @@ struct SendingPermission: Sendable {
     }
 
     /// Spec 6.4: the session halted (`reason`) or resumed (`nil`).
-    @_optimize(size) mutating func haltChanged(_ reason: HaltReason?) {
+    @inline(never) @_optimize(size) mutating func haltChanged(_ reason: HaltReason?) {
         halt = reason
         epoch += 1
         if reason == .blocked { sendingDisabled = true }
@@ -48,7 +48,7 @@ struct SendingPermission: Sendable {
 
     /// Spec 3.8: a send succeeded. A verification requirement is cleared, and a successful probe ends a halt or a
     /// block (spec 6.4).
-    @_optimize(size) mutating func sendSucceeded() {
+    @inline(never) @_optimize(size) mutating func sendSucceeded() {
         if verificationRequired {
             verificationRequired = false
             epoch += 1
@@ -73,7 +73,7 @@ struct SendingPermission: Sendable {
     }
 
     /// Spec 7.14.3: a new identity token was accepted locally; the sign-in notice clears.
-    @_optimize(size) mutating func identityTokenStaged() {
+    @inline(never) @_optimize(size) mutating func identityTokenStaged() {
         verificationRequired = false
         identityTokenPending = true
         epoch += 1
@@ -86,7 +86,7 @@ struct SendingPermission: Sendable {
 
     /// Spec 7.7: device flags from a GET that started at epoch `startedAt`, applied unless the local knowledge is
     /// newer than the request.
-    @_optimize(size) mutating func apply(_ flags: DeviceFlags?, startedAt: Int) {
+    @inline(never) @_optimize(size) mutating func apply(_ flags: DeviceFlags?, startedAt: Int) {
         guard let flags, startedAt == epoch else { return }
         if let blocked = flags.blocked {
             sendingDisabled = blocked

@@ -36,7 +36,7 @@ final class Team {
     }
 
     /// Spec 3.6 / 3.7: a history answer replaces the map (`replacing`), a page merges into it.
-    @_optimize(size) func apply(_ members: [TeamMember]?, replacing: Bool) -> Change {
+    @inline(never) @_optimize(size) func apply(_ members: [TeamMember]?, replacing: Bool) -> Change {
         let before = roster
         if replacing {
             roster.replace(with: members ?? [])
@@ -50,7 +50,7 @@ final class Team {
     }
 
     /// The photos to download now: wanted, not downloading, and not under a link that already failed.
-    @_optimize(size) var photosToFetch: [TeamRoster.PhotoRequest] {
+    @inline(never) @_optimize(size) var photosToFetch: [TeamRoster.PhotoRequest] {
         let wanted = roster.wanted.allValues
         return stableOrder(count: wanted.count) { wanted[$0].memberID < wanted[$1].memberID }.map { wanted[$0] }
             .filter { request in downloads[request.memberID] == nil && failedLinks[request.memberID] != request.url.absoluteString }
@@ -62,14 +62,14 @@ final class Team {
     }
 
     /// A download that started in `epoch` ended; returns whether it still counts (no reset since).
-    @_optimize(size) func downloadEnded(_ request: TeamRoster.PhotoRequest, epoch: Int) -> Bool {
+    @inline(never) @_optimize(size) func downloadEnded(_ request: TeamRoster.PhotoRequest, epoch: Int) -> Bool {
         guard epoch == self.epoch else { return false }
         downloads[request.memberID] = nil
         return true
     }
 
     /// A photo arrived; returns whether the profiles changed (save and publish).
-    @_optimize(size) func photoLoaded(_ request: TeamRoster.PhotoRequest, data: Data) -> Bool {
+    @inline(never) @_optimize(size) func photoLoaded(_ request: TeamRoster.PhotoRequest, data: Data) -> Bool {
         failedLinks[request.memberID] = nil
         guard roster.photoLoaded(request, data: data) else { return false }
         version += 1
@@ -78,7 +78,7 @@ final class Team {
 
     /// A download failed (`tooLarge`: the service answered `image_too_large`, so the key is not fetched again
     /// under any link); returns whether a newer link is already wanted.
-    @_optimize(size) func photoFailed(_ request: TeamRoster.PhotoRequest, tooLarge: Bool) -> Bool {
+    @inline(never) @_optimize(size) func photoFailed(_ request: TeamRoster.PhotoRequest, tooLarge: Bool) -> Bool {
         if tooLarge {
             roster.refuse(request)
             return false
@@ -88,7 +88,7 @@ final class Team {
     }
 
     /// Spec 7.12 / 7.15: a chat reset (and the end of the session) clears the team and cancels the downloads.
-    @_optimize(size) func clear() {
+    @inline(never) @_optimize(size) func clear() {
         epoch += 1
         cancelDownloads()
         failedLinks = [:]

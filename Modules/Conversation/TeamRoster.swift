@@ -35,7 +35,7 @@ struct TeamRoster: Sendable, Equatable {
 
     /// The stored cache, or nothing when it breaks the limits (more than 50 members, more than 9 MiB); a photo
     /// over 512 KiB, or beyond 6 MiB in total, is dropped and its member kept.
-    @_optimize(size) init(restoring stored: [TeamProfile]) {
+    @inline(never) @_optimize(size) init(restoring stored: [TeamProfile]) {
         let size = stored.reduce(0) { $0 + $1.id.utf8.count + $1.name.utf8.count + ($1.photo?.count ?? 0) }
         guard stored.count <= Self.maximumMembers, size <= Self.maximumStoredBytes else { return }
         var seen = Set<String>()
@@ -59,7 +59,7 @@ struct TeamRoster: Sendable, Equatable {
     @_optimize(size) subscript(id: String) -> TeamProfile? { profiles.first { $0.id == id } }
 
     /// Spec 3.6: a history answer replaces the map; members absent from it are dropped.
-    @_optimize(size) mutating func replace(with members: [TeamMember]) {
+    @inline(never) @_optimize(size) mutating func replace(with members: [TeamMember]) {
         var next: [TeamProfile] = []
         var nextWanted = KeyedList<PhotoRequest>()
         for member in Self.valid(members).prefix(Self.maximumMembers) {
@@ -72,7 +72,7 @@ struct TeamRoster: Sendable, Equatable {
     }
 
     /// Spec 3.7: a page merges into the map, the newest entry winning; the oldest members go beyond 50.
-    @_optimize(size) mutating func merge(_ members: [TeamMember]) {
+    @inline(never) @_optimize(size) mutating func merge(_ members: [TeamMember]) {
         for member in Self.valid(members) {
             let (profile, request) = applying(member, to: self[member.id], pending: wanted[member.id])
             if let index = profiles.firstIndex(where: { $0.id == member.id }) {
@@ -90,7 +90,7 @@ struct TeamRoster: Sendable, Equatable {
 
     /// A downloaded photo: kept when its member still wants that key and it fits the limits. Returns whether the
     /// roster changed.
-    @_optimize(size) mutating func photoLoaded(_ request: PhotoRequest, data: Data) -> Bool {
+    @inline(never) @_optimize(size) mutating func photoLoaded(_ request: PhotoRequest, data: Data) -> Bool {
         guard wanted[request.memberID]?.key == request.key,
               let index = profiles.firstIndex(where: { $0.id == request.memberID }) else { return false }
         wanted[request.memberID] = nil
@@ -119,7 +119,7 @@ struct TeamRoster: Sendable, Equatable {
     }
 
     /// Entries with an ID, the last of each ID winning (a team list is keyed by ID).
-    @_optimize(size) private static func valid(_ members: [TeamMember]) -> [TeamMember] {
+    @inline(never) @_optimize(size) private static func valid(_ members: [TeamMember]) -> [TeamMember] {
         var latest: [String: TeamMember] = [:]
         var order: [String] = []
         for member in members where !member.id.isEmpty {
@@ -129,7 +129,7 @@ struct TeamRoster: Sendable, Equatable {
     }
 
     /// `member` laid over what is cached for it: the name always; the photo by key (spec 4.5).
-    @_optimize(size) private func applying(
+    @inline(never) @_optimize(size) private func applying(
         _ member: TeamMember, to cached: TeamProfile?, pending: PhotoRequest?
     ) -> (TeamProfile, PhotoRequest?) {
         var profile = cached ?? TeamProfile(id: member.id, name: Self.firstName(of: member.name))

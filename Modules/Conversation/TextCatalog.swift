@@ -20,7 +20,7 @@ final class TextCatalog: Sendable {
     /// The file's name inside the resource bundle.
     static let fileName = "ChatTexts.xcstrings"
 
-    @_optimize(size) init(data: Data?) {
+    @inline(never) @_optimize(size) init(data: Data?) {
         var entries: [String: [String: Entry]] = ["en": Self.builtInEnglish]
         if let data, let parsed = Self.parse(data) {
             // The catalog's entry wins over the built-in one; a loop, not a merge closure (Docs/Footprint.md).
@@ -34,7 +34,7 @@ final class TextCatalog: Sendable {
     }
 
     /// The text of `key` in `language`, else English, else the key itself; a plural key gives its `other` form.
-    @_optimize(size) func text(_ key: String, language: String) -> String {
+    @inline(never) @_optimize(size) func text(_ key: String, language: String) -> String {
         switch entry(key, language: language) {
         case .plain(let text): text
         case .plural(let forms): forms["other"] ?? forms.values.first ?? key
@@ -43,7 +43,7 @@ final class TextCatalog: Sendable {
     }
 
     /// The plural form of `key` for `count` in `language` (its CLDR category, else `other`), with `%lld` unfilled.
-    @_optimize(size) func text(_ key: String, language: String, count: Int) -> String {
+    @inline(never) @_optimize(size) func text(_ key: String, language: String, count: Int) -> String {
         switch entry(key, language: language) {
         case .plain(let text): return text
         case .plural(let forms):
@@ -53,14 +53,14 @@ final class TextCatalog: Sendable {
         }
     }
 
-    @_optimize(size) private func entry(_ key: String, language: String) -> Entry? {
+    @inline(never) @_optimize(size) private func entry(_ key: String, language: String) -> Entry? {
         if let entry = entries[language]?[key] { return entry }
         return entries["en"]?[key]
     }
 
     /// Reads the `strings` of a String Catalog: `localizations.<lang>.stringUnit.value`, or
     /// `localizations.<lang>.variations.plural.<category>.stringUnit.value`.
-    @_optimize(size) static func parse(_ data: Data) -> [String: [String: Entry]]? {
+    @inline(never) @_optimize(size) static func parse(_ data: Data) -> [String: [String: Entry]]? {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let strings = root["strings"] as? [String: Any]
         else { return nil }
@@ -87,7 +87,7 @@ final class TextCatalog: Sendable {
 
     /// The catalog's bytes from the module's resource bundle, looked up without SwiftPM's `Bundle.module` (which
     /// stops the process when the bundle is missing): beside the app or executable, then in the source tree.
-    @_optimize(size) static func catalogData() -> Data? {
+    @inline(never) @_optimize(size) static func catalogData() -> Data? {
         let bundleNames = ["ReceptionKit_Conversation.bundle", "ReceptionKit_Conversation.resources"]
         var directories: [URL] = []
         if let resources = Bundle.main.resourceURL { directories.append(resources) }
@@ -177,7 +177,7 @@ final class TextCatalog: Sendable {
         """)
 
     /// The entries of `key=text` and `key#category=text` lines (`builtInEnglish`).
-    @_optimize(size) static func entries(lines: String) -> [String: Entry] {
+    @inline(never) @_optimize(size) static func entries(lines: String) -> [String: Entry] {
         var result: [String: Entry] = [:]
         for line in TextPieces.split(Substring(lines), at: "\n") where !line.isEmpty {
             guard let equals = line.firstIndex(of: "=") else { continue }
@@ -199,7 +199,7 @@ final class TextCatalog: Sendable {
 /// CLDR cardinal plural categories of the catalog's languages, for whole numbers.
 enum PluralRules {
     /// The categories each language uses (the set its catalog entries must hold).
-    @_optimize(size) static func categories(language: String) -> [String] {
+    @inline(never) @_optimize(size) static func categories(language: String) -> [String] {
         switch base(language) {
         case "ja", "ko", "zh", "th", "vi", "id", "ms": ["other"]
         case "fr", "es", "it", "pt", "ca": ["one", "many", "other"]
@@ -213,7 +213,7 @@ enum PluralRules {
     }
 
     /// The category of `count` in `language`.
-    @_optimize(size) static func category(language: String, count: Int) -> String {
+    @inline(never) @_optimize(size) static func category(language: String, count: Int) -> String {
         let n = count.magnitude
         let mod10 = n % 10, mod100 = n % 100
         let million = n != 0 && n % 1_000_000 == 0
@@ -254,7 +254,7 @@ enum PluralRules {
         }
     }
 
-    @_optimize(size) private static func base(_ language: String) -> String {
+    @inline(never) @_optimize(size) private static func base(_ language: String) -> String {
         String(language.prefix { $0 != "-" }).lowercased()
     }
 }
@@ -264,7 +264,7 @@ enum PluralRules {
 enum TextFormat {
     /// The value of a run of ASCII digits, `nil` past `Int.max` (`Int(_:)` would keep its generic parser in the app for
     /// this alone: Docs/Footprint.md).
-    @_optimize(size) static func decimal(_ digits: Substring) -> Int? {
+    @inline(never) @_optimize(size) static func decimal(_ digits: Substring) -> Int? {
         var value = 0
         for byte in digits.utf8 {
             let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
@@ -275,7 +275,7 @@ enum TextFormat {
         return value
     }
 
-    @_optimize(size) static func fill(_ template: String, _ arguments: [String]) -> String {
+    @inline(never) @_optimize(size) static func fill(_ template: String, _ arguments: [String]) -> String {
         var result = ""
         var next = 0
         var rest = Substring(template)

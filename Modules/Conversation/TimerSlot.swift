@@ -9,7 +9,7 @@ struct TimerSlot: Sendable {
     @_optimize(size) var isArmed: Bool { task != nil }
 
     /// Starts the timer, cancelling the one that ran.
-    @_optimize(size) mutating func arm(
+    @inline(never) @_optimize(size) mutating func arm(
         after delay: Duration, on clock: any ReceptionClock, _ action: @escaping @Sendable () async -> Void
     ) {
         task?.cancel()

@@ -88,7 +88,7 @@ struct Transcript: Sendable {
 
     /// Spec 3.15: a resolved attachment replaces the copy of every message that carries it (the dimensions the
     /// message had stay when the answer omits them); returns the changed messages.
-    @_optimize(size) mutating func replaceAttachment(_ attachment: Attachment) -> [StoredMessage] {
+    @inline(never) @_optimize(size) mutating func replaceAttachment(_ attachment: Attachment) -> [StoredMessage] {
         var changed: [StoredMessage] = []
         for index in messages.indices {
             guard let position = messages[index].attachments.firstIndex(where: { $0.id == attachment.id }) else { continue }
@@ -104,7 +104,7 @@ struct Transcript: Sendable {
     }
 
     /// Spec 3.6: drops every confirmed message whose `seq` is not in `window`; returns whether any went.
-    @_optimize(size) mutating func keepOnly(_ window: Set<Int64>) -> Bool {
+    @inline(never) @_optimize(size) mutating func keepOnly(_ window: Set<Int64>) -> Bool {
         let before = messages.count
         messages.removeAll { message in message.seq.map { !window.contains($0) } ?? false }
         return messages.count != before
@@ -113,7 +113,7 @@ struct Transcript: Sendable {
     /// Merges service messages (spec 7.10): an existing message with the same `seq`, or whose local ID or client
     /// ID equals the incoming client ID, is replaced in place keeping its local ID (and its local photos and saved
     /// IDs unless confirmed with attachments); otherwise the message is appended.
-    @_optimize(size) mutating func merge(_ incoming: [Message]) -> Merge {
+    @inline(never) @_optimize(size) mutating func merge(_ incoming: [Message]) -> Merge {
         var merge = Merge()
         for message in incoming {
             guard (1...Limits.maximumSafeSequence).contains(message.seq), !message.id.isEmpty else {
@@ -156,7 +156,7 @@ struct Transcript: Sendable {
     /// The uploaded JPEGs of `local` that `confirmed` carries: matched by the attachment ID each upload's
     /// reservation gave (`attachmentIds[i]` is the ID of `images[i]`), never by position in the answer, so an
     /// attachment the service added, dropped or reordered gets no wrong bytes.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func uploadedPhotos(of local: StoredMessage, confirmedAs confirmed: Message) -> [UploadedPhoto] {
         confirmed.attachments.compactMap { attachment in
             guard let index = local.attachmentIds.firstIndex(of: attachment.id), index < local.images.count else {
@@ -167,7 +167,7 @@ struct Transcript: Sendable {
     }
 
     /// Spec 7.12: a chat reset starts an empty chat without a conversation.
-    @_optimize(size) mutating func reset() {
+    @inline(never) @_optimize(size) mutating func reset() {
         messages = []
         hasConversation = false
         conversationID = nil

@@ -38,7 +38,7 @@ final class Typing {
     }
 
     /// Hides the indicator; returns whether it was shown.
-    @_optimize(size) func agentStopped() -> Bool {
+    @inline(never) @_optimize(size) func agentStopped() -> Bool {
         agentTimer.cancel()
         guard agentTyping else { return false }
         agentTyping = false
@@ -49,7 +49,7 @@ final class Typing {
 
     /// The draft changed while reports are allowed (a conversation exists, the chat is watched, sending is
     /// permitted) and it has text: reports `true` when 3 s passed since the last one, and re-arms the idle timer.
-    @_optimize(size) func draftChanged(idle: @escaping @Sendable () async -> Void) {
+    @inline(never) @_optimize(size) func draftChanged(idle: @escaping @Sendable () async -> Void) {
         let now = clock.uptime
         if trueSentAt.map({ now - $0 >= .seconds(3) }) ?? true {
             trueSentAt = now
@@ -60,7 +60,7 @@ final class Typing {
     }
 
     /// Stops the idle timer and reports `false` when `true` went out before (and a conversation exists).
-    @_optimize(size) func stop(hasConversation: Bool) {
+    @inline(never) @_optimize(size) func stop(hasConversation: Bool) {
         idleTimer.cancel()
         guard trueSent, hasConversation else { return }
         trueSent = false
@@ -77,7 +77,7 @@ final class Typing {
         idleTimer.cancel()
     }
 
-    @_optimize(size) private func enqueue(_ value: Bool) {
+    @inline(never) @_optimize(size) private func enqueue(_ value: Bool) {
         let previous = tail
         let report = self.report
         tail = Task {

@@ -29,7 +29,7 @@ struct ClaimScanner {
     /// The members of `bytes` when it is exactly one JSON object (surrounding whitespace allowed), else `nil`.
     /// A repeated key keeps its last value, as most JSON readers do. A payload has a few members (a token is at
     /// most 4,096 units), so they are a `KeyedList`, whose code the SDK shares (Docs/Footprint.md).
-    @_optimize(size) static func members(of bytes: [UInt8]) -> KeyedList<Claim>? {
+    @inline(never) @_optimize(size) static func members(of bytes: [UInt8]) -> KeyedList<Claim>? {
         var scanner = ClaimScanner(bytes)
         scanner.skipWhitespace()
         guard scanner.peek == UInt8(ascii: "{"), let members = scanner.object(depth: 1) else { return nil }
@@ -41,7 +41,7 @@ struct ClaimScanner {
 
     @_optimize(size) private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    @_optimize(size) private mutating func value(depth: Int) -> Claim? {
+    @inline(never) @_optimize(size) private mutating func value(depth: Int) -> Claim? {
         guard depth <= Self.maximumDepth, let byte = peek else { return nil }
         switch byte {
         case UInt8(ascii: "{"): return object(depth: depth + 1).map { _ in .object }
@@ -54,7 +54,7 @@ struct ClaimScanner {
         }
     }
 
-    @_optimize(size) private mutating func object(depth: Int) -> KeyedList<Claim>? {
+    @inline(never) @_optimize(size) private mutating func object(depth: Int) -> KeyedList<Claim>? {
         guard depth <= Self.maximumDepth, consume(UInt8(ascii: "{")) else { return nil }
         var members = KeyedList<Claim>()
         skipWhitespace()
@@ -73,7 +73,7 @@ struct ClaimScanner {
         }
     }
 
-    @_optimize(size) private mutating func array(depth: Int) -> Bool {
+    @inline(never) @_optimize(size) private mutating func array(depth: Int) -> Bool {
         guard depth <= Self.maximumDepth, consume(UInt8(ascii: "[")) else { return false }
         skipWhitespace()
         if consume(UInt8(ascii: "]")) { return true }
@@ -86,7 +86,7 @@ struct ClaimScanner {
         }
     }
 
-    @_optimize(size) private mutating func literal(_ word: StaticString) -> Bool {
+    @inline(never) @_optimize(size) private mutating func literal(_ word: StaticString) -> Bool {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count,
               bytes[index..<index + expected.count].elementsEqual(expected) else { return false }
@@ -95,7 +95,7 @@ struct ClaimScanner {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, returned as written.
-    @_optimize(size) private mutating func number() -> String? {
+    @inline(never) @_optimize(size) private mutating func number() -> String? {
         let start = index
         _ = consume(UInt8(ascii: "-"))
         if consume(UInt8(ascii: "0")) {
@@ -116,18 +116,18 @@ struct ClaimScanner {
     }
 
     @discardableResult
-    @_optimize(size) private mutating func skipDigits() -> Int {
+    @inline(never) @_optimize(size) private mutating func skipDigits() -> Int {
         let start = index
         while let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
         return index - start
     }
 
     /// A string's decoded text; `nil` for raw control characters, bad escapes, lone surrogates or invalid UTF-8.
-    @_optimize(size) private mutating func string() -> String? {
+    @inline(never) @_optimize(size) private mutating func string() -> String? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
-        @_optimize(size) func flush() -> Bool {
+        @inline(never) @_optimize(size) func flush() -> Bool {
             guard !run.isEmpty else { return true }
             // The stdlib's strict UTF-8 decoder (overlong forms, surrogates and truncated sequences are errors);
             // `String(validating:as:)` would do the same but needs iOS 18, above the package's floor.
@@ -161,7 +161,7 @@ struct ClaimScanner {
     }
 
     /// The character after a backslash (the backslash is already consumed).
-    @_optimize(size) private mutating func escape() -> Unicode.Scalar? {
+    @inline(never) @_optimize(size) private mutating func escape() -> Unicode.Scalar? {
         guard let byte = peek else { return nil }
         index += 1
         switch byte {
@@ -191,7 +191,7 @@ struct ClaimScanner {
         }
     }
 
-    @_optimize(size) private mutating func hexUnit() -> UInt16? {
+    @inline(never) @_optimize(size) private mutating func hexUnit() -> UInt16? {
         guard bytes.count - index >= 4 else { return nil }
         var unit: UInt16 = 0
         for byte in bytes[index..<index + 4] {
@@ -210,13 +210,13 @@ struct ClaimScanner {
 
     // MARK: - Bytes
 
-    @_optimize(size) private mutating func consume(_ byte: UInt8) -> Bool {
+    @inline(never) @_optimize(size) private mutating func consume(_ byte: UInt8) -> Bool {
         guard peek == byte else { return false }
         index += 1
         return true
     }
 
-    @_optimize(size) private mutating func skipWhitespace() {
+    @inline(never) @_optimize(size) private mutating func skipWhitespace() {
         while let byte = peek,
               byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
                 || byte == UInt8(ascii: "\r") {

@@ -21,7 +21,7 @@ public struct DeviceFacts: Hashable, Sendable {
     public var bundleId: String?
 
     /// Makes the facts.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         sdkVersion: String, appVersion: String? = nil, appBuild: String? = nil, osVersion: String,
         deviceModel: String, locale: String, timezone: String, bundleId: String? = nil
     ) {
@@ -51,7 +51,7 @@ public struct DevicePreferences: Hashable, Sendable {
     public var paywalls: [ReceptionPaywall]
 
     /// Makes preferences; the defaults are those of a host that set nothing.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         languageOverride: String? = nil, preferredLocalizations: [String] = [], updatesAppBadge: Bool = true,
         paywalls: [ReceptionPaywall] = []
     ) {
@@ -89,7 +89,7 @@ public struct DevicePayloadBuilder: Hashable, Sendable {
 
     /// The complete payload. Identity labels and metadata are checked against their limits again, so a value that
     /// reached the stored pending identity some other way can never be sent over its limit.
-    @_optimize(size) public func payload(
+    @inline(never) @_optimize(size) public func payload(
         _ purpose: DevicePayloadPurpose, identity: PendingIdentity, preferences: DevicePreferences,
         identityToken: String?
     ) -> DevicePayload {

@@ -29,7 +29,7 @@ public final class IdentityStager: Sendable {
     private let logger: ReceptionLogger
 
     /// A stager starting from the pending identity in `store` (or a fresh one).
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         store: PendingIdentityStore, verifiedUserId: @escaping VerifiedUserIdReader,
         logger: ReceptionLogger = ReceptionLogger(category: "Identity")
     ) {
@@ -41,7 +41,7 @@ public final class IdentityStager: Sendable {
 
     /// A reader of the verified user ID kept in `SessionCredentials` under `SecureStoreKey.session(scope:)`, for
     /// the scope `scope()` names at the time of the read.
-    @_optimize(size) public static func verifiedUserIdReader(
+    @inline(never) @_optimize(size) public static func verifiedUserIdReader(
         secureStore: any SecureStoring, scope: @escaping @Sendable () -> String
     ) -> VerifiedUserIdReader {
         { () throws(ReceptionError) -> String? in
@@ -69,7 +69,7 @@ public final class IdentityStager: Sendable {
     /// dropped, not truncated, with a log that names the field only; `nil` omits the field from requests (on an
     /// existing device the service keeps its value), so all three `nil` leave the service's identity as it is and
     /// start no new session. Values are used exactly as given.
-    @_optimize(size) public func identify(userId: String?, name: String?, email: String?) {
+    @inline(never) @_optimize(size) public func identify(userId: String?, name: String?, email: String?) {
         let labels: [(String, String?, UTF16Limit)] = [
             ("user ID", userId, Limits.externalUserId), ("name", name, Limits.name), ("email", email, Limits.email),
         ]
@@ -94,7 +94,7 @@ public final class IdentityStager: Sendable {
     /// Spec 7.14.2: replaces the whole metadata map. More than 20 entries stage an empty map; otherwise entries
     /// with a key outside 1–64 or a value over 512 UTF-16 units are dropped. `[:]` clears the service's metadata at
     /// the next update.
-    @_optimize(size) public func setMetadata(_ metadata: [String: String]) {
+    @inline(never) @_optimize(size) public func setMetadata(_ metadata: [String: String]) {
         let (kept, dropped) = Limits.sanitizedMetadata(metadata)
         if metadata.count > Limits.metadataEntries {
             logger.write(
@@ -113,6 +113,7 @@ public final class IdentityStager: Sendable {
     /// unresolved environment (`nil`) is ignored. Returns whether the token was staged; when the device is already
     /// registered the facade then sends a device update.
     @discardableResult
+    @inline(never)
     @_optimize(size) public func setPushToken(_ token: some Sequence<UInt8>, environment: PushEnvironment?) -> Bool {
         let hex = Hex.encode(token)
         guard !hex.isEmpty else {
@@ -140,7 +141,7 @@ public final class IdentityStager: Sendable {
     /// event; an unreadable secure store ignores it. A token for the current user is staged unsent and clears
     /// "verification required". A token for another user starts a new session at once (keeping only the push
     /// registration and this token) and returns `.switchUser` for the facade to finish the logout.
-    @_optimize(size) public func identify(token: String) -> TokenStagingOutcome {
+    @inline(never) @_optimize(size) public func identify(token: String) -> TokenStagingOutcome {
         let repeated = state.withLock { state in
             defer { state.lastPassedToken = token }
             return state.lastPassedToken.map { Self.sameBytes($0, token) } ?? false
@@ -192,6 +193,7 @@ public final class IdentityStager: Sendable {
 
     /// Spec 7.14.3 step 5. With a verified user stored, only it decides; otherwise the staged labels and an
     /// already staged token must not name someone else. Comparison is by UTF-8 bytes.
+    @inline(never)
     @_optimize(size) private static func isSameUser(_ userId: String, verified: String?, state: State) -> Bool {
         if let verified { return sameBytes(verified, userId) }
         if let label = state.pending.externalUserId, !sameBytes(label, userId) { return false }
@@ -202,7 +204,7 @@ public final class IdentityStager: Sendable {
     /// Spec 7.14.3 step 9: the service rejected `token` in `session`. Only the token still staged for the current
     /// session counts: `identity_token_invalid`, `_expired` and `identity_not_configured` drop it and produce the
     /// `identityRejected` event; `identity_mismatch` switches user to it. Anything else is ignored.
-    @_optimize(size) public func identityRejected(
+    @inline(never) @_optimize(size) public func identityRejected(
         _ error: ReceptionError, token: String, session: IdentitySession
     ) -> TokenRejectionOutcome {
         let eventCodes = [
@@ -245,7 +247,7 @@ public final class IdentityStager: Sendable {
 
     /// The device payload for the current state. A registration carries any staged token; an update carries it
     /// until the service accepted it. An unsent token that goes into a payload becomes *sent*.
-    @_optimize(size) public func devicePayload(
+    @inline(never) @_optimize(size) public func devicePayload(
         _ purpose: DevicePayloadPurpose, builder: DevicePayloadBuilder, preferences: DevicePreferences
     ) -> DevicePayload {
         let (identity, token) = state.withLock { state -> (PendingIdentity, String?) in
@@ -263,7 +265,7 @@ public final class IdentityStager: Sendable {
 
     /// A registration or update carrying `payload` succeeded in `session`: the token it carried, if still the
     /// staged one, is accepted and later updates leave it out (spec 3.2).
-    @_optimize(size) public func deviceSynchronised(_ payload: DevicePayload, session: IdentitySession) {
+    @inline(never) @_optimize(size) public func deviceSynchronised(_ payload: DevicePayload, session: IdentitySession) {
         state.withLock { state in
             guard session == state.session, let carried = payload.identityToken, var staged = state.token,
                   Self.sameBytes(staged.value, carried) else { return }
@@ -275,7 +277,7 @@ public final class IdentityStager: Sendable {
     /// Spec 7.7: the service's `verificationRequired` flag arrived. `false` clears the requirement; `true` sets it
     /// unless a staged token has not been sent yet (it may lift the requirement). Returns the resulting state.
     @discardableResult
-    @_optimize(size) public func verificationRequirement(reported required: Bool) -> Bool {
+    @inline(never) @_optimize(size) public func verificationRequirement(reported required: Bool) -> Bool {
         state.withLock { state in
             state.verificationRequired = required && state.token?.state != .unsent
             return state.verificationRequired
@@ -286,7 +288,7 @@ public final class IdentityStager: Sendable {
 
     /// Spec 7.15 logout (and deletion): forgets the labels, metadata, push registration and token, and starts a
     /// new session. Call after rotating the namespace, so the empty pending identity is saved under the new scope.
-    @_optimize(size) public func logout() {
+    @inline(never) @_optimize(size) public func logout() {
         state.withLock { state in
             state = State(pending: PendingIdentity(), session: state.session.next)
             store.save(state.pending)
@@ -296,7 +298,7 @@ public final class IdentityStager: Sendable {
 
     /// Spec 7.5: the service revoked the session. The token is forgotten; labels, metadata and push registration
     /// are kept for the next registration. Call `persistPending()` after rotating the namespace.
-    @_optimize(size) public func sessionRevoked() {
+    @inline(never) @_optimize(size) public func sessionRevoked() {
         state.withLock { state in
             state = State(pending: state.pending, session: state.session.next)
         }
@@ -312,7 +314,7 @@ public final class IdentityStager: Sendable {
     // MARK: - Helpers
 
     /// Byte equality of the UTF-8 forms: Swift's `==` would call NFC and NFD spellings equal, the service does not.
-    @_optimize(size) static func sameBytes(_ a: String, _ b: String) -> Bool {
+    @inline(never) @_optimize(size) static func sameBytes(_ a: String, _ b: String) -> Bool {
         // A loop, not `elementsEqual` with its closure: the closure made a copy of the standard library's
         // comparison at the host's `-O` (Docs/Footprint.md, "Loops for one-off closures").
         guard a.utf8.count == b.utf8.count else { return false }

@@ -24,7 +24,7 @@ public enum IdentityTokenInspector {
     public static let secretPrefix = "ids_"
 
     /// The token's `user_id` as the service will read it, or why the token is ignored.
-    @_optimize(size) public static func userId(of token: String) -> Result<String, Refusal> {
+    @inline(never) @_optimize(size) public static func userId(of token: String) -> Result<String, Refusal> {
         if token.hasPrefix(secretPrefix) { return .failure(.identitySecret) }
         guard Limits.identityToken.admits(token) else { return .failure(.tooLong) }
         // Spec 7.14.3 step 3: exactly three parts; empty parts count.
@@ -38,7 +38,7 @@ public enum IdentityTokenInspector {
 
     /// Spec 7.14.3 step 3: a string of 1–255 UTF-16 units used verbatim, or a whole number within ±(2^53 − 1) as
     /// its decimal form. Booleans, `null`, arrays and objects are never user IDs.
-    @_optimize(size) static func userIdClaim(_ claim: ClaimScanner.Claim) -> String? {
+    @inline(never) @_optimize(size) static func userIdClaim(_ claim: ClaimScanner.Claim) -> String? {
         switch claim {
         case .string(let text): Limits.verifiedUserId.admitted(text)
         case .number(let lexeme): SafeInteger.decimal(fromJSONNumber: lexeme)

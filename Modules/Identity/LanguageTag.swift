@@ -18,7 +18,7 @@ public enum LanguageTag {
     /// Spec 7.19 canonicalisation: trim, `_` → `-`, validate, normalise case and legacy codes, drop extensions and
     /// private use. Invalid input becomes `"en"`. `es_mx` → `es-MX`, `zh_hans_hk` → `zh-Hans-HK`, `iw-IL` →
     /// `he-IL`, `en-US-u-ca-gregory` → `en-US`.
-    @_optimize(size) public static func canonical(_ raw: String) -> String {
+    @inline(never) @_optimize(size) public static func canonical(_ raw: String) -> String {
         let trimmed = raw.trimmingASCIIWhitespace().replacingUnderscores()
         guard let parsed = Parsed(trimmed) else { return fallback }
         let tag = parsed.canonicalText
@@ -34,7 +34,7 @@ public enum LanguageTag {
 
     /// Spec 7.19 UI language resolution of any tag (canonicalised first): an exact match, then the Chinese,
     /// Spanish, Portuguese, French and Norwegian rules, then the base language, then `"en"`.
-    @_optimize(size) public static func uiLanguage(for tag: String) -> String {
+    @inline(never) @_optimize(size) public static func uiLanguage(for tag: String) -> String {
         let canonicalTag = canonical(tag)
         if let exact = UILanguages.builtIn(canonicalTag) { return exact }
         guard let parsed = Parsed(canonicalTag) else { return fallback }
@@ -80,7 +80,7 @@ extension LanguageTag {
         /// duplicate extension singletons). Extensions and private use are checked, then dropped. Read as UTF-8
         /// bytes: a valid tag is ASCII letters and digits between hyphens, so anything else refuses it, and bytes
         /// need none of the generic `Character` code (Docs/Footprint.md).
-        @_optimize(size) init?(_ text: String) {
+        @inline(never) @_optimize(size) init?(_ text: String) {
             // Subtags of ASCII letters and digits, none empty.
             var subtags: [[UInt8]] = [[]]
             for byte in text.utf8 {
@@ -121,7 +121,7 @@ extension LanguageTag {
         }
 
         /// The canonical text without extensions and private use.
-        @_optimize(size) var canonicalText: String {
+        @inline(never) @_optimize(size) var canonicalText: String {
             var text = language
             if let script { text += "-" + script }
             if let region { text += "-" + region }
@@ -136,7 +136,7 @@ extension LanguageTag {
 
         /// Extensions (a non-`x` singleton and 2–8 character subtags, each singleton once) then optional private
         /// use (`x` and 1–8 character subtags), from `subtags[start]` to the end.
-        @_optimize(size) private static func validTail(_ subtags: [[UInt8]], from start: Int) -> Bool {
+        @inline(never) @_optimize(size) private static func validTail(_ subtags: [[UInt8]], from start: Int) -> Bool {
             var index = start
             var singletons: [UInt8] = []
             while index < subtags.count, subtags[index].count == 1 {
@@ -168,7 +168,7 @@ extension LanguageTag {
         }
 
         /// The subtag with its first `upperCased` letters in upper case and the rest in lower case; digits as they are.
-        @_optimize(size) private static func text(_ subtag: [UInt8], upperCased: Int) -> String {
+        @inline(never) @_optimize(size) private static func text(_ subtag: [UInt8], upperCased: Int) -> String {
             var bytes: [UInt8] = []
             for (offset, byte) in subtag.enumerated() {
                 guard byte.isASCIILetter else {

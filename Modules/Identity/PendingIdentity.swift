@@ -18,7 +18,7 @@ public struct PendingIdentity: Codable, Hashable, Sendable {
     public var pushEnvironment: PushEnvironment?
 
     /// Makes a pending identity; the defaults are those of a fresh session.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         externalUserId: String? = nil, name: String? = nil, email: String? = nil, metadata: [String: String] = [:],
         pushToken: String? = nil, pushEnvironment: PushEnvironment? = nil
     ) {
@@ -50,7 +50,7 @@ public struct PendingIdentityStore: Sendable {
     public var save: @Sendable (PendingIdentity) -> Void
 
     /// A store made of two functions.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         load: @escaping @Sendable () -> PendingIdentity?, save: @escaping @Sendable (PendingIdentity) -> Void
     ) {
         self.load = load
@@ -65,7 +65,7 @@ public struct PendingIdentityStore: Sendable {
 }
 
 extension PendingIdentity {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         externalUserId = try c.decodeIfPresent(String.self, forKey: "externalUserId")
         name = try c.decodeIfPresent(String.self, forKey: "name")
@@ -75,7 +75,7 @@ extension PendingIdentity {
         pushEnvironment = try c.decodeIfPresent(PushEnvironment.self, forKey: "pushEnvironment")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encodeIfPresent(externalUserId, forKey: "externalUserId")
         try c.encodeIfPresent(name, forKey: "name")

@@ -11,7 +11,7 @@ enum SafeInteger {
     ///
     /// The literal is evaluated exactly in decimal rather than through `Double`: `9007199254740993` and
     /// `42.0000000000000000001` round to safe whole doubles but are not safe whole numbers.
-    @_optimize(size) static func decimal(fromJSONNumber lexeme: String) -> String? {
+    @inline(never) @_optimize(size) static func decimal(fromJSONNumber lexeme: String) -> String? {
         // Read as UTF-8 bytes: a lexeme with anything but ASCII digits, one point, an `e` and a sign is no number,
         // and bytes need none of the generic `Character` code a `Substring` walk brings (Docs/Footprint.md).
         var bytes: [UInt8] = []
@@ -58,7 +58,7 @@ enum SafeInteger {
 
     /// The exponent after the `e` at `end` (0 when the lexeme has none): an optional sign and at least one digit,
     /// saturated far beyond any safe value so a huge exponent cannot overflow; nil when malformed.
-    @_optimize(size) private static func exponent(_ bytes: [UInt8], from end: Int) -> Int? {
+    @inline(never) @_optimize(size) private static func exponent(_ bytes: [UInt8], from end: Int) -> Int? {
         guard end < bytes.count else { return 0 }
         var index = end + 1, sign = 1
         if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {

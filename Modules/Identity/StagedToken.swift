@@ -36,7 +36,7 @@ public struct StagedToken: Hashable, Sendable {
     public internal(set) var state: State
 
     /// Makes a staged token.
-    @_optimize(size) public init(value: String, userId: String, state: State = .unsent) {
+    @inline(never) @_optimize(size) public init(value: String, userId: String, state: State = .unsent) {
         self.value = value
         self.userId = userId
         self.state = state

@@ -7,7 +7,7 @@ import ReceptionCore
 
 extension ReceptionError {
     /// The SDK's error for a codec refusal: `invalid_image` or `image_too_large`.
-    @_optimize(size) package init(_ error: CodecError) {
+    @inline(never) @_optimize(size) package init(_ error: CodecError) {
         switch error {
         case .invalidImage: self = .invalidImage
         case .imageTooLarge: self = .imageTooLarge
@@ -21,7 +21,7 @@ extension ReceptionError {
 
 extension PixelFormat {
     /// The codec's name for this layout.
-    @_optimize(size) package init(_ format: BitmapFormat) {
+    @inline(never) @_optimize(size) package init(_ format: BitmapFormat) {
         switch format {
         case .rgba8: self = .rgba8
         case .rgb8: self = .rgb8
@@ -32,7 +32,7 @@ extension PixelFormat {
 
 extension BitmapFormat {
     /// The codec's name for a `PixelFormat`.
-    @_optimize(size) package init(_ format: PixelFormat) {
+    @inline(never) @_optimize(size) package init(_ format: PixelFormat) {
         switch format {
         case .rgba8: self = .rgba8
         case .rgb8: self = .rgb8
@@ -43,7 +43,7 @@ extension BitmapFormat {
 
 extension PixelBuffer {
     /// The same pixels as a `PixelBuffer` (no copy).
-    @_optimize(size) package init(_ bitmap: Bitmap) {
+    @inline(never) @_optimize(size) package init(_ bitmap: Bitmap) {
         self.init(
             width: bitmap.width, height: bitmap.height, format: PixelFormat(bitmap.format),
             bytesPerRow: bitmap.bytesPerRow, bytes: bitmap.bytes)
@@ -52,7 +52,7 @@ extension PixelBuffer {
 
 extension Bitmap {
     /// The same pixels as the codec's `Bitmap` (no copy).
-    @_optimize(size) package init(_ buffer: PixelBuffer) {
+    @inline(never) @_optimize(size) package init(_ buffer: PixelBuffer) {
         self.init(
             width: buffer.width, height: buffer.height, format: BitmapFormat(buffer.format),
             bytesPerRow: buffer.bytesPerRow, bytes: buffer.bytes)
@@ -63,12 +63,13 @@ extension Bitmap {
 extension JPEGEncoder: ImageEncoding {
     /// Encodes `image` at `quality` (1...100) with the other options of this encoder; `invalid_image` for bad
     /// geometry or a quality outside 1...100.
+    @inline(never)
     @_optimize(size) public func encodeJPEG(_ image: PixelBuffer, quality: Int) throws(ReceptionError) -> [UInt8] {
         do { return try encodeJPEG(Bitmap(image), quality: quality) } catch { throw ReceptionError(error) }
     }
 
     /// Encodes `image` into `sink`; nothing is written when the input is rejected (`invalid_image`).
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public func encode<Sink: JPEGByteSink>(_ image: PixelBuffer, into sink: inout Sink) throws(ReceptionError) {
         do { try encode(Bitmap(image), into: &sink) } catch { throw ReceptionError(error) }
     }

@@ -36,7 +36,7 @@ public final class FilePhotoCache: PhotoCaching {
     /// Opens (or creates) the photo cache of `scope` in `directory` (the data folder), removing the caches of the
     /// App ID's other scopes, and evicting down to `byteBudget` (a negative budget keeps nothing). Throws
     /// `storage_unavailable` when the `photos` folder cannot be made (the session then caches nothing).
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         directory: URL, scope: StorageScope, byteBudget: Int = FilePhotoCache.defaultByteBudget,
         logger: ReceptionLogger = ReceptionLogger(category: "MessageCache")
     ) throws(ReceptionError) {
@@ -58,13 +58,13 @@ public final class FilePhotoCache: PhotoCaching {
         }
     }
 
-    @_optimize(size) public func photo(for attachmentID: String) -> Data? {
+    @inline(never) @_optimize(size) public func photo(for attachmentID: String) -> Data? {
         guard PhotoCacheIndex.accepts(attachmentID) else { return nil }
         // The work under the lock is a method: a closure's body is compiled at the host's -O (Docs/Footprint.md).
         return state.withLock { index in read(attachmentID, index: &index) }
     }
 
-    @_optimize(size) public func store(_ data: Data, for attachmentID: String) {
+    @inline(never) @_optimize(size) public func store(_ data: Data, for attachmentID: String) {
         guard PhotoCacheIndex.accepts(attachmentID) else { return }
         state.withLock { index in keep(data, for: attachmentID, index: &index) }
     }
@@ -109,7 +109,7 @@ public final class FilePhotoCache: PhotoCaching {
         writeIndex(index)
     }
 
-    @_optimize(size) public func removeAll() {
+    @inline(never) @_optimize(size) public func removeAll() {
         state.withLock { index in clear(&index) }
     }
 
@@ -128,7 +128,7 @@ public final class FilePhotoCache: PhotoCaching {
     // MARK: - Files
 
     /// `<folder>/<SHA-256 of the attachment ID, hex>`.
-    @_optimize(size) func fileURL(_ attachmentID: String) -> URL {
+    @inline(never) @_optimize(size) func fileURL(_ attachmentID: String) -> URL {
         folderURL.appendingPathComponent(PhotoCacheIndex.digest(of: attachmentID))
     }
 
@@ -136,7 +136,7 @@ public final class FilePhotoCache: PhotoCaching {
 
     /// Writes the index atomically; a failure leaves the previous one, which `photo(for:)` corrects as it reads
     /// (a file whose bytes do not match is a miss, a file the index does not name goes at the next open).
-    @_optimize(size) private func writeIndex(_ index: PhotoCacheIndex) {
+    @inline(never) @_optimize(size) private func writeIndex(_ index: PhotoCacheIndex) {
         guard !index.entries.isEmpty || FileManager.default.fileExists(atPath: folderURL.path) else { return }
         do {
             try PrivateFiles.createFolder(folderURL)
@@ -148,7 +148,7 @@ public final class FilePhotoCache: PhotoCaching {
 
     /// Removes every file of the folder that is neither the index nor a photo it names: photos written before a
     /// crash kept the index from naming them, and temporary files of interrupted writes.
-    @_optimize(size) private func removeUnindexedFiles(_ index: PhotoCacheIndex) {
+    @inline(never) @_optimize(size) private func removeUnindexedFiles(_ index: PhotoCacheIndex) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderURL.path) else { return }
         // A loop, not a `map` closure (Docs/Footprint.md, "Loops for one-off closures").
         var kept: Set<String> = [Self.indexName]
@@ -158,7 +158,7 @@ public final class FilePhotoCache: PhotoCaching {
         }
     }
 
-    @_optimize(size) private func unlink(_ url: URL) {
+    @inline(never) @_optimize(size) private func unlink(_ url: URL) {
         try? FileManager.default.removeItem(at: url)
     }
 
@@ -166,6 +166,7 @@ public final class FilePhotoCache: PhotoCaching {
 
     /// The index in `folder`; an empty one when there is none, and the folder emptied when it does not decode or
     /// is implausible (nothing in it can be trusted then).
+    @inline(never)
     @_optimize(size) private static func loadIndex(in folder: URL, logger: ReceptionLogger) -> PhotoCacheIndex {
         let url = folder.appendingPathComponent(indexName)
         guard let data = try? Data(contentsOf: url) else { return PhotoCacheIndex() }
@@ -180,16 +181,16 @@ public final class FilePhotoCache: PhotoCaching {
 
     /// `<16 hex digits of SHA-256(App ID)>-<32 hex digits of SHA-256(scope key)>`: the App ID's caches share a
     /// prefix, and no identifier appears in a file name.
-    @_optimize(size) static func folderName(of scope: StorageScope) -> String {
+    @inline(never) @_optimize(size) static func folderName(of scope: StorageScope) -> String {
         appPrefix(scope.appID) + String(PhotoCacheIndex.digest(of: scope.key).prefix(32))
     }
 
-    @_optimize(size) private static func appPrefix(_ appID: String) -> String {
+    @inline(never) @_optimize(size) private static func appPrefix(_ appID: String) -> String {
         String(PhotoCacheIndex.digest(of: appID).prefix(16)) + "-"
     }
 
     /// Spec 7.15: the folders of the App ID's other scopes hold a previous user's photos.
-    @_optimize(size) private static func removeOtherScopes(
+    @inline(never) @_optimize(size) private static func removeOtherScopes(
         of scope: StorageScope, keeping folder: String, in root: URL, logger: ReceptionLogger
     ) {
         let prefix = appPrefix(scope.appID)

@@ -5,7 +5,7 @@ import ReceptionCore
 // Opening the file, adopting a scope, erasing a scope or a chat: once per launch, login, logout or chat reset,
 // compiled for size (scripts/cold-code). The per-call work (`access`, the message reads and writes) stays at -O.
 extension SQLiteMessageStore {
-    @_optimize(size) public func resetChat(revision: Int) throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func resetChat(revision: Int) throws(ReceptionError) {
         try access("reset the chat") { connection, scope throws(SQLiteFailure) in
             try connection.transaction { () throws(SQLiteFailure) in
                 try connection.run("DELETE FROM messages WHERE scope = ?1", [.text(scope.key)])
@@ -18,7 +18,7 @@ extension SQLiteMessageStore {
         }
     }
 
-    @_optimize(size) public func rotate(to newScope: StorageScope) throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func rotate(to newScope: StorageScope) throws(ReceptionError) {
         // The switch happens first and unconditionally: even if the erasure below fails, nothing of the old scope
         // is reachable through this store, and the next open erases it (spec 7.15).
         state.withLock { $0.scope = newScope }
@@ -35,6 +35,7 @@ extension SQLiteMessageStore {
 
     /// Records `scope` as its App ID's current scope and erases every other scope of that App ID, in one
     /// transaction. Images go with their messages through the foreign key's cascade.
+    @inline(never)
     @_optimize(size) static func adopt(_ scope: StorageScope, on connection: SQLiteConnection) throws(SQLiteFailure) {
         try connection.transaction { () throws(SQLiteFailure) in
             try connection.run(
@@ -49,7 +50,7 @@ extension SQLiteMessageStore {
     }
 
     /// Opens the file, moving it aside once if it is unusable.
-    @_optimize(size) static func openConnection(
+    @inline(never) @_optimize(size) static func openConnection(
         in directory: StoreDirectory, options: Options, logger: ReceptionLogger
     ) throws(ReceptionError) -> SQLiteConnection {
         try directory.prepareDatabaseFile()
@@ -72,7 +73,7 @@ extension SQLiteMessageStore {
     }
 
     /// Opens, configures, checks and migrates one connection.
-    @_optimize(size) static func prepareConnection(
+    @inline(never) @_optimize(size) static func prepareConnection(
         path: String, options: Options, schemaVersion: Int32 = Schema.latestVersion
     ) throws(SQLiteFailure) -> SQLiteConnection {
         let connection = try SQLiteConnection.open(
@@ -92,7 +93,7 @@ extension SQLiteMessageStore {
 
     /// A truncated or overwritten file can still open and fail only when a damaged page is read; a quick check
     /// at open finds that before any message is trusted.
-    @_optimize(size) static func checkIntegrity(_ connection: SQLiteConnection) throws(SQLiteFailure) {
+    @inline(never) @_optimize(size) static func checkIntegrity(_ connection: SQLiteConnection) throws(SQLiteFailure) {
         let verdict = try connection.with("PRAGMA quick_check(1)") { statement throws(SQLiteFailure) in
             try statement.step() ? statement.text(0) : "ok"
         }
@@ -102,6 +103,7 @@ extension SQLiteMessageStore {
     }
 
     /// Test knob: a file at an older schema version, as an earlier build left it, for migration tests.
+    @inline(never)
     @_optimize(size) static func createDatabase(at url: URL, schemaVersion: Int32) throws(ReceptionError) {
         do {
             _ = try prepareConnection(path: url.path, options: Options(), schemaVersion: schemaVersion)
@@ -112,7 +114,7 @@ extension SQLiteMessageStore {
 
     /// Test knob: the file may not grow past its current size, so the next write that needs a new page fails with
     /// `SQLITE_FULL`, as on a full disk.
-    @_optimize(size) func limitGrowthToCurrentSize() throws(ReceptionError) {
+    @inline(never) @_optimize(size) func limitGrowthToCurrentSize() throws(ReceptionError) {
         try access("limit growth") { connection, _ throws(SQLiteFailure) in
             let pages = try connection.integer("PRAGMA page_count") ?? 1
             try connection.execute("PRAGMA max_page_count = \(pages)")
@@ -120,7 +122,7 @@ extension SQLiteMessageStore {
     }
 
     /// The schema version of the open file.
-    @_optimize(size) var schemaVersion: Int32 {
+    @inline(never) @_optimize(size) var schemaVersion: Int32 {
         get throws(ReceptionError) {
             try access("read the schema version") { connection, _ throws(SQLiteFailure) in
                 Int32(truncatingIfNeeded: try connection.integer("PRAGMA user_version") ?? 0)

@@ -2,24 +2,25 @@ import Foundation
 import ReceptionCore
 
 extension SQLiteMessageStore {
-    @_optimize(size) public func draft() throws(ReceptionError) -> String {
+    @inline(never) @_optimize(size) public func draft() throws(ReceptionError) -> String {
         try access("read the draft") { connection, scope throws(SQLiteFailure) in
             try Self.readDraft(connection, scope)
         }
     }
 
-    @_optimize(size) public func setDraft(_ text: String) throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func setDraft(_ text: String) throws(ReceptionError) {
         try access("save the draft") { connection, scope throws(SQLiteFailure) in
             try Self.writeDraft(text, connection, scope)
         }
     }
 
-    @_optimize(size) public func sessionState() throws(ReceptionError) -> SessionState {
+    @inline(never) @_optimize(size) public func sessionState() throws(ReceptionError) -> SessionState {
         try access("read the session state") { connection, scope throws(SQLiteFailure) in
             try Self.readSessionState(connection, scope, logger: logger)
         }
     }
 
+    @inline(never)
     @_optimize(size) public func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError) {
         try access("save the session state") { connection, scope throws(SQLiteFailure) in
             try Self.updateSessionState(change, connection, scope, logger: logger)

@@ -2,7 +2,7 @@ import Foundation
 import ReceptionCore
 
 extension SQLiteMessageStore {
-    @_optimize(size) public func teamProfiles() throws(ReceptionError) -> [TeamProfile] {
+    @inline(never) @_optimize(size) public func teamProfiles() throws(ReceptionError) -> [TeamProfile] {
         try access("read the team profiles") { connection, scope throws(SQLiteFailure) in
             try connection.with(
                 "SELECT id, name, photo_key, photo FROM team_profiles WHERE scope = ?1 ORDER BY position",
@@ -40,7 +40,7 @@ extension SQLiteMessageStore {
         }
     }
 
-    @_optimize(size) public func saveTeamProfiles(_ profiles: [TeamProfile]) throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func saveTeamProfiles(_ profiles: [TeamProfile]) throws(ReceptionError) {
         try access("save the team profiles") { connection, scope throws(SQLiteFailure) in
             try connection.transaction { () throws(SQLiteFailure) in
                 try Self.writeTeamProfiles(profiles, connection, scope)

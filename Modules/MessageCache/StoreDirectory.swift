@@ -16,7 +16,7 @@ struct StoreDirectory {
     private static let companionSuffixes = ["", "-wal", "-shm"]
 
     /// Creates the folder (mode 0700) and applies the platform's protection.
-    @_optimize(size) func prepare() throws(ReceptionError) {
+    @inline(never) @_optimize(size) func prepare() throws(ReceptionError) {
         do {
             try PrivateFiles.createFolder(url)
         } catch {
@@ -28,7 +28,7 @@ struct StoreDirectory {
 
     /// Makes the database file exist with mode 0600 before SQLite opens it, because SQLite creates its `-wal` and
     /// `-shm` files with the database's mode; companions an earlier version left readable by others are tightened.
-    @_optimize(size) func prepareDatabaseFile() throws(ReceptionError) {
+    @inline(never) @_optimize(size) func prepareDatabaseFile() throws(ReceptionError) {
         do {
             try PrivateFiles.createEmptyFile(databaseURL)
         } catch {
@@ -41,7 +41,7 @@ struct StoreDirectory {
     /// Renames the database and its WAL companions to `*.damaged*`, replacing an earlier damaged copy, so the
     /// bytes stay on disk for diagnosis but are never opened again. The WAL goes too: a stale log beside a new
     /// database must not be replayed into it.
-    @_optimize(size) func moveDatabaseAside() throws(ReceptionError) {
+    @inline(never) @_optimize(size) func moveDatabaseAside() throws(ReceptionError) {
         let manager = FileManager.default
         for suffix in Self.companionSuffixes {
             let source = URL(fileURLWithPath: databaseURL.path + suffix)
@@ -60,7 +60,7 @@ struct StoreDirectory {
     /// Removes the damaged copies `moveDatabaseAside()` left (issue 15: they hold a previous user's chat, and a
     /// logout or deletion must leave nothing of it). Returns `false` when one could not be removed.
     @discardableResult
-    @_optimize(size) func removeDamagedCopies() -> Bool {
+    @inline(never) @_optimize(size) func removeDamagedCopies() -> Bool {
         var removedAll = true
         for suffix in Self.companionSuffixes {
             let path = databaseURL.path + ".damaged" + suffix
@@ -71,7 +71,7 @@ struct StoreDirectory {
         return removedAll
     }
 
-    @_optimize(size) private func excludeFromBackup() {
+    @inline(never) @_optimize(size) private func excludeFromBackup() {
         #if canImport(Darwin)
         var folder = url
         var values = URLResourceValues()

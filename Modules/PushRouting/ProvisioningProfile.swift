@@ -9,7 +9,7 @@ import ReceptionCore
 public enum ProvisioningProfile {
     /// The `Entitlements` → `aps-environment` string of `profile`, or `nil` when the profile holds no readable
     /// property list or no such string.
-    @_optimize(size) public static func apsEnvironment(in profile: Data) -> String? {
+    @inline(never) @_optimize(size) public static func apsEnvironment(in profile: Data) -> String? {
         let bytes = [UInt8](profile)
         guard let start = firstRange(of: Array("<?xml".utf8), in: bytes, from: 0),
               let end = firstRange(of: Array("</plist>".utf8), in: bytes, from: start.upperBound)
@@ -24,6 +24,7 @@ public enum ProvisioningProfile {
 
     /// Spec 7.16 `automatic`: a simulator is sandbox; no profile is production (an App Store build); otherwise
     /// `development` → sandbox, `production` → production, anything else unresolved.
+    @inline(never)
     @_optimize(size) public static func environment(isSimulator: Bool, profile: Data?) -> PushEnvironment? {
         if isSimulator { return .sandbox }
         guard let profile else { return .production }
@@ -34,7 +35,7 @@ public enum ProvisioningProfile {
         }
     }
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private static func firstRange(of needle: [UInt8], in haystack: [UInt8], from offset: Int) -> Range<Int>? {
         guard !needle.isEmpty, haystack.count >= needle.count, offset <= haystack.count - needle.count else {
             return nil
@@ -53,13 +54,13 @@ public struct ProvisioningProfileResolver: PushEnvironmentResolving {
     private let profile: @Sendable () -> Data?
 
     /// A resolver for a build that is (or is not) a simulator, reading its profile with `profile` (`nil` = none).
-    @_optimize(size) public init(isSimulator: Bool, profile: @escaping @Sendable () -> Data?) {
+    @inline(never) @_optimize(size) public init(isSimulator: Bool, profile: @escaping @Sendable () -> Data?) {
         self.isSimulator = isSimulator
         self.profile = profile
     }
 
     /// The running app: the simulator flag of the build and the main bundle's embedded profile.
-    @_optimize(size) public static var embedded: ProvisioningProfileResolver {
+    @inline(never) @_optimize(size) public static var embedded: ProvisioningProfileResolver {
         #if targetEnvironment(simulator)
             let simulator = true
         #else
@@ -74,7 +75,7 @@ public struct ProvisioningProfileResolver: PushEnvironmentResolving {
         }
     }
 
-    @_optimize(size) public func resolveEnvironment() -> PushEnvironment? {
+    @inline(never) @_optimize(size) public func resolveEnvironment() -> PushEnvironment? {
         // A simulator needs no profile read.
         ProvisioningProfile.environment(isSimulator: isSimulator, profile: isSimulator ? nil : profile())
     }

@@ -10,6 +10,7 @@ public enum PushEnvironmentChoice: String, Sendable, Hashable, CaseIterable, Cas
     case automatic
 
     /// Spec 7.16: the wire environment, asking `resolver` for `automatic`; `nil` = unresolved.
+    @inline(never)
     @_optimize(size) public func resolve(with resolver: any PushEnvironmentResolving) -> PushEnvironment? {
         switch self {
         case .sandbox: .sandbox

@@ -8,7 +8,7 @@ public enum PushPayload {
     /// The `reception.conversationId` of a recognised payload, or `nil`.
     ///
     /// The ID is only the recognition marker: it never selects a conversation (seed 002).
-    @_optimize(size) public static func conversationId(in userInfo: [AnyHashable: Any]) -> String? {
+    @inline(never) @_optimize(size) public static func conversationId(in userInfo: [AnyHashable: Any]) -> String? {
         guard let marker = userInfo[AnyHashable(markerKey)] else { return nil }
         let value: Any?
         if let object = marker as? [String: Any] {
@@ -23,7 +23,7 @@ public enum PushPayload {
     }
 
     /// Whether `userInfo` is a recognised support payload.
-    @_optimize(size) public static func isSupportNotification(_ userInfo: [AnyHashable: Any]) -> Bool {
+    @inline(never) @_optimize(size) public static func isSupportNotification(_ userInfo: [AnyHashable: Any]) -> Bool {
         conversationId(in: userInfo) != nil
     }
 }

@@ -29,7 +29,7 @@ public final class PushRouter {
         public var presentChat: @MainActor @Sendable () -> Void
 
         /// Makes hooks.
-        @_optimize(size) public init(
+        @inline(never) @_optimize(size) public init(
             isConfigured: @escaping @MainActor @Sendable () -> Bool,
             isSessionActivated: @escaping @Sendable () async -> Bool,
             updateDevice: @escaping @Sendable () async throws(ReceptionError) -> Void,
@@ -55,7 +55,7 @@ public final class PushRouter {
     private var generation = 0
 
     /// A router staging into `stage`, resolving `automatic` with `resolver`.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         stage: PushTokenStage = PushTokenStage(), resolver: any PushEnvironmentResolving, hooks: Hooks,
         logger: ReceptionLogger = ReceptionLogger(category: "Push")
     ) {
@@ -68,6 +68,7 @@ public final class PushRouter {
     /// Spec 7.16: stages the APNs token as lower-case hex with its environment. Ignored before configure, for an
     /// empty token, and when the environment cannot be resolved. A changed token on an activated session starts a
     /// device update and an unread refresh; otherwise it waits for the device update after registration.
+    @inline(never)
     @_optimize(size) public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
         guard hooks.isConfigured() else {
             logger.write(.info, "push token ignored: Reception is not configured")
@@ -99,6 +100,7 @@ public final class PushRouter {
     /// the current session is requested (unless `openChat` is false, as for a foreground receipt) and an unread
     /// refresh follows. The ID selects nothing: after a logout an old notification opens the new, empty session and
     /// cannot restore the previous one.
+    @inline(never)
     @_optimize(size) public func handlePushNotification(userInfo: [AnyHashable: Any], openChat: Bool = true) -> Bool {
         guard PushPayload.isSupportNotification(userInfo) else { return false }
         guard hooks.isConfigured() else { return true }
@@ -109,20 +111,20 @@ public final class PushRouter {
     }
 
     /// Spec 7.15: logout clears the staged token; queued follow-ups of the old session are dropped.
-    @_optimize(size) public func logout() {
+    @inline(never) @_optimize(size) public func logout() {
         generation += 1
         stage.clear()
     }
 
     /// Waits until every queued follow-up finished.
-    @_optimize(size) func waitUntilIdle() async {
+    @inline(never) @_optimize(size) func waitUntilIdle() async {
         while let current = work {
             await current.value
             if work == current { work = nil }
         }
     }
 
-    @_optimize(size) private func enqueue(_ operation: @escaping @Sendable () async -> Void) {
+    @inline(never) @_optimize(size) private func enqueue(_ operation: @escaping @Sendable () async -> Void) {
         let previous = work
         let generation = self.generation
         work = Task { [weak self] in

@@ -8,7 +8,7 @@ public struct StagedPushToken: Sendable, Hashable {
     public var environment: PushEnvironment
 
     /// Makes a staged token.
-    @_optimize(size) public init(token: String, environment: PushEnvironment) {
+    @inline(never) @_optimize(size) public init(token: String, environment: PushEnvironment) {
         self.token = token
         self.environment = environment
     }
@@ -31,7 +31,7 @@ public final class PushTokenStage: Sendable {
 
     /// Stages `token`; returns whether it differs from what was staged.
     @discardableResult
-    @_optimize(size) public func stage(_ token: StagedPushToken) -> Bool {
+    @inline(never) @_optimize(size) public func stage(_ token: StagedPushToken) -> Bool {
         value.withLock { current in
             defer { current = token }
             return current != token

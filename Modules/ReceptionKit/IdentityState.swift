@@ -9,7 +9,7 @@ public indirect enum IdentityState: Sendable, Hashable {
     case verified(userId: String)
 
     /// The user ID support sees, verified or not.
-    @_optimize(size) public var userId: String? {
+    @inline(never) @_optimize(size) public var userId: String? {
         switch self {
         case .anonymous: nil
         case .labelled(let id), .verified(let id): id

@@ -26,7 +26,7 @@ extension Reception {
     /// passing all three as `nil` neither clears the service's identity nor starts a new session. `userId` is
     /// required at the call site but may be `nil`, so an optional ID from your sign-in passes straight through.
     /// Nothing is sent now: the labels travel with the next registration or device update.
-    @_optimize(size) public func identify(userId: String?, name: String? = nil, email: String? = nil) {
+    @inline(never) @_optimize(size) public func identify(userId: String?, name: String? = nil, email: String? = nil) {
         whenConfigured("identify(userId:)") { [weak self] _, stager in
             stager.identify(userId: userId, name: name, email: email)
             self?.refreshIdentityState()
@@ -35,7 +35,7 @@ extension Reception {
 
     /// Stages a verified identity: an HS256 token your server signed with the identity secret. Kept in memory
     /// only; it travels with the next registration or update. A token for another user replaces the chat.
-    @_optimize(size) public func identify(token: String) {
+    @inline(never) @_optimize(size) public func identify(token: String) {
         whenConfigured("identify(token:)") { [weak self] session, stager in
             switch stager.identify(token: token) {
             case .staged:
@@ -50,7 +50,7 @@ extension Reception {
 
     /// Replaces the customer details shown to your team (at most 20 entries; keys 1–64 and values up to 512
     /// UTF-16 units; more than 20 entries sends none). `[:]` clears them.
-    @_optimize(size) public func setMetadata(_ metadata: [String: String]) {
+    @inline(never) @_optimize(size) public func setMetadata(_ metadata: [String: String]) {
         whenConfigured("setMetadata") { _, stager in stager.setMetadata(metadata) }
     }
 
@@ -60,7 +60,7 @@ extension Reception {
     /// cached chat, drafts, pending sends, unread count), the remote sign-out is queued and retried while the app
     /// is active, and the storage generation is rotated so nothing of this user is readable afterwards.
     /// Configuration, language override, badge preference and the event handler remain.
-    @_optimize(size) public func logout() {
+    @inline(never) @_optimize(size) public func logout() {
         whenConfigured("logout", logout: true) { [weak self] _, _ in self?.resetLocally(cause: .logout) }
     }
 
@@ -72,7 +72,7 @@ extension Reception {
     ///
     /// Declared `async throws`, as seed 000 documents it, so the document's `catch let error as ReceptionError`
     /// compiles without an always-true-cast warning; every error it throws is a `ReceptionError`.
-    @_optimize(size) public func deleteData() async throws {
+    @inline(never) @_optimize(size) public func deleteData() async throws {
         let start: Result<DeletionStart?, ReceptionError>
         if launch.isPreparing {
             // Its turn among the calls made before the launch is ready: what it deletes is read then, so a logout
@@ -104,6 +104,7 @@ extension Reception {
         /// `nil`: no session secret is stored (an unused chat), so there is nothing to delete on the service.
         let credentials: SessionCredentials?
 
+        @inline(never)
         @_optimize(size) init(endpoint: ServiceEndpoint, generation: Int, credentials: SessionCredentials?) {
             self.endpoint = endpoint
             self.generation = generation
@@ -113,7 +114,7 @@ extension Reception {
 
     /// Reads the session secret now: a logout during the request deletes the stored item, and the answer must still
     /// count.
-    @_optimize(size) private func deletionStart() -> Result<DeletionStart?, ReceptionError> {
+    @inline(never) @_optimize(size) private func deletionStart() -> Result<DeletionStart?, ReceptionError> {
         guard isConfigured, let session, let endpoint else { return .success(nil) }
         do throws(ReceptionError) {
             let credentials = try SessionCredentials.read(from: configuration.secureStore, scope: session.scope.key)
@@ -124,7 +125,7 @@ extension Reception {
     }
 
     /// Spec 7.15 step 2: ends the current session and starts a fresh one on a new storage generation.
-    @_optimize(size) func resetLocally(cause: ResetCause) {
+    @inline(never) @_optimize(size) func resetLocally(cause: ResetCause) {
         guard let appID, let namespaces, let stager, let old = session else { return }
         let secureStore = configuration.secureStore
         let log = logger("Session")
@@ -200,7 +201,7 @@ extension Reception {
 
     /// The secure items of a retired scope go; a session secret among them is queued for revocation first (the
     /// service answers 200 for a session it already revoked or deleted, so this is right whatever retired it).
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func retireSecrets(of scope: StorageScope, store: any SecureStoring, revocations: RevocationQueue?) {
         if let credentials = try? SessionCredentials.read(from: store, scope: scope.key) {
             revocations?.enqueue(PendingRevocation(appID: scope.appID, secret: credentials.sessionSecret))

@@ -7,11 +7,12 @@ import UIKit
 extension Reception {
     /// The revision of the published appearance the chat shows, `nil` while none is known or remote appearance is
     /// off.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public var remoteAppearanceRevision: Int? { usesRemoteAppearance ? appearanceSlot.shown?.revision : nil }
 
     /// Spec 7.1 step 3 and 7.20: load this App ID's cached appearance, show it, and start the refresh loop.
     /// `cached` is what the launch read from `cache` off the main actor.
+    @inline(never)
     @_optimize(size) func startAppearance(appID: String, cache: AppearanceCache, cached: RemoteAppearance?) {
         let refresher = AppearanceRefresher(
             .init(
@@ -28,13 +29,13 @@ extension Reception {
     }
 
     /// A fetched appearance: cached at once, shown now unless the chat is open (it is not restyled mid-session).
-    @_optimize(size) func appearancePublished(_ appearance: RemoteAppearance, appID: String) {
+    @inline(never) @_optimize(size) func appearancePublished(_ appearance: RemoteAppearance, appID: String) {
         guard appID == self.appID else { return }
         if appearanceSlot.publish(appearance, appID: appID, chatOpen: isChatOpen) { resolveAppearance() }
     }
 
     /// `usesRemoteAppearance` changed: the loop follows, and the chat shows the host's appearance alone, or merged.
-    @_optimize(size) func remoteAppearanceSwitched() {
+    @inline(never) @_optimize(size) func remoteAppearanceSwitched() {
         let refresher = appearanceRefresher
         let enabled = usesRemoteAppearance
         Task { await refresher?.setEnabled(enabled) }
@@ -42,7 +43,7 @@ extension Reception {
     }
 
     /// `chatAppearance` = `appearance`, with the shown published appearance laid over it when remote is on.
-    @_optimize(size) func resolveAppearance() {
+    @inline(never) @_optimize(size) func resolveAppearance() {
         guard usesRemoteAppearance, let shownAppearance = appearanceSlot.shown,
               let imagesBase = try? endpoint?.url(path: "appearance/images") else {
             chatAppearance = appearance
@@ -66,7 +67,7 @@ extension Reception {
 
     /// Follows the configured lifecycle monitor, as if the host called `appDidBecomeActive()` and
     /// `appDidEnterBackground()` itself (an inactive app counts as not active, as for the chat engine).
-    @_optimize(size) func observeLifecycle() {
+    @inline(never) @_optimize(size) func observeLifecycle() {
         guard let lifecycle = configuration.lifecycle else { return }
         foreground.follow(Task { [weak self] in
             for await state in lifecycle.lifecycleUpdates() {

@@ -6,7 +6,7 @@ import Transport
 /// Spec 7.21: the registration rules of a host's paywall list — trimmed, `id` 1–64 units of `[A-Za-z0-9_.-]`, title
 /// 1–60 units, first occurrence of an ID wins, at most 20 entries. Invalid entries are dropped.
 enum PaywallRules {
-    @_optimize(size) static func validated(_ paywalls: [ReceptionPaywall]) -> [ReceptionPaywall] {
+    @inline(never) @_optimize(size) static func validated(_ paywalls: [ReceptionPaywall]) -> [ReceptionPaywall] {
         var seen = Set<String>()
         var kept: [ReceptionPaywall] = []
         for paywall in paywalls {
@@ -34,7 +34,7 @@ extension Reception {
     /// Every paywall your app can present from a paywall card. Setting it validates the list (spec 7.21: trimmed,
     /// invalid and duplicate IDs dropped, at most 20), so reading gives what was kept. Without
     /// `paywallAvailability` all of them are available; the available list is synchronised to the service.
-    @_optimize(size) public var paywalls: [ReceptionPaywall] {
+    @inline(never) @_optimize(size) public var paywalls: [ReceptionPaywall] {
         get { cards.registered }
         set {
             cards.register(newValue)
@@ -44,13 +44,13 @@ extension Reception {
 
     /// Registers the paywalls your app can present from a paywall card (the earlier form of `paywalls`).
     @available(*, deprecated, renamed: "paywalls")
-    @_optimize(size) public func setPaywalls(_ paywalls: [ReceptionPaywall]) {
+    @inline(never) @_optimize(size) public func setPaywalls(_ paywalls: [ReceptionPaywall]) {
         self.paywalls = paywalls
     }
 
     /// Re-checks which registered paywalls are available. `invalidate` empties the list at once (logout, a
     /// subscription change); otherwise the current list stays while checking. Only the latest check publishes.
-    @_optimize(size) public func refreshPaywalls(invalidate: Bool = false) {
+    @inline(never) @_optimize(size) public func refreshPaywalls(invalidate: Bool = false) {
         if invalidate { availablePaywalls = [] }
         let check = cards.beginCheck()
         let registered = cards.registered
@@ -75,7 +75,7 @@ extension Reception {
     /// emits `.paywallOpened`. Either records the click for the team's receipt. Returns `false` when the card can
     /// do nothing: a review without a link, or a paywall that is no longer available (show "No longer available").
     @discardableResult
-    @_optimize(size) public func tapCard(_ message: ChatMessage) -> Bool {
+    @inline(never) @_optimize(size) public func tapCard(_ message: ChatMessage) -> Bool {
         guard let (session, _) = configured("tapCard") else { return false }
         switch message.kind {
         case .review:
@@ -101,12 +101,12 @@ extension Reception {
 
     /// Spec 4.2: the paywalls an offer card can open now: the available ones while `onPaywall` is set, else none.
     /// `tapCard(_:)` and the chat screen's disabled "No longer available" state both read it.
-    @_optimize(size) package var availablePaywallIDs: Set<String> {
+    @inline(never) @_optimize(size) package var availablePaywallIDs: Set<String> {
         onPaywall == nil ? [] : Set(availablePaywalls.map(\.id))
     }
 
     /// Spec 7.21: the click is queued (persisted, de-duplicated) and the queue is flushed in order.
-    @_optimize(size) func recordActionClick(_ messageId: String, session: ReceptionSession) {
+    @inline(never) @_optimize(size) func recordActionClick(_ messageId: String, session: ReceptionSession) {
         try? session.store.updateSessionState { state in
             if !state.pendingActionClicks.contains(messageId) { state.pendingActionClicks.append(messageId) }
         }
@@ -115,7 +115,7 @@ extension Reception {
 
     /// Sends queued clicks one at a time; success or 404 `action_not_found` removes the head, another failure
     /// leaves the queue for the next flush (after a device update, a new click, or a relaunch).
-    @_optimize(size) func flushActionClicks(_ session: ReceptionSession) {
+    @inline(never) @_optimize(size) func flushActionClicks(_ session: ReceptionSession) {
         let store = session.store
         let client = session.client
         cards.chainClickFlush { previous in
@@ -126,7 +126,7 @@ extension Reception {
     /// Reports the stored card taps, oldest first, once the flush before has ended: a tap leaves the list when the
     /// service took it, or answered 404 `action_not_found`; any other failure leaves it for the next flush. A named
     /// function rather than the task's closure, so it is compiled for size (a closure is not: Docs/Footprint.md).
-    @_optimize(size) private static func reportActionClicks(
+    @inline(never) @_optimize(size) private static func reportActionClicks(
         after previous: Task<Void, Never>?, store: SessionStore, client: ReceptionAPIClient
     ) async {
         await previous?.value

@@ -35,7 +35,7 @@ extension Reception {
 
     /// Asks for the sheet once the transitions of this run-loop turn have started (a SwiftUI `dismiss()` in the
     /// same action), unless the request was withdrawn meanwhile.
-    @_optimize(size) private func scheduleSheetRequest() {
+    @inline(never) @_optimize(size) private func scheduleSheetRequest() {
         sheetPresenter?.afterPendingTransitionsStart { [weak self] in self?.scheduledSheetRequestDue() }
     }
 
@@ -49,7 +49,7 @@ extension Reception {
     /// Hides the chat: dismisses the SDK sheet; the stream stops, typing is reported as stopped, held automatic
     /// resends become manual, and the unread count is refreshed. A `ReceptionChatView` the host embeds stays the
     /// host's to dismiss, and the chat stays open while it is on screen.
-    @_optimize(size) public func closeChat() {
+    @inline(never) @_optimize(size) public func closeChat() {
         whenConfigured("closeChat") { [weak self] _, _ in
             self?.dismissSheet()
             self?.chatPresenceChanged()
@@ -61,7 +61,7 @@ extension Reception {
     /// Asks the presenter for the sheet. The chat counts as open only once the presenter says the sheet is on
     /// screen; without a window it asks again when a scene becomes active, and a refusal (UIKit busy with another
     /// presentation or dismissal) asks again when that transition ends, up to `ChatPresence.maximumRefusals`.
-    @_optimize(size) func askForSheet() {
+    @inline(never) @_optimize(size) func askForSheet() {
         guard let presenter = sheetPresenter else { return }
         presenter.presentChat(
             answer: { [weak self] answer in self?.sheetAnswered(answer) },
@@ -77,7 +77,7 @@ extension Reception {
     }
 
     /// The presenter's answer to `askForSheet()`.
-    @_optimize(size) func sheetAnswered(_ answer: ChatSheetAnswer) {
+    @inline(never) @_optimize(size) func sheetAnswered(_ answer: ChatSheetAnswer) {
         guard let presenter = sheetPresenter else { return }
         switch presence.answered(answer) {
         case .none:
@@ -106,13 +106,13 @@ extension Reception {
         }
     }
 
-    @_optimize(size) private func logSheetGivenUp() {
+    @inline(never) @_optimize(size) private func logSheetGivenUp() {
         logger("Chat").write(.error, "the chat sheet was not presented: another presentation stayed in progress")
     }
 
     /// Ends an `openChat()`: the sheet goes if it shows (seed 000: closeChat, logout, deletion, a token for another
     /// user).
-    @_optimize(size) func dismissSheet() {
+    @inline(never) @_optimize(size) func dismissSheet() {
         if presence.closeRequested() { sheetPresenter?.dismissChat() }
     }
 
@@ -125,7 +125,7 @@ extension Reception {
 
     /// Acts on a change of whether the chat is on screen: opening starts the opening load and live updates,
     /// closing pauses them and refreshes the count.
-    @_optimize(size) func chatPresenceChanged() {
+    @inline(never) @_optimize(size) func chatPresenceChanged() {
         // The host's screens held while the sheet was on its way go once it has settled.
         for screen in hostScreens.sheetSettled(presence.sheet) { askForHostScreen(screen) }
         let open = presence.isOpen

@@ -8,7 +8,7 @@ extension Reception {
     /// sheet, over whatever it presents, while it shows; after it, when it is on its way; over the top-most
     /// controller of the scene in use otherwise. A refusal (another transition in progress) asks again when that
     /// transition ends, up to `HostScreenQueue.maximumRefusals` times.
-    @_optimize(size) func presentHostScreen(_ screen: HostScreen) {
+    @inline(never) @_optimize(size) func presentHostScreen(_ screen: HostScreen) {
         guard sheetPresenter != nil else {
             logger("Chat").write(.error, "a host screen was not presented: this platform has no presenter")
             return
@@ -17,7 +17,7 @@ extension Reception {
     }
 
     /// Presents `screen` now, holds it while the sheet is on its way, or drops it.
-    @_optimize(size) private func route(_ screen: HostScreen, refusals: Int) {
+    @inline(never) @_optimize(size) private func route(_ screen: HostScreen, refusals: Int) {
         switch hostScreens.request(screen, sheet: presence.sheet) {
         case .present(let now): askForHostScreen(now, refusals: refusals)
         case .held: break
@@ -27,7 +27,7 @@ extension Reception {
     }
 
     /// Asks the presenter for `screen`, the `refusals`-th time.
-    @_optimize(size) func askForHostScreen(_ screen: HostScreen, refusals: Int = 0) {
+    @inline(never) @_optimize(size) func askForHostScreen(_ screen: HostScreen, refusals: Int = 0) {
         guard let presenter = sheetPresenter else { return }
         hostScreens.began()
         presenter.presentHostScreen(screen) { [weak self] answer in

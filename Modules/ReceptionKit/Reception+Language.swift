@@ -5,7 +5,7 @@ import ReceptionCore
 extension Reception {
     /// The app language (spec 7.19): the canonical BCP 47 form of `languageOverride`, else the host's first preferred
     /// localisation, else `en`. It is what the device payload's `language` carries.
-    @_optimize(size) public var appLanguage: String {
+    @inline(never) @_optimize(size) public var appLanguage: String {
         LanguageTag.appLanguage(override: languageOverride, preferredLocalizations: configuration.preferredLocalizations)
     }
 
@@ -20,7 +20,7 @@ extension Reception {
     /// `chatAppearance` (the host's, or the dashboard's published ones for this language) come first where set,
     /// then `textOverrides`. `chat.texts` follows it at once when the language override, the appearance or the
     /// overrides change.
-    @_optimize(size) public var chatTexts: ChatTexts {
+    @inline(never) @_optimize(size) public var chatTexts: ChatTexts {
         // A loop, not a `filter` closure (Docs/Footprint.md, "Loops for one-off closures").
         var overrides: [ChatTextKey: String] = [:]
         for (key, text) in textOverrides where !text.isEmpty { overrides[key] = text }

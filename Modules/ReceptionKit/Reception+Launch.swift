@@ -18,7 +18,7 @@ final class PreparedLaunch: Sendable {
     let appearanceCache: AppearanceCache
     let cachedAppearance: RemoteAppearance?
 
-    @_optimize(size) init(
+    @inline(never) @_optimize(size) init(
         preferences: FilePreferences, namespaces: StorageNamespaces, scope: StorageScope, retired: [StorageScope]?,
         stager: IdentityStager, session: OpenedSessionStore, appearanceCache: AppearanceCache,
         cachedAppearance: RemoteAppearance?
@@ -40,7 +40,7 @@ final class OpenedSessionStore: Sendable {
     let store: SessionStore
     let state: SessionState
 
-    @_optimize(size) init(store: SessionStore, state: SessionState) {
+    @inline(never) @_optimize(size) init(store: SessionStore, state: SessionState) {
         self.store = store
         self.state = state
     }
@@ -49,7 +49,7 @@ final class OpenedSessionStore: Sendable {
 extension Reception {
     /// Starts preparing a configure's storage off the main actor; the parts are built on it when that is done
     /// (`finishLaunch`). A preparation starts after the previous one finished, so two never use a data folder at once.
-    @_optimize(size) func prepareLaunch(appID: String, configuration: ReceptionConfiguration) {
+    @inline(never) @_optimize(size) func prepareLaunch(appID: String, configuration: ReceptionConfiguration) {
         let generation = presentationGeneration
         let previous = launch.latest
         let scopeBox = self.scopeBox
@@ -73,7 +73,7 @@ extension Reception {
     @_optimize(size) var keptCallCount: Int { launch.keptCount }
 
     /// Returns once the latest configure's parts exist: at once when none is being prepared.
-    @_optimize(size) package func waitUntilReady() async {
+    @inline(never) @_optimize(size) package func waitUntilReady() async {
         guard launch.isPreparing else { return }
         await withCheckedContinuation { launch.wait($0) }
     }
@@ -81,7 +81,7 @@ extension Reception {
     /// The launch's storage work, off the main actor: the data folder, its preferences and the current scope (a
     /// logout the file missed is completed first, issue 15), a restored chat without its secret cleared (spec 7.1
     /// step 5), the pending identity, the session's store and the cached published appearance (step 3).
-    @_optimize(size) nonisolated static func prepareStorage(
+    @inline(never) @_optimize(size) nonisolated static func prepareStorage(
         appID: String, configuration: ReceptionConfiguration, scopeBox: ScopeBox
     ) -> PreparedLaunch {
         let log = logger("Configuration")
@@ -130,7 +130,7 @@ extension Reception {
 
     /// Opens the store and the photo cache of `scope` (or takes a store already open) behind a session's gate, and
     /// reads its state. A store that cannot be opened leaves the chat in memory.
-    @_optimize(size) nonisolated static func openSessionStore(
+    @inline(never) @_optimize(size) nonisolated static func openSessionStore(
         scope: StorageScope, configuration: ReceptionConfiguration, opened: (any MessageStoring)? = nil
     ) -> OpenedSessionStore {
         let inner: any MessageStoring
@@ -161,7 +161,7 @@ extension Reception {
     }
 
     /// The pending identity lives in the plain preferences under `<scope>.pending` (spec 7.17).
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     nonisolated static func pendingIdentityStore(_ preferences: FilePreferences, scopeBox: ScopeBox) -> PendingIdentityStore {
         PendingIdentityStore(
             load: { loadPendingIdentity(preferences, key: "\(scopeBox.value).pending") },
@@ -222,7 +222,7 @@ extension Reception {
     /// A `logout()` made for a configuration the host replaced before it was ready: that App ID's storage is signed
     /// out as the logout would have done it (spec 7.15): a new generation (which removes the old scope's pending
     /// identity from the preferences), the session secret queued for revocation and removed, the chat erased.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private func signOutReplaced(_ prepared: PreparedLaunch, appID: String, secureStore: any SecureStoring) {
         let newScope = prepared.namespaces.rotate(appID: appID)
         let queue = revocations?.keeps(secureStore) == true

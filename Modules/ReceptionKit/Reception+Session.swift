@@ -7,7 +7,7 @@ import Transport
 extension Reception {
     /// Builds the session of `scope`: store (the one a launch opened off the main actor, or opened now), cooldowns,
     /// service client wired to the identity stager, chat engine.
-    @_optimize(size) func startSession(
+    @inline(never) @_optimize(size) func startSession(
         scope: StorageScope, opened: OpenedSessionStore? = nil, inheritingHalt halt: HaltReason?,
         after previous: (@Sendable () async -> Void)? = nil
     ) {
@@ -97,7 +97,7 @@ extension Reception {
     }
 
     /// The synchronised preferences as the payload needs them (spec 7.6).
-    @_optimize(size) func devicePreferences() -> DevicePreferences {
+    @inline(never) @_optimize(size) func devicePreferences() -> DevicePreferences {
         DevicePreferences(
             languageOverride: languageOverride, preferredLocalizations: configuration.preferredLocalizations,
             updatesAppBadge: updatesAppBadge, paywalls: availablePaywalls)
@@ -142,7 +142,7 @@ extension Reception {
         refreshIdentityState(verified: verifiedUserId)
     }
 
-    @_optimize(size) func refreshIdentityState(verified: String?? = nil) {
+    @inline(never) @_optimize(size) func refreshIdentityState(verified: String?? = nil) {
         guard let stager else {
             identityState = .anonymous
             return
@@ -195,7 +195,7 @@ extension Reception {
 
     /// A client outside any session, for requests that carry their own secret (revocation, deletion): it has no
     /// token, no registration and no cooldowns of its own to respect (both routes are exempt, spec 6.1).
-    @_optimize(size) nonisolated static func standaloneClient(
+    @inline(never) @_optimize(size) nonisolated static func standaloneClient(
         endpoint: ServiceEndpoint, configuration: ReceptionConfiguration, logger: ReceptionLogger
     ) -> ReceptionAPIClient {
         ReceptionAPIClient(
@@ -207,6 +207,7 @@ extension Reception {
             }))
     }
 
+    @inline(never)
     @_optimize(size) func standaloneClient(endpoint: ServiceEndpoint, category: String) -> ReceptionAPIClient {
         Self.standaloneClient(endpoint: endpoint, configuration: configuration, logger: logger(category))
     }

@@ -24,7 +24,7 @@ extension Reception {
     /// configured one, the app must become active within 60 s, then "Hello from setup" goes through the normal send
     /// path and must be confirmed within 60 s overall. Polls every 200 ms; runs at most once per `Reception`.
     /// The result is also logged under the `SetupCheck` category. Use it in a debug build with a development App ID.
-    @_optimize(size) public func runSetupCheck(appId: String) async -> SetupCheckResult {
+    @inline(never) @_optimize(size) public func runSetupCheck(appId: String) async -> SetupCheckResult {
         let log = logger("SetupCheck")
         let result = await performSetupCheck(appId: appId)
         switch result {
@@ -34,7 +34,7 @@ extension Reception {
         return result
     }
 
-    @_optimize(size) private func performSetupCheck(appId: String) async -> SetupCheckResult {
+    @inline(never) @_optimize(size) private func performSetupCheck(appId: String) async -> SetupCheckResult {
         guard !setupCheckRan else { return .failed(reason: ReceptionError.Code.timeout.rawValue) }
         setupCheckRan = true
         await waitUntilReady()

@@ -24,7 +24,7 @@ struct NoNotificationPermission: NotificationPermissionReading {
 
 extension Reception {
     /// The unread monitor of this `Reception` (one per configuration; sessions come and go under it).
-    @_optimize(size) func makeUnreadMonitor(_ configuration: ReceptionConfiguration) -> UnreadMonitor {
+    @inline(never) @_optimize(size) func makeUnreadMonitor(_ configuration: ReceptionConfiguration) -> UnreadMonitor {
         UnreadMonitor(
             count: unreadModel,
             dependencies: .init(
@@ -51,7 +51,7 @@ extension Reception {
 
     /// The push router of this `Reception`: token changes update a registered device and refresh the count;
     /// a forwarded support push presents the chat and refreshes the count.
-    @_optimize(size) func makePushRouter(_ configuration: ReceptionConfiguration) -> PushRouter {
+    @inline(never) @_optimize(size) func makePushRouter(_ configuration: ReceptionConfiguration) -> PushRouter {
         PushRouter(
             resolver: configuration.pushEnvironment,
             hooks: .init(
@@ -76,6 +76,7 @@ extension Reception {
 
     /// Forwards the APNs device token. Ignored before `configure`, for an empty token, or when the environment
     /// cannot be resolved. It never registers a device; a registered one sends an update and refreshes the count.
+    @inline(never)
     @_optimize(size) public func setPushToken(_ token: Data, environment: PushEnvironmentChoice = .automatic) {
         whenConfigured("setPushToken") { [weak self] _, stager in
             self?.stagePushToken(token, environment: environment, stager: stager)

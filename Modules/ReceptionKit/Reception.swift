@@ -25,7 +25,7 @@ public final class Reception {
     public typealias LogLevel = ReceptionCore.LogLevel
 
     /// How much the SDK logs (default `info`). May be set from any thread.
-    @_optimize(size) public nonisolated static var logLevel: LogLevel {
+    @inline(never) @_optimize(size) public nonisolated static var logLevel: LogLevel {
         get { logging.withLock { $0.level } }
         set { logging.withLock { $0.level = newValue } }
     }
@@ -34,7 +34,7 @@ public final class Reception {
     /// writes `[Reception] level Category: message` to standard error. The text is `Category: message`, one line
     /// (newlines escaped), never a secret or message content (spec 7.22). May be set from any thread; it is called
     /// on the thread that logs.
-    @_optimize(size) public nonisolated static var logHandler: (@Sendable (LogLevel, String) -> Void)? {
+    @inline(never) @_optimize(size) public nonisolated static var logHandler: (@Sendable (LogLevel, String) -> Void)? {
         get { logging.withLock { $0.handler } }
         set { logging.withLock { $0.handler = newValue } }
     }
@@ -171,7 +171,7 @@ public final class Reception {
     /// Filters by the current global level at the time of each line, then hands it to `logHandler` or, without
     /// one, to standard error.
     struct GlobalLogHandler: LogRecordHandling {
-        @_optimize(size) func log(_ record: LogRecord) {
+        @inline(never) @_optimize(size) func log(_ record: LogRecord) {
             let (level, handler) = Reception.logging.withLock { ($0.level, $0.handler) }
             guard record.level <= level else { return }
             if let handler {
@@ -184,19 +184,19 @@ public final class Reception {
 
     @_optimize(size) nonisolated func logger(_ category: String) -> ReceptionLogger { Self.logger(category) }
 
-    @_optimize(size) nonisolated static func logger(_ category: String) -> ReceptionLogger {
+    @inline(never) @_optimize(size) nonisolated static func logger(_ category: String) -> ReceptionLogger {
         ReceptionLogger(handler: GlobalLogHandler(), level: .debug, category: category)
     }
 
     /// A standalone instance (tests, or a host that wants two); most hosts use `shared`.
-    @_optimize(size) public init() {
+    @inline(never) @_optimize(size) public init() {
         sheetPresenter = Self.platformSheetPresenter(host: self)
     }
 
     // MARK: - Configure (spec 7.1)
 
     /// Configures `Reception.shared` — the call the product documents show: `Reception.configure(appId:)`.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public static func configure(appId: String, configuration: ReceptionConfiguration = ReceptionConfiguration()) {
         shared.configure(appId: appId, configuration: configuration)
     }
@@ -206,7 +206,7 @@ public final class Reception {
 
     /// Configures ReceptionKit with your App ID (`app_` + 22 letters and digits) and, optionally, replaced parts.
     /// The same App ID again does nothing; another one replaces the previous configuration.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public func configure(appId: String, configuration: ReceptionConfiguration = ReceptionConfiguration()) {
         let log = logger("Configuration")
         if ServiceEndpoint.looksLikeIdentitySecret(appId) {
@@ -259,7 +259,7 @@ public final class Reception {
     /// launch is being prepared, once it is, in call order (`LaunchState`); before `configure`, not at all (an
     /// error log).
     /// `logout` marks a sign-out, which a configure replacing the launch still carries out.
-    @_optimize(size) func whenConfigured(
+    @inline(never) @_optimize(size) func whenConfigured(
         _ call: String, logout: Bool = false, _ body: @escaping @MainActor (ReceptionSession, IdentityStager) -> Void
     ) {
         guard launch.isPreparing else {
@@ -272,7 +272,7 @@ public final class Reception {
     }
 
     /// Guards a public call that answers at once: `nil` (and an error log) before `configure`.
-    @_optimize(size) func configured(_ call: String) -> (ReceptionSession, IdentityStager)? {
+    @inline(never) @_optimize(size) func configured(_ call: String) -> (ReceptionSession, IdentityStager)? {
         guard isConfigured, let session, let stager else {
             logger("Configuration").write(.error, "\(call) ignored: call configure(appId:) first")
             return nil

@@ -16,22 +16,22 @@ import Unread
 public struct ReceptionConfiguration: Sendable {
     /// The service root. The hosted service by default; point it at a local emulator during development (release
     /// builds accept only the hosted root and roots on this machine, spec 1.1).
-    @_optimize(size) public var serviceRoot: URL {
+    @inline(never) @_optimize(size) public var serviceRoot: URL {
         get { values.serviceRoot }
         set { unique().serviceRoot = newValue }
     }
     /// Where the message store, the photo cache and the plain preferences live.
-    @_optimize(size) public var dataDirectory: URL {
+    @inline(never) @_optimize(size) public var dataDirectory: URL {
         get { values.dataDirectory }
         set { unique().dataDirectory = newValue }
     }
     /// The HTTP layer.
-    @_optimize(size) public var transport: any HTTPTransporting {
+    @inline(never) @_optimize(size) public var transport: any HTTPTransporting {
         get { values.transport }
         set { unique().transport = newValue }
     }
     /// Where session secrets live (Keychain on Apple platforms, files elsewhere).
-    @_optimize(size) public var secureStore: any SecureStoring {
+    @inline(never) @_optimize(size) public var secureStore: any SecureStoring {
         get { values.secureStore }
         set { unique().secureStore = newValue }
     }
@@ -53,86 +53,86 @@ public struct ReceptionConfiguration: Sendable {
         set { unique().photoCache = newValue }
     }
     /// Turns picked photos into upload-ready JPEGs.
-    @_optimize(size) public var images: any ImagePreparing {
+    @inline(never) @_optimize(size) public var images: any ImagePreparing {
         get { values.images }
         set { unique().images = newValue }
     }
     /// The app icon badge (nothing on hosts without one).
-    @_optimize(size) public var badge: any BadgeSink {
+    @inline(never) @_optimize(size) public var badge: any BadgeSink {
         get { values.badge }
         set { unique().badge = newValue }
     }
     /// Delivered notifications, for cleanup when the count reaches zero.
-    @_optimize(size) public var notifications: any NotificationStore {
+    @inline(never) @_optimize(size) public var notifications: any NotificationStore {
         get { values.notifications }
         set { unique().notifications = newValue }
     }
     /// Whether the person allowed notifications (it pauses unread polling when push can deliver).
-    @_optimize(size) public var notificationPermission: any NotificationPermissionReading {
+    @inline(never) @_optimize(size) public var notificationPermission: any NotificationPermissionReading {
         get { values.notificationPermission }
         set { unique().notificationPermission = newValue }
     }
     /// Resolves the automatic APNs environment (the embedded provisioning profile on devices).
-    @_optimize(size) public var pushEnvironment: any PushEnvironmentResolving {
+    @inline(never) @_optimize(size) public var pushEnvironment: any PushEnvironmentResolving {
         get { values.pushEnvironment }
         set { unique().pushEnvironment = newValue }
     }
     /// Network path changes: `NWPathMonitor` on Apple platforms (`SystemNetworkPathMonitor`), `nil` elsewhere,
     /// where the host reports them (`setNetworkAvailable`) or passes its own monitor.
-    @_optimize(size) public var network: (any NetworkPathMonitoring)? {
+    @inline(never) @_optimize(size) public var network: (any NetworkPathMonitoring)? {
         get { values.network }
         set { unique().network = newValue }
     }
     /// App lifecycle changes: UIKit's application notifications on iOS, AppKit's on macOS
     /// (`NotificationLifecycleMonitor`), `nil` elsewhere, where the host calls `appDidBecomeActive()` and
     /// `appDidEnterBackground()` or passes its own monitor.
-    @_optimize(size) public var lifecycle: (any AppLifecycleMonitoring)? {
+    @inline(never) @_optimize(size) public var lifecycle: (any AppLifecycleMonitoring)? {
         get { values.lifecycle }
         set { unique().lifecycle = newValue }
     }
     /// Opens a review card's link and the links tapped in messages (`http`, `https`, `mailto` and `tel` only): the
     /// system URL action on Apple platforms, the host's choice elsewhere. To show a page inside your app, present it
     /// with `Reception.shared.present(_:)`, which goes over the chat sheet.
-    @_optimize(size) public var openURL: @MainActor @Sendable (URL) -> Void {
+    @inline(never) @_optimize(size) public var openURL: @MainActor @Sendable (URL) -> Void {
         get { values.openURL }
         set { unique().openURL = newValue }
     }
     /// Time and sleeping.
-    @_optimize(size) public var clock: any ReceptionClock {
+    @inline(never) @_optimize(size) public var clock: any ReceptionClock {
         get { values.clock }
         set { unique().clock = newValue }
     }
     /// Identifiers.
-    @_optimize(size) public var ids: any IDGenerating {
+    @inline(never) @_optimize(size) public var ids: any IDGenerating {
         get { values.ids }
         set { unique().ids = newValue }
     }
     /// Jitter.
-    @_optimize(size) public var random: any RandomSource {
+    @inline(never) @_optimize(size) public var random: any RandomSource {
         get { values.random }
         set { unique().random = newValue }
     }
     /// What the device payload says about this device and app: this device's facts unless you set your own. They
     /// are read when a session starts, not by `init` (the locale, time zone and bundle lookups cost more than the
     /// rest of a configuration at app launch; Docs/Footprint.md).
-    @_optimize(size) public var device: DeviceFacts {
+    @inline(never) @_optimize(size) public var device: DeviceFacts {
         get { values.deviceOverride ?? Self.currentDevice() }
         set { unique().deviceOverride = newValue }
     }
     /// The host's preferred localisations, most preferred first (the app language, spec 7.19).
-    @_optimize(size) public var preferredLocalizations: [String] {
+    @inline(never) @_optimize(size) public var preferredLocalizations: [String] {
         get { values.preferredLocalizations }
         set { unique().preferredLocalizations = newValue }
     }
     /// Test knob: how `preferences.json` and `appearance.json` are replaced (tests make it fail, as a full disk
     /// would).
-    @_optimize(size) var writePreferencesFile: FilePreferences.Write {
+    @inline(never) @_optimize(size) var writePreferencesFile: FilePreferences.Write {
         get { values.writePreferencesFile }
         set { unique().writePreferencesFile = newValue }
     }
     /// Test knob: how long the setup check waits for the app to become active and the message to be sent (spec
     /// 7.23: 60 s). A loaded test machine that runs hundreds of tests at once can take longer than that.
-    @_optimize(size) var setupCheckBudget: Duration {
+    @inline(never) @_optimize(size) var setupCheckBudget: Duration {
         get { values.setupCheckBudget }
         set { unique().setupCheckBudget = newValue }
     }
@@ -175,7 +175,7 @@ public struct ReceptionConfiguration: Sendable {
         @exclusivity(unchecked) var writePreferencesFile: FilePreferences.Write
         @exclusivity(unchecked) var setupCheckBudget: Duration = .seconds(60)
 
-        @_optimize(size) init(copying other: Values) {
+        @inline(never) @_optimize(size) init(copying other: Values) {
             serviceRoot = other.serviceRoot
             dataDirectory = other.dataDirectory
             transport = other.transport
@@ -200,7 +200,7 @@ public struct ReceptionConfiguration: Sendable {
         }
 
         /// The standard composition (`ReceptionConfiguration.init`).
-        @_optimize(size) init(serviceRoot: URL, dataDirectory: URL) {
+        @inline(never) @_optimize(size) init(serviceRoot: URL, dataDirectory: URL) {
             self.serviceRoot = serviceRoot
             self.dataDirectory = dataDirectory
             self.transport = URLSessionTransport()
@@ -244,7 +244,7 @@ public struct ReceptionConfiguration: Sendable {
 
     /// The standard composition: hosted service, SQLite store and file photo cache, URLSession, our JPEG pipeline, the platform's
     /// secure store, badge, notification, lifecycle and network adapters where the platform has them.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         serviceRoot: URL = ServiceEndpoint.hostedRoot ?? URL(fileURLWithPath: "/"),
         dataDirectory: URL = ReceptionConfiguration.defaultDataDirectory()
     ) {
@@ -252,7 +252,7 @@ public struct ReceptionConfiguration: Sendable {
     }
 
     /// This device and app as the device payload describes them, read now.
-    @_optimize(size) static func currentDevice() -> DeviceFacts {
+    @inline(never) @_optimize(size) static func currentDevice() -> DeviceFacts {
         DeviceFacts(
             sdkVersion: Reception.version, osVersion: ProcessInfo.processInfo.operatingSystemVersionString,
             deviceModel: machine(), locale: Locale.current.identifier, timezone: TimeZone.current.identifier,
@@ -260,7 +260,7 @@ public struct ReceptionConfiguration: Sendable {
     }
 
     /// The platform's path monitor (Docs/Apple.md): `NWPathMonitor` where the Network framework exists.
-    @_optimize(size) static func platformNetwork() -> (any NetworkPathMonitoring)? {
+    @inline(never) @_optimize(size) static func platformNetwork() -> (any NetworkPathMonitoring)? {
         #if canImport(Network)
         return SystemNetworkPathMonitor()
         #else
@@ -277,7 +277,7 @@ public struct ReceptionConfiguration: Sendable {
     #endif
 
     /// The platform's lifecycle signal (Docs/Apple.md): UIKit's application notifications, else AppKit's.
-    @_optimize(size) static func platformLifecycle() -> (any AppLifecycleMonitoring)? {
+    @inline(never) @_optimize(size) static func platformLifecycle() -> (any AppLifecycleMonitoring)? {
         #if canImport(UIKit) && !os(watchOS)
         return NotificationLifecycleMonitor.uiApplication()
         #elseif canImport(AppKit) && !targetEnvironment(macCatalyst)
@@ -289,6 +289,7 @@ public struct ReceptionConfiguration: Sendable {
 
     /// Spec 1.1: substituting another service root is a debug-only hook. A release build accepts the hosted root and
     /// roots on this machine (a local emulator, benchmarks); a debug build accepts any (the scheme is checked later).
+    @inline(never)
     @_optimize(size) static func acceptsServiceRoot(_ root: URL, debugBuild: Bool = isDebugBuild) -> Bool {
         if debugBuild { return true }
         if let hosted = ServiceEndpoint.hostedRoot, root.scheme == hosted.scheme, root.host == hosted.host,
@@ -304,7 +305,7 @@ public struct ReceptionConfiguration: Sendable {
     #endif
 
     /// The hardware identifier (`uname -m`: `x86_64`, `arm64`, or `iPhone17,1` on a device).
-    @_optimize(size) static func machine() -> String {
+    @inline(never) @_optimize(size) static func machine() -> String {
         var info = utsname()
         uname(&info)
         return withUnsafeBytes(of: &info.machine) { raw in
@@ -313,7 +314,7 @@ public struct ReceptionConfiguration: Sendable {
     }
 
     /// `<Application Support>/com.reception.sdk`.
-    @_optimize(size) public static func defaultDataDirectory() -> URL {
+    @inline(never) @_optimize(size) public static func defaultDataDirectory() -> URL {
         let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         return base.appendingPathComponent("com.reception.sdk", isDirectory: true)

@@ -12,7 +12,7 @@ final class ReceptionSession: Sendable {
     let client: ReceptionAPIClient
     let engine: ChatEngine
 
-    @_optimize(size) init(
+    @inline(never) @_optimize(size) init(
         scope: StorageScope, store: SessionStore, client: ReceptionAPIClient,
         engine: ChatEngine
     ) {
@@ -50,17 +50,17 @@ final class UnavailableMessageStore: MessageStoring {
     @_optimize(size) func enqueue(_ message: StoredMessage) throws(ReceptionError) { throw Self.error }
     @_optimize(size) func removeUnsent(_ id: String) throws(ReceptionError) { throw Self.error }
     @_optimize(size) func unsentMessages() throws(ReceptionError) -> [StoredMessage] { [] }
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     func setDelivery(_ delivery: DeliveryFlags, of id: String) throws(ReceptionError) { throw Self.error }
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     func appendAttachmentID(_ attachmentID: String, to id: String) throws(ReceptionError) { throw Self.error }
     @_optimize(size) func clearAttachmentIDs(of id: String) throws(ReceptionError) { throw Self.error }
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     func complete(_ id: String, with confirmed: StoredMessage) throws(ReceptionError) { throw Self.error }
     @_optimize(size) func draft() throws(ReceptionError) -> String { "" }
     @_optimize(size) func setDraft(_ text: String) throws(ReceptionError) { throw Self.error }
     @_optimize(size) func sessionState() throws(ReceptionError) -> SessionState { SessionState() }
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     func updateSessionState(_ change: (inout SessionState) -> Void) throws(ReceptionError) { throw Self.error }
     @_optimize(size) func resetChat(revision: Int) throws(ReceptionError) { throw Self.error }
     @_optimize(size) func rotate(to newScope: StorageScope) throws(ReceptionError) { throw Self.error }

@@ -36,18 +36,19 @@ public struct ChatAnnouncements: Sendable, Hashable {
     @_optimize(size) public init(openedAt: Date) {}
 
     /// The screen shows `presentation` without announcing it (it appears again): its rows count as seen.
-    @_optimize(size) public mutating func seen(_ presentation: TranscriptPresentation) {
+    @inline(never) @_optimize(size) public mutating func seen(_ presentation: TranscriptPresentation) {
         record(presentation)
     }
 
     /// What to announce now that the screen shows `presentation`, in order: the banner, the new replies oldest
     /// first, then the typing line. Empty when nothing is new.
-    @_optimize(size) public mutating func announcements(for presentation: ChatPresentation) -> [String] {
+    @inline(never) @_optimize(size) public mutating func announcements(for presentation: ChatPresentation) -> [String] {
         announcements(for: presentation.transcript)
     }
 
     /// What to announce now that the screen shows `presentation` (the transcript part a screen lays out; the
     /// composer is never announced).
+    @inline(never)
     @_optimize(size) public mutating func announcements(for presentation: TranscriptPresentation) -> [String] {
         defer { record(presentation) }
         guard started else { return [] }
@@ -63,7 +64,7 @@ public struct ChatAnnouncements: Sendable, Hashable {
     }
 
     /// Takes `presentation` as shown: its rows seen, its typing line and banner the last ones.
-    @_optimize(size) private mutating func record(_ presentation: TranscriptPresentation) {
+    @inline(never) @_optimize(size) private mutating func record(_ presentation: TranscriptPresentation) {
         started = true
         seenRows.formUnion(presentation.rows.map(\.id))
         typing = presentation.typingText != nil

@@ -43,13 +43,14 @@ public struct ChatPresentation: Sendable, Hashable {
 
     /// A property of the transcript part (`title`, `rows`, `emptyState`, `typingText`,
     /// `typingReservesAvatarColumn`, `banner`, `layoutDirection`, `newestRowID`), read and written through.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<TranscriptPresentation, Value>) -> Value {
         get { transcript[keyPath: keyPath] }
         set { transcript[keyPath: keyPath] = newValue }
     }
 
     /// A read-only property of the transcript part (`newestRowID`).
+    @inline(never)
     @_optimize(size) public subscript<Value>(dynamicMember keyPath: KeyPath<TranscriptPresentation, Value>) -> Value {
         transcript[keyPath: keyPath]
     }
@@ -61,7 +62,7 @@ public struct ChatPresentation: Sendable, Hashable {
     /// `appearance` enables them. `now` and `timeZone` word the timestamps ("14:05" today, else with the day).
     /// `availablePaywalls` are the paywall IDs an offer card can open now (none without a handler); `nil` when the
     /// caller does not know, which leaves every offer card enabled.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         messages: [ChatMessage], composer: ComposerState, banner: ConnectionBanner, agentTyping: Bool,
         team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone = .current,
         availablePaywalls: Set<String>? = nil
@@ -76,14 +77,14 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// A screen made of its two parts.
-    @_optimize(size) public init(transcript: TranscriptPresentation, composer: ComposerPresentation) {
+    @inline(never) @_optimize(size) public init(transcript: TranscriptPresentation, composer: ComposerPresentation) {
         self.transcript = transcript
         self.composer = composer
     }
 
     /// The transcript's rows for this state (what `init` builds; `ChatModel` keeps them and builds again only the
     /// rows that change).
-    @_optimize(size) static func rows(
+    @inline(never) @_optimize(size) static func rows(
         messages: [ChatMessage], team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date,
         timeZone: TimeZone, availablePaywalls: Set<String>?
     ) -> [MessageRow] {
@@ -107,7 +108,7 @@ public struct ChatPresentation: Sendable, Hashable {
         let wording: TimestampWording
         let availablePaywalls: Set<String>?
 
-        @_optimize(size) init(
+        @inline(never) @_optimize(size) init(
             team: [TeamProfile], texts: ChatTexts, appearance: ChatAppearance, now: Date, timeZone: TimeZone,
             availablePaywalls: Set<String>?
         ) {
@@ -133,7 +134,7 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// The place of `messages[index]`; `lastOwn` is the position of the last own message.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func place(at index: Int, of messages: [ChatMessage], lastOwn: Int?, _ context: RowContext) -> RowPlace {
         let message = messages[index]
         let previous = index > 0 ? messages[index - 1] : nil
@@ -157,24 +158,24 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// A message that counts for spec 7.20's fade.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func isText(_ message: ChatMessage) -> Bool { message.kind == .text && !message.text.isEmpty }
 
     /// Spec 7.24: messages group when sender, author and calendar minute match.
-    @_optimize(size) static func sameGroup(_ a: ChatMessage, _ b: ChatMessage) -> Bool {
+    @inline(never) @_optimize(size) static func sameGroup(_ a: ChatMessage, _ b: ChatMessage) -> Bool {
         a.sender.isIncoming == b.sender.isIncoming && a.authorId == b.authorId
             && minute(a.createdAt) == minute(b.createdAt)
     }
 
     /// The minute a date falls in (minutes start on the same instants in every time zone with whole-minute offsets).
-    @_optimize(size) private static func minute(_ date: Date) -> Int64 {
+    @inline(never) @_optimize(size) private static func minute(_ date: Date) -> Int64 {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite, abs(seconds) < 1e15 else { return 0 }
         return Int64((seconds / 60).rounded(.down))
     }
 
     /// The row of `messages[index]` at `place`.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func row(at index: Int, of messages: [ChatMessage], place: RowPlace, _ context: RowContext) -> MessageRow {
         let message = messages[index]
         let profile = message.authorId.flatMap { context.profiles[$0] }
@@ -221,7 +222,7 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// Issue 50: the row's controls as their own elements, named for Voice Control.
-    @_optimize(size) static func controls(
+    @inline(never) @_optimize(size) static func controls(
         status: MessageRow.Status?, card: MessageRow.Card?, photos: [MessageRow.Photo], runs: [MessageRow.TextRun],
         texts: ChatTexts
     ) -> [MessageRow.Control] {
@@ -254,7 +255,7 @@ public struct ChatPresentation: Sendable, Hashable {
     /// The direction of the first scalar of `text` with a strong direction (issue 50: a message aligns by its own
     /// script). Right-to-left: Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and their presentation
     /// forms; any other letter reads left to right.
-    @_optimize(size) static func direction(of text: String) -> MessageRow.TextDirection? {
+    @inline(never) @_optimize(size) static func direction(of text: String) -> MessageRow.TextDirection? {
         let rightToLeft: [ClosedRange<UInt32>] = [
             0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF,
         ]
@@ -269,7 +270,7 @@ public struct ChatPresentation: Sendable, Hashable {
     /// Seed 001 "Sending status" with spec 7.24's grouping: a failure always shows, with Retry, a countdown with
     /// Cancel, or a disabled Retry; "Sending…" (once the pending indicator shows) and "Sent" only under the last
     /// own message; team replies have none.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func status(of message: ChatMessage, isLastOwn: Bool, texts: ChatTexts) -> MessageRow.Status? {
         guard !message.sender.isIncoming, let label = texts.status(message.status) else { return nil }
         switch message.status {
@@ -313,6 +314,7 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// Confirmed attachments, else the local previews (spec 7.24's aspect ratios).
+    @inline(never)
     @_optimize(size) static func photos(of message: ChatMessage, texts: ChatTexts) -> [MessageRow.Photo] {
         if !message.attachments.isEmpty {
             let count = message.attachments.count
@@ -335,7 +337,7 @@ public struct ChatPresentation: Sendable, Hashable {
     }
 
     /// Width over height, square when unknown, within 1/4…4.
-    @_optimize(size) static func aspectRatio(width: Int?, height: Int?) -> Double {
+    @inline(never) @_optimize(size) static func aspectRatio(width: Int?, height: Int?) -> Double {
         guard let width, let height, width > 0, height > 0 else { return 1 }
         return min(max(Double(width) / Double(height), 0.25), 4)
     }
@@ -343,7 +345,7 @@ public struct ChatPresentation: Sendable, Hashable {
     /// Seed 001: a review card with a link and a paywall card get a button; a review without a link shows its text
     /// alone. Spec 4.2: an offer whose paywall is not available now (or without a handler) is disabled and says
     /// "No longer available".
-    @_optimize(size) static func card(
+    @inline(never) @_optimize(size) static func card(
         of message: ChatMessage, texts: ChatTexts, availablePaywalls: Set<String>? = nil
     ) -> MessageRow.Card? {
         guard let title = texts.buttonTitle(for: message) else { return nil }
@@ -372,7 +374,7 @@ final class TimestampWording: Sendable {
     let calendar: Calendar
     let locale: Locale
 
-    @_optimize(size) init(now: Date, timeZone: TimeZone, language: String) {
+    @inline(never) @_optimize(size) init(now: Date, timeZone: TimeZone, language: String) {
         self.now = now
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -380,7 +382,7 @@ final class TimestampWording: Sendable {
         locale = Locale(identifier: language)
     }
 
-    @_optimize(size) func text(_ date: Date) -> String {
+    @inline(never) @_optimize(size) func text(_ date: Date) -> String {
         var style = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, calendar: calendar,
                                      timeZone: calendar.timeZone)
         if !calendar.isDate(date, inSameDayAs: now) {
@@ -396,7 +398,7 @@ extension ChatModel {
     /// timestamps are worded against `now` in `timeZone`. It reads the composer too: a screen that lays out the
     /// transcript reads `transcriptPresentation` and lets its composer read `composerPresentation`, so typing
     /// invalidates only the composer.
-    @_optimize(size) public func presentation(
+    @inline(never) @_optimize(size) public func presentation(
         appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current,
         availablePaywalls: Set<String>? = nil
     ) -> ChatPresentation {
@@ -407,7 +409,7 @@ extension ChatModel {
     }
 
     /// What a chat screen shows before the SDK has a chat (not configured yet): the empty state in `texts`.
-    @_optimize(size) public nonisolated static func unconfiguredPresentation(
+    @inline(never) @_optimize(size) public nonisolated static func unconfiguredPresentation(
         texts: ChatTexts = .english, appearance: ChatAppearance
     ) -> ChatPresentation {
         ChatPresentation(

@@ -64,13 +64,13 @@ public struct ComposerPresentation: Sendable, Hashable {
 
     /// The size of a composer icon whose Dynamic Type-scaled size is `scaled` points: `scaled`, at most
     /// `maximumIconSize` (and at least 1, whatever a broken metric gives).
-    @_optimize(size) public static func iconSize(scaled: Double) -> Double {
+    @inline(never) @_optimize(size) public static func iconSize(scaled: Double) -> Double {
         guard scaled.isFinite else { return maximumIconSize }
         return min(max(scaled, 1), maximumIconSize)
     }
 
     /// The composer for `state` in `texts`' language.
-    @_optimize(size) public init(_ state: ComposerState, texts: ChatTexts) {
+    @inline(never) @_optimize(size) public init(_ state: ComposerState, texts: ChatTexts) {
         replacement = texts.replacement(state.availability)
         text = state.text
         placeholder = texts.text(.placeholder)

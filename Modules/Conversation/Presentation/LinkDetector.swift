@@ -28,11 +28,11 @@ package enum LinkDetector {
     package static let openableSchemes: Set<String> = ["http", "https", "mailto", "tel"]
 
     /// The text cut into runs, each plain or a link, in order; their texts joined are `text`.
-    @_optimize(size) static func runs(in text: String) -> [MessageRow.TextRun] {
+    @inline(never) @_optimize(size) static func runs(in text: String) -> [MessageRow.TextRun] {
         let scalars = Array(text.unicodeScalars)
         var runs: [MessageRow.TextRun] = []
         var position = 0
-        @_optimize(size) func piece(_ range: Range<Int>) -> String {
+        @inline(never) @_optimize(size) func piece(_ range: Range<Int>) -> String {
             var view = String.UnicodeScalarView()
             view.append(contentsOf: scalars[range])
             return String(view)
@@ -53,18 +53,19 @@ package enum LinkDetector {
     /// The links of `text`, in order, never overlapping.
     @_optimize(size) static func matches(in text: String) -> [Match] { matches(in: Array(text.unicodeScalars)) }
 
-    @_optimize(size) static func matches(in scalars: [Unicode.Scalar]) -> [Match] {
+    @inline(never) @_optimize(size) static func matches(in scalars: [Unicode.Scalar]) -> [Match] {
         var examined = 0
         return matches(in: scalars, examined: &examined)
     }
 
     /// How many scalars the web-link scans look at for `text` (the tests' measure that the scan stays linear).
-    @_optimize(size) static func scalarsExamined(in text: String) -> Int {
+    @inline(never) @_optimize(size) static func scalarsExamined(in text: String) -> Int {
         var examined = 0
         _ = matches(in: Array(text.unicodeScalars), examined: &examined)
         return examined
     }
 
+    @inline(never)
     @_optimize(size) private static func matches(in scalars: [Unicode.Scalar], examined: inout Int) -> [Match] {
         var found: [Match] = []
         var index = 0
@@ -99,7 +100,7 @@ package enum LinkDetector {
         (Array("www.".unicodeScalars), true),
     ]
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private static func webLink(_ scalars: [Unicode.Scalar], at start: Int, examined: inout Int) -> Match? {
         guard let prefix = webPrefixes.first(where: { hasPrefix(scalars, at: start, $0.text) }) else { return nil }
         // The host first: at least one letter or digit, and for `www.` a dot-separated name after it. A refused
@@ -135,7 +136,7 @@ package enum LinkDetector {
     private static let addressPunctuation = ScalarSet("/#%&@")
 
     /// Whether `scalar` may be part of a web address as people write them (letters of any script included).
-    @_optimize(size) private static func isURLScalar(_ scalar: Unicode.Scalar) -> Bool {
+    @inline(never) @_optimize(size) private static func isURLScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.properties.isWhitespace { return false }
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
@@ -148,6 +149,7 @@ package enum LinkDetector {
 
     /// `end` moved back past trailing punctuation that ends the sentence rather than the link; a closing bracket
     /// stays when the link opened one.
+    @inline(never)
     @_optimize(size) private static func trimmedEnd(_ scalars: [Unicode.Scalar], start: Int, end: Int) -> Int {
         var end = end
         // Brackets opened minus closed within the link, per kind (round, square, curly), kept up to date as the end
@@ -172,7 +174,7 @@ package enum LinkDetector {
     }
 
     /// 0, 1 or 2 for `(`, `[` or `{`; `nil` for anything else.
-    @_optimize(size) private static func bracketKind(opening scalar: Unicode.Scalar) -> Int? {
+    @inline(never) @_optimize(size) private static func bracketKind(opening scalar: Unicode.Scalar) -> Int? {
         switch scalar {
         case "(": 0
         case "[": 1
@@ -182,7 +184,7 @@ package enum LinkDetector {
     }
 
     /// 0, 1 or 2 for `)`, `]` or `}`; `nil` for anything else.
-    @_optimize(size) private static func bracketKind(closing scalar: Unicode.Scalar) -> Int? {
+    @inline(never) @_optimize(size) private static func bracketKind(closing scalar: Unicode.Scalar) -> Int? {
         switch scalar {
         case ")": 0
         case "]": 1
@@ -191,7 +193,7 @@ package enum LinkDetector {
         }
     }
 
-    @_optimize(size) private static func isTrailingPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+    @inline(never) @_optimize(size) private static func isTrailingPunctuation(_ scalar: Unicode.Scalar) -> Bool {
         if sentenceEnders.contains(scalar) { return true }
         switch scalar.properties.generalCategory {
         case .otherPunctuation, .finalPunctuation, .initialPunctuation, .closePunctuation, .openPunctuation:
@@ -204,7 +206,7 @@ package enum LinkDetector {
 
     // MARK: E-mail addresses
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private static func emailAddress(_ scalars: [Unicode.Scalar], at atSign: Int, floor: Int) -> Match? {
         var start = atSign
         while start > floor, atSign - start < 64, isLocalPartScalar(scalars[start - 1]) { start -= 1 }
@@ -220,7 +222,7 @@ package enum LinkDetector {
         return Match(range: start..<end, url: url)
     }
 
-    @_optimize(size) private static func isLocalPartScalar(_ scalar: Unicode.Scalar) -> Bool {
+    @inline(never) @_optimize(size) private static func isLocalPartScalar(_ scalar: Unicode.Scalar) -> Bool {
         // ASCII only: a letter of another script before an address is the word it is written after.
         scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
             || "._%+-".unicodeScalars.contains(scalar)
@@ -228,6 +230,7 @@ package enum LinkDetector {
 
     /// The end of a domain name starting at `start`: two labels or more, the last of at least two letters, at most
     /// 253 characters; `nil` when there is none.
+    @inline(never)
     @_optimize(size) private static func domainEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
         var index = start
         var labels: [Range<Int>] = []
@@ -257,6 +260,7 @@ package enum LinkDetector {
 
     // MARK: Phone numbers
 
+    @inline(never)
     @_optimize(size) private static func phoneNumber(_ scalars: [Unicode.Scalar], at start: Int) -> Match? {
         let first = scalars[start]
         guard first == "+" || first == "(" || isDigit(first) else { return nil }
@@ -317,6 +321,7 @@ package enum LinkDetector {
     }
 
     /// Dates (2026-12-05, 05.12.2026; 12/05/2026 never gets here), dotted versions, decimals and addresses.
+    @inline(never)
     @_optimize(size) private static func looksLikeDateOrVersion(groups: [Int], separators: [Unicode.Scalar]) -> Bool {
         // "1 500 000", "12 345 678": an amount or an ID grouped in thousands.
         let spaced = separators.allSatisfy { $0 == " " || $0 == "\u{00A0}" }
@@ -337,11 +342,11 @@ package enum LinkDetector {
 
     @_optimize(size) private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
 
-    @_optimize(size) private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    @inline(never) @_optimize(size) private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "_"
     }
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private static func hasPrefix(_ scalars: [Unicode.Scalar], at start: Int, _ prefix: [Unicode.Scalar]) -> Bool {
         guard start + prefix.count <= scalars.count else { return false }
         for (offset, expected) in prefix.enumerated() where lowercased(scalars[start + offset]) != expected {
@@ -350,13 +355,14 @@ package enum LinkDetector {
         return true
     }
 
-    @_optimize(size) private static func lowercased(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    @inline(never) @_optimize(size) private static func lowercased(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar
     }
 
     /// The characters a URL may hold as they are; every other one is written as UTF-8 percent escapes.
     private static let urlSafe = ScalarSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
+    @inline(never)
     @_optimize(size) private static func appendEncoded(_ scalar: Unicode.Scalar, to address: inout String) {
         if urlSafe.contains(scalar) {
             address.unicodeScalars.append(scalar)
@@ -380,7 +386,7 @@ struct ScalarSet: Sendable {
     private var others: [UInt32] = []
 
     /// The scalars of `members`.
-    @_optimize(size) init(_ members: String) {
+    @inline(never) @_optimize(size) init(_ members: String) {
         for scalar in members.unicodeScalars {
             switch scalar.value {
             case 0..<64: low |= 1 << UInt64(scalar.value)
@@ -390,7 +396,7 @@ struct ScalarSet: Sendable {
         }
     }
 
-    @_optimize(size) func contains(_ scalar: Unicode.Scalar) -> Bool {
+    @inline(never) @_optimize(size) func contains(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<64: return low & (1 << UInt64(scalar.value)) != 0
         case 64..<128: return high & (1 << UInt64(scalar.value - 64)) != 0

@@ -58,7 +58,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         @_optimize(size) static func id(at index: Int) -> String { "photo-\(index)" }
 
         /// Whether it is a confirmed attachment (it opens the viewer).
-        @_optimize(size) public var isConfirmed: Bool {
+        @inline(never) @_optimize(size) public var isConfirmed: Bool {
             if case .confirmed = source { return true }
             return false
         }
@@ -202,124 +202,124 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     }
 
     /// The message's local ID (stable across confirmation).
-    @_optimize(size) public var id: String {
+    @inline(never) @_optimize(size) public var id: String {
         get { values.id }
         set { update { $0.id = newValue } }
     }
     /// Own or team.
-    @_optimize(size) public var side: Side {
+    @inline(never) @_optimize(size) public var side: Side {
         get { values.side }
         set { update { $0.side = newValue } }
     }
     /// The text; `nil` when the message has none (a photo-only message, a card without text).
-    @_optimize(size) public var text: String? {
+    @inline(never) @_optimize(size) public var text: String? {
         get { values.text }
         set { update { $0.text = newValue } }
     }
     /// `text` in runs, with its web links, e-mail addresses and phone numbers tappable (`LinkDetector`); the runs'
     /// texts joined are `text`. Empty when there is no text. The message stays plain text: no Markdown, no HTML.
-    @_optimize(size) public var textRuns: [TextRun] {
+    @inline(never) @_optimize(size) public var textRuns: [TextRun] {
         get { values.textRuns }
         set { update { $0.textRuns = newValue } }
     }
     /// The direction of the text's first letter that has one, so a Hebrew message in an English chat aligns to
     /// the right and an English one in an Arabic chat to the left; `nil` when it has none (digits, emoji).
-    @_optimize(size) public var textDirection: TextDirection? {
+    @inline(never) @_optimize(size) public var textDirection: TextDirection? {
         get { values.textDirection }
         set { update { $0.textDirection = newValue } }
     }
     /// Seed 001: text can be selected once sent (not while sending or after a failure).
-    @_optimize(size) public var isTextSelectable: Bool {
+    @inline(never) @_optimize(size) public var isTextSelectable: Bool {
         get { values.isTextSelectable }
         set { update { $0.isTextSelectable = newValue } }
     }
     /// When more than 5 minutes passed since the previous message, the time shown above this row (spec 7.24).
-    @_optimize(size) public var timestamp: Date? {
+    @inline(never) @_optimize(size) public var timestamp: Date? {
         get { values.timestamp }
         set { update { $0.timestamp = newValue } }
     }
     /// `timestamp` in the chat language: the time alone today, else the day and the time (the year when it is not
     /// this year's).
-    @_optimize(size) public var timestampText: String? {
+    @inline(never) @_optimize(size) public var timestampText: String? {
         get { values.timestampText }
         set { update { $0.timestampText = newValue } }
     }
     /// When the message was written (the service's time for a reply): what tells a reply written while the chat is
     /// open from the history an opening loads (`ChatAnnouncements`).
-    @_optimize(size) public var createdAt: Date {
+    @inline(never) @_optimize(size) public var createdAt: Date {
         get { values.createdAt }
         set { update { $0.createdAt = newValue } }
     }
     /// The row starts a group (spec 7.24: same side, author and minute): a screen spaces groups apart.
-    @_optimize(size) public var startsGroup: Bool {
+    @inline(never) @_optimize(size) public var startsGroup: Bool {
         get { values.startsGroup }
         set { update { $0.startsGroup = newValue } }
     }
     /// The row ends its group.
-    @_optimize(size) public var endsGroup: Bool {
+    @inline(never) @_optimize(size) public var endsGroup: Bool {
         get { values.endsGroup }
         set { update { $0.endsGroup = newValue } }
     }
     /// The teammate, for team replies whose author is known while the appearance shows names or photos.
-    @_optimize(size) public var author: Author? {
+    @inline(never) @_optimize(size) public var author: Author? {
         get { values.author }
         set { update { $0.author = newValue } }
     }
     /// Spec 7.24: team rows keep an avatar column when team photos are shown, drawn or not.
-    @_optimize(size) public var reservesAvatarColumn: Bool {
+    @inline(never) @_optimize(size) public var reservesAvatarColumn: Bool {
         get { values.reservesAvatarColumn }
         set { update { $0.reservesAvatarColumn = newValue } }
     }
     /// The photos: confirmed attachments, else the local previews.
-    @_optimize(size) public var photos: [Photo] {
+    @inline(never) @_optimize(size) public var photos: [Photo] {
         get { values.photos }
         set { update { $0.photos = newValue } }
     }
     /// Spec 7.9: the upload's progress, 0…1, while the photos of a sending message upload.
-    @_optimize(size) public var uploadProgress: Double? {
+    @inline(never) @_optimize(size) public var uploadProgress: Double? {
         get { values.uploadProgress }
         set { update { $0.uploadProgress = newValue } }
     }
     /// The card's button, if the message is a card that has one.
-    @_optimize(size) public var card: Card? {
+    @inline(never) @_optimize(size) public var card: Card? {
         get { values.card }
         set { update { $0.card = newValue } }
     }
     /// The status line, shown only where the grouping rule puts it.
-    @_optimize(size) public var status: Status? {
+    @inline(never) @_optimize(size) public var status: Status? {
         get { values.status }
         set { update { $0.status = newValue } }
     }
     /// Spec 7.8.3: still sending after 400 ms: the bubble is dimmed (opacity 0.6).
-    @_optimize(size) public var isPending: Bool {
+    @inline(never) @_optimize(size) public var isPending: Bool {
         get { values.isPending }
         set { update { $0.isPending = newValue } }
     }
     /// Seed 001: tapping the failed bubble, its indicator or a failed photo retries the message.
-    @_optimize(size) public var tapRetries: Bool {
+    @inline(never) @_optimize(size) public var tapRetries: Bool {
         get { values.tapRetries }
         set { update { $0.tapRetries = newValue } }
     }
     /// Spec 7.20 `fadesOlderMessages`: how much the own bubble lightens (0…0.24).
-    @_optimize(size) public var fade: Double {
+    @inline(never) @_optimize(size) public var fade: Double {
         get { values.fade }
         set { update { $0.fade = newValue } }
     }
     /// What VoiceOver announces when this reply arrives (`ChatAnnouncements` says when; own messages never are):
     /// "Name: text", the team ("Support: text") when no name is shown, with its photos and card button after the
     /// text, or in place of it ("Anna: 1 photo").
-    @_optimize(size) public var announcement: String {
+    @inline(never) @_optimize(size) public var announcement: String {
         get { values.announcement }
         set { update { $0.announcement = newValue } }
     }
     /// What VoiceOver reads for the whole row, e.g. "You: Hello. Not delivered. Retry".
-    @_optimize(size) public var accessibilityLabel: String {
+    @inline(never) @_optimize(size) public var accessibilityLabel: String {
         get { values.accessibilityLabel }
         set { update { $0.accessibilityLabel = newValue } }
     }
     /// The row's controls, each reachable on its own: the status line's control, the card's button, then each
     /// confirmed photo, in reading order.
-    @_optimize(size) public var controls: [Control] {
+    @inline(never) @_optimize(size) public var controls: [Control] {
         get { values.controls }
         set { update { $0.controls = newValue } }
     }
@@ -331,12 +331,12 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     private var values: Values
 
     /// Copy on write: a change to a row whose values another row shares copies them first.
-    @_optimize(size) private mutating func update(_ change: (Values) -> Void) {
+    @inline(never) @_optimize(size) private mutating func update(_ change: (Values) -> Void) {
         if !isKnownUniquelyReferenced(&values) { values = values.copy() }
         change(values)
     }
 
-    @_optimize(size) public static func == (lhs: MessageRow, rhs: MessageRow) -> Bool {
+    @inline(never) @_optimize(size) public static func == (lhs: MessageRow, rhs: MessageRow) -> Bool {
         lhs.values === rhs.values || lhs.values.equals(rhs.values)
     }
 
@@ -373,7 +373,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         var accessibilityLabel: String
         var controls: [Control]
 
-        @_optimize(size) init(
+        @inline(never) @_optimize(size) init(
             id: String, side: Side, text: String?, textRuns: [TextRun], textDirection: TextDirection?,
             isTextSelectable: Bool, timestamp: Date?, timestampText: String?, createdAt: Date, startsGroup: Bool,
             endsGroup: Bool, author: Author?, reservesAvatarColumn: Bool, photos: [Photo], uploadProgress: Double?,
@@ -405,7 +405,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
             self.controls = controls
         }
 
-        @_optimize(size) func copy() -> Values {
+        @inline(never) @_optimize(size) func copy() -> Values {
             Values(
                 id: id, side: side, text: text, textRuns: textRuns, textDirection: textDirection,
                 isTextSelectable: isTextSelectable, timestamp: timestamp, timestampText: timestampText,
@@ -416,7 +416,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
         }
 
         /// Every field (`MessageRowValueTests` changes each one and expects the rows to differ).
-        @_optimize(size) func equals(_ other: Values) -> Bool {
+        @inline(never) @_optimize(size) func equals(_ other: Values) -> Bool {
             // The arrays through `sameElements`, compiled once for every element type (Docs/Footprint.md).
             id == other.id && side == other.side && text == other.text && sameElements(textRuns, other.textRuns)
                 && textDirection == other.textDirection && isTextSelectable == other.isTextSelectable
@@ -431,7 +431,7 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     }
 
     /// A row; `ChatPresentation` makes every row a screen shows.
-    @_optimize(size) init(
+    @inline(never) @_optimize(size) init(
         id: String, side: Side, text: String?, textRuns: [TextRun] = [], textDirection: TextDirection? = nil,
         isTextSelectable: Bool, timestamp: Date?, timestampText: String?, createdAt: Date, startsGroup: Bool,
         endsGroup: Bool, author: Author?, reservesAvatarColumn: Bool, photos: [Photo], uploadProgress: Double?,

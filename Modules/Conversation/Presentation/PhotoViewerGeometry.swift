@@ -22,13 +22,13 @@ public struct PhotoViewerGeometry: Sendable, Equatable {
     public static let dismissPredictedDistance: CGFloat = 260
 
     /// The geometry of `imageSize` shown in `containerSize`.
-    @_optimize(size) public init(containerSize: CGSize, imageSize: CGSize) {
+    @inline(never) @_optimize(size) public init(containerSize: CGSize, imageSize: CGSize) {
         self.containerSize = containerSize
         self.imageSize = imageSize
     }
 
     /// The photo's size fitted into the viewer at scale 1 (the viewer's size when either size is unknown).
-    @_optimize(size) public var fittedSize: CGSize {
+    @inline(never) @_optimize(size) public var fittedSize: CGSize {
         guard imageSize.width > 0, imageSize.height > 0, containerSize.width > 0, containerSize.height > 0 else {
             return containerSize
         }
@@ -38,7 +38,7 @@ public struct PhotoViewerGeometry: Sendable, Equatable {
 
     /// `proposed` limited so the zoomed photo never leaves a gap at an edge it overflows, and stays centred along
     /// an axis where it does not fill the viewer.
-    @_optimize(size) public func clamped(_ proposed: CGSize, scale: CGFloat) -> CGSize {
+    @inline(never) @_optimize(size) public func clamped(_ proposed: CGSize, scale: CGFloat) -> CGSize {
         let fitted = fittedSize
         let limitX = max(0, (fitted.width * scale - containerSize.width) / 2)
         let limitY = max(0, (fitted.height * scale - containerSize.height) / 2)
@@ -49,6 +49,7 @@ public struct PhotoViewerGeometry: Sendable, Equatable {
 
     /// What a double tap at `point` does: from the fitted photo it zooms to `doubleTapScale` keeping the tapped
     /// spot under the finger (as far as the edges allow); zoomed in, it goes back to the fitted photo.
+    @inline(never)
     @_optimize(size) public func doubleTap(at point: CGPoint, scale: CGFloat) -> (scale: CGFloat, offset: CGSize) {
         guard scale <= 1 else { return (1, .zero) }
         let target = Self.doubleTapScale
@@ -72,7 +73,7 @@ public struct PhotoViewerGeometry: Sendable, Equatable {
     }
 
     /// The role of a drag at `scale`, `pinched` when a pinch took part in the gesture.
-    @_optimize(size) public func dragRole(scale: CGFloat, pinched: Bool) -> DragRole {
+    @inline(never) @_optimize(size) public func dragRole(scale: CGFloat, pinched: Bool) -> DragRole {
         if scale > 1 { return .pan }
         return pinched ? .ignored : .dismiss
     }
@@ -80,7 +81,7 @@ public struct PhotoViewerGeometry: Sendable, Equatable {
     /// Whether a drag that ended with `translation` (and `predictedTranslation`, its flick's predicted end)
     /// closes the viewer: only on the fitted photo, with no pinch in the gesture (`pinched`), and only downwards
     /// and mostly vertical.
-    @_optimize(size) public func closesOnDragEnd(
+    @inline(never) @_optimize(size) public func closesOnDragEnd(
         translation: CGSize, predictedTranslation: CGSize, scale: CGFloat, pinched: Bool
     ) -> Bool {
         guard dragRole(scale: scale, pinched: pinched) == .dismiss, translation.height > 0,
@@ -91,6 +92,7 @@ public struct PhotoViewerGeometry: Sendable, Equatable {
 
     /// How far a downward drag of the fitted photo is towards closing, 0…1 (the backdrop fades by it): 0 on a
     /// zoomed photo and whenever a pinch took part in the gesture.
+    @inline(never)
     @_optimize(size) public func dismissProgress(translation: CGSize, scale: CGFloat, pinched: Bool) -> Double {
         guard dragRole(scale: scale, pinched: pinched) == .dismiss, translation.height > 0 else { return 0 }
         return Double(min(translation.height / (Self.dismissDistance * 2), 1))

@@ -12,20 +12,20 @@ package indirect enum TilePhase<Image> {
     case failed
 
     /// The image, while loaded.
-    @_optimize(size) package var image: Image? {
+    @inline(never) @_optimize(size) package var image: Image? {
         if case .loaded(let image) = self { return image }
         return nil
     }
 
     /// The tile left the screen: a loaded image is let go (the cache keeps it while it has room); a failure is
     /// remembered, so the tile does not retry by itself when it returns.
-    @_optimize(size) package mutating func leftScreen() {
+    @inline(never) @_optimize(size) package mutating func leftScreen() {
         if case .loaded = self { self = .loading }
     }
 
     /// A load finished: kept only while the tile is on screen (a load that ends after the tile scrolled away would
     /// hold the image again).
-    @_optimize(size) package mutating func loadFinished(_ phase: TilePhase<Image>, onScreen: Bool) {
+    @inline(never) @_optimize(size) package mutating func loadFinished(_ phase: TilePhase<Image>, onScreen: Bool) {
         guard onScreen else { return }
         self = phase
     }

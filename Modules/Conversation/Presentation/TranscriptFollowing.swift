@@ -57,7 +57,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
         /// The distance as far as equality goes: only near the bottom.
         @_optimize(size) private var reportedDistance: Int { isNearBottom ? distanceFromBottom : 0 }
 
-        @_optimize(size) public static func == (lhs: Position, rhs: Position) -> Bool {
+        @inline(never) @_optimize(size) public static func == (lhs: Position, rhs: Position) -> Bool {
             lhs.isNearBottom == rhs.isNearBottom && lhs.contentHeight == rhs.contentHeight
                 && lhs.visibleHeight == rhs.visibleHeight && lhs.reportedDistance == rhs.reportedDistance
         }
@@ -73,7 +73,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
         /// its top), `contentHeight` tall, in a scroll view `visibleHeight` tall whose bottom `bottomInset` points
         /// are covered (the composer, the home indicator, the keyboard). Values that are not finite count as at
         /// the bottom, so a geometry the screen cannot measure never strands the reader.
-        @_optimize(size)
+        @inline(never) @_optimize(size)
         public init(contentBottom: Double, contentHeight: Double, visibleHeight: Double, bottomInset: Double = 0) {
             let inset = bottomInset.isFinite ? max(0, bottomInset) : 0
             let viewport = visibleHeight - inset
@@ -87,7 +87,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
         /// The position from a scroll view's own geometry (iOS 18's `ScrollGeometry`): the content
         /// `contentHeight` tall, scrolled so that `visibleTop` (the visible rect's top, in content coordinates) is
         /// at the top of a container `containerHeight` tall, with `bottomInset` points covered at its bottom.
-        @_optimize(size)
+        @inline(never) @_optimize(size)
         public init(contentHeight: Double, visibleTop: Double, containerHeight: Double, bottomInset: Double) {
             self.init(
                 contentBottom: contentHeight - visibleTop, contentHeight: contentHeight,
@@ -95,7 +95,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
         }
 
         /// Whole points, clamped so that no measurement can trap.
-        @_optimize(size) private static func points(_ value: Double) -> Int {
+        @inline(never) @_optimize(size) private static func points(_ value: Double) -> Int {
             guard value.isFinite else { return 0 }
             return Int(min(max(value, -1e9), 1e9).rounded())
         }
@@ -135,7 +135,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
     /// it appears again (back from a full-screen cover: the host's paywall, the photo viewer) the reader keeps
     /// their place, and what arrived meanwhile is treated as any change (issue 50): followed at the bottom,
     /// counted as new when scrolled up. `nil`: no scroll.
-    @_optimize(size) public mutating func appeared(rows: [MessageRow]) -> Scroll? {
+    @inline(never) @_optimize(size) public mutating func appeared(rows: [MessageRow]) -> Scroll? {
         if hasAppeared { return rowsChanged(rows) }
         hasAppeared = true
         knownRows = Set(rows.map(\.id))
@@ -146,7 +146,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
     }
 
     /// The rows are now `rows` (oldest first). Returns the scroll to make, or `nil` to leave the reader's place.
-    @_optimize(size) public mutating func rowsChanged(_ rows: [MessageRow]) -> Scroll? {
+    @inline(never) @_optimize(size) public mutating func rowsChanged(_ rows: [MessageRow]) -> Scroll? {
         // Arrivals are the rows after the newest row already known; unknown rows above it are older history.
         let lastKnown = rows.lastIndex { knownRows.contains($0.id) }
         let arrivals = rows[(lastKnown.map { $0 + 1 } ?? 0)...]
@@ -174,19 +174,19 @@ public struct TranscriptFollowing: Sendable, Hashable {
     }
 
     /// A teammate started typing: the typing indicator is followed only at the bottom.
-    @_optimize(size) public mutating func typingStarted() -> Scroll? {
+    @inline(never) @_optimize(size) public mutating func typingStarted() -> Scroll? {
         isFollowing ? .animated : nil
     }
 
     /// The reader tapped the new-messages control: down to the newest message, following again.
-    @_optimize(size) public mutating func jumpTapped() -> Scroll {
+    @inline(never) @_optimize(size) public mutating func jumpTapped() -> Scroll {
         isFollowing = true
         unseenCount = 0
         return .animated
     }
 
     /// The scroll view's geometry changed to `position`. Returns the scroll to make, or `nil`.
-    @_optimize(size) public mutating func readerMoved(to position: Position) -> Scroll? {
+    @inline(never) @_optimize(size) public mutating func readerMoved(to position: Position) -> Scroll? {
         let last = lastPosition
         lastPosition = position
         if position.isNearBottom {
@@ -218,7 +218,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
 
     /// How far the reader scrolled up between two reports: the change in distance from the bottom that neither the
     /// content's growth nor the viewport's shrink accounts for.
-    @_optimize(size) static func readerScroll(from last: Position, to position: Position) -> Int {
+    @inline(never) @_optimize(size) static func readerScroll(from last: Position, to position: Position) -> Int {
         let moved = Int64(position.distanceFromBottom) - Int64(last.distanceFromBottom)
         let grown = Int64(position.contentHeight) - Int64(last.contentHeight)
         let shrunk = Int64(last.visibleHeight) - Int64(position.visibleHeight)
@@ -226,7 +226,7 @@ public struct TranscriptFollowing: Sendable, Hashable {
     }
 
     /// The control to show over the transcript, in `texts`' language; `nil` while nothing is unseen.
-    @_optimize(size) public func newMessagesControl(texts: ChatTexts) -> NewMessagesControl? {
+    @inline(never) @_optimize(size) public func newMessagesControl(texts: ChatTexts) -> NewMessagesControl? {
         guard unseenCount > 0 else { return nil }
         return NewMessagesControl(
             title: texts.text(.newMessages, count: unseenCount), accessibilityHint: texts.text(.newMessagesHint))

@@ -26,7 +26,7 @@ public struct TranscriptPresentation: Sendable, Hashable {
     @_optimize(size) public var newestRowID: String? { rows.last?.id }
 
     /// The transcript part for `rows` (built by `ChatPresentation.rows`) and the rest of the state.
-    @_optimize(size) init(
+    @inline(never) @_optimize(size) init(
         rows: [MessageRow], isEmpty: Bool, banner: ConnectionBanner, agentTyping: Bool, texts: ChatTexts,
         appearance: ChatAppearance
     ) {
@@ -63,7 +63,7 @@ extension ChatModel {
     /// composer. The rows are built again only when the texts, the appearance, the available paywalls, the day or
     /// the team change; a transcript change builds only the rows it touches (issue 53), and typing, a banner change
     /// or a typing indicator build none.
-    @_optimize(size) public func transcriptPresentation(
+    @inline(never) @_optimize(size) public func transcriptPresentation(
         appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current,
         availablePaywalls: Set<String>? = nil
     ) -> TranscriptPresentation {
@@ -79,7 +79,7 @@ extension ChatModel {
     /// each row from its slot: the part's `rows` stay empty. It reads the list of slots, never a row nor
     /// `messages`, so a row that changes invalidates the view drawing that row alone; a screen reading this is
     /// invalidated only when rows come, go or move, or the banner, the typing line, the texts or the team change.
-    @_optimize(size) package func transcriptSlots(
+    @inline(never) @_optimize(size) package func transcriptSlots(
         appearance: ChatAppearance, now: Date = Date(), timeZone: TimeZone = .current,
         availablePaywalls: Set<String>? = nil
     ) -> (transcript: TranscriptPresentation, slots: [RowSlot]) {
@@ -89,10 +89,10 @@ extension ChatModel {
     }
 
     /// The composer's part of the screen: it reads the composer and the texts only.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public var composerPresentation: ComposerPresentation { ComposerPresentation(composer, texts: texts) }
 
-    @_optimize(size) private func transcriptPart(
+    @inline(never) @_optimize(size) private func transcriptPart(
         rows: [MessageRow], isEmpty: Bool, appearance: ChatAppearance
     ) -> TranscriptPresentation {
         var presentation = TranscriptPresentation(
@@ -103,7 +103,7 @@ extension ChatModel {
     }
 
     /// Builds every row when what all rows depend on differs from what they were built with.
-    @_optimize(size) private func prepareRows(
+    @inline(never) @_optimize(size) private func prepareRows(
         appearance: ChatAppearance, now: Date, timeZone: TimeZone, availablePaywalls: Set<String>?
     ) {
         var calendar = Calendar(identifier: .gregorian)
@@ -115,7 +115,7 @@ extension ChatModel {
     }
 
     /// Builds every row for `inputs`.
-    @_optimize(size) func rebuildRows(_ inputs: RowMemo.Inputs, now: Date) {
+    @inline(never) @_optimize(size) func rebuildRows(_ inputs: RowMemo.Inputs, now: Date) {
         let memo = RowMemo(
             inputs: inputs, now: now,
             context: ChatPresentation.RowContext(
@@ -131,7 +131,7 @@ extension ChatModel {
 
     /// Builds again the rows `change` touches, once rows were built; the list of slots is published again only
     /// when rows came, went or moved.
-    @_optimize(size) func refreshRows(_ change: TranscriptChange) {
+    @inline(never) @_optimize(size) func refreshRows(_ change: TranscriptChange) {
         guard let memo = rowMemo else { return }
         let moves = change.kept < transcript.count || change.kept < rowSlots.count
         var slots = rowSlots

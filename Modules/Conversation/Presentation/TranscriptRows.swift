@@ -13,7 +13,7 @@ package final class RowSlot: Identifiable {
     /// The row as it shows now.
     package internal(set) var row: MessageRow
 
-    @_optimize(size) init(_ row: MessageRow) {
+    @inline(never) @_optimize(size) init(_ row: MessageRow) {
         id = row.id
         self.row = row
     }
@@ -48,7 +48,7 @@ final class RowMemo {
     /// The rows in a flat array, made when `ChatModel.transcriptPresentation` asks and dropped on any change.
     var flatRows: [MessageRow]?
 
-    @_optimize(size) init(inputs: Inputs, now: Date, context: ChatPresentation.RowContext) {
+    @inline(never) @_optimize(size) init(inputs: Inputs, now: Date, context: ChatPresentation.RowContext) {
         self.inputs = inputs
         self.now = now
         self.context = context
@@ -56,7 +56,7 @@ final class RowMemo {
 
     /// Builds every row of `messages` into `slots`, keeping the slot of a row that stays in its place. Returns
     /// whether `slots` changed (rows came, went or moved).
-    @_optimize(size) func rebuild(_ messages: [ChatMessage], slots: inout [RowSlot]) -> Bool {
+    @inline(never) @_optimize(size) func rebuild(_ messages: [ChatMessage], slots: inout [RowSlot]) -> Bool {
         lastOwn = messages.lastIndex { !$0.sender.isIncoming }
         places = messages.indices.map { ChatPresentation.place(at: $0, of: messages, lastOwn: lastOwn, context) }
         flatRows = nil
@@ -78,7 +78,7 @@ final class RowMemo {
 
     /// Builds again the rows `change` names, the new ones, and every neighbour whose place moved with them;
     /// `slots` changes from `change.kept` on only. Returns how many rows were built.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     func update(_ messages: [ChatMessage], _ change: TranscriptChange, slots: inout [RowSlot]) -> Int {
         let count = messages.count
         let kept = min(change.kept, slots.count, count, places.count)

@@ -11,7 +11,7 @@ enum HEIFFile {
     ]
 
     /// Whether `file` starts with an ISO base media `ftyp` box whose major brand is a HEIF still image.
-    @_optimize(size) package static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inline(never) @_optimize(size) package static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
         guard file.count >= 16, Array(file[4..<8]) == Array("ftyp".utf8) else { return false }
         let size = Int(file[0]) << 24 | Int(file[1]) << 16 | Int(file[2]) << 8 | Int(file[3])
         guard size >= 16, size <= file.count else { return false }

@@ -30,7 +30,7 @@ extension ImageFormatDecoding {
 /// PNG: our own decoder over the system zlib.
 extension PNGDecoder: ImageFormatDecoding {
     /// A full-size decode (PNG has no cheaper reduced one).
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     package static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
         -> DecodedImage
     {
@@ -38,7 +38,7 @@ extension PNGDecoder: ImageFormatDecoding {
     }
 
     /// IHDR's width and height (bytes 16–23, big-endian).
-    @_optimize(size) package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    @inline(never) @_optimize(size) package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         guard bytes.count >= 24, bytes.starts(with: signature) else { return nil }
         return bytes.withUnsafeBufferPointer { (PNGChunks.bigEndian32($0, 16), PNGChunks.bigEndian32($0, 20)) }
     }
@@ -54,7 +54,7 @@ extension JPEGDecoder: ImageFormatDecoding {}
 enum CanvasLimit {
     static let pixelsPerByte = 4096
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func check(canvas: (width: Int, height: Int), frame: (width: Int, height: Int), fileSize: Int)
         throws(CodecError)
     {

@@ -24,11 +24,12 @@
     /// tested that way (Docs/Apple.md).
     enum ImageIODecoder: ImageFormatDecoding {
         /// Whether ImageIO recognises the file's type.
-        @_optimize(size) static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
+        @inline(never) @_optimize(size) static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
             source(file).flatMap { CGImageSourceGetType($0) } != nil
         }
 
         /// An image source over the caller's bytes, not a copy of them (it lives only as long as the call).
+        @inline(never)
         @_optimize(size) private static func source(_ file: UnsafeBufferPointer<UInt8>) -> CGImageSource? {
             guard let base = file.baseAddress,
                   let data = CFDataCreateWithBytesNoCopy(kCFAllocatorDefault, base, file.count, kCFAllocatorNull)
@@ -36,7 +37,7 @@
             return CGImageSourceCreateWithData(data, nil)
         }
 
-        @_optimize(size)
+        @inline(never) @_optimize(size)
         static func decode(_ file: UnsafeBufferPointer<UInt8>, minimumLongestEdge: Int?) throws(CodecError)
             -> DecodedImage
         {
@@ -64,7 +65,7 @@
 
         /// The image drawn over opaque white into 8-bit RGB, in its own RGB colour space (its profile reported)
         /// or else in sRGB, returned as `rgb8`.
-        @_optimize(size) private static func draw(_ image: CGImage) throws(CodecError) -> DecodedImage {
+        @inline(never) @_optimize(size) private static func draw(_ image: CGImage) throws(CodecError) -> DecodedImage {
             let width = image.width, height = image.height
             try DecodeLimits.check(width: width, height: height)
             guard let sRGB = CGColorSpace(name: CGColorSpace.sRGB) else { throw .invalidImage }
@@ -91,7 +92,7 @@
         }
 
         /// Draws `image` over white into `rgbx` (8-bit RGBX in `space`); false when no such context can be made.
-        @_optimize(size)
+        @inline(never) @_optimize(size)
         private static func draw(_ image: CGImage, into rgbx: inout [UInt8], space: CGColorSpace) -> Bool {
             let width = image.width, height = image.height
             return rgbx.withUnsafeMutableBytes { raw -> Bool in

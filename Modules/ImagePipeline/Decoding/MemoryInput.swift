@@ -9,7 +9,7 @@ struct MemoryInput {
     var offset = 0
 
     /// Copies up to `count` bytes from `offset` into `buffer`, moves past them, and returns how many it copied.
-    @_optimize(size) mutating func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+    @inline(never) @_optimize(size) mutating func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
         let available = min(count, max(0, bytes.count - offset))
         guard available > 0, let base = bytes.baseAddress else { return 0 }
         buffer.copyMemory(from: base + offset, byteCount: available)
@@ -18,7 +18,7 @@ struct MemoryInput {
     }
 
     /// Runs `body` with a pointer to an input over `file`, valid for the duration of the call.
-    @_optimize(size) static func reading<Result>(
+    @inline(never) @_optimize(size) static func reading<Result>(
         _ file: UnsafeBufferPointer<UInt8>, _ body: (UnsafeMutablePointer<MemoryInput>) throws(CodecError) -> Result
     ) throws(CodecError) -> Result {
         let input = UnsafeMutablePointer<MemoryInput>.allocate(capacity: 1)

@@ -15,17 +15,17 @@ struct PNGChunks {
     /// well-formed one before the image data; a malformed `iCCP` is ignored (the picture is read as sRGB).
     var iccProfile: Range<Int>?
 
-    @_optimize(size) static func bigEndian32(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
+    @inline(never) @_optimize(size) static func bigEndian32(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
         Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
     }
 
-    @_optimize(size) private static func tag(_ text: String) -> Int {
+    @inline(never) @_optimize(size) private static func tag(_ text: String) -> Int {
         text.utf8.reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// Walks every chunk from after the signature to `IEND`, checking each CRC unless `verifiesChecksums` is off
     /// (fuzzing only).
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func read(_ file: UnsafeBufferPointer<UInt8>, verifiesChecksums: Bool = true) throws(CodecError)
         -> PNGChunks
     {
@@ -98,7 +98,7 @@ struct PNGTransparency {
     var grey: Int = -1
     var red: Int = -1, green: Int = -1, blue: Int = -1
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     init(_ data: UnsafeBufferPointer<UInt8>, header: PNGHeader, palette: inout [UInt8]) throws(CodecError) {
         @_optimize(size) func sample(_ at: Int) -> Int { Int(data[at]) << 8 | Int(data[at + 1]) }
         switch header.colorType {

@@ -14,17 +14,18 @@ package enum PNGDecoder {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Whether `bytes` start with the PNG signature.
-    @_optimize(size) package static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inline(never) @_optimize(size) package static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count >= 8 && zip(bytes.prefix(8), signature).allSatisfy { $0 == $1 }
     }
 
     /// Decodes a whole PNG file.
-    @_optimize(size) package static func decode(_ bytes: [UInt8]) throws(CodecError) -> DecodedImage {
+    @inline(never) @_optimize(size) package static func decode(_ bytes: [UInt8]) throws(CodecError) -> DecodedImage {
         try bytes.withUnsafeBufferPointer { (file) throws(CodecError) in try decode(file) }
     }
 
     /// Decodes a whole PNG file held in memory. `verifiesChecksums: false` skips the chunk CRCs; only the fuzz
     /// targets use it, so that mutated inputs reach the decoder instead of stopping at the first CRC.
+    @inline(never)
     @_optimize(size) package static func decode(_ file: UnsafeBufferPointer<UInt8>, verifiesChecksums: Bool = true)
         throws(CodecError) -> DecodedImage
     {
@@ -44,7 +45,7 @@ package enum PNGDecoder {
         let lines = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * lineCapacity)
         defer { lines.deallocate() }
         let outputRow = header.width * format.bytesPerPixel
-        @_optimize(size) func fill(_ out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) {
+        @inline(never) @_optimize(size) func fill(_ out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) {
             guard let outBase = out.baseAddress else { throw .invalidImage }
             // Interlaced passes fill the image in pieces; start from zeros so no byte is ever uninitialised.
             if header.interlaced { outBase.initialize(repeating: 0, count: out.count) }
@@ -95,7 +96,7 @@ struct PNGHeader {
     let interlaced: Bool
 
     /// Samples per pixel for the colour type.
-    @_optimize(size) var channels: Int {
+    @inline(never) @_optimize(size) var channels: Int {
         switch colorType {
         case 2: 3
         case 4: 2
@@ -117,7 +118,7 @@ struct PNGHeader {
     }
 
     /// The seven Adam7 passes that contain pixels, or one pass for a non-interlaced image.
-    @_optimize(size) var passes: [Pass] {
+    @inline(never) @_optimize(size) var passes: [Pass] {
         guard interlaced else { return [Pass(x0: 0, y0: 0, dx: 1, dy: 1, width: width, height: height)] }
         let starts = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
         return starts.compactMap { (x0, y0, dx, dy) in
@@ -128,11 +129,11 @@ struct PNGHeader {
     }
 
     /// Bytes the zlib stream must inflate to: every row of every pass plus its filter-type byte.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     var filteredByteCount: Int { passes.reduce(0) { $0 + $1.height * (1 + rowBytes(width: $1.width)) } }
 
     /// Parses and validates the 13 IHDR bytes.
-    @_optimize(size) init(_ data: UnsafeBufferPointer<UInt8>) throws(CodecError) {
+    @inline(never) @_optimize(size) init(_ data: UnsafeBufferPointer<UInt8>) throws(CodecError) {
         guard data.count == 13 else { throw .invalidImage }
         let width = PNGChunks.bigEndian32(data, 0), height = PNGChunks.bigEndian32(data, 4)
         bitDepth = Int(data[8])

@@ -4,7 +4,7 @@ import JPEGCodec
 /// declare its size.
 enum TIFFHeader {
     /// `II*\0` or `MM\0*` (classic TIFF), `II+\0` or `MM\0+` (BigTIFF).
-    @_optimize(size) static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inline(never) @_optimize(size) static func matches(_ file: UnsafeBufferPointer<UInt8>) -> Bool {
         guard file.count >= 8 else { return false }
         let little = file[0] == 0x49 && file[1] == 0x49, big = file[0] == 0x4D && file[1] == 0x4D
         let version = little ? Int(file[2]) | Int(file[3]) << 8 : Int(file[2]) << 8 | Int(file[3])
@@ -13,7 +13,7 @@ enum TIFFHeader {
 
     /// ImageWidth (256) and ImageLength (257) of a classic TIFF's first directory; nil for BigTIFF or a directory
     /// that is cut short.
-    @_optimize(size) static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    @inline(never) @_optimize(size) static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         bytes.withUnsafeBufferPointer { (file) -> (width: Int, height: Int)? in
             guard matches(file), let directory = TIFFDirectory(tiff: file) else { return nil }
             var width: Int?, height: Int?

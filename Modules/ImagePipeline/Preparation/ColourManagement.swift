@@ -9,12 +9,12 @@ struct ColourManagement: Sendable {
     private let logger: ReceptionLogger
     private let reportedUnreadable = Locked(false)
 
-    @_optimize(size) init(logger: ReceptionLogger) {
+    @inline(never) @_optimize(size) init(logger: ReceptionLogger) {
         self.logger = logger
     }
 
     /// The conversion for pixels of `format` whose file carried `profile` (nil: none, sRGB).
-    @_optimize(size) func conversion(for profile: [UInt8]?, format: BitmapFormat) -> SRGBConversion {
+    @inline(never) @_optimize(size) func conversion(for profile: [UInt8]?, format: BitmapFormat) -> SRGBConversion {
         let conversion = SRGBConversion(profile: profile, format: format)
         if case .unreadable = conversion, reportedUnreadable.withLock({ reported in
             defer { reported = true }

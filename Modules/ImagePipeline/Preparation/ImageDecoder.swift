@@ -6,7 +6,7 @@ import JPEGCodec
 /// Anything no decoder recognises is `invalid_image`.
 package enum ImageDecoder {
     /// The decoders, asked in order; the first whose signature matches decodes the file.
-    @_optimize(size) static var formats: [any ImageFormatDecoding.Type] {
+    @inline(never) @_optimize(size) static var formats: [any ImageFormatDecoding.Type] {
         var formats: [any ImageFormatDecoding.Type] = [PNGDecoder.self, JPEGDecoder.self]
         #if canImport(ImageIO) && canImport(CoreGraphics)
         formats.append(ImageIODecoder.self)
@@ -28,12 +28,14 @@ package enum ImageDecoder {
     }
 
     /// The decoder for `file`, by its signature; nil when no decoder here reads it.
+    @inline(never)
     @_optimize(size) static func format(of file: UnsafeBufferPointer<UInt8>) -> (any ImageFormatDecoding.Type)? {
         formats.first { $0.matches(file) }
     }
 
     /// Decodes `bytes`; a JPEG is decoded at the smallest DCT scale whose longer edge is still at least
     /// `minimumLongestEdge` (ImageIO scales too; the other decoders decode at full size).
+    @inline(never)
     @_optimize(size) package static func decode(_ bytes: [UInt8], minimumLongestEdge: Int? = nil) throws(CodecError)
         -> DecodedImage
     {
@@ -49,21 +51,21 @@ package enum ImageDecoder {
         case pixels(Bitmap)
         case rows(JPEGFrameRows)
 
-        @_optimize(size) var width: Int {
+        @inline(never) @_optimize(size) var width: Int {
             switch self {
             case .pixels(let image): image.width
             case .rows(let rows): rows.width
             }
         }
 
-        @_optimize(size) var height: Int {
+        @inline(never) @_optimize(size) var height: Int {
             switch self {
             case .pixels(let image): image.height
             case .rows(let rows): rows.height
             }
         }
 
-        @_optimize(size) var format: BitmapFormat {
+        @inline(never) @_optimize(size) var format: BitmapFormat {
             switch self {
             case .pixels(let image): image.format
             case .rows(let rows): rows.format
@@ -71,7 +73,7 @@ package enum ImageDecoder {
         }
 
         /// The picture resized to `width`×`height` (each at most the source's; the source itself when equal).
-        @_optimize(size) func resized(width: Int, height: Int) -> Bitmap {
+        @inline(never) @_optimize(size) func resized(width: Int, height: Int) -> Bitmap {
             switch self {
             case .pixels(let image): AreaResampler.resize(image, width: width, height: height)
             case .rows(let rows): AreaResampler.resize(rendering: rows, width: width, height: height)
@@ -81,6 +83,7 @@ package enum ImageDecoder {
 
     /// Decodes `bytes` for preparation like `decode(_:minimumLongestEdge:)`, a JPEG up to its rows only;
     /// transparency is already flattened onto white. The embedded ICC profile comes with it (nil: sRGB).
+    @inline(never)
     @_optimize(size) static func decodeForPreparation(_ bytes: [UInt8], minimumLongestEdge: Int) throws(CodecError)
         -> (source: Source, orientation: Orientation, iccProfile: [UInt8]?)
     {
@@ -101,7 +104,7 @@ package enum ImageDecoder {
 
     /// The stored pixel size a file declares, read from its header without decoding (nil when no decoder
     /// recognises it or its header cannot be read cheaply). Preparation uses it to pick the reduced JPEG decode.
-    @_optimize(size) package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    @inline(never) @_optimize(size) package static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         bytes.withUnsafeBufferPointer { format(of: $0) }?.declaredSize(bytes)
     }
 }

@@ -58,7 +58,7 @@ public struct PhotoPreparer: ImagePreparing {
 
     /// A preparer using `encoder` (`defaultEncoder` unless given), logging what it must (a colour profile it cannot
     /// read) to `logger`.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         encoder: any ImageEncoding = PhotoPreparer.defaultEncoder, configuration: Configuration = Configuration(),
         logger: ReceptionLogger = .silent
     ) {
@@ -68,12 +68,12 @@ public struct PhotoPreparer: ImagePreparing {
     }
 
     /// Prepares one photo for upload (spec 7.9).
-    @_optimize(size) public func prepare(_ file: Data) throws(ReceptionError) -> PreparedPhoto {
+    @inline(never) @_optimize(size) public func prepare(_ file: Data) throws(ReceptionError) -> PreparedPhoto {
         try prepareReporting([UInt8](file)).photo
     }
 
     /// Prepares one photo and reports the quality and maximum edge that produced it.
-    @_optimize(size) package func prepareReporting(_ file: [UInt8]) throws(ReceptionError) -> Outcome {
+    @inline(never) @_optimize(size) package func prepareReporting(_ file: [UInt8]) throws(ReceptionError) -> Outcome {
         let photo = try decodeForRounds(file)
         var edge = Double(configuration.maximumEdge)
         for _ in 0..<configuration.rounds {
@@ -95,10 +95,11 @@ public struct PhotoPreparer: ImagePreparing {
 
     /// The pixels the first round encodes: resized, converted to sRGB and oriented. A test knob: the colour tests
     /// judge the conversion on these, before JPEG's own loss (Tests/ImagePipelineTests/ColourManagementTests).
-    @_optimize(size) package func preparedPixels(_ file: [UInt8]) throws(ReceptionError) -> Bitmap {
+    @inline(never) @_optimize(size) package func preparedPixels(_ file: [UInt8]) throws(ReceptionError) -> Bitmap {
         try decodeForRounds(file).pixels(maximumEdge: configuration.maximumEdge)
     }
 
+    @inline(never)
     @_optimize(size) private func decodeForRounds(_ file: [UInt8]) throws(ReceptionError) -> DecodedPhoto {
         let declared = ImageDecoder.declaredSize(file)
         let source: ImageDecoder.Source, orientation: Orientation, profile: [UInt8]?
@@ -122,7 +123,7 @@ public struct PhotoPreparer: ImagePreparing {
         /// The file's own size, which the rounds' target sizes follow.
         let width: Int, height: Int
 
-        @_optimize(size) init(
+        @inline(never) @_optimize(size) init(
             source: ImageDecoder.Source, orientation: Orientation, conversion: SRGBConversion, width: Int, height: Int
         ) {
             self.source = source
@@ -134,7 +135,7 @@ public struct PhotoPreparer: ImagePreparing {
 
         /// Resized to fit `maximumEdge` (from the decoded photo, never from an earlier round), converted to sRGB
         /// on those at most 2,048 × 2,048 pixels (Docs/ImagePipeline.md, "Colour"), then oriented.
-        @_optimize(size) func pixels(maximumEdge: Int) -> Bitmap {
+        @inline(never) @_optimize(size) func pixels(maximumEdge: Int) -> Bitmap {
             let (targetWidth, targetHeight) = PhotoPreparer.fit(width: width, height: height, maximumEdge: maximumEdge)
             var resized = source.resized(
                 width: min(targetWidth, source.width), height: min(targetHeight, source.height))
@@ -145,7 +146,7 @@ public struct PhotoPreparer: ImagePreparing {
 
     /// Spec 7.9 step 3: scale down (never up) so the longer edge fits, each dimension rounded to the nearest
     /// pixel, at least 1.
-    @_optimize(size) package static func fit(width: Int, height: Int, maximumEdge: Int) -> (Int, Int) {
+    @inline(never) @_optimize(size) package static func fit(width: Int, height: Int, maximumEdge: Int) -> (Int, Int) {
         AreaResampler.fit(width: width, height: height, maximumEdge: maximumEdge)
     }
 }

@@ -73,7 +73,7 @@ enum Schema {
 
     /// Brings the file to `target` (the latest by default). A file from a newer build cannot be read safely and
     /// counts as unusable.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func migrate(_ connection: SQLiteConnection, to target: Int32 = latestVersion) throws(SQLiteFailure) {
         let current = Int32(truncatingIfNeeded: try connection.integer("PRAGMA user_version") ?? 0)
         if current > latestVersion {

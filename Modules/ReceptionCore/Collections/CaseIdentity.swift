@@ -14,7 +14,7 @@ package protocol CaseIdentity: RawRepresentable, Hashable {}
 extension CaseIdentity {
     /// The case's index in the enum's declaration: what Swift stores for a case without fields, in the fewest bytes
     /// that hold every index (none for a single case).
-    @_optimize(size) package var caseIndex: Int {
+    @inline(never) @_optimize(size) package var caseIndex: Int {
         withUnsafeBytes(of: self) { bytes in
             var index = 0
             for byte in bytes.reversed() { index = index << 8 | Int(byte) }

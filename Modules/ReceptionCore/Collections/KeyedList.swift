@@ -19,7 +19,7 @@ package struct KeyedList<Value> {
     @_optimize(size) package var isEmpty: Bool { keys.isEmpty }
 
     /// The value of `key`, or `nil`. Setting a value keeps the key's place; setting `nil` removes it.
-    @_optimize(size) package subscript(key: String) -> Value? {
+    @inline(never) @_optimize(size) package subscript(key: String) -> Value? {
         get { keys.firstIndex(of: key).map { values[$0] } }
         set {
             if let index = keys.firstIndex(of: key) {
@@ -37,14 +37,14 @@ package struct KeyedList<Value> {
     }
 
     /// Removes the value of `key` and returns it (`nil` when there was none).
-    @_optimize(size) @discardableResult package mutating func removeValue(forKey key: String) -> Value? {
+    @inline(never) @_optimize(size) @discardableResult package mutating func removeValue(forKey key: String) -> Value? {
         guard let index = keys.firstIndex(of: key) else { return nil }
         keys.remove(at: index)
         return values.remove(at: index)
     }
 
     /// Removes every key.
-    @_optimize(size) package mutating func removeAll() {
+    @inline(never) @_optimize(size) package mutating func removeAll() {
         keys.removeAll()
         values.removeAll()
     }
@@ -60,7 +60,7 @@ extension KeyedList: Sendable where Value: Sendable {}
 
 /// Two lists are equal when they hold the same keys with equal values, in whatever order, as two dictionaries are.
 extension KeyedList: Equatable where Value: Equatable {
-    @_optimize(size) package static func == (lhs: KeyedList, rhs: KeyedList) -> Bool {
+    @inline(never) @_optimize(size) package static func == (lhs: KeyedList, rhs: KeyedList) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for (index, key) in lhs.keys.enumerated() where rhs[key] != lhs.values[index] { return false }
         return true

@@ -5,6 +5,7 @@
 /// point at. The standard library's `sort(by:)` and `sorted(by:)` are compiled again for every closure they are
 /// called with, some 3 to 5 kB each on iOS; this function is compiled once (Docs/Footprint.md, "Size on iOS"): the
 /// comparison reaches the merge as an opaque escaping closure, which the optimiser does not copy the merge for.
+@inline(never)
 @_optimize(size) package func stableSort(_ values: inout [Int], by areInIncreasingOrder: (Int, Int) -> Bool) {
     withoutActuallyEscaping(areInIncreasingOrder) { mergeSort(&values, by: $0) }
 }
@@ -50,6 +51,7 @@
 
 /// The positions of `count` items (`0..<count`), ordered by `areInIncreasingOrder` over positions, ties in position
 /// order (`stableSort`).
+@inline(never)
 @_optimize(size) package func stableOrder(count: Int, by areInIncreasingOrder: (Int, Int) -> Bool) -> [Int] {
     var order = Array(0..<max(count, 0))
     stableSort(&order, by: areInIncreasingOrder)

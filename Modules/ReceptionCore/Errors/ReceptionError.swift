@@ -34,7 +34,7 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// Makes an error; only `code` and `status` take part in equality.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         code: String, status: Int = 0, retryAfter: Int? = nil, retryScope: RetryScope? = nil,
         transportCode: Int? = nil, resetRevision: Int? = nil
     ) {
@@ -45,7 +45,7 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Makes an error with one of the codes of `ReceptionError.Code`; only `code` and `status` take part in
     /// equality.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         code: Code, status: Int = 0, retryAfter: Int? = nil, retryScope: RetryScope? = nil,
         transportCode: Int? = nil, resetRevision: Int? = nil
     ) {
@@ -55,7 +55,7 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// Equal when `code` (the exact string) and `status` are equal; the details are ignored.
-    @_optimize(size) public static func == (lhs: ReceptionError, rhs: ReceptionError) -> Bool {
+    @inline(never) @_optimize(size) public static func == (lhs: ReceptionError, rhs: ReceptionError) -> Bool {
         lhs.code == rhs.code && lhs.status == rhs.status
     }
 
@@ -64,7 +64,7 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
         hasher.combine(status)
     }
 
-    @_optimize(size) public var description: String {
+    @inline(never) @_optimize(size) public var description: String {
         var text = "ReceptionError(\(code), status: \(status)"
         if let retryAfter { text += ", retryAfter: \(retryAfter)s" }
         if let retryScope { text += ", scope: \(retryScope.rawValue)" }
@@ -77,14 +77,14 @@ public struct ReceptionError: Error, Sendable, Hashable, CustomStringConvertible
 extension ReceptionError {
     /// Spec 6.2: whether an automatic retry is worth it. Transport failures (not cancellations), anything carrying
     /// a transport code, HTTP 5xx, 408 and 429 are transient; everything else is permanent for that attempt.
-    @_optimize(size) package var isTransient: Bool {
+    @inline(never) @_optimize(size) package var isTransient: Bool {
         if code == Code.cancelled { return false }
         if code == Code.connectionFailed || transportCode != nil { return true }
         return (500...599).contains(status) || status == 408 || status == 429
     }
 
     /// A transport failure without an HTTP response (spec 5.4).
-    @_optimize(size) public static func connectionFailed(transportCode: Int? = nil) -> ReceptionError {
+    @inline(never) @_optimize(size) public static func connectionFailed(transportCode: Int? = nil) -> ReceptionError {
         ReceptionError(code: Code.connectionFailed, status: 0, transportCode: transportCode)
     }
 
@@ -95,12 +95,12 @@ extension ReceptionError {
     public static let secureStorageUnavailable = ReceptionError(code: Code.secureStorageUnavailable)
 
     /// A response that could not be interpreted.
-    @_optimize(size) public static func invalidResponse(status: Int = 0) -> ReceptionError {
+    @inline(never) @_optimize(size) public static func invalidResponse(status: Int = 0) -> ReceptionError {
         ReceptionError(code: Code.invalidResponse, status: status)
     }
 
     /// A request held locally by a cooldown (spec 6.3); costs no retry attempt.
-    @_optimize(size) public static func cooldown(retryAfter: Int, scope: RetryScope) -> ReceptionError {
+    @inline(never) @_optimize(size) public static func cooldown(retryAfter: Int, scope: RetryScope) -> ReceptionError {
         ReceptionError(code: Code.cooldown, status: 0, retryAfter: max(1, retryAfter), retryScope: scope)
     }
 

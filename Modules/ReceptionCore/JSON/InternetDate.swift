@@ -73,7 +73,7 @@ public enum InternetDate {
 
     /// `date` in UTC with millisecond precision, the form the emulator and the caches write
     /// (`2026-09-25T10:00:00.000Z`).
-    @_optimize(size) public static func format(_ date: Date) -> String {
+    @inline(never) @_optimize(size) public static func format(_ date: Date) -> String {
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let millisecond = Int(((totalMilliseconds % 1000) + 1000) % 1000)
         let totalSeconds = (totalMilliseconds - Int64(millisecond)) / 1000
@@ -81,7 +81,7 @@ public enum InternetDate {
         var secondOfDay = Int(totalSeconds % 86_400)
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
         let (year, month, day) = civilFromDays(days)
-        @_optimize(size) func pad(_ value: Int, _ width: Int) -> String {
+        @inline(never) @_optimize(size) func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
@@ -89,10 +89,10 @@ public enum InternetDate {
             + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millisecond, 3))Z"
     }
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    @_optimize(size) private static func daysIn(month: Int, year: Int) -> Int {
+    @inline(never) @_optimize(size) private static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -101,7 +101,7 @@ public enum InternetDate {
     }
 
     // Days since 1970-01-01 in the proleptic Gregorian calendar (the era-based civil-date algorithm).
-    @_optimize(size) private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    @inline(never) @_optimize(size) private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -110,7 +110,7 @@ public enum InternetDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    @_optimize(size) private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    @inline(never) @_optimize(size) private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

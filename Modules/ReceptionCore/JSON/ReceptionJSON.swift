@@ -5,7 +5,7 @@ import Foundation
 public enum ReceptionJSON {
     /// A decoder that reads RFC 3339 dates with or without fractional seconds (spec 1.5). An unparseable date
     /// throws a `DecodingError` whose description names `invalid_date`; the transport maps it to `invalid_response`.
-    @_optimize(size) public static func makeDecoder() -> JSONDecoder {
+    @inline(never) @_optimize(size) public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -21,7 +21,7 @@ public enum ReceptionJSON {
 
     /// An encoder that writes dates as UTC with milliseconds and keys in sorted order (stable bytes for tests and
     /// caches).
-    @_optimize(size) public static func makeEncoder() -> JSONEncoder {
+    @inline(never) @_optimize(size) public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
@@ -37,7 +37,7 @@ public enum ReceptionJSON {
     private static let sharedEncoder = makeEncoder()
 
     /// Decodes `T` from `data`, mapping every failure to `invalid_response` with `status`.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, status: Int = 0) throws(ReceptionError) -> T {
         do {
             return try sharedDecoder.decode(type, from: data)
@@ -47,7 +47,7 @@ public enum ReceptionJSON {
     }
 
     /// Encodes `value`, mapping a failure to `failureCode` (`invalid_input` for request bodies).
-    @_optimize(size) public static func encode<T: Encodable>(
+    @inline(never) @_optimize(size) public static func encode<T: Encodable>(
         _ value: T, failureCode: ReceptionError.Code = .invalidInput
     ) throws(ReceptionError) -> Data {
         do {

@@ -20,7 +20,7 @@ public struct UTF16Limit: Sendable, Hashable {
     @_optimize(size) public func admits(_ text: some StringProtocol) -> Bool { allowed.contains(text.utf16.count) }
 
     /// `text` when admitted, otherwise `nil` (values are dropped, never truncated: spec 7.14.1).
-    @_optimize(size) public func admitted<S: StringProtocol>(_ text: S?) -> S? {
+    @inline(never) @_optimize(size) public func admitted<S: StringProtocol>(_ text: S?) -> S? {
         guard let text, admits(text) else { return nil }
         return text
     }
@@ -65,14 +65,14 @@ public enum Limits {
     public static let maximumSafeSequence: Int64 = 9_007_199_254_740_991
 
     /// Spec 7.8.1: the text as it is sent, trimmed of leading and trailing whitespace and newlines.
-    @_optimize(size) public static func trimmedMessageText(_ text: String) -> String {
+    @inline(never) @_optimize(size) public static func trimmedMessageText(_ text: String) -> String {
         text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Spec 7.14.2: the metadata that is sent. More than 20 entries sends none; otherwise entries whose key or value
     /// breaks its limit are dropped and the rest kept. `dropped` lists the dropped keys' count for the log (keys
     /// and values themselves are never logged).
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public static func sanitizedMetadata(_ metadata: [String: String]) -> (kept: [String: String], dropped: Int) {
         guard metadata.count <= metadataEntries else { return ([:], metadata.count) }
         // A loop, not a `filter` closure (Docs/Footprint.md, "Loops for one-off closures").

@@ -16,6 +16,7 @@ public struct Attachment: Codable, Hashable, Sendable {
     public static let maximumDownloadBytes = 10 * 1024 * 1024
 
     /// Makes an attachment.
+    @inline(never)
     @_optimize(size) public init(id: String, url: String, contentType: String, width: Int? = nil, height: Int? = nil) {
         self.id = id
         self.url = url
@@ -29,7 +30,7 @@ public struct Attachment: Codable, Hashable, Sendable {
 }
 
 extension Attachment {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         url = try c.decode(String.self, forKey: "url")
@@ -38,7 +39,7 @@ extension Attachment {
         height = try c.decodeIfPresent(Int.self, forKey: "height")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(url, forKey: "url")

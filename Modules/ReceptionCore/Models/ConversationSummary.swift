@@ -12,6 +12,7 @@ public struct ConversationSummary: Codable, Hashable, Sendable {
     public var createdAt: Date
 
     /// Makes a summary.
+    @inline(never)
     @_optimize(size) public init(id: String, status: ConversationStatus, unreadForUser: Int, createdAt: Date) {
         self.id = id
         self.status = status
@@ -31,7 +32,7 @@ public struct CompactConversation: Codable, Hashable, Sendable {
     public var status: ConversationStatus
 
     /// Makes a compact conversation.
-    @_optimize(size) public init(id: String?, status: ConversationStatus) {
+    @inline(never) @_optimize(size) public init(id: String?, status: ConversationStatus) {
         self.id = id
         self.status = status
     }
@@ -41,7 +42,7 @@ public struct CompactConversation: Codable, Hashable, Sendable {
 }
 
 extension ConversationSummary {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         status = try c.decode(ConversationStatus.self, forKey: "status")
@@ -49,7 +50,7 @@ extension ConversationSummary {
         createdAt = try c.decode(Date.self, forKey: "createdAt")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(status, forKey: "status")
@@ -59,13 +60,13 @@ extension ConversationSummary {
 }
 
 extension CompactConversation {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decodeIfPresent(String.self, forKey: "id")
         status = try c.decode(ConversationStatus.self, forKey: "status")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encodeIfPresent(id, forKey: "id")
         try c.encode(status, forKey: "status")

@@ -7,7 +7,7 @@ public struct DeviceFlags: Codable, Hashable, Sendable {
     public var verificationRequired: Bool?
 
     /// Makes flags; `nil` means "not reported".
-    @_optimize(size) public init(blocked: Bool? = nil, verificationRequired: Bool? = nil) {
+    @inline(never) @_optimize(size) public init(blocked: Bool? = nil, verificationRequired: Bool? = nil) {
         self.blocked = blocked
         self.verificationRequired = verificationRequired
     }
@@ -25,7 +25,7 @@ public struct UnreadPollingStage: Codable, Hashable, Sendable {
     public var everySeconds: Int
 
     /// Makes a stage.
-    @_optimize(size) public init(forMinutes: Int, everySeconds: Int) {
+    @inline(never) @_optimize(size) public init(forMinutes: Int, everySeconds: Int) {
         self.forMinutes = forMinutes
         self.everySeconds = everySeconds
     }
@@ -38,7 +38,7 @@ public struct UnreadPollingStage: Codable, Hashable, Sendable {
     ]
 
     /// Spec 4.7: the interval for a last activity `ageSeconds` old, checking stages in order; `nil` = no polling.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public static func interval(forActivityAge ageSeconds: Double, stages: [UnreadPollingStage]) -> Int? {
         for stage in stages where ageSeconds < Double(stage.forMinutes) * 60 {
             return stage.everySeconds > 0 ? stage.everySeconds : nil
@@ -51,13 +51,13 @@ public struct UnreadPollingStage: Codable, Hashable, Sendable {
 }
 
 extension DeviceFlags {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         blocked = try c.decodeIfPresent(Bool.self, forKey: "blocked")
         verificationRequired = try c.decodeIfPresent(Bool.self, forKey: "verificationRequired")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encodeIfPresent(blocked, forKey: "blocked")
         try c.encodeIfPresent(verificationRequired, forKey: "verificationRequired")
@@ -65,13 +65,13 @@ extension DeviceFlags {
 }
 
 extension UnreadPollingStage {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         forMinutes = try c.decode(Int.self, forKey: "forMinutes")
         everySeconds = try c.decode(Int.self, forKey: "everySeconds")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(forMinutes, forKey: "forMinutes")
         try c.encode(everySeconds, forKey: "everySeconds")

@@ -41,7 +41,7 @@ public struct DevicePayload: Codable, Hashable, Sendable {
     public var identityToken: String?
 
     /// Makes a payload.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         platform: String = "ios", sdkVersion: String, appVersion: String, appBuild: String, osVersion: String,
         deviceModel: String, locale: String, timezone: String, language: String, bundleId: String? = nil,
         externalUserId: String? = nil, name: String? = nil, email: String? = nil, pushToken: String? = nil,
@@ -70,14 +70,14 @@ public struct DevicePayload: Codable, Hashable, Sendable {
     }
 
     /// Spec 3.1: a registration never carries push fields (they follow in the update right after).
-    @_optimize(size) public var forRegistration: DevicePayload {
+    @inline(never) @_optimize(size) public var forRegistration: DevicePayload {
         var copy = self
         copy.pushToken = nil
         copy.pushEnvironment = nil
         return copy
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(platform, forKey: "platform")
         try c.encode(sdkVersion, forKey: "sdkVersion")
@@ -116,7 +116,7 @@ public struct ReceptionPaywall: Codable, Hashable, Sendable {
     public var title: String
 
     /// Makes a paywall entry.
-    @_optimize(size) public init(id: String, title: String) {
+    @inline(never) @_optimize(size) public init(id: String, title: String) {
         self.id = id
         self.title = title
     }
@@ -130,7 +130,7 @@ public struct ReceptionPaywall: Codable, Hashable, Sendable {
 public typealias Paywall = ReceptionPaywall
 
 extension DevicePayload {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         platform = try c.decode(String.self, forKey: "platform")
         sdkVersion = try c.decode(String.self, forKey: "sdkVersion")
@@ -155,13 +155,13 @@ extension DevicePayload {
 }
 
 extension ReceptionPaywall {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         title = try c.decode(String.self, forKey: "title")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(title, forKey: "title")

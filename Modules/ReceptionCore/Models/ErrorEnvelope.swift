@@ -15,7 +15,7 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
     public var resetRevision: Int?
 
     /// Makes an envelope.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public init(code: String, message: String, retryScope: RetryScope? = nil, resetRevision: Int? = nil) {
         self.code = code
         self.message = message
@@ -23,7 +23,7 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
         self.resetRevision = resetRevision
     }
 
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let outer = try decoder.container(keyedBy: WireKey.self)
         let c = try outer.nestedContainer(keyedBy: WireKey.self, forKey: "error")
         code = try c.decode(String.self, forKey: "code")
@@ -32,7 +32,7 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
         resetRevision = (try? c.decodeIfPresent(Int.self, forKey: "resetRevision")) ?? nil
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var outer = encoder.container(keyedBy: WireKey.self)
         var c = outer.nestedContainer(keyedBy: WireKey.self, forKey: "error")
         try c.encode(code, forKey: "code")
@@ -42,7 +42,7 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
     }
 
     /// The `ReceptionError` this envelope stands for, with the HTTP status it came with.
-    @_optimize(size) public func error(status: Int, retryAfter: Int? = nil) -> ReceptionError {
+    @inline(never) @_optimize(size) public func error(status: Int, retryAfter: Int? = nil) -> ReceptionError {
         ReceptionError(
             code: code, status: status, retryAfter: retryAfter, retryScope: retryScope,
             resetRevision: code == ReceptionError.Code.chatReset ? resetRevision : nil)

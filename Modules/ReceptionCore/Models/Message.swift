@@ -33,7 +33,7 @@ public struct Message: Codable, Hashable, Sendable {
     public var actionClickedAt: Date?
 
     /// Makes a message; `kind` defaults to `TEXT`.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         id: String, clientId: String? = nil, seq: Int64, sender: MessageSender, text: String,
         attachments: [Attachment] = [], createdAt: Date, kind: MessageKind = .text, reviewUrl: String? = nil,
         paywallId: String? = nil, paywallTitle: String? = nil, buttonLabel: String? = nil, authorId: String? = nil,
@@ -55,7 +55,7 @@ public struct Message: Codable, Hashable, Sendable {
         self.actionClickedAt = actionClickedAt
     }
 
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         clientId = try c.decodeIfPresent(String.self, forKey: "clientId")
@@ -74,7 +74,7 @@ public struct Message: Codable, Hashable, Sendable {
     }
 
     /// Spec 4.2: a `REVIEW` renders as a card only with a usable http(s) review link.
-    @_optimize(size) public var reviewURL: URL? {
+    @inline(never) @_optimize(size) public var reviewURL: URL? {
         guard kind == .review, let reviewUrl, let url = URL(string: reviewUrl),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
         return url
@@ -85,7 +85,7 @@ public struct Message: Codable, Hashable, Sendable {
 }
 
 extension Message {
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encodeIfPresent(clientId, forKey: "clientId")

@@ -11,6 +11,7 @@ public struct TeamMember: Codable, Hashable, Sendable {
     public var photoId: String?
 
     /// Makes a team member.
+    @inline(never)
     @_optimize(size) public init(id: String, name: String, photoUrl: String? = nil, photoId: String? = nil) {
         self.id = id
         self.name = name
@@ -21,7 +22,7 @@ public struct TeamMember: Codable, Hashable, Sendable {
     /// The key a photo cache should use (spec 4.5), or `nil` when the member has no photo.
     @_optimize(size) public var photoCacheKey: String? { photoId ?? photoUrl }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(name, forKey: "name")
@@ -35,7 +36,7 @@ public struct TeamMember: Codable, Hashable, Sendable {
 }
 
 extension TeamMember {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         name = try c.decode(String.self, forKey: "name")

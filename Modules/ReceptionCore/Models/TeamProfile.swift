@@ -13,7 +13,7 @@ public struct TeamProfile: Codable, Hashable, Sendable {
     public var photo: Data?
 
     /// Makes a profile.
-    @_optimize(size) public init(id: String, name: String, photoKey: String? = nil, photo: Data? = nil) {
+    @inline(never) @_optimize(size) public init(id: String, name: String, photoKey: String? = nil, photo: Data? = nil) {
         self.id = id
         self.name = name
         self.photoKey = photoKey
@@ -37,7 +37,7 @@ public struct TeamProfile: Codable, Hashable, Sendable {
 }
 
 extension TeamProfile {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         id = try c.decode(String.self, forKey: "id")
         name = try c.decode(String.self, forKey: "name")
@@ -45,7 +45,7 @@ extension TeamProfile {
         photo = try c.decodeIfPresent(Data.self, forKey: "photo")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(name, forKey: "name")

@@ -14,7 +14,7 @@ public enum UILanguages {
 
     /// The built-in language spelled `tag` in any letter case, or `nil` (standard-library lower-casing, so the
     /// answer never depends on the host's locale data).
-    @_optimize(size) public static func builtIn(_ tag: String) -> String? {
+    @inline(never) @_optimize(size) public static func builtIn(_ tag: String) -> String? {
         let lowered = tag.lowercased()
         return all.first { $0.lowercased() == lowered }
     }

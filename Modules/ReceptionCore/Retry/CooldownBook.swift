@@ -44,7 +44,7 @@ public final class CooldownBook: Sendable {
             if let slot = RetryScope.allCases.firstIndex(of: scope) { changes[slot] += 1 }
         }
 
-        @_optimize(size) func changeCount(_ scope: RetryScope) -> Int {
+        @inline(never) @_optimize(size) func changeCount(_ scope: RetryScope) -> Int {
             RetryScope.allCases.firstIndex(of: scope).map { changes[$0] } ?? 0
         }
 
@@ -113,7 +113,7 @@ public final class CooldownBook: Sendable {
 
     /// A book starting from `stored` waits (clamped to one day from `now`, expired ones pruned), calling `save`
     /// with the whole set after every change.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public init(stored: [StoredCooldown] = [], now: Date, save: @escaping @Sendable ([StoredCooldown]) -> Void = { _ in }) {
         var state = State(entries: [])
         for cooldown in stored where cooldown.until > now {
@@ -130,7 +130,7 @@ public final class CooldownBook: Sendable {
     /// It replaces the stored wait only when it ends more than one second later (spec 6.3.4: `Retry-After` has
     /// one-second resolution, and a shorter report never shortens a longer wait). Returns whether it changed.
     @discardableResult
-    @_optimize(size) public func record(scope: RetryScope, seconds: Int, now: Date) -> Bool {
+    @inline(never) @_optimize(size) public func record(scope: RetryScope, seconds: Int, now: Date) -> Bool {
         let snapshot = state.withLock { $0.record(scope, seconds: seconds, now: now) }
         guard let snapshot else { return false }
         save(snapshot)
@@ -139,12 +139,13 @@ public final class CooldownBook: Sendable {
 
     /// Spec 6.3.6: the service released (`seconds == 0`) or re-set a wait after a limit recheck. A re-set wait is
     /// never automatic, so a shortened long wait does not turn into a timer-driven resend.
-    @_optimize(size) public func applyRecheck(scope: RetryScope, seconds: Int, now: Date) {
+    @inline(never) @_optimize(size) public func applyRecheck(scope: RetryScope, seconds: Int, now: Date) {
         let snapshot = state.withLock { $0.recheck(scope, seconds: seconds, now: now) }
         save(snapshot)
     }
 
     /// The wait that holds a request gated by `scopes` at `now`, or `nil` when none is active.
+    @inline(never)
     @_optimize(size) public func wait(for scopes: some Sequence<RetryScope>, now: Date) -> CooldownWait? {
         let wanted = Set(scopes)
         return state.withLock { $0.wait(for: wanted, now: now) }
@@ -155,12 +156,12 @@ public final class CooldownBook: Sendable {
     @_optimize(size) public func changeCount(of scope: RetryScope) -> Int { state.withLock { $0.changeCount(scope) } }
 
     /// Every active wait at `now`, for the one timer that announces the nearest end.
-    @_optimize(size) public func active(now: Date) -> [StoredCooldown] {
+    @inline(never) @_optimize(size) public func active(now: Date) -> [StoredCooldown] {
         state.withLock { $0.active(now: now) }
     }
 
     /// The nearest end of an active wait, or `nil`.
-    @_optimize(size) public func nextDeadline(now: Date) -> Date? {
+    @inline(never) @_optimize(size) public func nextDeadline(now: Date) -> Date? {
         // A loop: `map` and `min()` would each be specialised for this one caller.
         var nearest: Date?
         for cooldown in active(now: now) where nearest.map({ cooldown.until < $0 }) ?? true { nearest = cooldown.until }
@@ -168,7 +169,7 @@ public final class CooldownBook: Sendable {
     }
 
     /// Forgets every wait (logout, session revocation, deletion).
-    @_optimize(size) public func removeAll() {
+    @inline(never) @_optimize(size) public func removeAll() {
         state.withLock { $0.entries.removeAll() }
         save([])
     }

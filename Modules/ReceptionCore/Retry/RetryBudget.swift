@@ -22,6 +22,7 @@ public struct RetryBudget: Sendable, Hashable {
     @_optimize(size) public init() {}
 
     /// Records a failure and decides the next attempt.
+    @inline(never)
     @_optimize(size) public mutating func recordFailure(_ error: ReceptionError, random: any RandomSource) {
         if error.code == ReceptionError.Code.cooldown {
             nextDelay = .seconds(max(1, error.retryAfter ?? 1))
@@ -46,7 +47,7 @@ public struct RetryBudget: Sendable, Hashable {
 
     /// Spec 6.2: the app became active. A budget whose last failure was transient starts fresh; a permanently
     /// failed one stays stopped.
-    @_optimize(size) public mutating func appBecameActive() {
+    @inline(never) @_optimize(size) public mutating func appBecameActive() {
         if !isStopped || lastFailureWasTransient { self = RetryBudget() }
     }
 }

@@ -7,12 +7,12 @@ public struct SessionCredentials: Codable, Hashable, Sendable {
     public var verifiedUserId: String?
 
     /// Makes credentials.
-    @_optimize(size) public init(sessionSecret: String, verifiedUserId: String?) {
+    @inline(never) @_optimize(size) public init(sessionSecret: String, verifiedUserId: String?) {
         self.sessionSecret = sessionSecret
         self.verifiedUserId = verifiedUserId
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(sessionSecret, forKey: "sessionSecret")
         try container.encode(verifiedUserId, forKey: "verifiedUserId")
@@ -25,7 +25,7 @@ public struct SessionCredentials: Codable, Hashable, Sendable {
 extension SessionCredentials {
     /// The credentials stored for session `scope`: `nil` when none are stored; `secure_storage_unavailable` when
     /// the store cannot answer or the item does not decode (spec 7.17: unavailable is never missing).
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public static func read(from store: any SecureStoring, scope: String) throws(ReceptionError) -> SessionCredentials? {
         guard let data = try store.read(.session(scope: scope)).value() else { return nil }
         do {
@@ -37,7 +37,7 @@ extension SessionCredentials {
 }
 
 extension SessionCredentials {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         sessionSecret = try c.decode(String.self, forKey: "sessionSecret")
         verifiedUserId = try c.decodeIfPresent(String.self, forKey: "verifiedUserId")

@@ -15,7 +15,7 @@ public struct HTTPRequest: Sendable, Hashable {
     public var timeout: Duration
 
     /// Makes a request.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration) {
         self.method = method
         self.url = url
@@ -44,7 +44,7 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 
     /// Makes a response; header names are lower-cased.
-    @_optimize(size) public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+    @inline(never) @_optimize(size) public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         // A loop rather than `Dictionary(_:uniquingKeysWith:)`: each module's merge closure made its own copy of the
         // standard library's merge (Docs/Footprint.md). The later of two names differing in case wins, as before.
@@ -108,6 +108,7 @@ public protocol HTTPTransporting: Sendable {
 
 extension HTTPTransporting {
     /// Sends `request` without progress reporting.
+    @inline(never)
     @_optimize(size) public func send(_ request: HTTPRequest) async throws(ReceptionError) -> HTTPResponse {
         try await send(request, uploadProgress: nil)
     }

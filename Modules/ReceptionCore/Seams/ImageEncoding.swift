@@ -8,7 +8,7 @@ public enum PixelFormat: Sendable, Hashable {
     case gray8
 
     /// Bytes one pixel occupies.
-    @_optimize(size) public var bytesPerPixel: Int {
+    @inline(never) @_optimize(size) public var bytesPerPixel: Int {
         switch self {
         case .rgba8: 4
         case .rgb8: 3
@@ -34,7 +34,7 @@ public struct PixelBuffer: Sendable {
     public var bytes: [UInt8]
 
     /// Wraps pixel bytes; `bytesPerRow` defaults to tightly packed rows.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil, bytes: [UInt8]) {
         self.width = width
         self.height = height
@@ -48,7 +48,7 @@ public struct PixelBuffer: Sendable {
 
     /// Throws `invalid_image` unless the geometry is usable: both dimensions in 1...65,535, a stride that holds a
     /// row, and enough bytes for every row. Overflow-checked, so absurd values cannot wrap around to "valid".
-    @_optimize(size) public func validate() throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func validate() throws(ReceptionError) {
         let maximum = Self.maximumDimension
         guard (1...maximum).contains(width), (1...maximum).contains(height) else { throw .invalidImage }
         let rowBytes = width * format.bytesPerPixel  // cannot overflow: width ≤ 65,535

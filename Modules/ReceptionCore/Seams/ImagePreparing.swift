@@ -19,7 +19,7 @@ public struct PreparedPhoto: Sendable, Hashable {
     }
 
     /// Makes a prepared photo.
-    @_optimize(size) public init(jpeg: Data, width: Int, height: Int, checksum: String) {
+    @inline(never) @_optimize(size) public init(jpeg: Data, width: Int, height: Int, checksum: String) {
         self.jpeg = jpeg
         self.width = width
         self.height = height

@@ -14,7 +14,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConve
 
     @_optimize(size) public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    @_optimize(size) public var description: String {
+    @inline(never) @_optimize(size) public var description: String {
         switch self {
         case .off: "off"
         case .error: "error"
@@ -36,7 +36,7 @@ public struct LogRecord: Sendable, Hashable {
     public let message: String
 
     /// Makes a record.
-    @_optimize(size) public init(level: LogLevel, category: String, message: String) {
+    @inline(never) @_optimize(size) public init(level: LogLevel, category: String, message: String) {
         self.level = level
         self.category = category
         self.message = message
@@ -58,7 +58,7 @@ public struct ConsoleLogHandler: LogRecordHandling {
     private let write: @Sendable (String) -> Void
 
     /// A handler writing to standard error.
-    @_optimize(size) public init() {
+    @inline(never) @_optimize(size) public init() {
         self.init { line in
             var standardError = StandardErrorStream()
             print(line, to: &standardError)
@@ -68,17 +68,17 @@ public struct ConsoleLogHandler: LogRecordHandling {
     /// A handler writing each formatted line (without a newline) to `write`.
     @_optimize(size) public init(write: @escaping @Sendable (String) -> Void) { self.write = write }
 
-    @_optimize(size) public func log(_ record: LogRecord) {
+    @inline(never) @_optimize(size) public func log(_ record: LogRecord) {
         write(Self.format(record))
     }
 
     /// The line for a record. Newlines in the message are escaped so one record is always one line.
-    @_optimize(size) public static func format(_ record: LogRecord) -> String {
+    @inline(never) @_optimize(size) public static func format(_ record: LogRecord) -> String {
         "[Reception] \(record.level) \(text(of: record))"
     }
 
     /// `Category: message`, newlines escaped: what `Reception.logHandler` receives beside the level.
-    @_optimize(size) public static func text(of record: LogRecord) -> String {
+    @inline(never) @_optimize(size) public static func text(of record: LogRecord) -> String {
         "\(record.category): \(record.message.replacingOccurrences(of: "\n", with: "\\n"))"
     }
 }
@@ -111,18 +111,18 @@ public struct ReceptionLogger: Sendable {
     }
 
     /// Makes a logger.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public init(handler: any LogRecordHandling = ConsoleLogHandler(), level: LogLevel = .info, category: String) {
         box = ValueBox(Parts(handler: handler, level: level, category: category))
     }
 
     /// The same handler and level under another category.
-    @_optimize(size) public func with(category: String) -> ReceptionLogger {
+    @inline(never) @_optimize(size) public func with(category: String) -> ReceptionLogger {
         ReceptionLogger(handler: handler, level: level, category: category)
     }
 
     /// Logs at `level` if it passes the filter.
-    @_optimize(size) public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    @inline(never) @_optimize(size) public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard passes(level) else { return }
         write(level, message())
     }

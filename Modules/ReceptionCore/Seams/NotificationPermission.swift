@@ -13,7 +13,7 @@ public enum NotificationAuthorization: String, Sendable, Hashable, CaseIterable,
     case ephemeral
 
     /// Spec 7.11: authorized, provisional and ephemeral count as granted.
-    @_optimize(size) public var allowsDelivery: Bool {
+    @inline(never) @_optimize(size) public var allowsDelivery: Bool {
         switch self {
         case .authorized, .provisional, .ephemeral: true
         case .notDetermined, .denied: false

@@ -6,7 +6,7 @@ public struct DeliveredNotification: Sendable, Hashable {
     public var hasReceptionKey: Bool
 
     /// Makes a description of a delivered notification.
-    @_optimize(size) public init(identifier: String, hasReceptionKey: Bool) {
+    @inline(never) @_optimize(size) public init(identifier: String, hasReceptionKey: Bool) {
         self.identifier = identifier
         self.hasReceptionKey = hasReceptionKey
     }
@@ -30,7 +30,7 @@ extension NotificationStore {
     /// Removes every delivered notification whose payload has a top-level `reception` key and leaves all others;
     /// returns the identifiers it asked to remove.
     @discardableResult
-    @_optimize(size) public func removeDeliveredSupportNotifications() async -> [String] {
+    @inline(never) @_optimize(size) public func removeDeliveredSupportNotifications() async -> [String] {
         let identifiers = await deliveredNotifications().filter(\.hasReceptionKey).map(\.identifier)
         if !identifiers.isEmpty { await removeDeliveredNotifications(withIdentifiers: identifiers) }
         return identifiers

@@ -6,7 +6,7 @@ public protocol RandomSource: Sendable {
 
 extension RandomSource {
     /// A uniformly distributed value in `range`.
-    @_optimize(size) public func uniform(in range: ClosedRange<Double>) -> Double {
+    @inline(never) @_optimize(size) public func uniform(in range: ClosedRange<Double>) -> Double {
         range.lowerBound + (range.upperBound - range.lowerBound) * unit()
     }
 }

@@ -13,7 +13,7 @@ public protocol ReceptionClock: Sendable {
 
 extension ReceptionClock {
     /// Suspends until monotonic `deadline`; returns at once when it has passed.
-    @_optimize(size) public func sleep(until deadline: Duration) async throws {
+    @inline(never) @_optimize(size) public func sleep(until deadline: Duration) async throws {
         let remaining = deadline - uptime
         if remaining > .zero { try await sleep(for: remaining) }
     }
@@ -30,7 +30,7 @@ public struct SystemClock: ReceptionClock {
 
     @_optimize(size) public var uptime: Duration { ContinuousClock.now - origin }
 
-    @_optimize(size) public func sleep(for duration: Duration) async throws {
+    @inline(never) @_optimize(size) public func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration, clock: .continuous)
     }
 }

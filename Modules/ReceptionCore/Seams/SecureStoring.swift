@@ -10,7 +10,7 @@ public struct SecureStoreKey: Hashable, Sendable, CustomStringConvertible {
     public let account: String
 
     /// Makes a key.
-    @_optimize(size) public init(namespace: String, account: String) {
+    @inline(never) @_optimize(size) public init(namespace: String, account: String) {
         self.namespace = namespace
         self.account = account
     }
@@ -20,7 +20,7 @@ public struct SecureStoreKey: Hashable, Sendable, CustomStringConvertible {
     public static let sharedNamespace = "shared"
 
     /// Spec 7.17: the session credentials `{sessionSecret, verifiedUserId}` of a session scope.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public static func session(scope: String) -> SecureStoreKey { SecureStoreKey(namespace: scope, account: "session") }
 
     /// Spec 7.17: the queue of sessions still to revoke after logout.
@@ -60,7 +60,7 @@ public enum SecureStoreRead: Sendable, Hashable {
     }
 
     /// The bytes, or `nil` when missing; throws `secure_storage_unavailable` when the store could not answer.
-    @_optimize(size) public func value() throws(ReceptionError) -> Data? {
+    @inline(never) @_optimize(size) public func value() throws(ReceptionError) -> Data? {
         switch self {
         case .value(let data): return data
         case .missing: return nil

@@ -2,7 +2,7 @@ import Foundation
 
 /// A `TextOutputStream` over standard error, unbuffered, so log lines interleave correctly with a crash report.
 struct StandardErrorStream: TextOutputStream {
-    @_optimize(size) mutating func write(_ string: String) {
+    @inline(never) @_optimize(size) mutating func write(_ string: String) {
         FileHandle.standardError.write(UTF8Bytes.data(string))
     }
 }

@@ -9,14 +9,14 @@ public struct LimitValues: Decodable, Sendable, Hashable {
     public var uploads: Int?
 
     /// Makes values.
-    @_optimize(size) public init(messages: Int? = nil, uploads: Int? = nil) {
+    @inline(never) @_optimize(size) public init(messages: Int? = nil, uploads: Int? = nil) {
         self.messages = messages
         self.uploads = uploads
     }
 
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
-        @_optimize(size) func valid(_ key: WireKey) -> Int? {
+        @inline(never) @_optimize(size) func valid(_ key: WireKey) -> Int? {
             guard let value = (try? c.decodeIfPresent(Int.self, forKey: key)) ?? nil,
                   (0...Limits.maximumRetryAfterSeconds).contains(value) else { return nil }
             return value
@@ -26,7 +26,7 @@ public struct LimitValues: Decodable, Sendable, Hashable {
     }
 
     /// The value for a checked scope.
-    @_optimize(size) public func seconds(for scope: RetryScope) -> Int? {
+    @inline(never) @_optimize(size) public func seconds(for scope: RetryScope) -> Int? {
         switch scope {
         case .messages: messages
         case .uploads: uploads
@@ -54,7 +54,7 @@ public struct HistoryResponse: Decodable, Sendable, Hashable {
     public var limits: LimitValues?
 
     /// Makes a response.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         conversation: ConversationSummary? = nil, messages: [Message] = [], device: DeviceFlags? = nil,
         team: [TeamMember]? = nil, boundedRead: Bool? = nil, limits: LimitValues? = nil
     ) {
@@ -66,7 +66,7 @@ public struct HistoryResponse: Decodable, Sendable, Hashable {
         self.limits = limits
     }
 
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         conversation = try c.decodeIfPresent(ConversationSummary.self, forKey: "conversation")
         messages = try c.decode([Message].self, forKey: "messages")
@@ -104,7 +104,7 @@ public struct MessagesPage: Decodable, Sendable, Hashable {
     public var boundedRead: Bool?
 
     /// Makes a page.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         messages: [Message], hasMore: Bool? = nil, conversation: CompactConversation? = nil,
         device: DeviceFlags? = nil, team: [TeamMember]? = nil, boundedRead: Bool? = nil
     ) {
@@ -135,7 +135,7 @@ public struct SendMessageResponse: Decodable, Sendable, Hashable {
     public var message: Message
 
     /// Makes a response.
-    @_optimize(size) public init(conversation: ConversationSummary, message: Message) {
+    @inline(never) @_optimize(size) public init(conversation: ConversationSummary, message: Message) {
         self.conversation = conversation
         self.message = message
     }
@@ -154,7 +154,7 @@ public struct ReadResponse: Decodable, Sendable, Hashable {
     public var unreadCount: Int
 
     /// Makes a response.
-    @_optimize(size) public init(conversationId: String, readSeq: Int64, unreadCount: Int) {
+    @inline(never) @_optimize(size) public init(conversationId: String, readSeq: Int64, unreadCount: Int) {
         self.conversationId = conversationId
         self.readSeq = readSeq
         self.unreadCount = unreadCount
@@ -180,7 +180,7 @@ public struct UnreadResponse: Decodable, Sendable, Hashable {
     public var unreadPolling: [UnreadPollingStage]?
 
     /// Makes a response.
-    @_optimize(size) public init(
+    @inline(never) @_optimize(size) public init(
         hasConversation: Bool, unreadCount: Int, status: ConversationStatus? = nil, lastMessageAt: Date? = nil,
         push: Bool? = nil, unreadPolling: [UnreadPollingStage]? = nil
     ) {
@@ -214,6 +214,7 @@ public struct UploadReservation: Decodable, Sendable, Hashable {
     public var headers: [String: String]
 
     /// Makes a reservation.
+    @inline(never)
     @_optimize(size) public init(attachmentId: String, uploadUrl: String, headers: [String: String] = [:]) {
         self.attachmentId = attachmentId
         self.uploadUrl = uploadUrl
@@ -264,7 +265,7 @@ public enum HaltReason: String, Sendable, Hashable, CaseIdentity {
 }
 
 extension MessagesPage {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         messages = try c.decode([Message].self, forKey: "messages")
         hasMore = try c.decodeIfPresent(Bool.self, forKey: "hasMore")
@@ -276,7 +277,7 @@ extension MessagesPage {
 }
 
 extension SendMessageResponse {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         conversation = try c.decode(ConversationSummary.self, forKey: "conversation")
         message = try c.decode(Message.self, forKey: "message")
@@ -284,7 +285,7 @@ extension SendMessageResponse {
 }
 
 extension ReadResponse {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         conversationId = try c.decode(String.self, forKey: "conversationId")
         readSeq = try c.decode(Int64.self, forKey: "readSeq")
@@ -293,7 +294,7 @@ extension ReadResponse {
 }
 
 extension UnreadResponse {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         hasConversation = try c.decode(Bool.self, forKey: "hasConversation")
         unreadCount = try c.decode(Int.self, forKey: "unreadCount")
@@ -305,7 +306,7 @@ extension UnreadResponse {
 }
 
 extension UploadReservation {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         attachmentId = try c.decode(String.self, forKey: "attachmentId")
         uploadUrl = try c.decode(String.self, forKey: "uploadUrl")

@@ -12,7 +12,7 @@ public enum StreamSignal: Sendable, Hashable {
     case reconnect
 
     /// The signal of one exact line, without its line ending.
-    @_optimize(size) public init?(line: Substring) {
+    @inline(never) @_optimize(size) public init?(line: Substring) {
         switch line {
         case "data: changed": self = .changed
         case ": ping": self = .ping

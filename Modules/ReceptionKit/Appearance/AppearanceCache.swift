@@ -12,13 +12,13 @@ struct AppearanceCache: Sendable {
     @_optimize(size) package init(preferences: FilePreferences) { self.preferences = preferences }
 
     /// The cached appearance of `appID`; `nil` when there is none, or it is damaged or too large.
-    @_optimize(size) func load(appID: String) -> RemoteAppearance? {
+    @inline(never) @_optimize(size) func load(appID: String) -> RemoteAppearance? {
         guard let text = preferences[Self.key(appID)], text.utf8.count <= Self.maximumBytes else { return nil }
         return try? JSONDecoder().decode(RemoteAppearance.self, from: UTF8Bytes.data(text))
     }
 
     /// Keeps `appearance` for `appID` (an envelope over the limit is not kept).
-    @_optimize(size) func save(_ appearance: RemoteAppearance, appID: String) {
+    @inline(never) @_optimize(size) func save(_ appearance: RemoteAppearance, appID: String) {
         guard let data = try? JSONEncoder().encode(appearance), data.count <= Self.maximumBytes else { return }
         preferences[Self.key(appID)] = String(decoding: data, as: UTF8.self)
     }

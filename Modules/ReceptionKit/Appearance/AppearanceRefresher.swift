@@ -18,7 +18,7 @@ actor AppearanceRefresher {
         var random: any RandomSource
         var logger: ReceptionLogger
 
-        @_optimize(size) package init(
+        @inline(never) @_optimize(size) package init(
             fetch: @escaping @Sendable (_ etag: String?) async throws(ReceptionError) -> AppearanceFetch,
             published: @escaping @Sendable (RemoteAppearance) async -> Void,
             clock: any ReceptionClock, random: any RandomSource, logger: ReceptionLogger
@@ -43,7 +43,7 @@ actor AppearanceRefresher {
     private var loopNumber = 0
     private var sessionNumber = 0
 
-    @_optimize(size) package init(_ dependencies: Dependencies, active: Bool, enabled: Bool) {
+    @inline(never) @_optimize(size) package init(_ dependencies: Dependencies, active: Bool, enabled: Bool) {
         deps = dependencies
         self.active = active
         self.enabled = enabled
@@ -54,20 +54,20 @@ actor AppearanceRefresher {
 
     /// Spec 7.2: the app became active — the loop restarts; a budget stopped by transient failures starts fresh, one
     /// stopped by a permanent failure stays stopped (spec 6.2).
-    @_optimize(size) func appBecameActive() {
+    @inline(never) @_optimize(size) func appBecameActive() {
         active = true
         budget.appBecameActive()
         reconcile()
     }
 
     /// Spec 7.2: the loop stops in the background.
-    @_optimize(size) func appEnteredBackground() {
+    @inline(never) @_optimize(size) func appEnteredBackground() {
         active = false
         reconcile()
     }
 
     /// `usesRemoteAppearance` changed; turning it on starts a fresh budget.
-    @_optimize(size) func setEnabled(_ enabled: Bool) {
+    @inline(never) @_optimize(size) func setEnabled(_ enabled: Bool) {
         guard enabled != self.enabled else { return }
         self.enabled = enabled
         if enabled { budget = RetryBudget() }
@@ -76,7 +76,7 @@ actor AppearanceRefresher {
 
     /// Spec 6.4: no appearance refresh while the session is halted; it resumes with a fresh budget when the halt
     /// ends (the failure that halted it, such as 401 `invalid_app_id`, no longer stands).
-    @_optimize(size) func setHalted(_ halted: Bool) {
+    @inline(never) @_optimize(size) func setHalted(_ halted: Bool) {
         if self.halted, !halted { budget = RetryBudget() }
         self.halted = halted
         reconcile()
@@ -84,13 +84,13 @@ actor AppearanceRefresher {
 
     /// The facade replaced its session (logout, deletion, a reset): a fetch the old session's client cancelled is
     /// repeated through the new one instead of counting as a failure.
-    @_optimize(size) func sessionChanged() {
+    @inline(never) @_optimize(size) func sessionChanged() {
         sessionNumber += 1
         reconcile()
     }
 
     /// For good (a new configuration replaces this refresher).
-    @_optimize(size) func end() {
+    @inline(never) @_optimize(size) func end() {
         ended = true
         reconcile()
     }
@@ -103,7 +103,7 @@ actor AppearanceRefresher {
 
     @_optimize(size) private var shouldRun: Bool { !ended && active && enabled && !halted && !budget.isStopped }
 
-    @_optimize(size) private func reconcile() {
+    @inline(never) @_optimize(size) private func reconcile() {
         guard shouldRun else {
             loop?.cancel()
             loop = nil
@@ -115,7 +115,7 @@ actor AppearanceRefresher {
         loop = Task { await self.run(number) }
     }
 
-    @_optimize(size) private func run(_ number: Int) async {
+    @inline(never) @_optimize(size) private func run(_ number: Int) async {
         refresh: while !Task.isCancelled {
             if let lastSuccess {
                 do { try await deps.clock.sleep(until: lastSuccess + Self.interval) } catch { break refresh }
@@ -151,12 +151,12 @@ actor AppearanceRefresher {
         if loopNumber == number { loop = nil }
     }
 
-    @_optimize(size) private func succeeded() {
+    @inline(never) @_optimize(size) private func succeeded() {
         budget.recordSuccess()
         lastSuccess = deps.clock.uptime
     }
 
-    @_optimize(size) private func accept(_ outcome: AppearanceFetch) async {
+    @inline(never) @_optimize(size) private func accept(_ outcome: AppearanceFetch) async {
         switch outcome {
         case .unchanged(let newETag):
             if let newETag { etag = newETag }

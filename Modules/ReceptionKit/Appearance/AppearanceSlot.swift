@@ -13,7 +13,7 @@ final class AppearanceSlot {
 
     /// A configure: the App ID's cached appearance (`cached`, read from `cache`) is the newest and is shown; the
     /// previous loop is ended.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     func start(cache: AppearanceCache, cached: RemoteAppearance?, refresher: AppearanceRefresher) {
         if let previous = self.refresher { Task { await previous.end() } }
         self.cache = cache
@@ -23,6 +23,7 @@ final class AppearanceSlot {
     }
 
     /// A fetched appearance: cached, and shown unless the chat is open. Returns whether the shown one changed.
+    @inline(never)
     @_optimize(size) func publish(_ appearance: RemoteAppearance, appID: String, chatOpen: Bool) -> Bool {
         cache?.save(appearance, appID: appID)
         published = appearance

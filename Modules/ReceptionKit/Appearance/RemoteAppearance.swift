@@ -5,7 +5,7 @@ import Foundation
 enum AppearanceJSON: Codable, Sendable, Hashable {
     case bool(Bool), number(Double), string(String), array([AppearanceJSON]), object([String: AppearanceJSON]), null
 
-    @_optimize(size) init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -22,7 +22,7 @@ enum AppearanceJSON: Codable, Sendable, Hashable {
         }
     }
 
-    @_optimize(size) func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .bool(let value): try container.encode(value)
@@ -35,7 +35,7 @@ enum AppearanceJSON: Codable, Sendable, Hashable {
     }
 
     /// Written out, so that no specialised `Dictionary` equality (4 kB at -O) is compiled for it.
-    @_optimize(size) static func == (lhs: AppearanceJSON, rhs: AppearanceJSON) -> Bool {
+    @inline(never) @_optimize(size) static func == (lhs: AppearanceJSON, rhs: AppearanceJSON) -> Bool {
         switch (lhs, rhs) {
         case (.bool(let left), .bool(let right)): return left == right
         case (.number(let left), .number(let right)): return left == right
@@ -74,18 +74,18 @@ public struct RemoteAppearance: Sendable, Hashable, Codable {
     let appearance: AppearanceJSON
 
     /// The `appearance` object's JSON; `nil` when it is not a JSON object or the revision is negative.
-    @_optimize(size) package init?(revision: Int, data: Data) {
+    @inline(never) @_optimize(size) package init?(revision: Int, data: Data) {
         guard let value = try? JSONDecoder().decode(AppearanceJSON.self, from: data) else { return nil }
         self.init(revision: revision, appearance: value)
     }
 
-    @_optimize(size) init?(revision: Int, appearance: AppearanceJSON) {
+    @inline(never) @_optimize(size) init?(revision: Int, appearance: AppearanceJSON) {
         guard revision >= 0, appearance.object != nil else { return nil }
         self.revision = revision
         self.appearance = appearance
     }
 
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         guard let value = Self(revision: try container.decode(Int.self, forKey: "revision"),
                                appearance: try container.decode(AppearanceJSON.self, forKey: "appearance")) else {
@@ -95,7 +95,7 @@ public struct RemoteAppearance: Sendable, Hashable, Codable {
         self = value
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(revision, forKey: "revision")
         try container.encode(appearance, forKey: "appearance")
@@ -116,7 +116,7 @@ struct AppearanceMergeContext: Sendable {
     /// Whether the platform can draw a symbol name; a symbol it cannot draw is ignored.
     var canDraw: @Sendable (String) -> Bool
 
-    @_optimize(size) package init(
+    @inline(never) @_optimize(size) package init(
         appLanguage: String, uiLanguage: String, imagesBase: URL,
         canDraw: @escaping @Sendable (String) -> Bool = SymbolNames.looksDrawable
     ) {
@@ -130,7 +130,7 @@ struct AppearanceMergeContext: Sendable {
 extension ChatAppearance {
     /// Spec 7.20: `self` (the host's appearance) with the published one laid over it — remote wins where present
     /// and valid, local where absent or invalid.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     func merged(with remote: RemoteAppearance, context: AppearanceMergeContext) -> ChatAppearance {
         let json = remote.appearance
         var result = self
@@ -203,7 +203,7 @@ extension ChatAppearance {
     }
 
     /// `{light?, dark?}`: each valid variant replaces the local colour of its mode; nothing valid keeps the local one.
-    @_optimize(size) static func color(_ json: AppearanceJSON?, over local: ThemedColor) -> ThemedColor {
+    @inline(never) @_optimize(size) static func color(_ json: AppearanceJSON?, over local: ThemedColor) -> ThemedColor {
         ThemedColor(
             light: json?["light"]?.string.flatMap(AppearanceColor.init(hex:)) ?? local.light,
             dark: json?["dark"]?.string.flatMap(AppearanceColor.init(hex:)) ?? local.dark)
@@ -211,7 +211,7 @@ extension ChatAppearance {
 
     /// An optional colour: a remote colour with a missing variant falls back to `local`, or to `fallback` when the
     /// host set none.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func color(_ json: AppearanceJSON?, over local: ThemedColor?, fallback: ThemedColor) -> ThemedColor? {
         guard let json, json["light"]?.string.flatMap(AppearanceColor.init(hex:)) != nil
                 || json["dark"]?.string.flatMap(AppearanceColor.init(hex:)) != nil else { return local }
@@ -220,7 +220,7 @@ extension ChatAppearance {
 
     /// `{languageTag: text}`: the app language's entry, else the UI language's, matched without case; blank or
     /// longer than `limit` characters counts as absent.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     static func text(_ json: AppearanceJSON?, limit: Int, _ context: AppearanceMergeContext) -> String? {
         guard let entries = json?.object else { return nil }
         for language in [context.appLanguage, context.uiLanguage] {
@@ -233,12 +233,14 @@ extension ChatAppearance {
     }
 
     /// An uploaded image's ID: only a UUID, as `<root>/v1/appearance/images/<uuid in lower case>` (spec 3.17).
+    @inline(never)
     @_optimize(size) static func image(_ json: AppearanceJSON?, _ context: AppearanceMergeContext) -> AppearanceImage? {
         guard let text = json?.string, let uuid = UUID(uuidString: text) else { return nil }
         return .remote(context.imagesBase.appendingPathComponent(uuid.uuidString.lowercased()))
     }
 
     /// A symbol name the platform can draw; `"none"` is handled by the caller.
+    @inline(never)
     @_optimize(size) static func symbol(_ json: AppearanceJSON?, _ context: AppearanceMergeContext) -> String? {
         guard let name = json?.string, name != "none", context.canDraw(name) else { return nil }
         return name
@@ -246,7 +248,7 @@ extension ChatAppearance {
 
     /// An uploaded image beats a symbol; a drawable symbol replaces a local image; `"none"` without an image hides
     /// the element (the returned `true`), unless `visibility` says otherwise later.
-    @_optimize(size) static func mergeIcon(
+    @inline(never) @_optimize(size) static func mergeIcon(
         image imageJSON: AppearanceJSON?, symbol symbolJSON: AppearanceJSON?, into image: inout AppearanceImage?,
         _ symbol: inout String?, _ context: AppearanceMergeContext
     ) -> Bool {
@@ -261,7 +263,7 @@ extension ChatAppearance {
         return false
     }
 
-    @_optimize(size) static func mergeWelcomeIcon(
+    @inline(never) @_optimize(size) static func mergeWelcomeIcon(
         _ icon: [String: AppearanceJSON], into result: inout ChatAppearance, hidden: inout ElementMask,
         _ context: AppearanceMergeContext
     ) {
@@ -280,7 +282,7 @@ extension ChatAppearance {
         result.welcomeIcon = welcome
     }
 
-    @_optimize(size) static func mergeCard(
+    @inline(never) @_optimize(size) static func mergeCard(
         _ json: [String: AppearanceJSON], into card: inout Card, icon: Element, accessory: Element,
         hidden: inout ElementMask, colors: Colors, _ context: AppearanceMergeContext
     ) {
@@ -300,7 +302,7 @@ extension ChatAppearance {
 /// Spec 7.20: "a symbol the OS cannot draw is ignored". Where the platform can tell (UIKit), it decides; elsewhere a
 /// name must look like a platform symbol name (lower-case words and digits joined by dots).
 enum SymbolNames {
-    @_optimize(size) static func looksDrawable(_ name: String) -> Bool {
+    @inline(never) @_optimize(size) static func looksDrawable(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 100, name.first != ".", name.last != "." else { return false }
         return name.unicodeScalars.allSatisfy { scalar in
             ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "."
