@@ -10,7 +10,7 @@ extension ReceptionAPIClient {
     /// Coalesced: while an update is in flight, callers join it, and if a newer update was asked for meanwhile the
     /// client sends again. A rejected identity token is reported and the same update is sent once more without it,
     /// so token problems never stall support traffic.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public func updateDevice(probe: Bool = false, allowRegistration: Bool = false) async throws(ReceptionError) {
         updateRequested += 1
         if let updateTask {
@@ -25,6 +25,7 @@ extension ReceptionAPIClient {
         try await Self.wait(task)
     }
 
+    @inline(never)
     @_optimize(size) private func runUpdates(probe: Bool, allowRegistration: Bool) async throws(ReceptionError) {
         var sent = 0
         while sent < updateRequested {
@@ -33,6 +34,7 @@ extension ReceptionAPIClient {
         }
     }
 
+    @inline(never)
     @_optimize(size) private func sendUpdate(probe: Bool, allowRegistration: Bool) async throws(ReceptionError) {
         // Registering needs the token first, so a rejection of the staged identity token during registration is
         // handled before the update is built.
@@ -50,6 +52,7 @@ extension ReceptionAPIClient {
         }
     }
 
+    @inline(never)
     @_optimize(size) private func applyUpdate(_ payload: DevicePayload, probe: Bool) async throws(ReceptionError) {
         let body = try ReceptionJSON.encode(payload, failureCode: ReceptionError.Code.invalidDeviceInfo)
         let response = try await perform(Route.updateDevice, Options(body: body, probe: probe))
@@ -61,6 +64,7 @@ extension ReceptionAPIClient {
     // MARK: Conversation (3.6–3.13)
 
     /// `GET conversation` (`?limits=1` for a limit recheck, spec 6.3.6).
+    @inline(never)
     @_optimize(size) public func history(limits: Bool = false) async throws(ReceptionError) -> HistoryResponse {
         let response = try await perform(Route.history(limits: limits))
         return try ResponseInterpreter.decode(HistoryResponse.self, from: response)
@@ -68,6 +72,7 @@ extension ReceptionAPIClient {
 
     /// `GET conversation/messages?after=` following `hasMore` until the last page (spec 3.7). A page that says
     /// `hasMore` without advancing the cursor is `invalid_response` (200), so a faulty server cannot loop us.
+    @inline(never)
     @_optimize(size) public func messages(after cursor: Int64) async throws(ReceptionError) -> [MessagesPage] {
         var pages: [MessagesPage] = []
         var after = cursor
@@ -83,7 +88,7 @@ extension ReceptionAPIClient {
     }
 
     /// `POST conversation/messages` (spec 3.8). A missing `message.clientId` is filled with the one sent.
-    @_optimize(size) public func send(
+    @inline(never) @_optimize(size) public func send(
         clientId: String, text: String, attachmentIds: [String], probe: Bool = false, allowRegistration: Bool = false
     ) async throws(ReceptionError) -> SendMessageResponse {
         let body = try ReceptionJSON.encode(SendMessageBody(clientId: clientId, text: text, attachmentIds: attachmentIds))
@@ -97,7 +102,7 @@ extension ReceptionAPIClient {
 
     /// Bounded `POST conversation/read` (spec 3.9), validated: same conversation, `readSeq ≥ throughSeq`,
     /// `readSeq ≤ 2^53 − 1`, `unreadCount ≥ 0`.
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public func markRead(conversationId: String, throughSeq: Int64) async throws(ReceptionError) -> ReadResponse {
         guard !conversationId.isEmpty, (1...Limits.maximumSafeSequence).contains(throughSeq) else {
             throw .invalidResponse()
@@ -112,32 +117,33 @@ extension ReceptionAPIClient {
     }
 
     /// Legacy `POST conversation/read` without a body, expecting `{}` (spec 3.9).
-    @_optimize(size) public func markReadLegacy() async throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func markReadLegacy() async throws(ReceptionError) {
         let response = try await perform(Route.read)
         _ = try ResponseInterpreter.decode(EmptyObject.self, from: response)
     }
 
     /// `GET conversation/unread` (spec 3.10). `probe` lets the foreground check of a blocked session through.
+    @inline(never)
     @_optimize(size) public func unread(probe: Bool = false) async throws(ReceptionError) -> UnreadResponse {
         let response = try await perform(Route.unread, Options(probe: probe))
         return try ResponseInterpreter.decode(UnreadResponse.self, from: response)
     }
 
     /// `POST conversation/typing` (spec 3.11).
-    @_optimize(size) public func typing(_ isTyping: Bool) async throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func typing(_ isTyping: Bool) async throws(ReceptionError) {
         let response = try await perform(Route.typing, Options(body: try ReceptionJSON.encode(["typing": isTyping])))
         _ = try ResponseInterpreter.decode(EmptyObject.self, from: response)
     }
 
     /// `POST conversation/action-click` (spec 3.13).
-    @_optimize(size) public func actionClick(messageId: String) async throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func actionClick(messageId: String) async throws(ReceptionError) {
         let response = try await perform(
             Route.actionClick, Options(body: try ReceptionJSON.encode(["messageId": messageId])))
         _ = try ResponseInterpreter.decode(EmptyObject.self, from: response)
     }
 
     /// `GET attachments/<id>` (spec 3.15); the returned `id` must be the one asked for.
-    @_optimize(size) public func attachment(id: String) async throws(ReceptionError) -> Attachment {
+    @inline(never) @_optimize(size) public func attachment(id: String) async throws(ReceptionError) -> Attachment {
         let response = try await perform(Route.attachment(id: id))
         let attachment = try ResponseInterpreter.decode(Attachment.self, from: response)
         guard attachment.id == id else { throw .invalidResponse(status: response.status) }
@@ -147,7 +153,7 @@ extension ReceptionAPIClient {
     // MARK: Uploads (3.14)
 
     /// `POST uploads` for one prepared JPEG, with the checksum and the deterministic request ID.
-    @_optimize(size) public func reserveUpload(
+    @inline(never) @_optimize(size) public func reserveUpload(
         jpeg: Data, width: Int, height: Int, clientId: String, index: Int, probe: Bool = false
     ) async throws(ReceptionError) -> UploadReservation {
         let checksum = UploadChecksum.checksum(of: jpeg)
@@ -165,7 +171,7 @@ extension ReceptionAPIClient {
     /// The storage `PUT` (spec 3.14): exactly the returned headers, no Reception headers, 60 s. A 412 while the
     /// headers carry `If-Match` means an earlier PUT already stored the bytes. Storage answers never start a
     /// cooldown; a storage 429's `Retry-After` is only a hint, capped at 300 s.
-    @_optimize(size) public func upload(
+    @inline(never) @_optimize(size) public func upload(
         jpeg: Data, to reservation: UploadReservation, progress: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReceptionError) {
         guard !invalidated else { throw .cancelled }
@@ -190,19 +196,19 @@ extension ReceptionAPIClient {
 
     /// A team photo link (spec 3.18): plain GET, no Reception headers, 30 s. Over 512 KiB is `image_too_large`
     /// (spec 7.17's per-photo limit); a non-2xx answer is `http_error` with its status (403: the link expired).
-    @_optimize(size) public func teamPhoto(url: URL) async throws(ReceptionError) -> Data {
+    @inline(never) @_optimize(size) public func teamPhoto(url: URL) async throws(ReceptionError) -> Data {
         try await download(url, limit: TeamProfile.maximumPhotoBytes)
     }
 
     /// An attachment link (spec 3.18): plain GET, no Reception headers, 30 s. Over
     /// `Attachment.maximumDownloadBytes` is `image_too_large`; a non-2xx answer is `http_error` with its status
     /// (403: the link expired, resolve it again with `attachment(id:)`).
-    @_optimize(size) public func attachmentPhoto(url: URL) async throws(ReceptionError) -> Data {
+    @inline(never) @_optimize(size) public func attachmentPhoto(url: URL) async throws(ReceptionError) -> Data {
         try await download(url, limit: Attachment.maximumDownloadBytes)
     }
 
     /// A plain GET of a signed link outside `/v1/` (spec 3.18): never gated, never halting, no headers.
-    @_optimize(size) private func download(_ url: URL, limit: Int) async throws(ReceptionError) -> Data {
+    @inline(never) @_optimize(size) private func download(_ url: URL, limit: Int) async throws(ReceptionError) -> Data {
         guard !invalidated else { throw .cancelled }
         guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw ReceptionError(code: ReceptionError.Code.invalidResponse)
@@ -225,7 +231,7 @@ extension ReceptionAPIClient {
     /// header 0, never gated by a cooldown and never starting one. The service answers 200 even for unknown or
     /// already revoked sessions, so any non-transient error means the entry is done; a 429's `Retry-After` paces
     /// the queue's own retry (`error.retryAfter`).
-    @_optimize(size) public func revokeSession(secret: String) async throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func revokeSession(secret: String) async throws(ReceptionError) {
         let body = try ReceptionJSON.encode(["sessionSecret": secret])
         let response = try await perform(Route.logout, Options(body: body))
         _ = try ResponseInterpreter.decode(EmptyObject.self, from: response)
@@ -233,7 +239,7 @@ extension ReceptionAPIClient {
 
     /// `DELETE devices/me` with a probe (works while halted, ignores cooldowns). Returns `false` when there was
     /// no session secret (nothing to delete on the server). 401 `invalid_app_id` counts as completed (spec 7.15).
-    @_optimize(size) public func deleteDevice() async throws(ReceptionError) -> Bool {
+    @inline(never) @_optimize(size) public func deleteDevice() async throws(ReceptionError) -> Bool {
         guard let credentials = try SessionCredentials.read(from: deps.secureStore, scope: deps.scope) else { return false }
         try await deleteDevice(secret: credentials.sessionSecret)
         return true
@@ -242,7 +248,7 @@ extension ReceptionAPIClient {
     /// `DELETE devices/me` for a secret the caller read (a deletion that must outlive the session object that
     /// started it: seed 000 lets a late answer complete after a logout). An unavailable App ID — 401
     /// `invalid_app_id` or 403 `app_disabled` — counts as done (seed 000: "the App ID is unavailable").
-    @_optimize(size) public func deleteDevice(secret: String) async throws(ReceptionError) {
+    @inline(never) @_optimize(size) public func deleteDevice(secret: String) async throws(ReceptionError) {
         let body = try ReceptionJSON.encode(["sessionSecret": secret])
         do {
             let response = try await perform(Route.deleteDevice, Options(body: body, probe: true))
@@ -257,6 +263,7 @@ extension ReceptionAPIClient {
     /// `GET appearance` with `If-None-Match` when an ETag is held (spec 3.16). A 304 counts only for a conditional
     /// request and may bring a new ETag. Bodies over 65,536 bytes are `appearance_too_large`; a wrong schema or
     /// revision is `invalid_appearance`; other statuses keep the envelope's code or are `appearance_unavailable`.
+    @inline(never)
     @_optimize(size) public func appearance(etag: String?) async throws(ReceptionError) -> AppearanceFetch {
         var options = Options()
         if let etag { options.extraHeaders["If-None-Match"] = etag }
@@ -293,6 +300,7 @@ extension ReceptionAPIClient {
 
     // MARK: Helpers
 
+    @inline(never)
     @_optimize(size) private static func wait(_ task: Task<Void, any Error>) async throws(ReceptionError) {
         do {
             try await task.value
@@ -307,12 +315,13 @@ extension ReceptionAPIClient {
 /// Spec 3.14: the upload checksum and the deterministic reservation ID.
 public enum UploadChecksum {
     /// Standard Base64 (with padding) of the SHA-256 of the JPEG bytes.
-    @_optimize(size) public static func checksum(of jpeg: Data) -> String {
+    @inline(never) @_optimize(size) public static func checksum(of jpeg: Data) -> String {
         Base64.encode(SHA256.hash(jpeg))
     }
 
     /// SHA-256 of `"<clientId>:<index>:<checksum>"`, first 16 bytes, version nibble 5, variant bits 10, as an
     /// upper-case hyphenated UUID: every retry of the same photo of the same message reuses the reservation.
+    @inline(never)
     @_optimize(size) public static func requestID(clientId: String, index: Int, checksum: String) -> String {
         var bytes = Array(SHA256.hash(Array("\(clientId):\(index):\(checksum)".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50

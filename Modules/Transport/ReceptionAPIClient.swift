@@ -28,7 +28,7 @@ public actor ReceptionAPIClient {
         public var logger: ReceptionLogger
 
         /// Makes dependencies.
-        @_optimize(size) public init(
+        @inline(never) @_optimize(size) public init(
             endpoint: ServiceEndpoint, transport: any HTTPTransporting, secureStore: any SecureStoring, scope: String,
             cooldowns: CooldownBook, clock: any ReceptionClock = SystemClock(),
             random: any RandomSource = SystemRandomSource(),
@@ -60,7 +60,7 @@ public actor ReceptionAPIClient {
     var invalidated = false
 
     /// A client for one session.
-    @_optimize(size) public init(_ dependencies: Dependencies, hooks: SessionHooks) {
+    @inline(never) @_optimize(size) public init(_ dependencies: Dependencies, hooks: SessionHooks) {
         self.deps = dependencies
         self.hooks = hooks
     }
@@ -69,13 +69,13 @@ public actor ReceptionAPIClient {
     @_optimize(size) public var halt: HaltReason? { haltReason }
 
     /// Whether a session secret is stored (the device is registered). Throws when the store cannot answer.
-    @_optimize(size) public func isRegistered() throws(ReceptionError) -> Bool {
+    @inline(never) @_optimize(size) public func isRegistered() throws(ReceptionError) -> Bool {
         if unsavedCredentials != nil { return true }
         return try storedCredentials() != nil
     }
 
     /// Ends this session object: in-flight work is cancelled and nothing it learns later is applied.
-    @_optimize(size) public func invalidate() {
+    @inline(never) @_optimize(size) public func invalidate() {
         invalidated = true
         accessToken = nil
         refreshTask?.cancel()
@@ -98,7 +98,7 @@ public actor ReceptionAPIClient {
         var extraHeaders: [String: String] = [:]
     }
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     func perform(_ route: Route, _ options: Options = Options()) async throws(ReceptionError) -> HTTPResponse {
         guard !invalidated else { throw .cancelled }
         try admit(route)
@@ -130,12 +130,12 @@ public actor ReceptionAPIClient {
     }
 
     /// Spec 6.3.2: fail with `cooldown` before the network when a gate scope waits.
-    @_optimize(size) private func admit(_ route: Route) throws(ReceptionError) {
+    @inline(never) @_optimize(size) private func admit(_ route: Route) throws(ReceptionError) {
         guard !route.isExempt, let wait = deps.cooldowns.wait(for: route.gates, now: deps.clock.now) else { return }
         throw wait.error
     }
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private func exchange(_ route: Route, _ options: Options, token: String?) async throws(ReceptionError) -> HTTPResponse {
         let request = try buildRequest(route, body: options.body, token: token, extraHeaders: options.extraHeaders)
         do {
@@ -146,7 +146,7 @@ public actor ReceptionAPIClient {
         }
     }
 
-    @_optimize(size) func buildRequest(
+    @inline(never) @_optimize(size) func buildRequest(
         _ route: Route, body: Data?, token: String?, extraHeaders: [String: String] = [:]
     ) throws(ReceptionError) -> HTTPRequest {
         var headers = [
@@ -163,7 +163,7 @@ public actor ReceptionAPIClient {
     }
 
     /// Spec 6.1 step 6: start a cooldown if the response qualifies, update the halt state, react to a chat reset.
-    @_optimize(size) func handle(_ failure: FailedResponse, route: Route) async throws(ReceptionError) {
+    @inline(never) @_optimize(size) func handle(_ failure: FailedResponse, route: Route) async throws(ReceptionError) {
         if let cooldown = failure.cooldown {
             deps.cooldowns.record(scope: cooldown.scope, seconds: cooldown.seconds, now: deps.clock.now)
             deps.logger.write(
@@ -185,7 +185,7 @@ public actor ReceptionAPIClient {
         }
     }
 
-    @_optimize(size) private func setHalt(_ reason: HaltReason?) async {
+    @inline(never) @_optimize(size) private func setHalt(_ reason: HaltReason?) async {
         guard reason != haltReason else { return }
         haltReason = reason
         deps.logger.write(.info, reason.map { "session halted: \($0.rawValue)" } ?? "session resumed")
@@ -194,6 +194,7 @@ public actor ReceptionAPIClient {
 
     // MARK: - Tokens (spec 7.4)
 
+    @inline(never)
     @_optimize(size) func token(allowRegistration: Bool, probe: Bool) async throws(ReceptionError) -> String {
         guard !invalidated else { throw .cancelled }
         guard hooks.hasStartedChat() else { throw ReceptionError(code: ReceptionError.Code.chatNotStarted) }
@@ -207,13 +208,13 @@ public actor ReceptionAPIClient {
     }
 
     /// Spec 2 rule 3–4: renew after a rejection, unless a newer token already replaced the rejected one.
-    @_optimize(size) func renew(rejected: String?) async throws(ReceptionError) -> String {
+    @inline(never) @_optimize(size) func renew(rejected: String?) async throws(ReceptionError) -> String {
         if let accessToken, accessToken != rejected { return accessToken }
         accessToken = nil
         return try await refresh()
     }
 
-    @_optimize(size) private func refresh() async throws(ReceptionError) -> String {
+    @inline(never) @_optimize(size) private func refresh() async throws(ReceptionError) -> String {
         if let refreshTask { return try await Self.value(of: refreshTask) }
         if let wait = deps.cooldowns.wait(for: Route.refreshToken.gates, now: deps.clock.now) { throw wait.error }
         let task = Task { () async throws -> String in try await self.runRefresh() }
@@ -222,7 +223,7 @@ public actor ReceptionAPIClient {
         return try await Self.value(of: task)
     }
 
-    @_optimize(size) private func runRefresh() async throws(ReceptionError) -> String {
+    @inline(never) @_optimize(size) private func runRefresh() async throws(ReceptionError) -> String {
         if refreshFailures > 0 {
             do {
                 try await deps.clock.sleep(for: Backoff.delay(attempt: refreshFailures, random: deps.random))
@@ -263,7 +264,7 @@ public actor ReceptionAPIClient {
     }
 
     /// Spec 7.5: forget token and credentials; the owner resets the local session.
-    @_optimize(size) private func revokeLocally() async {
+    @inline(never) @_optimize(size) private func revokeLocally() async {
         accessToken = nil
         unsavedCredentials = nil
         try? deps.secureStore.delete(.session(scope: deps.scope))
@@ -271,7 +272,7 @@ public actor ReceptionAPIClient {
         await hooks.sessionRevoked()
     }
 
-    @_optimize(size) private func register(probe: Bool) async throws(ReceptionError) -> String {
+    @inline(never) @_optimize(size) private func register(probe: Bool) async throws(ReceptionError) -> String {
         if let registrationTask { return try await Self.value(of: registrationTask) }
         let task = Task { () async throws -> String in try await self.runRegistration(probe: probe) }
         registrationTask = task
@@ -279,7 +280,7 @@ public actor ReceptionAPIClient {
         return try await Self.value(of: task)
     }
 
-    @_optimize(size) private func runRegistration(probe: Bool) async throws(ReceptionError) -> String {
+    @inline(never) @_optimize(size) private func runRegistration(probe: Bool) async throws(ReceptionError) -> String {
         let payload = try await hooks.devicePayload().forRegistration
         let body = try ReceptionJSON.encode(payload, failureCode: ReceptionError.Code.invalidDeviceInfo)
         let response: HTTPResponse
@@ -306,12 +307,12 @@ public actor ReceptionAPIClient {
         return registration.token
     }
 
-    @_optimize(size) private func storedCredentials() throws(ReceptionError) -> SessionCredentials? {
+    @inline(never) @_optimize(size) private func storedCredentials() throws(ReceptionError) -> SessionCredentials? {
         if let unsavedCredentials { return unsavedCredentials }
         return try SessionCredentials.read(from: deps.secureStore, scope: deps.scope)
     }
 
-    @_optimize(size) private func saveUnsavedCredentials() throws(ReceptionError) {
+    @inline(never) @_optimize(size) private func saveUnsavedCredentials() throws(ReceptionError) {
         guard let credentials = unsavedCredentials else { return }
         // An ended session writes nothing: its scope was erased, and a secret stored now would outlive it.
         guard !invalidated else { throw .cancelled }
@@ -321,6 +322,7 @@ public actor ReceptionAPIClient {
     }
 
     /// Spec 7.14.3 step 10: store the verified user ID the service returned, without a write when unchanged.
+    @inline(never)
     @_optimize(size) func storeVerifiedUserIdAfterUpdate(_ verifiedUserId: String?) throws(ReceptionError) {
         guard var credentials = try storedCredentials() else { return }
         // Byte-wise comparison: canonically equivalent but differently encoded IDs are different users.
@@ -332,10 +334,10 @@ public actor ReceptionAPIClient {
     }
 
     /// The verified user ID stored for this session, `nil` when none (throws when the store cannot answer).
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     public func verifiedUserId() throws(ReceptionError) -> String? { try storedCredentials()?.verifiedUserId }
 
-    @_optimize(size)
+    @inline(never) @_optimize(size)
     private static func value(of task: Task<String, any Error>) async throws(ReceptionError) -> String {
         do {
             return try await task.value
