@@ -39,7 +39,7 @@ public struct SendMessageBody: Codable, Sendable, Hashable {
     public var attachmentIds: [String]
 
     /// A body for one attempt of a message.
-    @_optimize(size) public init(clientId: String, text: String, attachmentIds: [String]) {
+    @inline(never) @_optimize(size) public init(clientId: String, text: String, attachmentIds: [String]) {
         self.clientId = clientId
         self.text = text
         self.attachmentIds = attachmentIds
@@ -70,14 +70,14 @@ public struct UploadReservationRequest: Codable, Sendable, Hashable {
 }
 
 extension RegistrationResponse {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         token = try c.decode(String.self, forKey: "token")
         sessionSecret = try c.decode(String.self, forKey: "sessionSecret")
         verifiedUserId = try c.decodeIfPresent(String.self, forKey: "verifiedUserId")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(token, forKey: "token")
         try c.encode(sessionSecret, forKey: "sessionSecret")
@@ -86,38 +86,38 @@ extension RegistrationResponse {
 }
 
 extension DeviceUpdateResponse {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         verifiedUserId = try c.decodeIfPresent(String.self, forKey: "verifiedUserId")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encodeIfPresent(verifiedUserId, forKey: "verifiedUserId")
     }
 }
 
 extension TokenResponse {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         token = try c.decode(String.self, forKey: "token")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(token, forKey: "token")
     }
 }
 
 extension SendMessageBody {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         clientId = try c.decode(String.self, forKey: "clientId")
         text = try c.decode(String.self, forKey: "text")
         attachmentIds = try c.decode([String].self, forKey: "attachmentIds")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(clientId, forKey: "clientId")
         try c.encode(text, forKey: "text")
@@ -126,7 +126,7 @@ extension SendMessageBody {
 }
 
 extension UploadReservationRequest {
-    @_optimize(size) public init(from decoder: any Decoder) throws {
+    @inline(never) @_optimize(size) public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: WireKey.self)
         requestId = try c.decode(String.self, forKey: "requestId")
         contentType = try c.decode(String.self, forKey: "contentType")
@@ -136,7 +136,7 @@ extension UploadReservationRequest {
         checksum = try c.decode(String.self, forKey: "checksum")
     }
 
-    @_optimize(size) public func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(requestId, forKey: "requestId")
         try c.encode(contentType, forKey: "contentType")
@@ -152,7 +152,7 @@ struct ReadRequest: Encodable {
     let conversationId: String
     let throughSeq: Int64
 
-    @_optimize(size) func encode(to encoder: any Encoder) throws {
+    @inline(never) @_optimize(size) func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: WireKey.self)
         try c.encode(conversationId, forKey: "conversationId")
         try c.encode(throughSeq, forKey: "throughSeq")

@@ -5,7 +5,7 @@ import ReceptionCore
 /// 1 … 86,400. HTTP dates, negatives, decimals and words count as missing.
 public enum RetryAfter {
     /// The usable seconds in `header`, or `nil`.
-    @_optimize(size) public static func seconds(_ header: String?) -> Int? {
+    @inline(never) @_optimize(size) public static func seconds(_ header: String?) -> Int? {
         guard let text = header?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         // Loops, not an `allSatisfy` closure or `Int(_:)`, whose generic parser the app would keep for this alone
         // (Docs/Footprint.md). Past the cap the value no longer matters, so the sum stops growing there.
@@ -18,7 +18,7 @@ public enum RetryAfter {
     }
 
     /// Spec 3.14: a storage 429's `Retry-After` is only a backoff hint, capped at 300 s.
-    @_optimize(size) public static func storageHintSeconds(_ header: String?) -> Int? {
+    @inline(never) @_optimize(size) public static func storageHintSeconds(_ header: String?) -> Int? {
         seconds(header).map { min($0, 300) }
     }
 }

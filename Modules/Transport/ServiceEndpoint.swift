@@ -15,7 +15,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
 
     /// An endpoint for `appID` at `root`. Throws `invalid_configuration` for an App ID that is not
     /// `app_` + 22 ASCII letters or digits, or a root whose scheme is not http or https.
-    @_optimize(size) public init(appID: String, root: URL) throws(ReceptionError) {
+    @inline(never) @_optimize(size) public init(appID: String, root: URL) throws(ReceptionError) {
         guard Self.isValidAppID(appID) else { throw ReceptionError(code: ReceptionError.Code.invalidConfiguration) }
         guard let scheme = root.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let components = URLComponents(url: root, resolvingAgainstBaseURL: false), components.host != nil
@@ -35,7 +35,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
     }
 
     /// Spec 1.4: exactly `^app_[A-Za-z0-9]{22}$`, no surrounding whitespace.
-    @_optimize(size) public static func isValidAppID(_ text: String) -> Bool {
+    @inline(never) @_optimize(size) public static func isValidAppID(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 26, bytes.starts(with: Array("app_".utf8)) else { return false }
         return bytes.dropFirst(4).allSatisfy { byte in
@@ -48,7 +48,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
     @_optimize(size) public static func looksLikeIdentitySecret(_ text: String) -> Bool { text.hasPrefix("ids_") }
 
     /// `<root path segments>/v1/<path>` with `query` appended verbatim (already percent-encoded).
-    @_optimize(size) public func url(path: String, query: String? = nil) throws(ReceptionError) -> URL {
+    @inline(never) @_optimize(size) public func url(path: String, query: String? = nil) throws(ReceptionError) -> URL {
         // The path's non-empty segments joined by "/".
         var text = apiBase
         var first = true
@@ -64,7 +64,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
 
     /// Spec 3.15: an attachment ID as one path segment: letters and digits of any script and `-_.~` stay, every
     /// other byte is percent-encoded.
-    @_optimize(size) public static func pathSegment(_ text: String) -> String {
+    @inline(never) @_optimize(size) public static func pathSegment(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             let value = scalar.value
@@ -84,7 +84,7 @@ public struct ServiceEndpoint: Sendable, Hashable {
         return String(out)
     }
 
-    @_optimize(size) private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
+    @inline(never) @_optimize(size) private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
         Unicode.Scalar(nibble < 10 ? 0x30 + nibble : 0x37 + nibble)
     }
 

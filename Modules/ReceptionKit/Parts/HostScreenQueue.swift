@@ -24,7 +24,7 @@ struct HostScreenQueue {
     static let maximumRefusals = ChatPresence.maximumRefusals
 
     /// Whether a screen asked for while the sheet is in `state` must wait for it.
-    @_optimize(size) static func mustWait(for state: ChatPresence.Sheet) -> Bool {
+    @inline(never) @_optimize(size) static func mustWait(for state: ChatPresence.Sheet) -> Bool {
         switch state {
         case .scheduled, .presenting, .waitingForTransition, .waitingForWindow: true
         case .hidden, .presented: false
@@ -45,6 +45,7 @@ struct HostScreenQueue {
     }
 
     /// A screen asked for: present now, or hold it until the sheet settles (or drop it when too many are held).
+    @inline(never)
     @_optimize(size) mutating func request(_ screen: HostScreen, sheet state: ChatPresence.Sheet) -> Step {
         guard Self.mustWait(for: state) else { return .present(screen) }
         guard waiting.count < Self.maximumWaiting else { return .dropped }
@@ -54,7 +55,7 @@ struct HostScreenQueue {
 
     /// The sheet's state changed: once it has settled (shown, or gone), the held screens go, in order (returned
     /// for the caller to present, so that presenting may change this queue again).
-    @_optimize(size) mutating func sheetSettled(_ state: ChatPresence.Sheet) -> [HostScreen] {
+    @inline(never) @_optimize(size) mutating func sheetSettled(_ state: ChatPresence.Sheet) -> [HostScreen] {
         guard !Self.mustWait(for: state), !waiting.isEmpty else { return [] }
         defer { waiting = [] }
         return waiting
