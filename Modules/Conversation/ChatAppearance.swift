@@ -297,83 +297,83 @@ public struct ChatAppearance: Sendable, Hashable {
     /// The palette.
     @inline(never) @_optimize(size) public var colors: Colors {
         get { values.colors }
-        set { update { $0.colors = newValue } }
+        set { unique().colors = newValue }
     }
     /// The title and welcome texts.
     @inline(never) @_optimize(size) public var texts: Texts {
         get { values.texts }
-        set { update { $0.texts = newValue } }
+        set { unique().texts = newValue }
     }
     /// Light, dark or system.
     @inline(never) @_optimize(size) public var colorScheme: ColorScheme {
         get { values.colorScheme }
-        set { update { $0.colorScheme = newValue } }
+        set { unique().colorScheme = newValue }
     }
     /// Whether the SDK-presented chat shows a close button.
     @inline(never) @_optimize(size) public var showsCloseButton: Bool {
         get { values.showsCloseButton }
-        set { update { $0.showsCloseButton = newValue } }
+        set { unique().showsCloseButton = newValue }
     }
     /// The close button's symbol.
     @inline(never) @_optimize(size) public var closeIcon: CloseIcon {
         get { values.closeIcon }
-        set { update { $0.closeIcon = newValue } }
+        set { unique().closeIcon = newValue }
     }
     /// An image for the close button, drawn instead of `closeIcon`.
     @inline(never) @_optimize(size) public var closeImage: AppearanceImage? {
         get { values.closeImage }
-        set { update { $0.closeImage = newValue } }
+        set { unique().closeImage = newValue }
     }
     /// Parts of the chat that are not shown.
     @inline(never) @_optimize(size) public var hiddenElements: Set<Element> {
         get { values.hidden.elements }
-        set { update { $0.hidden = ElementMask(newValue) } }
+        set { unique().hidden = ElementMask(newValue) }
     }
     /// `hiddenElements` as the appearance keeps them, one bit per element: the remote appearance's merge works on
     /// these, so the set's insertions and removals are not compiled for `Element` (Docs/Footprint.md).
     @inline(never) @_optimize(size) package var hiddenMask: ElementMask {
         get { values.hidden }
-        set { update { $0.hidden = newValue } }
+        set { unique().hidden = newValue }
     }
     /// The design of the system font.
     @inline(never) @_optimize(size) public var fontDesign: FontDesign {
         get { values.fontDesign }
-        set { update { $0.fontDesign = newValue } }
+        set { unique().fontDesign = newValue }
     }
     /// A font of the host app (by name), used instead of the system font.
     @inline(never) @_optimize(size) public var customFontName: String? {
         get { values.customFontName }
-        set { update { $0.customFontName = newValue } }
+        set { unique().customFontName = newValue }
     }
     /// Whether older outgoing bubbles lighten as newer text messages follow.
     @inline(never) @_optimize(size) public var fadesOlderMessages: Bool {
         get { values.fadesOlderMessages }
-        set { update { $0.fadesOlderMessages = newValue } }
+        set { unique().fadesOlderMessages = newValue }
     }
     /// The welcome icon.
     @inline(never) @_optimize(size) public var welcomeIcon: WelcomeIcon {
         get { values.welcomeIcon }
-        set { update { $0.welcomeIcon = newValue } }
+        set { unique().welcomeIcon = newValue }
     }
     /// Review cards.
     @inline(never) @_optimize(size) public var reviewCard: Card {
         get { values.reviewCard }
-        set { update { $0.reviewCard = newValue } }
+        set { unique().reviewCard = newValue }
     }
     /// Paywall (offer) cards.
     @inline(never) @_optimize(size) public var offerCard: Card {
         get { values.offerCard }
-        set { update { $0.offerCard = newValue } }
+        set { unique().offerCard = newValue }
     }
     /// Whether agent replies show the teammate's photo. Only the dashboard can turn it on (seed 001).
     @inline(never) @_optimize(size) public package(set) var showsTeamPhotos: Bool {
         get { values.showsTeamPhotos }
-        set { update { $0.showsTeamPhotos = newValue } }
+        set { unique().showsTeamPhotos = newValue }
     }
     /// Whether agent replies show the teammate's first name. Only the dashboard can turn it on (seed 001).
     @inline(never) @_optimize(size) public package(set) var showsTeamNames: Bool {
         get { values.showsTeamNames }
-        set { update { $0.showsTeamNames = newValue } }
+        set { unique().showsTeamNames = newValue }
     }
 
     /// Every choice, held once behind a reference: the appearance travels through SwiftUI's environment into
@@ -398,9 +398,11 @@ public struct ChatAppearance: Sendable, Hashable {
     }
 
     /// Copy on write: a change to an appearance whose values another appearance shares copies them first.
-    @inline(never) @_optimize(size) private mutating func update(_ change: (Values) -> Void) {
+    /// The values to write to (a setter writes through it rather than through an `update` closure, which would be
+    /// compiled at the host's `-O` once per property).
+    @inline(never) @_optimize(size) private mutating func unique() -> Values {
         if !isKnownUniquelyReferenced(&values) { values = values.copy() }
-        change(values)
+        return values
     }
 
     @inline(never) @_optimize(size) public static func == (lhs: ChatAppearance, rhs: ChatAppearance) -> Bool {

@@ -249,6 +249,8 @@ public actor ChatEngine {
         logged(what) { try deps.store.read(orIfClosed: empty, body) }
     }
 
+    // One copy for every result type: specialised per type it was five (Docs/Footprint.md).
+    @_semantics("optimize.sil.specialize.generic.never")
     @inline(never) @_optimize(size) private func logged<T>(_ what: String, _ access: () throws -> T) -> T? {
         do {
             return try access()
@@ -262,9 +264,16 @@ public actor ChatEngine {
         }
     }
 
-    @_optimize(size) func persistSession(_ change: @escaping (inout SessionState) -> Void) {
-        change(&session)
+    @inline(never) @_optimize(size) func persistSession(_ change: @escaping (inout SessionState) -> Void) {
+        Self.apply(change, to: &session)
         storing("save session state") { try $0.updateSessionState(change) }
+    }
+
+    /// Applies `change`; `persistSession` hands its closure here rather than calling it, so the compiler keeps one
+    /// copy of `persistSession`, not one per closure passed to it (Docs/Footprint.md, "Size on iOS").
+    @inline(never) @_optimize(size)
+    private static func apply(_ change: (inout SessionState) -> Void, to state: inout SessionState) {
+        change(&state)
     }
 
     @_optimize(size) func index(of id: String) -> Int? { transcript.index(of: id) }

@@ -16,7 +16,7 @@ public final class SQLiteMessageStore: MessageStoring {
         public var busyTimeoutMilliseconds: Int32
 
         /// Makes options; by default a locked file is waited on for two seconds.
-        public init(busyTimeoutMilliseconds: Int32 = 2000) {
+        @_optimize(size) public init(busyTimeoutMilliseconds: Int32 = 2000) {
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         }
     }
@@ -38,7 +38,7 @@ public final class SQLiteMessageStore: MessageStoring {
 
     /// Opens (or creates) the store in `directory` for `scope`, erasing whatever an earlier generation of the same
     /// App ID left behind (a logout that could not finish its erasure).
-    public init(
+    @_optimize(size) public init(
         directory: URL, scope: StorageScope, logger: ReceptionLogger = ReceptionLogger(category: "MessageCache"),
         options: Options = Options()
     ) throws(ReceptionError) {
@@ -58,11 +58,13 @@ public final class SQLiteMessageStore: MessageStoring {
     }
 
     /// The scope reads and writes go to.
-    public var scope: StorageScope { state.withLock { $0.scope } }
+    @_optimize(size) public var scope: StorageScope { state.withLock { $0.scope } }
 
     /// Runs `body` on the connection under the lock and turns a SQLite failure into the stable error, with a log
     /// line naming the operation (never the data).
-    func access<T: Sendable>(
+    // One copy for every result type (Docs/Footprint.md, "Size on iOS").
+    @_semantics("optimize.sil.specialize.generic.never")
+    @inline(never) @_optimize(size) func access<T: Sendable>(
         _ operation: String, _ body: (SQLiteConnection, StorageScope) throws(SQLiteFailure) -> T
     ) throws(ReceptionError) -> T {
         do {

@@ -263,12 +263,19 @@ public final class Reception {
         _ call: String, logout: Bool = false, _ body: @escaping @MainActor (ReceptionSession, IdentityStager) -> Void
     ) {
         guard launch.isPreparing else {
-            if let (session, stager) = configured(call) { body(session, stager) }
+            Self.run(body, configured(call))
             return
         }
-        launch.keep(LaunchState.Call(run: { [weak self] in
-            if let (session, stager) = self?.configured(call) { body(session, stager) }
-        }), logout: logout)
+        launch.keep(LaunchState.Call(run: { [weak self] in Self.run(body, self?.configured(call)) }), logout: logout)
+    }
+
+    /// Calls `body` with the configured pair, if there is one. `whenConfigured` hands its closure here rather than
+    /// calling it, so the compiler keeps one copy of it, not one per public call that passes a closure
+    /// (Docs/Footprint.md, "Size on iOS").
+    @inline(never) @_optimize(size) private static func run(
+        _ body: @MainActor (ReceptionSession, IdentityStager) -> Void, _ pair: (ReceptionSession, IdentityStager)?
+    ) {
+        if let (session, stager) = pair { body(session, stager) }
     }
 
     /// Guards a public call that answers at once: `nil` (and an error log) before `configure`.

@@ -204,124 +204,124 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     /// The message's local ID (stable across confirmation).
     @inline(never) @_optimize(size) public var id: String {
         get { values.id }
-        set { update { $0.id = newValue } }
+        set { unique().id = newValue }
     }
     /// Own or team.
     @inline(never) @_optimize(size) public var side: Side {
         get { values.side }
-        set { update { $0.side = newValue } }
+        set { unique().side = newValue }
     }
     /// The text; `nil` when the message has none (a photo-only message, a card without text).
     @inline(never) @_optimize(size) public var text: String? {
         get { values.text }
-        set { update { $0.text = newValue } }
+        set { unique().text = newValue }
     }
     /// `text` in runs, with its web links, e-mail addresses and phone numbers tappable (`LinkDetector`); the runs'
     /// texts joined are `text`. Empty when there is no text. The message stays plain text: no Markdown, no HTML.
     @inline(never) @_optimize(size) public var textRuns: [TextRun] {
         get { values.textRuns }
-        set { update { $0.textRuns = newValue } }
+        set { unique().textRuns = newValue }
     }
     /// The direction of the text's first letter that has one, so a Hebrew message in an English chat aligns to
     /// the right and an English one in an Arabic chat to the left; `nil` when it has none (digits, emoji).
     @inline(never) @_optimize(size) public var textDirection: TextDirection? {
         get { values.textDirection }
-        set { update { $0.textDirection = newValue } }
+        set { unique().textDirection = newValue }
     }
     /// Seed 001: text can be selected once sent (not while sending or after a failure).
     @inline(never) @_optimize(size) public var isTextSelectable: Bool {
         get { values.isTextSelectable }
-        set { update { $0.isTextSelectable = newValue } }
+        set { unique().isTextSelectable = newValue }
     }
     /// When more than 5 minutes passed since the previous message, the time shown above this row (spec 7.24).
     @inline(never) @_optimize(size) public var timestamp: Date? {
         get { values.timestamp }
-        set { update { $0.timestamp = newValue } }
+        set { unique().timestamp = newValue }
     }
     /// `timestamp` in the chat language: the time alone today, else the day and the time (the year when it is not
     /// this year's).
     @inline(never) @_optimize(size) public var timestampText: String? {
         get { values.timestampText }
-        set { update { $0.timestampText = newValue } }
+        set { unique().timestampText = newValue }
     }
     /// When the message was written (the service's time for a reply): what tells a reply written while the chat is
     /// open from the history an opening loads (`ChatAnnouncements`).
     @inline(never) @_optimize(size) public var createdAt: Date {
         get { values.createdAt }
-        set { update { $0.createdAt = newValue } }
+        set { unique().createdAt = newValue }
     }
     /// The row starts a group (spec 7.24: same side, author and minute): a screen spaces groups apart.
     @inline(never) @_optimize(size) public var startsGroup: Bool {
         get { values.startsGroup }
-        set { update { $0.startsGroup = newValue } }
+        set { unique().startsGroup = newValue }
     }
     /// The row ends its group.
     @inline(never) @_optimize(size) public var endsGroup: Bool {
         get { values.endsGroup }
-        set { update { $0.endsGroup = newValue } }
+        set { unique().endsGroup = newValue }
     }
     /// The teammate, for team replies whose author is known while the appearance shows names or photos.
     @inline(never) @_optimize(size) public var author: Author? {
         get { values.author }
-        set { update { $0.author = newValue } }
+        set { unique().author = newValue }
     }
     /// Spec 7.24: team rows keep an avatar column when team photos are shown, drawn or not.
     @inline(never) @_optimize(size) public var reservesAvatarColumn: Bool {
         get { values.reservesAvatarColumn }
-        set { update { $0.reservesAvatarColumn = newValue } }
+        set { unique().reservesAvatarColumn = newValue }
     }
     /// The photos: confirmed attachments, else the local previews.
     @inline(never) @_optimize(size) public var photos: [Photo] {
         get { values.photos }
-        set { update { $0.photos = newValue } }
+        set { unique().photos = newValue }
     }
     /// Spec 7.9: the upload's progress, 0…1, while the photos of a sending message upload.
     @inline(never) @_optimize(size) public var uploadProgress: Double? {
         get { values.uploadProgress }
-        set { update { $0.uploadProgress = newValue } }
+        set { unique().uploadProgress = newValue }
     }
     /// The card's button, if the message is a card that has one.
     @inline(never) @_optimize(size) public var card: Card? {
         get { values.card }
-        set { update { $0.card = newValue } }
+        set { unique().card = newValue }
     }
     /// The status line, shown only where the grouping rule puts it.
     @inline(never) @_optimize(size) public var status: Status? {
         get { values.status }
-        set { update { $0.status = newValue } }
+        set { unique().status = newValue }
     }
     /// Spec 7.8.3: still sending after 400 ms: the bubble is dimmed (opacity 0.6).
     @inline(never) @_optimize(size) public var isPending: Bool {
         get { values.isPending }
-        set { update { $0.isPending = newValue } }
+        set { unique().isPending = newValue }
     }
     /// Seed 001: tapping the failed bubble, its indicator or a failed photo retries the message.
     @inline(never) @_optimize(size) public var tapRetries: Bool {
         get { values.tapRetries }
-        set { update { $0.tapRetries = newValue } }
+        set { unique().tapRetries = newValue }
     }
     /// Spec 7.20 `fadesOlderMessages`: how much the own bubble lightens (0…0.24).
     @inline(never) @_optimize(size) public var fade: Double {
         get { values.fade }
-        set { update { $0.fade = newValue } }
+        set { unique().fade = newValue }
     }
     /// What VoiceOver announces when this reply arrives (`ChatAnnouncements` says when; own messages never are):
     /// "Name: text", the team ("Support: text") when no name is shown, with its photos and card button after the
     /// text, or in place of it ("Anna: 1 photo").
     @inline(never) @_optimize(size) public var announcement: String {
         get { values.announcement }
-        set { update { $0.announcement = newValue } }
+        set { unique().announcement = newValue }
     }
     /// What VoiceOver reads for the whole row, e.g. "You: Hello. Not delivered. Retry".
     @inline(never) @_optimize(size) public var accessibilityLabel: String {
         get { values.accessibilityLabel }
-        set { update { $0.accessibilityLabel = newValue } }
+        set { unique().accessibilityLabel = newValue }
     }
     /// The row's controls, each reachable on its own: the status line's control, the card's button, then each
     /// confirmed photo, in reading order.
     @inline(never) @_optimize(size) public var controls: [Control] {
         get { values.controls }
-        set { update { $0.controls = newValue } }
+        set { unique().controls = newValue }
     }
 
     /// Every field, held once behind a reference: a row is copied into each view that draws part of it and into the
@@ -331,9 +331,11 @@ public struct MessageRow: Sendable, Hashable, Identifiable {
     private var values: Values
 
     /// Copy on write: a change to a row whose values another row shares copies them first.
-    @inline(never) @_optimize(size) private mutating func update(_ change: (Values) -> Void) {
+    /// The values to write to (a setter writes through it rather than through an `update` closure, which would be
+    /// compiled at the host's `-O` once per property).
+    @inline(never) @_optimize(size) private mutating func unique() -> Values {
         if !isKnownUniquelyReferenced(&values) { values = values.copy() }
-        change(values)
+        return values
     }
 
     @inline(never) @_optimize(size) public static func == (lhs: MessageRow, rhs: MessageRow) -> Bool {

@@ -56,6 +56,7 @@ final class SQLiteConnection {
     }
 
     /// Binds `values` to the cached statement for `sql`, hands it to `body` and resets it afterwards.
+    @_semantics("optimize.sil.specialize.generic.never")
     func with<T>(
         _ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteStatement) throws(SQLiteFailure) -> T
     ) throws(SQLiteFailure) -> T {
