@@ -239,13 +239,14 @@ public actor ChatEngine {
     /// Runs a store write; a failure is logged and remembered for the composer notice, never thrown: spec 7.17,
     /// cache write failures never block sending.
     @discardableResult
-    @_optimize(size) func storing<T: Sendable>(_ what: String, _ body: (any ChatStoring) throws -> T) -> T? {
+    @_semantics("optimize.sil.specialize.generic.never")
+    @inline(never) @_optimize(size) func storing<T: Sendable>(_ what: String, _ body: (any ChatStoring) throws -> T) -> T? {
         logged(what) { try deps.store.write(body) }
     }
 
     /// Runs a store read the same way; a closed store reads as `empty`.
-    @_optimize(size)
-    func reading<T: Sendable>(_ what: String, orIfClosed empty: T, _ body: (any ChatStoring) throws -> T) -> T? {
+    @_semantics("optimize.sil.specialize.generic.never")
+    @inline(never) @_optimize(size) func reading<T: Sendable>(_ what: String, orIfClosed empty: T, _ body: (any ChatStoring) throws -> T) -> T? {
         logged(what) { try deps.store.read(orIfClosed: empty, body) }
     }
 

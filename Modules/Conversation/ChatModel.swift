@@ -193,4 +193,29 @@ public final class ChatModel {
 
     /// The screen appeared or disappeared.
     @_optimize(size) public func setVisible(_ visible: Bool) async { await engine.setVisible(visible) }
+
+    /// A tap of the chat's views that runs on its own.
+    package enum Action: Sendable {
+        case send
+        case retry(String)
+        case status(MessageRow.Status.Action, rowID: String)
+        case removePhoto(id: Int)
+        case addPhoto(loading: @Sendable () async -> Data?)
+    }
+
+    /// Runs `action` in a task of its own on the main actor, as a view's `Task { await model.… }` did: one task
+    /// closure for every button of the chat rather than one per button (Docs/Footprint.md, "Size on iOS").
+    @inline(never) @_optimize(size) package func start(_ action: Action) {
+        Task { await self.run(action) }
+    }
+
+    @inline(never) @_optimize(size) private func run(_ action: Action) async {
+        switch action {
+        case .send: await send()
+        case .retry(let id), .status(.retry, let id): await retry(id)
+        case .status(.cancelAutomaticResend, let id): await cancelAutomaticResend(id)
+        case .removePhoto(let id): await removePhoto(id: id)
+        case .addPhoto(let load): await addPhoto(loading: load)
+        }
+    }
 }

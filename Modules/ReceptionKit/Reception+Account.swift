@@ -175,7 +175,7 @@ extension Reception {
         let monitor = unreadMonitor
         startSession(scope: newScope, inheritingHalt: nil, after: { await monitor?.endSession() })
         let refresher = appearanceRefresher
-        Task { await refresher?.sessionChanged() }
+        refresher?.post(.sessionChanged)
         let successor = session?.client
         let revocations = self.revocations
         let queueRevocation = cause == .logout || cause == .switchedUser

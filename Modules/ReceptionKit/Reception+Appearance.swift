@@ -25,7 +25,7 @@ extension Reception {
             active: foreground.isActive, enabled: usesRemoteAppearance)
         appearanceSlot.start(cache: cache, cached: cached, refresher: refresher)
         resolveAppearance()
-        Task { await refresher.start() }
+        refresher.post(.start)
     }
 
     /// A fetched appearance: cached at once, shown now unless the chat is open (it is not restyled mid-session).
@@ -38,7 +38,7 @@ extension Reception {
     @inline(never) @_optimize(size) func remoteAppearanceSwitched() {
         let refresher = appearanceRefresher
         let enabled = usesRemoteAppearance
-        Task { await refresher?.setEnabled(enabled) }
+        refresher?.post(.enabled(enabled))
         resolveAppearance()
     }
 

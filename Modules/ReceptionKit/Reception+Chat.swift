@@ -173,7 +173,7 @@ extension Reception {
         if let appID { namespaces?.retryUnwrittenRotation(appID: appID) }
         drainRevocations()
         let refresher = appearanceRefresher
-        Task { await refresher?.appBecameActive() }
+        refresher?.post(.appBecameActive)
     }
 
     /// Tell ReceptionKit the app went to the background (when no lifecycle monitor is configured).
@@ -184,7 +184,7 @@ extension Reception {
         // Spec 7.15: the revocation queue pauses in the background (after the request in flight).
         revocations?.setActive(false)
         let refresher = appearanceRefresher
-        Task { await refresher?.appEnteredBackground() }
+        refresher?.post(.appEnteredBackground)
         guard let session else { return }
         let monitor = unreadMonitor
         Task {

@@ -49,8 +49,8 @@
             switch placement {
             case .embedded:
                 content(appearance)
-                    .onAppear { host.chatScreenAppeared() }
-                    .onDisappear { host.chatScreenDisappeared() }
+                    .onAppear { [host] in host.chatScreenAppeared() }
+                    .onDisappear { [host] in host.chatScreenDisappeared() }
             case .sheet:
                 NavigationStack { sheetContent(appearance) }
             }
@@ -66,7 +66,7 @@
         @inline(never) @_optimize(size) private func closeItem(_ appearance: ChatAppearance) -> some ToolbarContent {
             if appearance.showsCloseButton {
                 ToolbarItem(placement: .topBarTrailing) {
-                    CloseButton(label: closeLabel) { host.closeChat() }
+                    CloseButton(label: closeLabel) { [host] in host.closeChat() }
                 }
             }
         }

@@ -115,6 +115,49 @@ struct ChatModelTests {
         #expect(await h.service.serverCount(clientId: message.id) == 1)
     }
 
+    @Test("a tap the views start runs: Send, the failed bubble's and the status line's Retry, a photo loaded and removed")
+    func startedTaps() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        let model = await h.openModel()
+        await h.service.fail("send", with: ReceptionError(code: "bad_request", status: 400))
+        model.setDraft("tapped")
+        model.start(.send)
+        #expect(await untilOnMain { model.messages.first?.status == .notDelivered })
+        let first = try #require(model.messages.first?.id)
+        model.start(.retry(first))
+        #expect(await untilOnMain { model.messages.first?.status == .sent })
+        #expect(await h.service.serverCount(clientId: first) == 1)
+        await h.service.fail("send", with: ReceptionError(code: "bad_request", status: 400))
+        model.setDraft("tapped again")
+        model.start(.send)
+        #expect(await untilOnMain { model.messages.last?.status == .notDelivered })
+        let second = try #require(model.messages.last?.id)
+        model.start(.status(.retry, rowID: second))
+        #expect(await untilOnMain { model.messages.last?.status == .sent })
+        #expect(await h.service.serverCount(clientId: second) == 1)
+        model.start(.addPhoto(loading: { Data([7]) }))
+        #expect(await untilOnMain { model.composer.pickedPhotos.count == 1 })
+        let photo = try #require(model.composer.pickedPhotos.first)
+        model.start(.removePhoto(id: photo.id))
+        #expect(await untilOnMain { model.composer.pickedPhotos.isEmpty })
+    }
+
+    @Test("the status line's Cancel started from a view: the countdown becomes a disabled Retry, nothing is resent")
+    func startedCancel() async throws {
+        let h = await EngineHarness(conversationExists: true)
+        let model = await h.openModel()
+        await h.service.fail("send", with: rateLimited(20))
+        model.setDraft("held")
+        model.start(.send)
+        #expect(await untilOnMain { model.messages.first?.retry == .automaticResend(secondsLeft: 20) })
+        let id = try #require(model.messages.first?.id)
+        model.start(.status(.cancelAutomaticResend, rowID: id))
+        #expect(await untilOnMain { model.messages.first?.retry == .disabledFor(secondsLeft: 20) })
+        await h.elapse(seconds: 21)
+        #expect(await untilOnMain { model.messages.first?.retry == .available })
+        #expect(await h.service.count("send") == 1)
+    }
+
     @Test("Cancel passes through: a countdown becomes a disabled Retry and nothing is resent")
     func cancelPassthrough() async throws {
         let h = await EngineHarness(conversationExists: true)

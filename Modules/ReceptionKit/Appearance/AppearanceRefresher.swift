@@ -95,6 +95,29 @@ actor AppearanceRefresher {
         reconcile()
     }
 
+    /// What the facade tells the refresher from the main actor.
+    enum Event: Sendable {
+        case start, appBecameActive, appEnteredBackground, sessionChanged
+        case enabled(Bool)
+    }
+
+    /// Hands `event` to the refresher in a task of its own that starts on the main actor, as a
+    /// `Task { await refresher.… }` in the facade did: one task closure for every event rather than one per call
+    /// site (Docs/Footprint.md, "Size on iOS").
+    @inline(never) @_optimize(size) nonisolated func post(_ event: Event) {
+        Task { @MainActor in await self.handle(event) }
+    }
+
+    @inline(never) @_optimize(size) private func handle(_ event: Event) {
+        switch event {
+        case .start: start()
+        case .appBecameActive: appBecameActive()
+        case .appEnteredBackground: appEnteredBackground()
+        case .sessionChanged: sessionChanged()
+        case .enabled(let enabled): setEnabled(enabled)
+        }
+    }
+
     /// Whether a loop is running (tests).
     @_optimize(size) var isRunning: Bool { loop != nil }
 

@@ -19,7 +19,7 @@
         @inline(never) @_optimize(size) var body: some View {
             TextField(
                 placeholder,
-                text: Binding(get: { model.composer.text }, set: { model.setDraft($0) }),
+                text: Binding(get: { [model] in model.composer.text }, set: { [model] in model.setDraft($0) }),
                 axis: .vertical
             )
             .lineLimit(Self.lines)

@@ -41,7 +41,7 @@
             guard !items.isEmpty else { return }
             selection = []
             for item in items {
-                Task { await model.addPhoto(loading: { try? await item.loadTransferable(type: Data.self) }) }
+                model.start(.addPhoto(loading: { try? await item.loadTransferable(type: Data.self) }))
             }
         }
     }

@@ -69,7 +69,7 @@
         }
 
         @inline(never) @_optimize(size) private var removeButton: some View {
-            Button { remove() } label: { Self.removeIcon }
+            Button { [model, id = photo.id] in model.start(.removePhoto(id: id)) } label: { Self.removeIcon }
                 .buttonStyle(.plain)
                 .accessibilityLabel(photo.removeLabel)
         }
@@ -80,10 +80,6 @@
                 .foregroundStyle(.white, .black.opacity(0.6))
                 .imageScale(.large)
                 .minimumTapTarget()
-        }
-
-        @inline(never) @_optimize(size) private func remove() {
-            Task { await model.removePhoto(id: photo.id) }
         }
 
         @inline(never) @_optimize(size) private func load() async {

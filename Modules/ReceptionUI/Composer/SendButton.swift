@@ -12,16 +12,12 @@
         @ScaledMetric(relativeTo: .body) private var iconSize: CGFloat = 30
 
         @inline(never) @_optimize(size) var body: some View {
-            Button { send() } label: {
+            Button { [model] in model.start(.send) } label: {
                 ComposerIcon(systemName: "arrow.up.circle.fill", size: ComposerPresentation.iconSize(scaled: iconSize))
             }
             // A hardware keyboard sends with ⌘↩ (Return alone starts a new line in the field).
             .keyboardShortcut(.return, modifiers: .command)
             .modifier(ChatControl(isEnabled: isEnabled, label: label, tint: appearance.colors.accentColor))
-        }
-
-        @inline(never) @_optimize(size) private func send() {
-            Task { await model.send() }
         }
     }
 

@@ -31,7 +31,7 @@
                 .overlay(alignment: .topTrailing) { closeButton }
                 .environment(\.colorScheme, .dark)
                 // The VoiceOver escape gesture (two-finger Z) closes the viewer, as the close control does.
-                .accessibilityAction(.escape) { dismiss() }
+                .accessibilityAction(.escape) { [dismiss] in dismiss() }
 
                 // The chat shows through as a swipe down fades the backdrop.
                 .presentationBackground(.clear)
@@ -55,7 +55,7 @@
             switch phase {
             case .loaded(let image):
                 ZoomableImage(
-                    image: image, containerSize: size, close: { dismiss() }, dismissProgress: $dismissProgress)
+                    image: image, containerSize: size, close: { [dismiss] in dismiss() }, dismissProgress: $dismissProgress)
                     .accessibilityLabel(model.texts.text(.viewPhoto))
                     .accessibilityIgnoresInvertColors()
                     // Pinch, drag and swipe-down keep their left-to-right geometry in a right-to-left chat: the
@@ -85,7 +85,7 @@
         }
 
         @inline(never) @_optimize(size) private var closeButton: some View {
-            Button { dismiss() } label: { closeLabel }
+            Button { [dismiss] in dismiss() } label: { closeLabel }
                 .buttonStyle(.plain)
                 // A hardware keyboard's Escape closes the viewer, whatever has focus.
                 .keyboardShortcut(.cancelAction)

@@ -24,7 +24,7 @@
         @_optimize(size) var body: some View {
             let look = look
             let iconSize = look.iconSize * iconScale
-            return Button { host.tapCard(messageID: rowID) } label: { label(look, iconSize: iconSize) }
+            return Button { [host, rowID] in host.tapCard(messageID: rowID) } label: { label(look, iconSize: iconSize) }
                 .buttonStyle(.plain)
                 // Spec 4.2: an offer that is no longer available shows its button disabled, dimmed.
                 .disabled(!card.isEnabled)

@@ -24,7 +24,7 @@
         @inline(never) @_optimize(size) var body: some View {
             VStack(alignment: isOwn ? .trailing : .leading, spacing: 4) { parts }
                 .opacity(row.isPending ? Self.pendingOpacity : 1)
-                .modifier(RetryOnTap(isEnabled: row.tapRetries) { retry() })
+                .modifier(RetryOnTap(isEnabled: row.tapRetries) { [model, id = row.id] in model.start(.retry(id)) })
         }
 
         // Each builder's closure makes one call: a closure takes no `@_optimize(size)`, a method does (issue 53).
@@ -39,10 +39,6 @@
             if let card = row.card {
                 CardButton(card: card, rowID: row.id, host: host)
             }
-        }
-
-        @inline(never) @_optimize(size) private func retry() {
-            Task { await model.retry(row.id) }
         }
 
         @inline(never) @_optimize(size) private func textBubble(_ text: String) -> some View {
@@ -113,10 +109,10 @@
             if links.isEmpty {
                 content.accessibilityHidden(true)
             } else {
-                content.accessibilityRepresentation {
+                content.accessibilityRepresentation { [links, host] in
                     VStack {
                         ForEach(links) { link in
-                            Button(link.label) {
+                            Button(link.label) { [host] in
                                 if case .link(let url) = link.kind { _ = host.openMessageLink(url) }
                             }
                             .accessibilityInputLabels(link.inputLabels)

@@ -115,7 +115,7 @@
         @inline(never) @_optimize(size) private func perform(_ control: MessageRow.Control) {
             switch control.kind {
             case .status(let action):
-                Task { await StatusLine.perform(action, rowID: row.id, model: model) }
+                model.start(.status(action, rowID: row.id))
             case .card:
                 host.tapCard(messageID: row.id)
             case .photo(let id):

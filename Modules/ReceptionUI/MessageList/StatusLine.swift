@@ -67,7 +67,7 @@
         }
 
         @inline(never) @_optimize(size) private func act(_ action: MessageRow.Status.Action) {
-            Task { await Self.perform(action, rowID: rowID, model: model) }
+            model.start(.status(action, rowID: rowID))
         }
 
         @ViewBuilder
@@ -76,7 +76,7 @@
                 .foregroundStyle(.red)
             if tapRetries {
                 Button {
-                    Task { await model.retry(rowID) }
+                    model.start(.retry(rowID))
                 } label: {
                     icon
                         .minimumTapTarget()
@@ -87,15 +87,6 @@
                 .accessibilityHidden(status.action != nil)
             } else {
                 icon.accessibilityHidden(true)
-            }
-        }
-
-        /// Runs the status line's control for message `rowID`.
-        @inline(never) @_optimize(size)
-        static func perform(_ action: MessageRow.Status.Action, rowID: String, model: ChatModel) async {
-            switch action {
-            case .retry: await model.retry(rowID)
-            case .cancelAutomaticResend: await model.cancelAutomaticResend(rowID)
             }
         }
     }
