@@ -9,7 +9,7 @@ extension ChatEngine {
         // The stored row goes back to *sending*, so a crash during this attempt is rescued at the next launch.
         transcript.setDelivery([], of: id)
         storing("mark sending") { try $0.setDelivery([], of: id) }
-        outbox.attemptStarted(id, Task { [weak self] in await self?.deliver(id, userInitiated: userInitiated) }) {
+        outbox.attemptStarted(id, spawn(.deliver(id, userInitiated: userInitiated))) {
             [weak self] in await self?.showPendingIndicator(id)
         }
         publish()

@@ -11,10 +11,10 @@ extension ChatEngine {
             if !history.isLoading { isOpening = false }
             return
         }
-        history.loadStarted(Task { [weak self] in await self?.openingLoad() })
+        history.loadStarted(spawn(.openingLoad))
     }
 
-    @inline(never) @_optimize(size) private func openingLoad() async {
+    @inline(never) @_optimize(size) func openingLoad() async {
         defer { history.loadEnded() }
         var registered = false
         do throws(ReceptionError) { registered = try await service.isRegistered() } catch {
@@ -151,7 +151,7 @@ extension ChatEngine {
             return
         }
         guard history.pollRequested() else { return }
-        history.pollStarted(Task { [weak self] in await self?.runPoll() })
+        history.pollStarted(spawn(.poll))
     }
 
     @_optimize(size) private func deferredPollFired() {
@@ -159,7 +159,7 @@ extension ChatEngine {
         poll()
     }
 
-    @inline(never) @_optimize(size) private func runPoll() async {
+    @inline(never) @_optimize(size) func runPoll() async {
         repeat {
             history.pollRoundStarted()
             await pollOnce()

@@ -34,7 +34,7 @@ extension ChatEngine {
             outbox.appBecameActive()
             history.appBecameActive()
             stream.appBecameActive()
-            if permission.halt == .blocked { Task { [weak self] in await self?.probeBlocked() } }
+            if permission.halt == .blocked { _ = spawn(.probeBlocked) }
             if watched { becameWatched() }
         } else if wasWatched {
             stoppedWatching()

@@ -19,7 +19,7 @@ extension ChatEngine {
     /// Starts the driver, or wakes it to re-evaluate when it is already waiting.
     @_optimize(size) func kickDriver() {
         guard driverAllowed, !driver.isRunning else { wakeDriver(); return }
-        driver.started(Task { [weak self] in await self?.runDriver() })
+        driver.started(spawn(.driver))
     }
 
     @_optimize(size) func wakeDriver() { driver.wake() }

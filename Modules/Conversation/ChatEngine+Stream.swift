@@ -10,14 +10,14 @@ extension ChatEngine {
 
     @_optimize(size) func startStreamIfPossible() {
         guard !stream.isRunning, streamAllowed else { return }
-        stream.started(Task { [weak self] in await self?.runStream() })
+        stream.started(spawn(.stream))
     }
 
     @_optimize(size) func stopStream() {
         if stream.stop() { updateBanner() }
     }
 
-    @inline(never) @_optimize(size) private func runStream() async {
+    @inline(never) @_optimize(size) func runStream() async {
         while !Task.isCancelled, streamAllowed {
             let signals: AsyncThrowingStream<StreamSignal, any Error>
             do throws(ReceptionError) {
@@ -112,10 +112,10 @@ extension ChatEngine {
     /// the deferred stream and the banner.
     @_optimize(size) func startTicker() {
         guard ticker == nil, !isShutDown, deps.cooldowns.nextDeadline(now: clock.now) != nil else { return }
-        ticker = Task { [weak self] in await self?.tick() }
+        ticker = spawn(.tick)
     }
 
-    @inline(never) @_optimize(size) private func tick() async {
+    @inline(never) @_optimize(size) func tick() async {
         while !Task.isCancelled, !isShutDown {
             let now = clock.now
             guard let deadline = deps.cooldowns.nextDeadline(now: now) else { break }

@@ -234,6 +234,32 @@ public actor ChatEngine {
         observers.removeAll()
     }
 
+    // MARK: - Background work
+
+    /// The engine's own background work, each run in a task that holds the engine weakly.
+    enum Job: Sendable {
+        case deliver(String, userInitiated: Bool)
+        case openingLoad, poll, stream, tick, driver, probeBlocked
+    }
+
+    /// Starts `job` as `Task { [weak self] in await self?.… }` did at each call site: one task closure for all of
+    /// them rather than one per site (Docs/Footprint.md, "A task closure per call site").
+    @inline(never) @_optimize(size) func spawn(_ job: Job) -> Task<Void, Never> {
+        Task { [weak self] in await self?.run(job) }
+    }
+
+    @inline(never) @_optimize(size) private func run(_ job: Job) async {
+        switch job {
+        case .deliver(let id, let userInitiated): await deliver(id, userInitiated: userInitiated)
+        case .openingLoad: await openingLoad()
+        case .poll: await runPoll()
+        case .stream: await runStream()
+        case .tick: await tick()
+        case .driver: await runDriver()
+        case .probeBlocked: await probeBlocked()
+        }
+    }
+
     // MARK: - Storage helpers
 
     /// Runs a store write; a failure is logged and remembered for the composer notice, never thrown: spec 7.17,

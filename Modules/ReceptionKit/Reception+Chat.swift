@@ -134,11 +134,8 @@ extension Reception {
         let monitor = unreadMonitor
         let change = visibility.changed()
         guard open else {
-            visibility.enqueue {
-                await session.engine.setVisible(false)
-                // Spec 7.11: closing the chat refreshes the count.
-                await monitor?.chatVisibilityChanged(visible: false)
-            }
+            // Spec 7.11: closing the chat refreshes the count.
+            visibility.enqueue(.chatClosed(session.engine, monitor))
             return
         }
         // Spec 7.20: a newly published appearance becomes visible at a chat opening.
@@ -146,14 +143,14 @@ extension Reception {
         resolveAppearance()
         onEvent?(.chatOpened)
         let active = foreground.isActive
-        visibility.enqueue { await monitor?.chatVisibilityChanged(visible: true) }
+        visibility.enqueue(.countChatOpened(monitor))
         Task { [weak self] in
             // Spec 7.2: the opening load of a used chat follows a device update.
             if active, await session.isActivated() {
                 try? await session.client.updateDevice(probe: false, allowRegistration: false)
             }
             // A close (or a newer opening) came during the update: this opening is stale.
-            self?.visibility.openingReady(change) { await session.engine.setVisible(true) }
+            self?.visibility.openingReady(change, .chatShown(session.engine))
         }
     }
 
@@ -163,12 +160,8 @@ extension Reception {
         guard !foreground.isActive else { return }
         foreground.isActive = true
         guard let session else { return }
-        let monitor = unreadMonitor
-        Task {
-            await session.engine.setAppState(.active)
-            // The monitor sends the foreground device update before its unread GET (spec 7.2).
-            await monitor?.appBecameActive()
-        }
+        // The monitor sends the foreground device update before its unread GET (spec 7.2).
+        Self.post(.appState(active: true, session.engine, unreadMonitor))
         // A preferences write that failed (a full disk) is tried again now (issue 15).
         if let appID { namespaces?.retryUnwrittenRotation(appID: appID) }
         drainRevocations()
@@ -186,11 +179,7 @@ extension Reception {
         let refresher = appearanceRefresher
         refresher?.post(.appEnteredBackground)
         guard let session else { return }
-        let monitor = unreadMonitor
-        Task {
-            await session.engine.setAppState(.background)
-            await monitor?.appEnteredBackground()
-        }
+        Self.post(.appState(active: false, session.engine, unreadMonitor))
     }
 }
 

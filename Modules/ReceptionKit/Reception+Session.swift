@@ -3,6 +3,7 @@ import Foundation
 import Identity
 import ReceptionCore
 import Transport
+import Unread
 
 extension Reception {
     /// Builds the session of `scope`: store (the one a launch opened off the main actor, or opened now), cooldowns,
@@ -111,6 +112,49 @@ extension Reception {
         Task { [weak self] in await self?.synchronisePreferences() }
     }
 
+    /// Calls on the session's other actors that the facade starts and does not wait for.
+    enum Job: Sendable {
+        /// A replaced session winds down.
+        case endSession(ReceptionSession)
+        /// A replaced unread monitor stops.
+        case endUnread(UnreadMonitor)
+        /// A message was sent: the monitor's count follows.
+        case messageSent(UnreadMonitor)
+        /// The app became active or went to the background: the engine first, then the unread monitor.
+        case appState(active: Bool, ChatEngine, UnreadMonitor?)
+        /// The chat closed: the engine stops watching, then the monitor refreshes the count (the visibility line).
+        case chatClosed(ChatEngine, UnreadMonitor?)
+        /// The chat opened: the monitor holds the count (the visibility line).
+        case countChatOpened(UnreadMonitor?)
+        /// An opening whose device update ended: the engine watches the chat (the visibility line).
+        case chatShown(ChatEngine)
+    }
+
+    /// Runs `job` in a task of its own started on the main actor, as a `Task { await … }` at each call site did: one
+    /// task closure for all of them (Docs/Footprint.md, "A task closure per call site").
+    @inline(never) @_optimize(size) static func post(_ job: Job) {
+        Task { await run(job) }
+    }
+
+    @inline(never) @_optimize(size) static func run(_ job: Job) async {
+        switch job {
+        case .endSession(let session): await session.end()
+        case .endUnread(let monitor): await monitor.endSession()
+        case .messageSent(let monitor): await monitor.messageSent()
+        case .appState(true, let engine, let monitor):
+            await engine.setAppState(.active)
+            await monitor?.appBecameActive()
+        case .appState(false, let engine, let monitor):
+            await engine.setAppState(.background)
+            await monitor?.appEnteredBackground()
+        case .chatClosed(let engine, let monitor):
+            await engine.setVisible(false)
+            await monitor?.chatVisibilityChanged(visible: false)
+        case .countChatOpened(let monitor): await monitor?.chatVisibilityChanged(visible: true)
+        case .chatShown(let engine): await engine.setVisible(true)
+        }
+    }
+
     /// Hands engine events (from the engine's actor) to the facade on the main actor.
     /// `@unchecked Sendable`: its one stored property is a weak reference, set once in `init` and only read
     /// afterwards (`weak let` would say so, but needs Swift 6.2; the package supports 6.0).
@@ -126,7 +170,7 @@ extension Reception {
     @inline(never) @_optimize(size) func deliver(_ event: ReceptionEvent, generation: Int) {
         // Events of a replaced session still reach the host (a late send confirmation is still a send).
         if event == .messageSent, generation == presentationGeneration, let unreadMonitor {
-            Task { await unreadMonitor.messageSent() }
+            Self.post(.messageSent(unreadMonitor))
         }
         onEvent?(event)
     }

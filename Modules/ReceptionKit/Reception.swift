@@ -233,10 +233,10 @@ public final class Reception {
                 .error, "refused: the service root must be an http or https URL (\(error.code), status \(error.status))")
             return
         }
-        if let old = session { Task { await old.end() } }
+        if let old = session { Self.post(.endSession(old)) }
         session = nil
         chat = nil
-        if let oldMonitor = unreadMonitor { Task { await oldMonitor.endSession() } }
+        if let oldMonitor = unreadMonitor { Self.post(.endUnread(oldMonitor)) }
         // One queue per secure store, kept across configures, so its single drain stays the only one.
         if revocations?.keeps(configuration.secureStore) != true {
             revocations?.setActive(false)

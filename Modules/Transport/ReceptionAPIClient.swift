@@ -217,10 +217,18 @@ public actor ReceptionAPIClient {
     @inline(never) @_optimize(size) private func refresh() async throws(ReceptionError) -> String {
         if let refreshTask { return try await Self.value(of: refreshTask) }
         if let wait = deps.cooldowns.wait(for: Route.refreshToken.gates, now: deps.clock.now) { throw wait.error }
-        let task = Task { () async throws -> String in try await self.runRefresh() }
+        let task = tokenTask(registering: false, probe: false)
         refreshTask = task
         defer { refreshTask = nil }
         return try await Self.value(of: task)
+    }
+
+    /// The shared refresh or registration, in a task of its own that concurrent callers join: one task closure for
+    /// both (Docs/Footprint.md, "A task closure per call site").
+    @inline(never) @_optimize(size) private func tokenTask(registering: Bool, probe: Bool) -> Task<String, any Error> {
+        Task { () async throws -> String in
+            registering ? try await self.runRegistration(probe: probe) : try await self.runRefresh()
+        }
     }
 
     @inline(never) @_optimize(size) private func runRefresh() async throws(ReceptionError) -> String {
@@ -274,7 +282,7 @@ public actor ReceptionAPIClient {
 
     @inline(never) @_optimize(size) private func register(probe: Bool) async throws(ReceptionError) -> String {
         if let registrationTask { return try await Self.value(of: registrationTask) }
-        let task = Task { () async throws -> String in try await self.runRegistration(probe: probe) }
+        let task = tokenTask(registering: true, probe: probe)
         registrationTask = task
         defer { registrationTask = nil }
         return try await Self.value(of: task)

@@ -97,12 +97,7 @@ extension UnreadMonitor {
             return
         }
         deps.logger.write(.info, "unread: \(error.code); retry scheduled")
-        let token = timerToken
-        let clock = deps.clock
-        retryTask = Task {
-            do { try await clock.sleep(for: delay) } catch { return }
-            self.timerFired(token: token, epoch: epoch, trigger: .retry)
-        }
+        retryTask = timer(after: delay, epoch: epoch, trigger: .retry)
     }
 
     /// Spec 7.11: arms the periodic check after a refresh when the schedule says so.
@@ -121,11 +116,18 @@ extension UnreadMonitor {
             deps.logger.write(.debug, "unread: no periodic check (\(decision))")
             return
         }
+        pollTask = timer(after: delay, epoch: epoch, trigger: .poll)
+    }
+
+    /// The retry or the periodic check, `trigger`, after `delay`, unless re-armed or cancelled meanwhile: one task
+    /// closure for both (Docs/Footprint.md, "A task closure per call site").
+    @inline(never) @_optimize(size)
+    private func timer(after delay: Duration, epoch: Int, trigger: UnreadTrigger) -> Task<Void, Never> {
         let token = timerToken
         let clock = deps.clock
-        pollTask = Task {
+        return Task {
             do { try await clock.sleep(for: delay) } catch { return }
-            self.timerFired(token: token, epoch: epoch, trigger: .poll)
+            self.timerFired(token: token, epoch: epoch, trigger: trigger)
         }
     }
 

@@ -16,13 +16,21 @@ struct PlatformMonitorTests {
     static let enteredBackground = Notification.Name("PlatformMonitorTests.enteredBackground")
     static let willEnterForeground = Notification.Name("PlatformMonitorTests.willEnterForeground")
 
-    /// The mapping the UIKit adapter hands to the monitor, over the test's own names and centre.
-    static func monitor(_ center: NotificationCenter, initial: AppLifecycleState = .active)
+    /// The mapping the UIKit adapter hands to the monitor (its three names one by one), or the same mapping as the
+    /// public list of transitions, over the test's own names and centre.
+    static func monitor(_ center: NotificationCenter, initial: AppLifecycleState = .active, named: Bool = true)
         -> NotificationLifecycleMonitor
     {
-        NotificationLifecycleMonitor(
-            center: center,
-            transitions: [(becameActive, .active), (enteredBackground, .background), (willEnterForeground, .inactive)],
+        guard named else {
+            return NotificationLifecycleMonitor(
+                center: center,
+                transitions: [
+                    (becameActive, .active), (enteredBackground, .background), (willEnterForeground, .inactive),
+                ],
+                initial: initial)
+        }
+        return NotificationLifecycleMonitor(
+            center: center, active: becameActive, background: enteredBackground, inactive: willEnterForeground,
             initial: initial)
     }
 
@@ -40,9 +48,10 @@ struct PlatformMonitorTests {
         #endif
     }
 
-    @Test func notificationsMoveTheStateInTheOrderPostedAndRepeatsWakeNobody() async {
+    @Test(arguments: [true, false])
+    func notificationsMoveTheStateInTheOrderPostedAndRepeatsWakeNobody(named: Bool) async {
         let center = NotificationCenter()
-        let lifecycle = Self.monitor(center)
+        let lifecycle = Self.monitor(center, named: named)
         var updates = lifecycle.lifecycleUpdates().makeAsyncIterator()
         center.post(name: Self.enteredBackground, object: nil)
         center.post(name: Self.enteredBackground, object: nil)

@@ -43,6 +43,22 @@ final class FileSecureStoreTests {
         #expect(mode(itemPath(key)) == 0o600)
     }
 
+    @Test func missingFoldersAboveTheStoreAreCreated0700AndAFileInTheWayIsUnavailable() throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let deep = directory.appendingPathComponent("one").appendingPathComponent("two")
+        let nested = FileSecureStore(directory: deep.appendingPathComponent("store"), logger: log.logger())
+        try nested.write(secret, for: key)
+        #expect(nested.read(key) == .value(secret))
+        for folder in [directory, deep.deletingLastPathComponent(), deep, deep.appendingPathComponent("store")] {
+            #expect(mode(folder.path) == 0o700, "\(folder.path)")
+        }
+        let blocked = directory.appendingPathComponent("file")
+        #expect(FileManager.default.createFile(atPath: blocked.path, contents: Data([1])))
+        let refused = FileSecureStore(directory: blocked.appendingPathComponent("store"), logger: log.logger())
+        #expect(throws: ReceptionError.secureStorageUnavailable) { try refused.write(secret, for: key) }
+    }
+
     @Test func aMissingFolderReadsAsMissingAndIsCreatedOnWrite() throws {
         #expect(!FileManager.default.fileExists(atPath: directory.path))
         #expect(store.read(key) == .missing)

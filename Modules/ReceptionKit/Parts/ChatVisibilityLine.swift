@@ -22,19 +22,19 @@ struct ChatVisibilityLine {
     private(set) var openingsDecided = 0
 
     /// The device update of the opening numbered `change` ended: enqueues `open` unless a later change came.
-    @inline(never) @_optimize(size)
-    mutating func openingReady(_ change: Int, _ open: @escaping @Sendable () async -> Void) {
+    @inline(never) @_optimize(size) mutating func openingReady(_ change: Int, _ open: Reception.Job) {
         openingsDecided += 1
         guard change == generation else { return }
         enqueue(open)
     }
 
-    /// Runs `work` after every call enqueued before it.
-    @inline(never) @_optimize(size) mutating func enqueue(_ work: @escaping @Sendable () async -> Void) {
+    /// Runs `work` after every call enqueued before it. The calls are the facade's jobs rather than closures, so
+    /// the line's one task closure serves them all (Docs/Footprint.md, "A task closure per call site").
+    @inline(never) @_optimize(size) mutating func enqueue(_ work: Reception.Job) {
         let previous = tail
         tail = Task {
             await previous?.value
-            await work()
+            await Reception.run(work)
         }
     }
 

@@ -11,13 +11,9 @@
         @_optimize(size)
         public static func uiApplication(center: NotificationCenter = .default) -> NotificationLifecycleMonitor {
             let monitor = NotificationLifecycleMonitor(
-                center: center,
-                transitions: [
-                    (UIApplication.didBecomeActiveNotification, .active),
-                    (UIApplication.didEnterBackgroundNotification, .background),
-                    (UIApplication.willEnterForegroundNotification, .inactive),
-                ],
-                initial: .active)
+                center: center, active: UIApplication.didBecomeActiveNotification,
+                background: UIApplication.didEnterBackgroundNotification,
+                inactive: UIApplication.willEnterForegroundNotification, initial: .active)
             // `applicationState` is main-actor state. UIKit posts these notifications on the main thread too, so a
             // read there is never older than a notification the monitor has already seen.
             Task { @MainActor [weak monitor] in

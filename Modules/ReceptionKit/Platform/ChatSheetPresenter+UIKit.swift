@@ -211,9 +211,9 @@
             stopWaiting()
             // The transition wait's one-shot end serves here too: the first signal calls `ready`, later ones nothing.
             let wait = ChatSheetTransitionWait { _ in ready() }
-            let names = [UIScene.didActivateNotification, UIWindow.didBecomeKeyNotification,
-                         UIWindow.didBecomeVisibleNotification]
-            windowObservers = names.map { name in
+            // Each name on its own: an array of `Notification.Name` brings the imported type's conformances into the
+            // app (Docs/Footprint.md).
+            @_optimize(size) func observe(_ name: Notification.Name) -> any NSObjectProtocol {
                 NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { [weak self] _ in
                     // Posted on the main queue; the next turn lets SwiftUI finish installing the scene's root view.
                     Task { @MainActor in
@@ -222,6 +222,10 @@
                     }
                 }
             }
+            windowObservers = [
+                observe(UIScene.didActivateNotification), observe(UIWindow.didBecomeKeyNotification),
+                observe(UIWindow.didBecomeVisibleNotification),
+            ]
         }
 
         @_optimize(size) func waitForTransition(_ ended: @escaping @MainActor (ChatSheetTransitionEnd) -> Void) {
@@ -370,9 +374,9 @@
             ) { [weak self] _ in
                 Task { @MainActor in self?.sheetGone(which) }
             })
-            for name in [UIScene.didEnterBackgroundNotification, UIScene.willEnterForegroundNotification] {
-                sceneObservers.append(center.addObserver(forName: name, object: scene, queue: .main) { [weak self] note in
-                    let entering = note.name == UIScene.willEnterForegroundNotification
+            for entering in [false, true] {
+                let name = entering ? UIScene.willEnterForegroundNotification : UIScene.didEnterBackgroundNotification
+                sceneObservers.append(center.addObserver(forName: name, object: scene, queue: .main) { [weak self] _ in
                     MainActor.assumeIsolated { self?.sceneMoved(scene, toForeground: entering, of: which) }
                 })
             }
