@@ -43,19 +43,21 @@
         {
             guard let source = source(file), CGImageSourceGetCount(source) >= 1 else { throw .invalidImage }
             let index = CGImageSourceGetPrimaryImageIndex(source)
-            guard let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any],
-                  let storedWidth = properties[kCGImagePropertyPixelWidth] as? Int,
-                  let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
+            // Keyed by `String` (the same toll-free bridged keys): a dictionary keyed by `CFString` brings that
+            // imported type's conformances into the app (Docs/Footprint.md, "Size on iOS").
+            guard let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [String: Any],
+                  let storedWidth = properties[kCGImagePropertyPixelWidth as String] as? Int,
+                  let storedHeight = properties[kCGImagePropertyPixelHeight as String] as? Int
             else { throw .invalidImage }
             try DecodeLimits.check(width: storedWidth, height: storedHeight)
             let storedEdge = max(storedWidth, storedHeight)
             let edge = minimumLongestEdge.map { min(max($0, 1), storedEdge) } ?? storedEdge
-            let options: [CFString: Any] = [
+            let options: [String: Any] = [
                 // Always from the full image (an embedded thumbnail is too small), scaled by the decoder itself.
-                kCGImageSourceCreateThumbnailFromImageAlways: true,
-                kCGImageSourceCreateThumbnailWithTransform: true,
-                kCGImageSourceThumbnailMaxPixelSize: edge,
-                kCGImageSourceShouldCacheImmediately: true,
+                kCGImageSourceCreateThumbnailFromImageAlways as String: true,
+                kCGImageSourceCreateThumbnailWithTransform as String: true,
+                kCGImageSourceThumbnailMaxPixelSize as String: edge,
+                kCGImageSourceShouldCacheImmediately as String: true,
             ]
             guard let image = CGImageSourceCreateThumbnailAtIndex(source, index, options as CFDictionary) else {
                 throw .invalidImage
@@ -73,7 +75,10 @@
             var rgbx = [UInt8](repeating: 255, count: width * height * 4)
             var profile: [UInt8]?
             if let own, draw(image, into: &rgbx, space: own) {
-                profile = own.name == CGColorSpace.sRGB ? nil : (own.copyICCData() as Data?).map { [UInt8]($0) }
+                // `CFEqual`, not `==`: an optional `CFString` compared with `==` brings the imported type's conformances
+                // into the app (Docs/Footprint.md, "Size on iOS").
+                let isSRGB = own.name.map { CFEqual($0, CGColorSpace.sRGB) } ?? false
+                profile = isSRGB ? nil : (own.copyICCData() as Data?).map { [UInt8]($0) }
             } else if !draw(image, into: &rgbx, space: sRGB) {
                 throw .invalidImage
             }

@@ -44,24 +44,26 @@
 
         /// ImageIO's thumbnail of the first image in `data`, its longest side `maxPixelSize` (never upscaled).
         @inline(never) @_optimize(size) private static func thumbnail(of data: Data, maxPixelSize: Int) -> CGImage? {
-            let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary
+            // Keyed by `String` (the same toll-free bridged keys): dictionaries keyed by `CFString` bring that imported
+            // type's conformances into the app (Docs/Footprint.md, "Size on iOS").
+            let sourceOptions = [kCGImageSourceShouldCache as String: false] as CFDictionary
             guard maxPixelSize > 0, let source = CGImageSourceCreateWithData(data as CFData, sourceOptions),
                   CGImageSourceGetCount(source) > 0, hasAcceptableSize(source)
             else { return nil }
             let options = [
-                kCGImageSourceCreateThumbnailFromImageAlways: true,
-                kCGImageSourceCreateThumbnailWithTransform: true,
-                kCGImageSourceShouldCacheImmediately: true,
-                kCGImageSourceThumbnailMaxPixelSize: maxPixelSize,
+                kCGImageSourceCreateThumbnailFromImageAlways as String: true,
+                kCGImageSourceCreateThumbnailWithTransform as String: true,
+                kCGImageSourceShouldCacheImmediately as String: true,
+                kCGImageSourceThumbnailMaxPixelSize as String: maxPixelSize,
             ] as CFDictionary
             return CGImageSourceCreateThumbnailAtIndex(source, 0, options)
         }
 
         /// Whether the header's dimensions are known, positive and within `maximumSourcePixels`.
         @inline(never) @_optimize(size) private static func hasAcceptableSize(_ source: CGImageSource) -> Bool {
-            guard let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
-                  let width = (properties[kCGImagePropertyPixelWidth] as? NSNumber)?.intValue,
-                  let height = (properties[kCGImagePropertyPixelHeight] as? NSNumber)?.intValue,
+            guard let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any],
+                  let width = (properties[kCGImagePropertyPixelWidth as String] as? NSNumber)?.intValue,
+                  let height = (properties[kCGImagePropertyPixelHeight as String] as? NSNumber)?.intValue,
                   width > 0, height > 0
             else { return false }
             let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
