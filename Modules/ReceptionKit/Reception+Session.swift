@@ -70,23 +70,38 @@ extension Reception {
         chat = model
         let sink = EventSink(self)
         let monitor = unreadMonitor
-        Task { [weak self] in
-            await previous?()
-            if let halt { await client.inheritHalt(halt) }
-            await engine.onEvent { event in sink.deliver(event, generation: generation) }
-            await engine.start()
-            // The facade follows the lifecycle and tells the engine (Reception+Appearance.swift).
-            await engine.attach(network: configuration.network, lifecycle: nil)
-            // The state now, not when the session was made: a lifecycle change meanwhile reached an engine that had
-            // not started and was dropped.
-            let active = self?.foreground.isActive ?? true
-            await engine.setAppState(active ? .active : .background)
-            await model.connect()
-            if self?.isChatOpen == true { await engine.setVisible(true) }
-            if let monitor, let self {
-                await self.followReads(of: engine, monitor: monitor)
-                await self.attachUnread(session, monitor: monitor)
-            }
+        let network = configuration.network
+        Task {
+            await Self.begin(
+                session, model: model, after: previous, halt: halt, sink: sink, generation: generation,
+                network: network, monitor: monitor)
+        }
+    }
+
+    /// The new session's start, in the task `startSession` begins: a function compiled for size rather than the
+    /// task's closure, which would be compiled at the host's `-O` (Docs/Footprint.md). The facade is reached through
+    /// `sink`, weakly, as the closure's `[weak self]` did.
+    @inline(never) @_optimize(size) private static func begin(
+        _ session: ReceptionSession, model: ChatModel, after previous: (@Sendable () async -> Void)?,
+        halt: HaltReason?, sink: EventSink, generation: Int, network: (any NetworkPathMonitoring)?,
+        monitor: UnreadMonitor?
+    ) async {
+        let engine = session.engine
+        await previous?()
+        if let halt { await session.client.inheritHalt(halt) }
+        await engine.onEvent { event in sink.deliver(event, generation: generation) }
+        await engine.start()
+        // The facade follows the lifecycle and tells the engine (Reception+Appearance.swift).
+        await engine.attach(network: network, lifecycle: nil)
+        // The state now, not when the session was made: a lifecycle change meanwhile reached an engine that had not
+        // started and was dropped.
+        let active = sink.reception?.foreground.isActive ?? true
+        await engine.setAppState(active ? .active : .background)
+        await model.connect()
+        if sink.reception?.isChatOpen == true { await engine.setVisible(true) }
+        if let monitor, let reception = sink.reception {
+            await reception.followReads(of: engine, monitor: monitor)
+            await reception.attachUnread(session, monitor: monitor)
         }
     }
 
@@ -159,7 +174,7 @@ extension Reception {
     /// `@unchecked Sendable`: its one stored property is a weak reference, set once in `init` and only read
     /// afterwards (`weak let` would say so, but needs Swift 6.2; the package supports 6.0).
     final class EventSink: @unchecked Sendable {
-        private weak var reception: Reception?
+        private(set) weak var reception: Reception?
         @_optimize(size) init(_ reception: Reception) { self.reception = reception }
         // Never inlined: the engine's event closure calls it, and closures are compiled at -O (Docs/Footprint.md).
         @inline(never) @_optimize(size) func deliver(_ event: ReceptionEvent, generation: Int) {
