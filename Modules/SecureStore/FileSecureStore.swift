@@ -220,9 +220,18 @@ public final class FileSecureStore: SecureStoring {
         let bytes = Array(path.utf8)
         let slash = UInt8(ascii: "/")
         for end in bytes.indices.dropFirst() where bytes[end] == slash && bytes[end - 1] != slash {
-            if mkdir(String(decoding: bytes[..<end], as: UTF8.self), 0o700) != 0, errno != EEXIST { return false }
+            guard makeFolder(String(decoding: bytes[..<end], as: UTF8.self)) else { return false }
         }
-        return mkdir(path, 0o700) == 0 || errno == EEXIST
+        return makeFolder(path)
+    }
+
+    /// One folder of `makeFolders`: made with mode 0700 exactly (`mkdir` applies the umask), or kept when a folder is
+    /// there already. A sandbox can answer `mkdir` on an existing folder outside the app's container with `EPERM`
+    /// rather than `EEXIST`, so any failure is checked against what is there.
+    @_optimize(size) private static func makeFolder(_ path: String) -> Bool {
+        if mkdir(path, 0o700) == 0 { return chmod(path, 0o700) == 0 }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     @_optimize(size)

@@ -57,6 +57,7 @@ final class FileSecureStoreTests {
         #expect(FileManager.default.createFile(atPath: blocked.path, contents: Data([1])))
         let refused = FileSecureStore(directory: blocked.appendingPathComponent("store"), logger: log.logger())
         #expect(throws: ReceptionError.secureStorageUnavailable) { try refused.write(secret, for: key) }
+        #expect(log.messages(at: .error).contains { $0.contains("could not create the secure store folder") })
     }
 
     @Test func aMissingFolderReadsAsMissingAndIsCreatedOnWrite() throws {
