@@ -266,13 +266,15 @@ public actor ChatEngine {
     /// cache write failures never block sending.
     @discardableResult
     @_semantics("optimize.sil.specialize.generic.never")
-    @inline(never) @_optimize(size) func storing<T: Sendable>(_ what: String, _ body: (any ChatStoring) throws -> T) -> T? {
+    @inline(never) @_optimize(size)
+    func storing<T: Sendable>(_ what: String, _ body: (any ChatStoring) throws -> T) -> T? {
         logged(what) { try deps.store.write(body) }
     }
 
     /// Runs a store read the same way; a closed store reads as `empty`.
     @_semantics("optimize.sil.specialize.generic.never")
-    @inline(never) @_optimize(size) func reading<T: Sendable>(_ what: String, orIfClosed empty: T, _ body: (any ChatStoring) throws -> T) -> T? {
+    @inline(never) @_optimize(size)
+    func reading<T: Sendable>(_ what: String, orIfClosed empty: T, _ body: (any ChatStoring) throws -> T) -> T? {
         logged(what) { try deps.store.read(orIfClosed: empty, body) }
     }
 

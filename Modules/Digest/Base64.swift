@@ -86,6 +86,17 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends `%` and `byte` as two upper-case hex digits, as percent-encoding writes a byte (RFC 3986, 2.1).
+    public static func percentEncode(_ byte: UInt8, to text: inout String) {
+        text.unicodeScalars.append("%")
+        text.unicodeScalars.append(upperCaseDigit(byte >> 4))
+        text.unicodeScalars.append(upperCaseDigit(byte & 15))
+    }
+
+    private static func upperCaseDigit(_ nibble: UInt8) -> Unicode.Scalar {
+        Unicode.Scalar(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
+    }
+
     /// The bytes of `text`, two hex digits (either case) a byte; `nil` for an odd length or any other character.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let characters = Array(text.utf8)

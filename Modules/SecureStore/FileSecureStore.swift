@@ -167,7 +167,7 @@ public final class FileSecureStore: SecureStoring {
             case UInt8(ascii: ".") where index > 0:
                 out.append(".")
             default:
-                out += "%" + Hex.encode([byte]).uppercased()
+                Hex.percentEncode(byte, to: &out)
             }
         }
         if out.isEmpty { out = "%" }

@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import ReceptionCore
 
@@ -65,27 +66,19 @@ public struct ServiceEndpoint: Sendable, Hashable {
     /// Spec 3.15: an attachment ID as one path segment: letters and digits of any script and `-_.~` stay, every
     /// other byte is percent-encoded.
     @inline(never) @_optimize(size) public static func pathSegment(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
+        var out = ""
         for scalar in text.unicodeScalars {
             let value = scalar.value
             if scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal
                 || value == 0x2D || value == 0x5F || value == 0x2E || value == 0x7E  // - _ . ~
             {
-                out.append(scalar)
+                out.unicodeScalars.append(scalar)
             } else {
-                // Each UTF-8 byte as %XX with upper-case hex digits, without `String(format:)`'s variadic machinery.
-                Unicode.UTF8.encode(scalar) { byte in
-                    out.append("%")
-                    out.append(hexDigit(byte >> 4))
-                    out.append(hexDigit(byte & 0xF))
-                }
+                // Each UTF-8 byte as %XX, without `String(format:)`'s variadic machinery.
+                Unicode.UTF8.encode(scalar) { byte in Hex.percentEncode(byte, to: &out) }
             }
         }
-        return String(out)
-    }
-
-    @inline(never) @_optimize(size) private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
-        Unicode.Scalar(nibble < 10 ? 0x30 + nibble : 0x37 + nibble)
+        return out
     }
 
     /// Hashes the App ID only; `==` compares every field, so equal values hash alike.

@@ -102,11 +102,7 @@ struct ChatModelTests {
     func retryPassthrough() async throws {
         let h = await EngineHarness(conversationExists: true)
         let model = await h.openModel()
-        await h.service.fail("send", with: ReceptionError(code: "bad_request", status: 400))
-        model.setDraft("retry me")
-        await model.send()
-        #expect(await untilOnMain { model.messages.first?.status == .notDelivered })
-        let message = try #require(model.messages.first)
+        let message = try await failedSend("retry me", h, model) { await model.send() }
         #expect(message.retry == .available)
         await model.retry(message.id)
         #expect(await untilOnMain { model.messages.first?.status == .sent })
@@ -115,23 +111,26 @@ struct ChatModelTests {
         #expect(await h.service.serverCount(clientId: message.id) == 1)
     }
 
-    @Test("a tap the views start runs: Send, the failed bubble's and the status line's Retry, a photo loaded and removed")
+    /// Types `text` and sends it through `send` while the service refuses the send once; the message not delivered.
+    func failedSend(
+        _ text: String, _ h: EngineHarness, _ model: ChatModel, send: () async -> Void
+    ) async throws -> ChatMessage {
+        await h.service.fail("send", with: ReceptionError(code: "bad_request", status: 400))
+        model.setDraft(text)
+        await send()
+        #expect(await untilOnMain { model.messages.last?.status == .notDelivered })
+        return try #require(model.messages.last)
+    }
+
+    @Test("a tap the views start runs: Send, the bubble's and the status line's Retry, a photo loaded and removed")
     func startedTaps() async throws {
         let h = await EngineHarness(conversationExists: true)
         let model = await h.openModel()
-        await h.service.fail("send", with: ReceptionError(code: "bad_request", status: 400))
-        model.setDraft("tapped")
-        model.start(.send)
-        #expect(await untilOnMain { model.messages.first?.status == .notDelivered })
-        let first = try #require(model.messages.first?.id)
+        let first = try await failedSend("tapped", h, model) { model.start(.send) }.id
         model.start(.retry(first))
         #expect(await untilOnMain { model.messages.first?.status == .sent })
         #expect(await h.service.serverCount(clientId: first) == 1)
-        await h.service.fail("send", with: ReceptionError(code: "bad_request", status: 400))
-        model.setDraft("tapped again")
-        model.start(.send)
-        #expect(await untilOnMain { model.messages.last?.status == .notDelivered })
-        let second = try #require(model.messages.last?.id)
+        let second = try await failedSend("tapped again", h, model) { model.start(.send) }.id
         model.start(.status(.retry, rowID: second))
         #expect(await untilOnMain { model.messages.last?.status == .sent })
         #expect(await h.service.serverCount(clientId: second) == 1)

@@ -43,6 +43,11 @@ struct Base64Tests {
 
     @Test func hexIsLowerCaseTwoCharactersPerByte() {
         #expect(Hex.encode([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
+        for byte in UInt8.min...UInt8.max {
+            var text = "a"
+            Hex.percentEncode(byte, to: &text)
+            #expect(text == "a%" + Hex.encode([byte]).uppercased(), "\(byte)")
+        }
         #expect(Hex.decode("000fA0ff") == [0x00, 0x0f, 0xa0, 0xff])
         #expect(Hex.decode("") == [])
         for bad in ["0", "0g", "+1", " 00", "é0"] { #expect(Hex.decode(bad) == nil, "\(bad)") }

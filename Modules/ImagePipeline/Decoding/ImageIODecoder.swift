@@ -75,8 +75,8 @@
             var rgbx = [UInt8](repeating: 255, count: width * height * 4)
             var profile: [UInt8]?
             if let own, draw(image, into: &rgbx, space: own) {
-                // `CFEqual`, not `==`: an optional `CFString` compared with `==` brings the imported type's conformances
-                // into the app (Docs/Footprint.md, "Size on iOS").
+                // `CFEqual`, not `==`: an optional `CFString` compared with `==` brings the imported type's
+                // conformances into the app (Docs/Footprint.md, "Size on iOS").
                 let isSRGB = own.name.map { CFEqual($0, CGColorSpace.sRGB) } ?? false
                 profile = isSRGB ? nil : (own.copyICCData() as Data?).map { [UInt8]($0) }
             } else if !draw(image, into: &rgbx, space: sRGB) {

@@ -55,7 +55,8 @@
             switch phase {
             case .loaded(let image):
                 ZoomableImage(
-                    image: image, containerSize: size, close: { [dismiss] in dismiss() }, dismissProgress: $dismissProgress)
+                    image: image, containerSize: size, close: { [dismiss] in dismiss() },
+                    dismissProgress: $dismissProgress)
                     .accessibilityLabel(model.texts.text(.viewPhoto))
                     .accessibilityIgnoresInvertColors()
                     // Pinch, drag and swipe-down keep their left-to-right geometry in a right-to-left chat: the
